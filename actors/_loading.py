@@ -1,0 +1,108 @@
+"""Finding a policy by name: a built-in, ``path/to/file.py:name``, or an entry point."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import inspect
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from events import PolicyLoadError
+
+from ._policies import BUILTIN, PolicyContext
+
+#: Entry-point group through which installed packages offer policies.
+ENTRY_POINT_GROUP = "initiative.policies"
+
+
+@dataclass
+class LoadedPolicy:
+    """A policy ready to use, and whether it is trusted to run inline (built-ins are)."""
+
+    name: str
+    policy: Any
+    trusted: bool
+
+
+def _instantiate(obj: Any, ctx: PolicyContext, name: str) -> Any:
+    """A class is instantiated (with the context when its constructor takes an argument)."""
+    if inspect.isclass(obj):
+        try:
+            params = inspect.signature(obj).parameters
+        except (TypeError, ValueError):
+            params = {}
+        try:
+            return obj(ctx) if params else obj()
+        except Exception as err:
+            raise PolicyLoadError(f"policy {name!r}: constructing it failed: {err}") from None
+    if callable(obj) or hasattr(obj, "decide"):
+        return obj
+    raise PolicyLoadError(f"policy {name!r} is a {type(obj).__name__}, not a function or class")
+
+
+def _from_file(name: str) -> Any:
+    path_text, _, attr = name.rpartition(":")
+    path = Path(path_text)
+    if not path.is_file():
+        raise PolicyLoadError(f"policy {name!r}: no such file {path_text!r}")
+    digest = hashlib.blake2b(str(path.resolve()).encode(), digest_size=8).hexdigest()
+    module_name = f"initiative_user_policy_{digest}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise PolicyLoadError(f"policy {name!r}: cannot load {path_text!r} as Python")
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as err:
+            raise PolicyLoadError(
+                f"policy {name!r}: importing {path_text!r} failed: {type(err).__name__}: {err}"
+            ) from None
+        sys.modules[module_name] = module
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise PolicyLoadError(f"policy {name!r}: {path_text!r} defines no {attr!r}") from None
+
+
+def _from_entry_point(name: str) -> Any | None:
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            try:
+                return ep.load()
+            except Exception as err:
+                raise PolicyLoadError(
+                    f"policy {name!r}: loading entry point {ep.value!r} failed: {err}"
+                ) from None
+    return None
+
+
+def policy_names() -> list[str]:
+    """Built-in policy names and those installed packages offer, sorted."""
+    names = set(BUILTIN) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return sorted(names)
+
+
+def load_policy(name: str, ctx: PolicyContext) -> LoadedPolicy:
+    """Resolve ``name`` for the combatant in ``ctx``; raises :class:`PolicyLoadError`."""
+    if name in BUILTIN:
+        return LoadedPolicy(name, BUILTIN[name](ctx), trusted=True)
+    if ":" in name and (name.rpartition(":")[0].endswith(".py") or "/" in name):
+        return LoadedPolicy(name, _instantiate(_from_file(name), ctx, name), trusted=False)
+    found = _from_entry_point(name)
+    if found is not None:
+        return LoadedPolicy(name, _instantiate(found, ctx, name), trusted=False)
+    raise PolicyLoadError(
+        f"unknown policy {name!r} for combatant {ctx.combatant.id!r}: use one of"
+        f" {', '.join(policy_names())}, 'path/to/file.py:function', or an installed"
+        f" '{ENTRY_POINT_GROUP}' entry point"
+    )
+
+
+PolicyFactory = Callable[[PolicyContext], Any]

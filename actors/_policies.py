@@ -1,0 +1,167 @@
+"""Policies: the brains that answer priority.
+
+A policy is a plain function or an async function of a :class:`~engine.View` that returns an
+action, or an object with such a ``decide`` method (and optionally ``observe(event)``, called
+with every event before each decision). It sees an immutable view and the legal actions with
+their costs, and can change nothing but through the action it returns.
+
+Built-in policies are made by factories that receive a :class:`PolicyContext` (the combatant's
+description, the encounter, and the combatant's own random stream).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import CombatantState, Rng, View, distance
+from events import (
+    Action,
+    Attack,
+    Block,
+    CombatantSpec,
+    CounterAttack,
+    Dodge,
+    EncounterSpec,
+    EndTurn,
+    Evade,
+    Move,
+    Offer,
+    OpportunityAttack,
+    Parry,
+    Pass,
+    Retaliate,
+)
+
+OFFENSIVE = (Attack, OpportunityAttack, Retaliate, CounterAttack)
+DEFENSIVE = (Dodge, Parry, Block, Evade)
+
+
+@dataclass(frozen=True)
+class PolicyContext:
+    """What a policy factory gets: who it decides for, the encounter, its random stream."""
+
+    combatant: CombatantSpec
+    encounter: EncounterSpec
+    rng: Rng = field(compare=False)
+
+
+def closing(view: View) -> Action:
+    """``EndTurn`` in a turn, ``Pass`` in an opening."""
+    return EndTurn() if view.window.is_turn else Pass()
+
+
+def _weakest_target(view: View, offers: list[Offer]) -> Offer:
+    hp = {e.id: e.hp for e in view.enemies}
+    return min(offers, key=lambda o: (hp.get(getattr(o.action, "target", ""), 0), o.cost))
+
+
+def _closer_move(view: View) -> Offer | None:
+    """The offered Move that ends nearest the nearest enemy, if it gets closer."""
+    nearest = view.nearest_enemy()
+    if nearest is None:
+        return None
+    now = view.distance_to(nearest)
+    best = None
+    for offer in view.offers_of(Move):
+        assert isinstance(offer.action, Move)
+        gap = distance(offer.action.to, nearest.position)
+        if gap < now - 0.01 and (best is None or gap < best[0]):
+            best = (gap, offer)
+    return best[1] if best else None
+
+
+def aggressive(view: View) -> Action:
+    """Attack the weakest enemy in reach; otherwise close in; react with any attack offered,
+    else with a defence."""
+    if view.window.is_turn:
+        attacks = view.offers_of(Attack)
+        if attacks:
+            return _weakest_target(view, attacks).action
+        move = _closer_move(view)
+        return move.action if move else EndTurn()
+    attacks = view.offers_of(*OFFENSIVE)
+    if attacks:
+        return _weakest_target(view, attacks).action
+    defences = view.offers_of(*DEFENSIVE)
+    return defences[0].action if defences else Pass()
+
+
+def _hurt(me: CombatantState) -> bool:
+    return me.hp * 5 <= me.max_hp * 2
+
+
+def cautious(view: View) -> Action:
+    """Keep AP back for reactions: one attack a turn at most, defend whenever offered, and
+    fall back when badly hurt."""
+    me = view.me
+    if view.window.is_turn:
+        full = max(1, _max_ap(view))
+        if me.count("cautious.acted") == view.round:
+            return EndTurn()
+        if _hurt(me):
+            nearest = view.nearest_enemy()
+            if nearest is not None:
+                aways = [
+                    o for o in view.offers_of(Move)
+                    if distance(o.action.to, nearest.position) > view.distance_to(nearest)  # type: ignore[union-attr]
+                ]
+                if aways:
+                    return aways[0].action
+        attacks = view.offers_of(Attack)
+        if attacks and me.ap * 2 > full:
+            return _weakest_target(view, attacks).action
+        move = _closer_move(view)
+        if move is not None and me.ap - move.cost >= (full + 1) // 2:
+            return move.action
+        return EndTurn()
+    defences = view.offers_of(*DEFENSIVE)
+    if defences:
+        return defences[0].action
+    attacks = view.offers_of(*OFFENSIVE)
+    return _weakest_target(view, attacks).action if attacks else Pass()
+
+
+def _max_ap(view: View) -> int:
+    return view.spec.ap if view.spec.ap is not None else max(view.me.ap, 1)
+
+
+class RandomPolicy:
+    """A uniformly random legal action, from the combatant's own seeded stream."""
+
+    def __init__(self, ctx: PolicyContext) -> None:
+        self.rng = ctx.rng
+
+    def decide(self, view: View) -> Action:
+        return view.legal[self.rng.below(len(view.legal))].action
+
+
+class Scripted:
+    """Plays the encounter file's ``script`` in its own turns and ``reactions`` in openings,
+    in order; when a list runs out it ends its turns and passes."""
+
+    def __init__(self, ctx: PolicyContext) -> None:
+        self.turns = list(ctx.combatant.script)
+        self.reactions = list(ctx.combatant.reactions)
+
+    def decide(self, view: View) -> Action:
+        queue = self.turns if view.window.is_turn else self.reactions
+        return queue.pop(0) if queue else closing(view)
+
+
+def _stateless(fn: Callable[[View], Action]) -> Callable[[PolicyContext], Any]:
+    def factory(ctx: PolicyContext) -> Callable[[View], Action]:
+        return fn
+
+    factory.__doc__ = fn.__doc__
+    return factory
+
+
+#: Built-in policies by name: factories from a :class:`PolicyContext` to a policy.
+BUILTIN: dict[str, Callable[[PolicyContext], Any]] = {
+    "aggressive": _stateless(aggressive),
+    "cautious": _stateless(cautious),
+    "random": RandomPolicy,
+    "scripted": Scripted,
+}

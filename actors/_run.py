@@ -1,0 +1,137 @@
+"""``run_encounter``: the nursery with the scheduler and one task per combatant.
+
+The scheduler task drives :class:`engine.Fight` and talks to combatants only through channels:
+a token channel to each combatant and a decision channel back. It waits on exactly the
+combatant that holds priority, so the order of play never depends on Trio's scheduling. Channels
+are unbuffered, opened with ``async with`` and closed by their owners, so every task ends when
+the encounter does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+import structlog
+import trio
+
+from engine import Decision, Fight, PriorityToken, policy_rng
+from events import EncounterSpec, Event, LogWriter
+
+from ._combatant import PolicyRunner, combatant
+from ._loading import load_policy
+from ._policies import PolicyContext
+
+log = structlog.get_logger("initiative.actors")
+
+
+@dataclass
+class Result:
+    """The outcome of one encounter."""
+
+    fight: Fight
+    events: list[Event] = field(default_factory=list)
+
+    @property
+    def winner(self) -> str | None:
+        return self.fight.state.winner
+
+    @property
+    def rounds(self) -> int:
+        return self.fight.state.round
+
+
+def make_runners(
+    encounter: EncounterSpec,
+    seed: int,
+    policies: Mapping[str, str] | None = None,
+    *,
+    timeout: float | None = None,
+) -> dict[str, PolicyRunner]:
+    """Load every combatant's policy (``policies`` overrides by combatant id or side)."""
+    chosen = dict(policies or {})
+    runners = {}
+    for c in encounter.combatants:
+        name = chosen.get(c.id) or chosen.get(c.side) or c.policy
+        ctx = PolicyContext(combatant=c, encounter=encounter, rng=policy_rng(seed, c.id))
+        runners[c.id] = PolicyRunner(
+            load_policy(name, ctx), timeout if timeout is not None else encounter.decision_timeout
+        )
+    return runners
+
+
+async def schedule(
+    fight: Fight,
+    runners: Mapping[str, PolicyRunner],
+    *,
+    task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Run ``fight`` to its end with one combatant task per runner."""
+    async with trio.open_nursery() as nursery:
+        links: dict[str, tuple[trio.MemorySendChannel[PriorityToken],
+                               trio.MemoryReceiveChannel[Decision]]] = {}
+        for who, runner in runners.items():
+            token_tx, token_rx = trio.open_memory_channel[PriorityToken](0)
+            decision_tx, decision_rx = trio.open_memory_channel[Decision](0)
+            nursery.start_soon(combatant, who, runner, token_rx, decision_tx, name=f"combatant {who}")
+            links[who] = (token_tx, decision_rx)
+        task_status.started()
+        seen = dict.fromkeys(runners, 0)
+        try:
+            drive = fight.run()
+            try:
+                token = next(drive)
+                while True:
+                    token_tx, decision_rx = links[token.who]
+                    if runners[token.who].observes:
+                        token = msgspec.structs.replace(
+                            token, news=tuple(fight.events[seen[token.who]:])
+                        )
+                        seen[token.who] = len(fight.events)
+                    await token_tx.send(token)
+                    decision = await decision_rx.receive()
+                    token = drive.send(decision)
+            except StopIteration:
+                pass
+        finally:
+            for token_tx, decision_rx in links.values():
+                await token_tx.aclose()
+                await decision_rx.aclose()
+
+
+async def run_encounter(
+    encounter: EncounterSpec,
+    seed: int,
+    *,
+    policies: Mapping[str, str] | None = None,
+    out: str | Path | None = None,
+    on_event: Callable[[Event], None] | None = None,
+    timeout: float | None = None,
+    parent: str | None = None,
+) -> Result:
+    """Fight ``encounter`` with live policies; write the log to ``out`` as it happens."""
+    runners = make_runners(encounter, seed, policies, timeout=timeout)
+    writer = LogWriter(out) if out is not None else None
+
+    def sink(event: Event) -> None:
+        if writer is not None:
+            writer.append(event)
+        if on_event is not None:
+            on_event(event)
+
+    fight = Fight(encounter, seed, sink=sink, parent=parent)
+    structlog.contextvars.bind_contextvars(encounter=encounter.name or encounter.ruleset)
+    try:
+        await schedule(fight, runners)
+    finally:
+        if writer is not None:
+            writer.close()
+        structlog.contextvars.unbind_contextvars("encounter", "combatant")
+    return Result(fight=fight, events=fight.events)
+
+
+def run_encounter_sync(encounter: EncounterSpec, seed: int, **kwargs: object) -> Result:
+    """:func:`run_encounter` from synchronous code."""
+    return trio.run(lambda: run_encounter(encounter, seed, **kwargs))  # type: ignore[arg-type]

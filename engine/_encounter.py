@@ -1,0 +1,131 @@
+"""Reading encounter files: TOML decoded into msgspec Structs, every error naming file and key."""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from events import CombatantSpec, EncounterFileError, EncounterSpec, Position
+
+_PATH = re.compile(r"\$\.?(?P<path>\S*)`?$")
+
+
+def _where(err: msgspec.ValidationError) -> tuple[str, str]:
+    """Split msgspec's message into (what is wrong, the key path)."""
+    text = str(err)
+    what, sep, path = text.rpartition(" - at `")
+    if not sep:
+        return text, ""
+    return what, path.rstrip("`").removeprefix("$").removeprefix(".")
+
+
+def _describe_key(data: dict[str, Any], path: str) -> str:
+    """``combatants[2].hp`` becomes ``combatants[2].hp (combatant 'orc')`` when it can."""
+    m = re.match(r"combatants\[(\d+)\]", path)
+    if m:
+        items = data.get("combatants")
+        index = int(m.group(1))
+        if isinstance(items, list) and index < len(items) and isinstance(items[index], dict):
+            cid = items[index].get("id")
+            if isinstance(cid, str):
+                return f"{path} (combatant {cid!r})"
+    return path
+
+
+def decode_encounter(data: dict[str, Any], *, name: str = "<encounter>") -> EncounterSpec:
+    """Decode a parsed encounter mapping, then normalize it (see :func:`normalize`)."""
+    try:
+        spec = msgspec.convert(data, EncounterSpec)
+    except msgspec.ValidationError as err:
+        what, path = _where(err)
+        key = _describe_key(data, path) if path else "the top level"
+        raise EncounterFileError(f"{name}: at key {key}: {what}") from None
+    return normalize(spec, name=name)
+
+
+def load_encounter(path: str | os.PathLike[str]) -> EncounterSpec:
+    """Read and normalize an encounter file (TOML)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise EncounterFileError(f"{p}: no such encounter file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise EncounterFileError(f"{p}: cannot read: {err}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise EncounterFileError(f"{p}: not valid TOML: {err}") from None
+    return decode_encounter(data, name=str(p))
+
+
+def _expand(c: CombatantSpec) -> list[CombatantSpec]:
+    if c.count == 1:
+        return [c]
+    base = c.name or c.id
+    return [
+        replace(
+            c,
+            id=f"{c.id}-{i}",
+            name=f"{base} {i}",
+            count=1,
+            group=c.group or c.id,
+            # Copies stand 1 m apart along y so they do not share a point.
+            position=Position(c.position.x, round(c.position.y + (i - 1), 2)),
+        )
+        for i in range(1, c.count + 1)
+    ]
+
+
+def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpec:
+    """Expand ``count``, check ids and sides, and let the ruleset check stats and options.
+
+    The result is what a log's header records: re-normalizing it changes nothing.
+    """
+    from ._ruleset import find_ruleset
+
+    combatants: list[CombatantSpec] = []
+    for index, c in enumerate(spec.combatants):
+        where = f"{name}: at key combatants[{index}] (combatant {c.id!r})"
+        if not c.id or not re.fullmatch(r"[A-Za-z0-9_.-]+", c.id):
+            raise EncounterFileError(f"{where}.id: ids use letters, digits, '_', '.' and '-'")
+        if c.count < 1:
+            raise EncounterFileError(f"{where}.count: must be at least 1, got {c.count}")
+        if c.hp < 1:
+            raise EncounterFileError(f"{where}.hp: must be at least 1, got {c.hp}")
+        if c.arrives < 1:
+            raise EncounterFileError(f"{where}.arrives: rounds start at 1, got {c.arrives}")
+        if c.speed < 0:
+            raise EncounterFileError(f"{where}.speed: must not be negative, got {c.speed}")
+        combatants.extend(_expand(c))
+    seen: set[str] = set()
+    for c in combatants:
+        if c.id in seen:
+            raise EncounterFileError(f"{name}: combatant id {c.id!r} is used twice")
+        seen.add(c.id)
+    if not combatants:
+        raise EncounterFileError(f"{name}: at key combatants: the encounter has no combatants")
+    sides = list(spec.sides)
+    for c in combatants:
+        if c.side not in sides:
+            if spec.sides:
+                raise EncounterFileError(
+                    f"{name}: combatant {c.id!r} is on side {c.side!r}, which is not in"
+                    f" sides = {list(spec.sides)}"
+                )
+            sides.append(c.side)
+    if len(sides) < 2:
+        raise EncounterFileError(f"{name}: an encounter needs at least two sides, got {sides}")
+    if spec.decision_timeout <= 0:
+        raise EncounterFileError(f"{name}: at key decision_timeout: must be positive")
+    if spec.max_rounds < 1:
+        raise EncounterFileError(f"{name}: at key max_rounds: must be at least 1")
+    spec = replace(spec, combatants=tuple(combatants), sides=tuple(sides))
+    ruleset_cls = find_ruleset(spec.ruleset, where=name)
+    return ruleset_cls.normalize(spec, name=name)

@@ -1,0 +1,656 @@
+"""The scheduler's logic: one encounter as a generator that yields priority tokens.
+
+:class:`Fight` owns the flow every seed shares (header, joins, initiative, rounds, turns,
+priority, openings, the end) and is the only writer of events and the only one who changes
+state. It contains no Trio: :meth:`Fight.run` is a generator that yields a
+:class:`PriorityToken` whenever a combatant must decide and is sent back a :class:`Decision`.
+The Trio scheduler in ``actors`` forwards tokens to combatant tasks; a replay feeds recorded
+decisions; a look-ahead policy drives a copy directly. All three produce the same events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import contextmanager
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import msgspec
+import structlog
+
+from events import (
+    LOG_FORMAT,
+    Action,
+    ActionDeclared,
+    ActionRejected,
+    AnyAction,
+    APChanged,
+    CombatantDefeated,
+    CombatantJoined,
+    CombatantSpec,
+    ConditionAdded,
+    ConditionRemoved,
+    CounterChanged,
+    DamageDealt,
+    DecisionFailed,
+    DiceRolled,
+    EncounterEnded,
+    EncounterSpec,
+    EncounterStarted,
+    EndTurn,
+    Event,
+    Healed,
+    InitiativeOrdered,
+    InitiativeRolled,
+    Moved,
+    Offer,
+    OpeningClosed,
+    OpeningOpened,
+    Pass,
+    Position,
+    PriorityGranted,
+    PriorityPassed,
+    RoundEnded,
+    RoundStarted,
+    Trigger,
+    TurnEnded,
+    TurnStarted,
+    Window,
+)
+
+from ._dice import parse_dice
+from ._geometry import distance
+from ._rng import ALGORITHM, Rng
+from ._ruleset import Ruleset, find_ruleset
+from ._state import CombatantState, EncounterState, apply
+
+log = structlog.get_logger("initiative.engine")
+
+try:
+    ENGINE_VERSION = version("initiative")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    ENGINE_VERSION = "0+unknown"
+
+
+class View(msgspec.Struct, frozen=True, kw_only=True):
+    """What a combatant sees when it holds priority. Immutable: a policy cannot change state."""
+
+    me: CombatantState
+    spec: CombatantSpec
+    """Its own static description (weapons, stats, items)."""
+    allies: tuple[CombatantState, ...]
+    enemies: tuple[CombatantState, ...]
+    """Enemies it can see that are still standing."""
+    window: Window
+    legal: tuple[Offer, ...]
+    round: int
+    active: str | None
+    order: tuple[str, ...]
+    ruleset: str
+    seq: int
+    """Seq of the ``PriorityGranted`` this view belongs to."""
+
+    def distance_to(self, other: CombatantState) -> float:
+        return distance(self.me.position, other.position)
+
+    def nearest_enemy(self) -> CombatantState | None:
+        return min(self.enemies, key=lambda e: (self.distance_to(e), e.id), default=None)
+
+    def offers_of(self, *kinds: type[Action]) -> list[Offer]:
+        return [o for o in self.legal if isinstance(o.action, kinds)]
+
+
+class PriorityToken(msgspec.Struct, frozen=True, kw_only=True):
+    """Priority, sent to exactly one combatant: the window, its view and its legal actions."""
+
+    who: str
+    window: Window
+    view: View
+    legal: tuple[Offer, ...]
+    seq: int
+    news: tuple[Event, ...] = ()
+    """Events since this combatant's last token, for policies that observe (else empty)."""
+
+
+class Decision(msgspec.Struct, frozen=True, kw_only=True):
+    """A combatant's answer to priority: an action, or a recorded failure."""
+
+    action: Any = None
+    """The action chosen (anything a policy returned; the scheduler checks it)."""
+    failure: str | None = None
+    """``timeout``, ``error`` or ``invalid`` when the policy failed."""
+    detail: str = ""
+
+
+class Reaction(msgspec.Struct, frozen=True, kw_only=True):
+    """A reaction taken in an opening, with what its resolution returned."""
+
+    who: str
+    action: AnyAction
+    seq: int
+    result: Any = None
+
+
+Drive = Generator[PriorityToken, Decision, Any]
+
+
+class EncounterOver(Exception):
+    """Raised inside the flow when one side is left standing; caught by :meth:`Fight.run`."""
+
+
+class Fight:
+    """One encounter being fought: the state, the dice, the log, and the flow."""
+
+    def __init__(
+        self,
+        encounter: EncounterSpec,
+        seed: int,
+        *,
+        sink: Callable[[Event], None] | None = None,
+        parent: str | None = None,
+        keep_events: bool = True,
+    ) -> None:
+        self.encounter = encounter
+        self.seed = seed
+        self.ruleset: Ruleset = find_ruleset(encounter.ruleset)(encounter)
+        self.options = self.ruleset.options
+        self.rng = Rng(seed, "dice")
+        self.state = EncounterState()
+        self.events: list[Event] = []
+        self.keep_events = keep_events
+        self.sink = sink
+        self.parent = parent
+        self.next_seq = 0
+        self._causes: list[int | None] = [None]
+        self._specs = {c.id: c for c in encounter.combatants}
+        self._initiative_keys: dict[str, tuple[int, ...]] = {}
+
+    # --- recording ----------------------------------------------------------------------------
+
+    @property
+    def cause(self) -> int | None:
+        return self._causes[-1]
+
+    @contextmanager
+    def caused_by(self, seq: int | None) -> Iterator[None]:
+        """Events emitted inside the block name ``seq`` as their cause."""
+        self._causes.append(seq)
+        try:
+            yield
+        finally:
+            self._causes.pop()
+
+    def emit(self, event: Event, *, cause: int | bool | None = True) -> int:
+        """Record ``event`` (stamping its seq and cause), fold it into the state; its seq."""
+        seq = self.next_seq
+        real_cause = self.cause if cause is True else (None if cause is False else cause)
+        stamped = msgspec.structs.replace(event, seq=seq, cause=real_cause)
+        self.next_seq += 1
+        self.state = apply(self.state, stamped)
+        if self.keep_events:
+            self.events.append(stamped)
+        if self.sink is not None:
+            self.sink(stamped)
+        return seq
+
+    def roll(self, who: str | None, purpose: str, expr: str) -> DiceRolled:
+        """Roll dice for ``purpose`` and record every die."""
+        dice = parse_dice(expr)
+        faces, total = dice.roll(self.rng)
+        event = DiceRolled(
+            who=who, purpose=purpose, expr=str(dice), dice=faces, modifier=dice.modifier,
+            total=total,
+        )
+        seq = self.emit(event)
+        return msgspec.structs.replace(event, seq=seq, cause=self.cause)
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def spec(self, who: str) -> CombatantSpec:
+        return self._specs[who]
+
+    def specs(self) -> list[CombatantSpec]:
+        return list(self.encounter.combatants)
+
+    def get(self, who: str) -> CombatantState:
+        return self.state.combatants[who]
+
+    def standing(self, who: str) -> bool:
+        return who in self.state.combatants and self.ruleset.standing(self, who)
+
+    def present_ids(self) -> list[str]:
+        return list(self.state.combatants)
+
+    def enemies_of(self, who: str) -> list[CombatantState]:
+        side = self.get(who).side
+        return [c for c in self.state.standing() if c.side != side]
+
+    def allies_of(self, who: str) -> list[CombatantState]:
+        side = self.get(who).side
+        return [c for c in self.state.standing() if c.side == side and c.id != who]
+
+    def dist(self, a: str, b: str) -> float:
+        return distance(self.get(a).position, self.get(b).position)
+
+    def by_initiative(self, ids: Iterable[str]) -> list[str]:
+        """``ids`` in initiative order (highest first); those not yet ordered go last."""
+        rank = {cid: i for i, cid in enumerate(self.state.order)}
+        wanted = list(dict.fromkeys(ids))
+        return sorted(wanted, key=lambda c: (rank.get(c, len(rank)), wanted.index(c)))
+
+    # --- changing state (each one event) -------------------------------------------------------
+
+    def set_ap(self, who: str, ap: int, reason: str) -> None:
+        if self.get(who).ap != ap:
+            self.emit(APChanged(who=who, ap=ap, reason=reason))
+
+    def set_counter(self, who: str, name: str, value: int) -> None:
+        if self.get(who).count(name) != value:
+            self.emit(CounterChanged(who=who, name=name, value=value))
+
+    def add_condition(self, who: str, condition: str, until: str = "") -> None:
+        if not self.get(who).has(condition):
+            self.emit(ConditionAdded(who=who, condition=condition, until=until))
+
+    def remove_condition(self, who: str, condition: str) -> None:
+        if self.get(who).has(condition):
+            self.emit(ConditionRemoved(who=who, condition=condition))
+
+    def move(self, who: str, to: Position) -> None:
+        start = self.get(who).position
+        self.emit(Moved(who=who, start=start, to=to, distance=distance(start, to)))
+
+    def damage(
+        self, who: str, amount: int, *, source: str | None = None, location: str | None = None
+    ) -> None:
+        """Deal damage; a combatant brought to 0 hit points or below is defeated."""
+        hp = self.get(who).hp - amount
+        seq = self.emit(
+            DamageDealt(who=who, amount=amount, hp=hp, source=source, location=location)
+        )
+        if hp <= 0 and not self.get(who).defeated:
+            self.emit(CombatantDefeated(who=who), cause=seq)
+
+    def heal(self, who: str, amount: int) -> None:
+        c = self.get(who)
+        hp = min(c.max_hp, c.hp + amount)
+        self.emit(Healed(who=who, amount=hp - c.hp, hp=hp))
+
+    def defeat(self, who: str, reason: str) -> None:
+        if not self.get(who).defeated:
+            self.emit(CombatantDefeated(who=who, reason=reason))
+
+    # --- initiative ---------------------------------------------------------------------------
+
+    def groups(self, ids: list[str]) -> list[list[str]]:
+        """Split ``ids`` into initiative groups: one roll each (a ``group`` shares one)."""
+        groups: dict[str, list[str]] = {}
+        for cid in ids:
+            key = self.spec(cid).group or f"\0{cid}"
+            groups.setdefault(key, []).append(cid)
+        return list(groups.values())
+
+    def roll_initiative(self, ids: list[str], *, insert: bool = False) -> None:
+        """Roll (or take as given) one initiative per group, then record the order.
+
+        Ties break by the ruleset's ``tie_keys``, then by a recorded roll-off. With ``insert``,
+        those already in the order keep their places and the newcomers are slotted in.
+        """
+        rolled: dict[str, int] = {}
+        for group in self.groups(ids):
+            lead = self.spec(group[0])
+            modifier = self.ruleset.initiative_modifier(lead)
+            if lead.initiative_roll is not None:
+                die, given = lead.initiative_roll, True
+            else:
+                roll = self.roll(group[0], "initiative", self.ruleset.initiative_dice(lead))
+                die, given = roll.total, False
+            total = die + modifier
+            self.emit(
+                InitiativeRolled(
+                    who=tuple(group), total=total, die=die, modifier=modifier, given=given
+                )
+            )
+            for cid in group:
+                rolled[cid] = total
+        placed = [c for c in self.state.order if c in self.state.combatants] if insert else []
+        everyone = placed + [c for c in ids if c not in placed]
+        ties: list[str] = []
+        keys = {
+            cid: (self.get(cid).initiative or 0, *self.ruleset.tie_keys(self, cid))
+            for cid in everyone
+        }
+        for cid in everyone:
+            self._initiative_keys[cid] = keys[cid]
+        order = self._order(everyone, keys, placed, ties)
+        self.emit(InitiativeOrdered(order=tuple(order), ties=tuple(ties)))
+
+    def _order(
+        self,
+        everyone: list[str],
+        keys: dict[str, tuple[int, ...]],
+        placed: list[str],
+        ties: list[str],
+    ) -> list[str]:
+        # Units that act together: a group keeps its members together, in their listed order.
+        units: dict[str, list[str]] = {}
+        for cid in everyone:
+            units.setdefault(self.spec(cid).group or cid, []).append(cid)
+        unit_list = list(units.values())
+        unit_key = {id(u): keys[u[0]] for u in unit_list}
+        roll_offs: dict[int, tuple[int, ...]] = {}
+        by_key: dict[tuple[int, ...], list[list[str]]] = {}
+        for u in unit_list:
+            by_key.setdefault(unit_key[id(u)], []).append(u)
+        for key in sorted(by_key, reverse=True):
+            tied = by_key[key]
+            if len(tied) < 2:
+                continue
+            old = [u for u in tied if u[0] in placed]
+            new = [u for u in tied if u[0] not in placed]
+            for rank, u in enumerate(old):
+                # Those already placed keep their relative order, ahead of newcomers.
+                roll_offs[id(u)] = (10_000 - rank,)
+            self._roll_off(new, roll_offs, ties, key)
+        return [
+            cid
+            for u in sorted(
+                unit_list,
+                key=lambda u: (unit_key[id(u)], roll_offs.get(id(u), ())),
+                reverse=True,
+            )
+            for cid in u
+        ]
+
+    def _roll_off(
+        self,
+        units: list[list[str]],
+        roll_offs: dict[int, tuple[int, ...]],
+        ties: list[str],
+        key: tuple[int, ...],
+    ) -> None:
+        """Roll off among tied units until every one has a distinct result (recorded)."""
+        pending = [units]
+        depth = 0
+        while pending:
+            depth += 1
+            tied = pending.pop(0)
+            results: dict[int, list[list[str]]] = {}
+            for u in tied:
+                roll = self.roll(u[0], "initiative roll-off", f"1d{self.ruleset.roll_off_die}")
+                roll_offs[id(u)] = (*roll_offs.get(id(u), ()), roll.total)
+                results.setdefault(roll.total, []).append(u)
+            names = ", ".join(f"{u[0]} {roll_offs[id(u)][-1]}" for u in tied)
+            ties.append(f"tie at {key[0]} broken by roll-off: {names}")
+            pending.extend(group for group in results.values() if len(group) > 1)
+            if depth > 50:  # pragma: no cover - would need 50 identical roll-offs in a row
+                break
+
+    # --- the flow -----------------------------------------------------------------------------
+
+    def run(self) -> Drive:
+        """The whole encounter: yields priority tokens, is sent decisions, ends with the log."""
+        R = self.ruleset
+        header = EncounterStarted(
+            format=LOG_FORMAT,
+            engine=ENGINE_VERSION,
+            ruleset=R.name,
+            ruleset_version=R.version,
+            rng=ALGORITHM,
+            seed=self.seed,
+            encounter=self.encounter,
+            parent=self.parent,
+        )
+        root = self.emit(header, cause=False)
+        log.info("encounter started", ruleset=R.name, seed=self.seed)
+        try:
+            with self.caused_by(root):
+                for c in self.encounter.combatants:
+                    if c.arrives <= 1:
+                        self._join(c, 0)
+                yield from R.start(self)
+            while True:
+                number = self.state.round + 1
+                if number > self.encounter.max_rounds:
+                    self._end(None, f"round limit ({self.encounter.max_rounds}) reached")
+                    return self.events
+                yield from self._round(number)
+        except EncounterOver:
+            return self.events
+
+    def _join(self, c: CombatantSpec, round_: int) -> None:
+        self.emit(
+            CombatantJoined(
+                who=c.id, side=c.side, hp=c.hp, ap=self.ruleset.max_ap(c), position=c.position,
+                round=round_,
+            )
+        )
+
+    def _round(self, number: int) -> Drive:
+        R = self.ruleset
+        started = self.emit(RoundStarted(round=number))
+        log.debug("round started", round=number)
+        with self.caused_by(started):
+            arrivals = [c for c in self.encounter.combatants if c.arrives == number > 1]
+            for c in arrivals:
+                self._join(c, number)
+            if arrivals:
+                yield from R.arrive(self, [c.id for c in arrivals])
+            yield from R.round_started(self)
+            self.check_end()
+            for who in list(self.state.order):
+                if self.standing(who):
+                    yield from self._turn(who)
+                    self.check_end()
+        ended = self.emit(RoundEnded(round=number))
+        with self.caused_by(ended):
+            yield from R.round_ended(self)
+        self.check_end()
+
+    def _turn(self, who: str) -> Drive:
+        R = self.ruleset
+        started = self.emit(TurnStarted(who=who, round=self.state.round))
+        reason = "ended"
+        with self.caused_by(started):
+            skip = yield from R.turn_started(self, who)
+            if skip:
+                reason = skip
+            else:
+                reason = yield from self._turn_decisions(who)
+        ended = self.emit(TurnEnded(who=who, reason=reason), cause=started)
+        with self.caused_by(ended):
+            yield from R.turn_ended(self, who)
+
+    def _turn_decisions(self, who: str) -> Drive:
+        R = self.ruleset
+        turn = Window(kind="turn")
+        for _ in range(self.options.max_decisions_per_turn):
+            if not self.standing(who):
+                return "defeated"
+            got = yield from self.ask(who, turn)
+            if got is None:
+                return "decision failed"
+            action, declared = got
+            if isinstance(action, EndTurn):
+                return "ended"
+            with self.caused_by(declared):
+                yield from R.perform(self, who, action, turn)
+            if self.decided():
+                return "encounter decided"
+            over = R.turn_over(self, who)
+            if over:
+                return over
+        return "decision limit"
+
+    def ask(self, who: str, window: Window) -> Drive:
+        """Grant ``who`` priority until it makes a legal decision (bounded), and record it.
+
+        Returns ``(action, seq of ActionDeclared)``, or ``None`` when it passed or failed.
+        """
+        R = self.ruleset
+        last_rejection: int | None = None
+        for _ in range(self.options.max_rejections):
+            offers = tuple(self.offers(who, window))
+            granted = self.emit(
+                PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
+            )
+            token = PriorityToken(
+                who=who, window=window, view=self.view(who, window, offers, granted),
+                legal=offers, seq=granted,
+            )
+            decision = yield token
+            with self.caused_by(granted):
+                action = decision.action
+                if decision.failure is None and not isinstance(action, Action):
+                    decision = Decision(
+                        failure="invalid",
+                        detail=f"the policy returned {type(action).__name__}, not an action",
+                    )
+                if decision.failure is not None:
+                    failed = self.emit(
+                        DecisionFailed(who=who, kind=decision.failure, detail=decision.detail)
+                    )
+                    log.warning("decision failed", who=who, kind=decision.failure)
+                    self.emit(PriorityPassed(who=who, reason=decision.failure), cause=failed)
+                    return None
+                if isinstance(action, Pass) and not window.is_turn:
+                    self.emit(PriorityPassed(who=who))
+                    return None
+                if isinstance(action, EndTurn) and window.is_turn:
+                    return action, self.emit(ActionDeclared(who=who, action=action, cost=0))
+                reason = self._check(who, action, window)
+                if reason is None:
+                    cost = R.cost(self, who, action, window)
+                    declared = self.emit(ActionDeclared(who=who, action=action, cost=cost))
+                    if cost:
+                        self.emit(
+                            APChanged(who=who, ap=self.get(who).ap - cost, reason="spent"),
+                            cause=declared,
+                        )
+                    return action, declared
+                last_rejection = self.emit(ActionRejected(who=who, action=action, reason=reason))
+        self.emit(
+            PriorityPassed(who=who, reason="too many illegal actions"), cause=last_rejection
+        )
+        return None
+
+    def _check(self, who: str, action: Action, window: Window) -> str | None:
+        if isinstance(action, EndTurn):
+            return "EndTurn ends one's own turn; in an opening, answer Pass"
+        if isinstance(action, Pass):
+            return "Pass is for openings; in one's own turn, answer EndTurn"
+        reason = self.ruleset.check(self, who, action, window)
+        if reason is None:
+            cost = self.ruleset.cost(self, who, action, window)
+            if cost > self.get(who).ap:
+                return f"needs {cost} AP, has {self.get(who).ap}"
+        return reason
+
+    def offers(self, who: str, window: Window) -> list[Offer]:
+        """The legal actions with their costs, ending with ``EndTurn`` or ``Pass``."""
+        offers = self.ruleset.offers(self, who, window)
+        closing = EndTurn() if window.is_turn else Pass()
+        return [*offers, Offer(action=closing, cost=0)]
+
+    def view(self, who: str, window: Window, offers: tuple[Offer, ...], seq: int) -> View:
+        me = self.get(who)
+        allies = []
+        enemies = []
+        for c in self.state.standing():
+            if c.id == who:
+                continue
+            if c.side == me.side:
+                allies.append(c)
+            elif self.ruleset.can_see(self, who, c.id):
+                enemies.append(c)
+        return View(
+            me=me, spec=self.spec(who), allies=tuple(allies), enemies=tuple(enemies),
+            window=window, legal=offers, round=self.state.round, active=self.state.active,
+            order=self.state.order, ruleset=self.ruleset.name, seq=seq,
+        )
+
+    def opening(self, trigger: Trigger, candidates: Iterable[str]) -> Drive:
+        """Make an opening: each candidate with a legal reaction gets priority in initiative
+        order and may take one reaction; then priority returns to whoever held it.
+
+        Returns the reactions taken, as :class:`Reaction` values, in the order taken.
+        """
+        depth = self.state.depth + 1
+        if depth > self.options.max_opening_depth:
+            return []
+        window = Window(kind="opening", trigger=trigger, depth=depth)
+        eligible = [
+            c
+            for c in self.by_initiative(candidates)
+            if self.standing(c) and self.ruleset.offers(self, c, window)
+        ]
+        if not eligible:
+            return []
+        holder = self.state.priority
+        opened = self.emit(OpeningOpened(trigger=trigger, offered=tuple(eligible), depth=depth))
+        reactions: list[Reaction] = []
+        with self.caused_by(opened):
+            for who in eligible:
+                if self.decided():
+                    break
+                if not self.standing(who) or not self.ruleset.offers(self, who, window):
+                    self.emit(PriorityPassed(who=who, reason="no longer able to react"))
+                    continue
+                got = yield from self.ask(who, window)
+                if got is None:
+                    continue
+                action, declared = got
+                with self.caused_by(declared):
+                    result = yield from self.ruleset.perform(self, who, action, window)
+                reactions.append(Reaction(who=who, action=action, seq=declared, result=result))
+            self.emit(OpeningClosed(returns_to=holder, reactions=len(reactions)))
+        return reactions
+
+    # --- the end ------------------------------------------------------------------------------
+
+    def sides_standing(self) -> list[str]:
+        """Sides with someone still fighting or still to arrive, in the encounter's order."""
+        alive = {c.side for c in self.state.combatants.values() if self.standing(c.id)}
+        alive |= {
+            c.side
+            for c in self.encounter.combatants
+            if c.id not in self.state.combatants and c.arrives > self.state.round
+        }
+        return [s for s in self.encounter.sides if s in alive]
+
+    def decided(self) -> bool:
+        return len(self.sides_standing()) <= 1
+
+    def check_end(self) -> None:
+        """End the encounter if at most one side is left; raises :class:`EncounterOver`."""
+        sides = self.sides_standing()
+        if len(sides) <= 1:
+            winner = sides[0] if sides else None
+            reason = f"only {winner} is left standing" if winner else "no one is left standing"
+            self._end(winner, reason)
+
+    def _end(self, winner: str | None, reason: str) -> None:
+        last = self.next_seq - 1
+        if self.state.active is not None:
+            last = self.emit(TurnEnded(who=self.state.active, reason="encounter decided"), cause=last)
+        self.emit(EncounterEnded(winner=winner, reason=reason, rounds=self.state.round), cause=last)
+        log.info("encounter ended", winner=winner, rounds=self.state.round)
+        raise EncounterOver
+
+
+def simulate(
+    encounter: EncounterSpec,
+    seed: int,
+    decide: Callable[[PriorityToken], Decision],
+    **kwargs: Any,
+) -> Fight:
+    """Run a whole encounter synchronously, asking ``decide`` for every decision."""
+    fight = Fight(encounter, seed, **kwargs)
+    drive = fight.run()
+    try:
+        token = next(drive)
+        while True:
+            token = drive.send(decide(token))
+    except StopIteration:
+        pass
+    return fight

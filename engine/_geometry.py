@@ -1,0 +1,50 @@
+"""Geometry on the battle plane: metres, rounded to centimetres so logs stay exact."""
+
+from __future__ import annotations
+
+import math
+
+from events import POSITION_DECIMALS, Position
+
+
+def rounded(value: float) -> float:
+    """``value`` rounded to the log's precision (centimetres), with ``-0.0`` made ``0.0``."""
+    return round(value, POSITION_DECIMALS) + 0.0
+
+
+def at(x: float, y: float) -> Position:
+    return Position(rounded(x), rounded(y))
+
+
+def distance(a: Position, b: Position) -> float:
+    """Straight-line distance in metres, rounded to centimetres."""
+    return rounded(math.hypot(a.x - b.x, a.y - b.y))
+
+
+def toward(start: Position, goal: Position, length: float) -> Position:
+    """The point ``length`` metres from ``start`` toward ``goal`` (``goal`` if it is closer)."""
+    gap = math.hypot(goal.x - start.x, goal.y - start.y)
+    if gap <= length or gap == 0:
+        return at(goal.x, goal.y)
+    f = length / gap
+    return at(start.x + (goal.x - start.x) * f, start.y + (goal.y - start.y) * f)
+
+
+def away(start: Position, threat: Position, length: float) -> Position:
+    """The point ``length`` metres from ``start`` directly away from ``threat``."""
+    dx, dy = start.x - threat.x, start.y - threat.y
+    gap = math.hypot(dx, dy)
+    if gap == 0:
+        dx, dy, gap = 1.0, 0.0, 1.0
+    return at(start.x + dx / gap * length, start.y + dy / gap * length)
+
+
+def approach(start: Position, goal: Position, speed: float, stop_at: float) -> Position:
+    """Move toward ``goal`` by at most ``speed``, stopping ``stop_at`` metres short of it."""
+    gap = math.hypot(goal.x - start.x, goal.y - start.y)
+    wanted = max(0.0, gap - stop_at)
+    # Round inward so the rounded end point is never farther than ``stop_at``.
+    end = toward(start, goal, min(speed, wanted))
+    if distance(end, goal) > stop_at and wanted <= speed:
+        end = toward(start, goal, min(speed, wanted + 0.01))
+    return end

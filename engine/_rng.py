@@ -1,0 +1,69 @@
+"""The deterministic, counter-based random number generator.
+
+Algorithm ``blake2b64-ctr/1``: the ``n``-th 64-bit draw of a stream is the BLAKE2b digest
+(8 bytes, little-endian) of the UTF-8 text ``"{seed}/{stream}/{n}"``. A die of ``s`` sides takes
+draws until one falls below the largest multiple of ``s`` that fits in 64 bits (rejection
+sampling, so every face is exactly as likely) and returns ``draw % s + 1``.
+
+Counter-based means a draw depends only on (seed, stream, counter), never on the process, the
+platform, the hash seed or the order Trio runs tasks in. The engine's dice use the stream
+``dice``; a policy gets the stream ``policy/<combatant id>``, so a policy's randomness never moves
+the engine's dice. Test vectors in ``tests/engine/test_rng.py`` pin the algorithm.
+"""
+
+from __future__ import annotations
+
+from hashlib import blake2b
+
+ALGORITHM = "blake2b64-ctr/1"
+
+_TWO64 = 1 << 64
+
+
+def draw(seed: int, stream: str, counter: int) -> int:
+    """The 64-bit draw number ``counter`` of ``stream`` under ``seed``."""
+    digest = blake2b(f"{seed}/{stream}/{counter}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+class Rng:
+    """A stream of uniform integers; its whole state is (seed, stream, counter)."""
+
+    __slots__ = ("counter", "seed", "stream")
+
+    def __init__(self, seed: int, stream: str = "dice", counter: int = 0) -> None:
+        self.seed = seed
+        self.stream = stream
+        self.counter = counter
+
+    def next64(self) -> int:
+        value = draw(self.seed, self.stream, self.counter)
+        self.counter += 1
+        return value
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        if n <= 0:
+            raise ValueError(f"below() needs a positive bound, got {n}")
+        limit = _TWO64 - _TWO64 % n
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % n
+
+    def die(self, sides: int) -> int:
+        """One die of ``sides`` faces, 1..sides."""
+        return self.below(sides) + 1
+
+    def choice(self, items: list) -> object:  # type: ignore[type-arg]
+        """One element of a non-empty sequence."""
+        return items[self.below(len(items))]
+
+    def random(self) -> float:
+        """A float in [0, 1) with 53 random bits."""
+        return (self.next64() >> 11) / float(1 << 53)
+
+
+def policy_rng(seed: int, combatant: str) -> Rng:
+    """The random stream a policy gets for ``combatant``: independent of the engine's dice."""
+    return Rng(seed, f"policy/{combatant}")

@@ -1,0 +1,224 @@
+"""The ruleset interface: the hooks every ruleset overrides, and finding one by name.
+
+A ruleset is a class with a name, a version and an ``Options`` Struct, found by name among the
+modules of ``engine.rulesets`` (each module exposes ``RULESET``). The scheduler (:class:`Fight`)
+owns the flow every seed shares: header, joins, rounds, turns, priority, openings, the end. A
+ruleset fills in the rest through hooks. Hooks that can open an opening are generators, driven
+with ``yield from`` so an opening can pause them while other combatants decide; they contain no
+Trio. Hooks read ``fight.state`` and the static ``fight.spec(who)``, and change the state only by
+emitting events through ``fight``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import msgspec
+
+from events import (
+    AnyAction,
+    CombatantSpec,
+    EncounterFileError,
+    EncounterSpec,
+    EndTurn,
+    Offer,
+    Pass,
+    UnknownRulesetError,
+    Window,
+)
+
+if TYPE_CHECKING:
+    from ._fight import Decision, Fight, PriorityToken
+
+#: What a hook generator yields to the driver and what it gets back.
+Hook = Generator["PriorityToken", "Decision", Any]
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Options every ruleset has; a ruleset's own ``Options`` subclasses this."""
+
+    max_rejections: int = 3
+    """Illegal actions in a row before the combatant is made to pass."""
+    max_decisions_per_turn: int = 100
+    """Decisions in one turn before the turn is ended for the combatant."""
+    max_opening_depth: int = 4
+    """Openings nested deeper than this are not made."""
+
+
+class Ruleset:
+    """Base of every ruleset. Subclasses override hooks; the defaults suit most seeds."""
+
+    name: ClassVar[str] = ""
+    version: ClassVar[int] = 1
+    seed_file: ClassVar[str] = ""
+    Options: ClassVar[type[Options]] = Options
+    #: Stat names an encounter may use.
+    stats: ClassVar[frozenset[str]] = frozenset()
+    #: Stats a combatant must have (the others default to 0).
+    required_stats: ClassVar[frozenset[str]] = frozenset()
+    #: Sides of the initiative die (``1d{initiative_die}`` plus the modifier).
+    initiative_die: ClassVar[int] = 20
+    #: The die a tie is rolled off with.
+    roll_off_die: ClassVar[int] = 20
+
+    def __init__(self, encounter: EncounterSpec) -> None:
+        self.encounter = encounter
+        self.options: Any = self.decode_options(encounter.options, name="encounter")
+
+    # --- setting up ---------------------------------------------------------------------------
+
+    @classmethod
+    def decode_options(cls, data: dict[str, Any], *, name: str) -> Any:
+        try:
+            return msgspec.convert(data, cls.Options)
+        except msgspec.ValidationError as err:
+            text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
+            raise EncounterFileError(f"{name}: in [options] for ruleset {cls.name!r}: {text}") from None
+
+    @classmethod
+    def normalize(cls, spec: EncounterSpec, *, name: str) -> EncounterSpec:
+        """Check stats and options, and fill in the options' defaults."""
+        options = cls.decode_options(spec.options, name=name)
+        for c in spec.combatants:
+            cls.check_combatant(c, name=name)
+        return msgspec.structs.replace(spec, options=msgspec.to_builtins(options))
+
+    @classmethod
+    def check_combatant(cls, c: CombatantSpec, *, name: str) -> None:
+        """Raise :class:`EncounterFileError` for a stat the ruleset does not know."""
+        for stat in sorted(c.stats):
+            if stat not in cls.stats:
+                known = ", ".join(sorted(cls.stats))
+                raise EncounterFileError(
+                    f"{name}: combatant {c.id!r}: unknown stat {stat!r} for ruleset"
+                    f" {cls.name!r} (known: {known})"
+                )
+        for stat in sorted(cls.required_stats - set(c.stats)):
+            raise EncounterFileError(
+                f"{name}: combatant {c.id!r}: ruleset {cls.name!r} needs stat {stat!r}"
+            )
+
+    def max_ap(self, c: CombatantSpec) -> int:
+        """AP a combatant has when full."""
+        return c.ap if c.ap is not None else 1
+
+    # --- initiative ---------------------------------------------------------------------------
+
+    def initiative_dice(self, c: CombatantSpec) -> str:
+        """The initiative dice for ``c`` (a perk may give advantage: ``2d20kh1``)."""
+        return f"1d{self.initiative_die}"
+
+    def initiative_modifier(self, c: CombatantSpec) -> int:
+        return 0
+
+    def tie_keys(self, fight: Fight, who: str) -> tuple[int, ...]:
+        """Keys that break initiative ties before a roll-off, highest first."""
+        return ()
+
+    def start(self, fight: Fight) -> Hook:
+        """Before round 1: roll initiative for everyone present (and surprise, if any)."""
+        fight.roll_initiative(fight.present_ids())
+        return
+        yield  # pragma: no cover - makes this a generator
+
+    def arrive(self, fight: Fight, arrivals: list[str]) -> Hook:
+        """Combatants arriving this round have joined: place them in the order."""
+        fight.roll_initiative(arrivals, insert=True)
+        return
+        yield  # pragma: no cover
+
+    # --- rounds and turns ---------------------------------------------------------------------
+
+    def round_started(self, fight: Fight) -> Hook:
+        return
+        yield  # pragma: no cover
+
+    def round_ended(self, fight: Fight) -> Hook:
+        return
+        yield  # pragma: no cover
+
+    def turn_started(self, fight: Fight, who: str) -> Hook:
+        """At the start of ``who``'s turn. Return a reason to skip the turn, or ``None``."""
+        fight.set_ap(who, self.max_ap(fight.spec(who)), "turn start")
+        return None
+        yield  # pragma: no cover
+
+    def turn_ended(self, fight: Fight, who: str) -> Hook:
+        """After ``TurnEnded``: openings that ending a turn makes, end-of-turn effects."""
+        return
+        yield  # pragma: no cover
+
+    def turn_over(self, fight: Fight, who: str) -> str | None:
+        """A reason the turn must end now although its taker did not end it, or ``None``."""
+        return None
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+        """The legal actions, ready to send, with costs. ``EndTurn`` or ``Pass`` is added by
+        the scheduler; in an opening, an empty list means the creature is not offered it."""
+        return []
+
+    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+        """Why ``action`` is illegal now, or ``None`` when it is legal."""
+        return f"{type(action).__name__} is not an action of the {self.name} ruleset"
+
+    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+        """AP the action spends (called only for a legal action)."""
+        return 1
+
+    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+        """Resolve a declared, paid-for action. May open openings; returns a result that the
+        opening's caller sees (a successful Dodge, say)."""
+        return None
+        yield  # pragma: no cover
+
+    def standing(self, fight: Fight, who: str) -> bool:
+        """Still fighting (neither defeated nor gone); rulesets may add conditions."""
+        return fight.state.combatants[who].standing
+
+    def can_see(self, fight: Fight, viewer: str, other: str) -> bool:
+        """Whether ``viewer`` sees ``other`` (the Hidden condition hides one from enemies)."""
+        c = fight.state.combatants[other]
+        return not c.has("hidden") or c.side == fight.state.combatants[viewer].side
+
+
+_REGISTRY: dict[str, type[Ruleset]] = {}
+
+
+def _discover() -> None:
+    if _REGISTRY:
+        return
+    from . import rulesets
+
+    for module in sorted(m.name for m in pkgutil.iter_modules(rulesets.__path__)):
+        if module.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{rulesets.__name__}.{module}")
+        cls = getattr(mod, "RULESET", None)
+        if cls is not None:
+            _REGISTRY[cls.name] = cls
+
+
+def ruleset_names() -> list[str]:
+    """Names of the installed rulesets, sorted."""
+    _discover()
+    return sorted(_REGISTRY)
+
+
+def find_ruleset(name: str, *, where: str = "") -> type[Ruleset]:
+    """The ruleset class called ``name``; :class:`UnknownRulesetError` lists the known ones."""
+    _discover()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        prefix = f"{where}: " if where else ""
+        raise UnknownRulesetError(
+            f"{prefix}unknown ruleset {name!r} (known: {', '.join(sorted(_REGISTRY))})"
+        ) from None
+
+
+__all__ = ["EndTurn", "Pass", "Hook", "Options", "Ruleset", "find_ruleset", "ruleset_names"]

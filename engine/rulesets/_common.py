@@ -1,0 +1,97 @@
+"""Helpers several rulesets share: weapons in reach, offered moves, attack targets."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from events import Attack, Move, Offer, Position, Weapon
+
+from .._geometry import approach, away, distance
+
+if TYPE_CHECKING:
+    from .._fight import Fight
+
+#: Melee reach when a combatant carries no weapon at all (fists).
+UNARMED = Weapon(name="unarmed", damage="1d3", reach=1.5)
+
+
+def weapons(fight: Fight, who: str) -> tuple[Weapon, ...]:
+    return fight.spec(who).weapons or (UNARMED,)
+
+
+def weapon_named(fight: Fight, who: str, name: str | None) -> Weapon | None:
+    """The weapon ``name`` (the first weapon when ``None``), or ``None`` if not carried."""
+    carried = weapons(fight, who)
+    if name is None:
+        return carried[0]
+    return next((w for w in carried if w.name == name), None)
+
+
+def reaches(weapon: Weapon, gap: float) -> bool:
+    """Whether ``weapon`` can hit something ``gap`` metres away."""
+    limit = weapon.range if weapon.range is not None else weapon.reach
+    return gap <= limit + 1e-9
+
+
+def melee_reach(fight: Fight, who: str) -> float:
+    """The longest melee reach among ``who``'s weapons (its space, for openings)."""
+    return max((w.reach for w in weapons(fight, who) if not w.ranged), default=UNARMED.reach)
+
+
+def attack_offers(fight: Fight, who: str, cost: int, *, melee_only: bool = False) -> list[Offer]:
+    """One Attack offer per visible enemy in reach, with the first weapon that reaches it."""
+    offers = []
+    me = fight.get(who)
+    for enemy in fight.enemies_of(who):
+        if not fight.ruleset.can_see(fight, who, enemy.id):
+            continue
+        gap = distance(me.position, enemy.position)
+        for w in weapons(fight, who):
+            if melee_only and w.ranged:
+                continue
+            if reaches(w, gap):
+                offers.append(Offer(action=Attack(target=enemy.id, weapon=w.name), cost=cost))
+                break
+    return offers
+
+
+def move_offers(fight: Fight, who: str, cost: int, speed: float) -> list[Offer]:
+    """Offered moves: up to the nearest visible enemy (stopping in reach), and away from it."""
+    me = fight.get(who)
+    enemies = [e for e in fight.enemies_of(who) if fight.ruleset.can_see(fight, who, e.id)]
+    if not enemies or speed <= 0:
+        return []
+    nearest = min(enemies, key=lambda e: (distance(me.position, e.position), e.id))
+    reach = melee_reach(fight, who)
+    offers = []
+    gap = distance(me.position, nearest.position)
+    if gap > reach:
+        to = approach(me.position, nearest.position, speed, max(0.5, reach - 0.25))
+        offers.append(Offer(action=Move(to=to), cost=cost))
+    offers.append(Offer(action=Move(to=away(me.position, nearest.position, speed)), cost=cost))
+    return offers
+
+
+def check_target(fight: Fight, who: str, target: str) -> str | None:
+    """Why ``target`` cannot be attacked by ``who`` at all, or ``None``."""
+    if target not in fight.state.combatants:
+        return f"no combatant {target!r} is in the fight"
+    if target == who:
+        return "cannot attack oneself"
+    if not fight.standing(target):
+        return f"{target} is already out of the fight"
+    if fight.get(target).side == fight.get(who).side:
+        return f"{target} is an ally"
+    if not fight.ruleset.can_see(fight, who, target):
+        return f"cannot see {target}"
+    return None
+
+
+def check_move(fight: Fight, who: str, to: Position, limit: float) -> str | None:
+    """Why a move to ``to`` is illegal (non-finite, or farther than ``limit``), or ``None``."""
+    if not (abs(to.x) < 1e6 and abs(to.y) < 1e6):
+        return f"destination {to} is off the battle plane"
+    gap = distance(fight.get(who).position, to)
+    if gap > limit + 1e-9:
+        return f"destination is {gap:g} m away; can move at most {limit:g} m"
+    return None

@@ -1,0 +1,210 @@
+"""The ``openings`` ruleset (seed ``003_bddf491e387d04a2.txt``): priority and openings.
+
+From the seed (quoted in the tests that check each rule):
+
+- "Initiative is rolled by using a d12 then adding a character's initiative stat, with the order
+  determined by the amounts rolled (high to low). Initiative is rolled before the encounter
+  starts." The initiative stat "when not being added to by other modifiers is equal to a
+  character's Agility": stat ``initiative`` if given, else ``agility``.
+- "A player regains all expended action points at the start of their turn." "All action points
+  remaining are retained when a turn ends." "A turn ends when the current turn taker chooses to
+  end it."
+- Priority: the active player has it in its turn; openings pass it to others, "in order of their
+  initiative (highest first)"; "Only actions which are marked as being 'reactions' can be
+  performed during an opening"; "Only one action can be performed in any single opening";
+  then priority "returns to the current player".
+- "there are two primary ways in which an opening is made: ending a turn, and leaving a
+  creature's space."
+
+Defaults where the seed is silent (each an option of ``[options]``; see docs/rulesets.md):
+
+- 3 AP when full (``ap``; a combatant's own ``ap`` wins). Attack costs 2 AP (``attack_cost``),
+  Move 1 AP up to one's speed (``move_cost``).
+- Reactions: Attack (``attack_cost``). A reaction Move is off unless ``reaction_move`` > 0 (the
+  metres it may cover).
+- Attack test: 1d20 + strength (melee) or agility (ranged) + weapon bonus against
+  ``10 + defense`` of the target (``defense_base``); a hit deals the weapon's damage dice less the
+  target's armor (at least ``min_damage``).
+- A creature's space is its melee reach: a creature that moves from within another's reach to
+  outside it leaves that creature's space. The opening resolves before the move, and its only
+  legal reaction is an attack on the creature leaving.
+- After a turn ends, every other creature gets an opening; its reactions may target any enemy
+  in reach.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from events import Attack, AttackResolved, CombatantSpec, Move, Offer, Position, Trigger, Window
+
+from .._geometry import at, distance
+from .._ruleset import Hook, Options, Ruleset
+from ._common import (
+    attack_offers,
+    check_move,
+    check_target,
+    melee_reach,
+    move_offers,
+    reaches,
+    weapon_named,
+)
+
+if TYPE_CHECKING:
+    from events import AnyAction
+
+    from .._fight import Fight
+
+
+class OpeningsOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Options of the ``openings`` ruleset (defaults where the seed is silent)."""
+
+    ap: int = 3
+    """Action points when full."""
+    attack_cost: int = 2
+    """AP an attack costs, in a turn or as a reaction."""
+    move_cost: int = 1
+    """AP a move costs."""
+    reaction_move: float = 0.0
+    """Metres a reaction Move may cover (0: Move is not a reaction)."""
+    defense_base: int = 10
+    """An attack hits when its total reaches this plus the target's defense."""
+    min_damage: int = 0
+    """Damage a hit deals at least, after armor."""
+    turn_end_openings: bool = True
+    """Ending a turn makes an opening for everyone else."""
+    leave_space_openings: bool = True
+    """Leaving a creature's space makes an opening for that creature."""
+
+
+class Openings(Ruleset):
+    name = "openings"
+    version = 1
+    seed_file = "003_bddf491e387d04a2.txt"
+    Options = OpeningsOptions
+    stats = frozenset({"agility", "strength", "defense", "initiative"})
+    initiative_die = 12
+    roll_off_die = 12
+    options: OpeningsOptions
+
+    def max_ap(self, c: CombatantSpec) -> int:
+        return c.ap if c.ap is not None else self.options.ap
+
+    def initiative_modifier(self, c: CombatantSpec) -> int:
+        # "Initiative is a Stat ... which when not being added to by other modifiers is equal
+        # to a character's Agility."
+        return c.stats.get("initiative", c.stats.get("agility", 0))
+
+    def tie_keys(self, fight: Fight, who: str) -> tuple[int, ...]:
+        # The seed breaks no ties; the plain default compares the initiative stat itself.
+        return (self.initiative_modifier(fight.spec(who)),)
+
+    # --- offers and checks ----------------------------------------------------------------------
+
+    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+        o = self.options
+        ap = fight.get(who).ap
+        offers: list[Offer] = []
+        if window.is_turn:
+            if ap >= o.attack_cost:
+                offers += attack_offers(fight, who, o.attack_cost)
+            if ap >= o.move_cost:
+                offers += move_offers(fight, who, o.move_cost, fight.spec(who).speed)
+            return offers
+        trigger = window.trigger
+        assert trigger is not None
+        if ap >= o.attack_cost:
+            attacks = attack_offers(fight, who, o.attack_cost, melee_only=False)
+            if trigger.kind == "left_space":
+                attacks = [a for a in attacks if a.action.target == trigger.by]  # type: ignore[union-attr]
+            offers += attacks
+        if trigger.kind == "turn_ended" and o.reaction_move > 0 and ap >= o.move_cost:
+            offers += move_offers(fight, who, o.move_cost, o.reaction_move)
+        return offers
+
+    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+        o = self.options
+        trigger = window.trigger
+        match action:
+            case Attack(target=target, weapon=weapon_name):
+                if action.variant or action.location:
+                    return "the openings ruleset has no attack variants or hit locations"
+                if reason := check_target(fight, who, target):
+                    return reason
+                weapon = weapon_named(fight, who, weapon_name)
+                if weapon is None:
+                    return f"{who} carries no weapon named {weapon_name!r}"
+                gap = fight.dist(who, target)
+                if not reaches(weapon, gap):
+                    return f"{target} is {gap:g} m away, out of the {weapon.name}'s reach"
+                if trigger is not None and trigger.kind == "left_space" and target != trigger.by:
+                    return f"this opening allows only an attack on {trigger.by}, who is leaving"
+                return None
+            case Move(to=to):
+                if window.is_turn:
+                    return check_move(fight, who, to, fight.spec(who).speed)
+                if trigger is None or trigger.kind != "turn_ended" or o.reaction_move <= 0:
+                    return "Move is not a reaction in this opening"
+                return check_move(fight, who, to, o.reaction_move)
+        return f"{type(action).__name__} is not an action of the openings ruleset"
+
+    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+        return self.options.attack_cost if isinstance(action, Attack) else self.options.move_cost
+
+    # --- resolution -----------------------------------------------------------------------------
+
+    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+        if isinstance(action, Attack):
+            return self.attack(fight, who, action)
+        assert isinstance(action, Move)
+        yield from self.move(fight, who, at(action.to.x, action.to.y))
+        return None
+
+    def attack(self, fight: Fight, who: str, action: Attack) -> bool:
+        o = self.options
+        weapon = weapon_named(fight, who, action.weapon)
+        assert weapon is not None
+        spec = fight.spec(who)
+        stat = "agility" if weapon.ranged else "strength"
+        bonus = spec.stats.get(stat, 0) + weapon.bonus
+        roll = fight.roll(who, f"attack on {action.target}", f"1d20{bonus:+d}")
+        target = fight.spec(action.target)
+        against = o.defense_base + target.stats.get("defense", 0)
+        hit = roll.total >= against
+        fight.emit(
+            AttackResolved(
+                who=who, target=action.target, hit=hit, roll=roll.total, against=against,
+                detail=weapon.name,
+            )
+        )
+        if hit:
+            dmg = fight.roll(who, f"damage to {action.target}", weapon.damage)
+            amount = max(o.min_damage, dmg.total - target.armor)
+            fight.damage(action.target, amount, source=who)
+        return hit
+
+    def move(self, fight: Fight, who: str, to: Position) -> Hook:
+        """Move, first making an opening for every creature whose space ``who`` leaves."""
+        start = fight.get(who).position
+        if self.options.leave_space_openings:
+            left = [
+                c.id
+                for c in fight.enemies_of(who) + fight.allies_of(who)
+                if distance(c.position, start) <= melee_reach(fight, c.id) + 1e-9
+                and distance(c.position, to) > melee_reach(fight, c.id) + 1e-9
+            ]
+            if left:
+                trigger = Trigger(kind="left_space", by=who, event=fight.cause)
+                yield from fight.opening(trigger, left)
+        if fight.standing(who):
+            fight.move(who, to)
+
+    def turn_ended(self, fight: Fight, who: str) -> Hook:
+        if not self.options.turn_end_openings or fight.decided():
+            return
+        others = [c for c in fight.state.order if c != who]
+        trigger = Trigger(kind="turn_ended", by=who, event=fight.cause)
+        yield from fight.opening(trigger, others)
+
+
+RULESET = Openings

@@ -1,0 +1,216 @@
+"""Actions: the imperative commands a combatant answers priority with.
+
+Every action is a frozen, tagged, keyword-only Struct. The tag is an explicit string, so renaming
+a class never orphans a recorded log. Actions carry only what the combatant chooses (a target, a
+destination, a weapon); what the rules decide (costs, dice, results) lives in events.
+
+The vocabulary is shared by every ruleset: a ruleset offers and accepts the subset it knows and
+rejects the rest with a reason. New actions go at the end of their section and into ``AnyAction``.
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+from ._values import Position
+
+
+class Action(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="type"):
+    """Base of every action."""
+
+    def describe(self) -> str:
+        """A short human phrase for narration and tables."""
+        parts = [type(self).__name__]
+        for name in self.__struct_fields__:
+            value = getattr(self, name)
+            if value not in (None, (), ""):
+                parts.append(f"{name}={value}")
+        return " ".join(parts)
+
+
+# --- decisions every ruleset knows -------------------------------------------------------------
+
+
+class EndTurn(Action, frozen=True, tag="EndTurn"):
+    """End one's own turn (any AP left is kept or lost as the ruleset says)."""
+
+
+class Pass(Action, frozen=True, tag="Pass"):
+    """Decline to react in an opening; priority goes on to the next creature."""
+
+
+class Attack(Action, frozen=True, tag="Attack"):
+    """Attack a target with a weapon (melee or ranged, as the weapon is)."""
+
+    target: str
+    """Id of the combatant attacked."""
+    weapon: str | None = None
+    """Name of the weapon used; ``None`` means the combatant's first weapon."""
+    variant: str | None = None
+    """A declared attack variant (``all_out``, ``precision``, ``coup_de_grace``)."""
+    location: str | None = None
+    """A chosen hit location (Precision Strike)."""
+
+
+class Move(Action, frozen=True, tag="Move"):
+    """Move in a straight line to a point, up to one's speed."""
+
+    to: Position
+    """Where to end the move."""
+
+
+# --- defensive and responsive reactions ---------------------------------------------------------
+
+
+class Dodge(Action, frozen=True, tag="Dodge"):
+    """Try to avoid an incoming attack."""
+
+
+class Parry(Action, frozen=True, tag="Parry"):
+    """Turn aside an incoming melee attack with a weapon."""
+
+
+class Block(Action, frozen=True, tag="Block"):
+    """Take an incoming attack on a shield."""
+
+
+class Evade(Action, frozen=True, tag="Evade"):
+    """Throw oneself out of the way of an attack, optionally stepping to a point."""
+
+    to: Position | None = None
+    """Where to step on success (the ruleset bounds the distance)."""
+
+
+class Intercept(Action, frozen=True, tag="Intercept"):
+    """Take a hit meant for an adjacent ally."""
+
+
+class Retaliate(Action, frozen=True, tag="Retaliate"):
+    """Counterattack someone who has just attacked one in melee."""
+
+    target: str
+    """Id of the attacker struck back at."""
+
+
+class CounterAttack(Action, frozen=True, tag="CounterAttack"):
+    """Meet an incoming melee attack with one's own; the better result hits."""
+
+
+class OpportunityAttack(Action, frozen=True, tag="OpportunityAttack"):
+    """A melee attack against an opponent who presents an opening."""
+
+    target: str
+    """Id of the opponent attacked."""
+    weapon: str | None = None
+    """Name of the melee weapon used; ``None`` means the first melee weapon."""
+
+
+# --- other standard actions ---------------------------------------------------------------------
+
+
+class Aim(Action, frozen=True, tag="Aim"):
+    """Take aim for the next ranged attack."""
+
+    target: str | None = None
+    """Who is aimed at, when the ruleset cares."""
+
+
+class ReadyWeapon(Action, frozen=True, tag="ReadyWeapon"):
+    """Draw, sheathe or reload a weapon."""
+
+    weapon: str
+    """Name of the weapon."""
+    mode: str = "reload"
+    """``draw``, ``sheathe`` or ``reload``."""
+
+
+class UseItem(Action, frozen=True, tag="UseItem"):
+    """Use an item (a medkit, a grenade, a potion)."""
+
+    item: str
+    """Name of the item."""
+    target: str | None = None
+    """Who the item is used on, if anyone but oneself."""
+
+
+class Assist(Action, frozen=True, tag="Assist"):
+    """Help an ally with their next test."""
+
+    ally: str
+    """Id of the ally helped."""
+
+
+class TakeCover(Action, frozen=True, tag="TakeCover"):
+    """Get behind cover or brace to dodge."""
+
+
+class Interact(Action, frozen=True, tag="Interact"):
+    """Interact with the surroundings (open a door, flip a switch)."""
+
+    what: str
+    """What is interacted with."""
+
+
+class FreeAction(Action, frozen=True, tag="FreeAction"):
+    """A minor, instantaneous action (shout, drop an item, glance around)."""
+
+    name: str
+    """What is done."""
+
+
+class Flee(Action, frozen=True, tag="Flee"):
+    """A full-round action: extended movement away from the fight."""
+
+    to: Position
+    """Where to run to."""
+
+
+class FullDefense(Action, frozen=True, tag="FullDefense"):
+    """A full-round action: do nothing but defend until one's next turn."""
+
+
+class Special(Action, frozen=True, tag="Special"):
+    """A special action declared in the encounter file (a ritual, rigging explosives)."""
+
+    name: str
+    """Name of the special action as the encounter file declares it."""
+    target: str | None = None
+    """Who it is aimed at, if anyone."""
+
+
+AnyAction = Union[  # noqa: UP007 - msgspec needs a real Union object to build decoders
+    EndTurn,
+    Pass,
+    Attack,
+    Move,
+    Dodge,
+    Parry,
+    Block,
+    Evade,
+    Intercept,
+    Retaliate,
+    CounterAttack,
+    OpportunityAttack,
+    Aim,
+    ReadyWeapon,
+    UseItem,
+    Assist,
+    TakeCover,
+    Interact,
+    FreeAction,
+    Flee,
+    FullDefense,
+    Special,
+]
+"""Every action type; the decoder's target for actions in logs and encounter scripts."""
+
+
+class Offer(msgspec.Struct, frozen=True, kw_only=True):
+    """A legal action as the scheduler offers it: a ready-to-send action and its AP cost."""
+
+    action: AnyAction
+    """The action, ready to be sent back as the decision."""
+    cost: int
+    """AP the action would spend."""
