@@ -57,9 +57,7 @@ class PolicyRunner:
                 return Decision(failure="error", detail=f"{type(err).__name__}: {err}{where}")
         if scope.cancelled_caught:
             log.warning("policy timed out", who=token.who, policy=self.name)
-            return Decision(
-                failure="timeout", detail=f"no decision within {self.timeout:g} s"
-            )
+            return Decision(failure="timeout", detail=f"no decision within {self.timeout:g} s")
         return Decision(action=result)
 
 

@@ -104,7 +104,8 @@ def cautious(view: View) -> Action:
             nearest = view.nearest_enemy()
             if nearest is not None:
                 aways = [
-                    o for o in view.offers_of(Move)
+                    o
+                    for o in view.offers_of(Move)
                     if distance(o.action.to, nearest.position) > view.distance_to(nearest)  # type: ignore[union-attr]
                 ]
                 if aways:

@@ -70,12 +70,15 @@ async def schedule(
 ) -> None:
     """Run ``fight`` to its end with one combatant task per runner."""
     async with trio.open_nursery() as nursery:
-        links: dict[str, tuple[trio.MemorySendChannel[PriorityToken],
-                               trio.MemoryReceiveChannel[Decision]]] = {}
+        links: dict[
+            str, tuple[trio.MemorySendChannel[PriorityToken], trio.MemoryReceiveChannel[Decision]]
+        ] = {}
         for who, runner in runners.items():
             token_tx, token_rx = trio.open_memory_channel[PriorityToken](0)
             decision_tx, decision_rx = trio.open_memory_channel[Decision](0)
-            nursery.start_soon(combatant, who, runner, token_rx, decision_tx, name=f"combatant {who}")
+            nursery.start_soon(
+                combatant, who, runner, token_rx, decision_tx, name=f"combatant {who}"
+            )
             links[who] = (token_tx, decision_rx)
         task_status.started()
         seen = dict.fromkeys(runners, 0)
@@ -87,7 +90,7 @@ async def schedule(
                     token_tx, decision_rx = links[token.who]
                     if runners[token.who].observes:
                         token = msgspec.structs.replace(
-                            token, news=tuple(fight.events[seen[token.who]:])
+                            token, news=tuple(fight.events[seen[token.who] :])
                         )
                         seen[token.who] = len(fight.events)
                     await token_tx.send(token)

@@ -198,7 +198,11 @@ class Fight:
         dice = parse_dice(expr)
         faces, total = dice.roll(self.rng)
         event = DiceRolled(
-            who=who, purpose=purpose, expr=str(dice), dice=faces, modifier=dice.modifier,
+            who=who,
+            purpose=purpose,
+            expr=str(dice),
+            dice=faces,
+            modifier=dice.modifier,
             total=total,
         )
         seq = self.emit(event)
@@ -421,7 +425,11 @@ class Fight:
     def _join(self, c: CombatantSpec, round_: int) -> None:
         self.emit(
             CombatantJoined(
-                who=c.id, side=c.side, hp=c.hp, ap=self.ruleset.max_ap(c), position=c.position,
+                who=c.id,
+                side=c.side,
+                hp=c.hp,
+                ap=self.ruleset.max_ap(c),
+                position=c.position,
                 round=round_,
             )
         )
@@ -495,8 +503,11 @@ class Fight:
                 PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
             )
             token = PriorityToken(
-                who=who, window=window, view=self.view(who, window, offers, granted),
-                legal=offers, seq=granted,
+                who=who,
+                window=window,
+                view=self.view(who, window, offers, granted),
+                legal=offers,
+                seq=granted,
             )
             decision = yield token
             with self.caused_by(granted):
@@ -529,9 +540,7 @@ class Fight:
                         )
                     return action, declared
                 last_rejection = self.emit(ActionRejected(who=who, action=action, reason=reason))
-        self.emit(
-            PriorityPassed(who=who, reason="too many illegal actions"), cause=last_rejection
-        )
+        self.emit(PriorityPassed(who=who, reason="too many illegal actions"), cause=last_rejection)
         return None
 
     def _check(self, who: str, action: Action, window: Window) -> str | None:
@@ -564,9 +573,17 @@ class Fight:
             elif self.ruleset.can_see(self, who, c.id):
                 enemies.append(c)
         return View(
-            me=me, spec=self.spec(who), allies=tuple(allies), enemies=tuple(enemies),
-            window=window, legal=offers, round=self.state.round, active=self.state.active,
-            order=self.state.order, ruleset=self.ruleset.name, seq=seq,
+            me=me,
+            spec=self.spec(who),
+            allies=tuple(allies),
+            enemies=tuple(enemies),
+            window=window,
+            legal=offers,
+            round=self.state.round,
+            active=self.state.active,
+            order=self.state.order,
+            ruleset=self.ruleset.name,
+            seq=seq,
         )
 
     def opening(self, trigger: Trigger, candidates: Iterable[str]) -> Drive:
@@ -632,7 +649,9 @@ class Fight:
     def _end(self, winner: str | None, reason: str) -> None:
         last = self.next_seq - 1
         if self.state.active is not None:
-            last = self.emit(TurnEnded(who=self.state.active, reason="encounter decided"), cause=last)
+            last = self.emit(
+                TurnEnded(who=self.state.active, reason="encounter decided"), cause=last
+            )
         self.emit(EncounterEnded(winner=winner, reason=reason, rounds=self.state.round), cause=last)
         log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver

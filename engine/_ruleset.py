@@ -76,7 +76,9 @@ class Ruleset:
             return msgspec.convert(data, cls.Options)
         except msgspec.ValidationError as err:
             text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
-            raise EncounterFileError(f"{name}: in [options] for ruleset {cls.name!r}: {text}") from None
+            raise EncounterFileError(
+                f"{name}: in [options] for ruleset {cls.name!r}: {text}"
+            ) from None
 
     @classmethod
     def normalize(cls, spec: EncounterSpec, *, name: str) -> EncounterSpec:

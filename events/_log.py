@@ -147,9 +147,7 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
     return LogContents(events=events, lines=raw, torn=len(tail), path=name, warnings=warnings)
 
 
-def _check_header(
-    event: Event, name: str
-) -> list[Callable[[dict[str, Any]], dict[str, Any]]]:
+def _check_header(event: Event, name: str) -> list[Callable[[dict[str, Any]], dict[str, Any]]]:
     if not isinstance(event, EncounterStarted):
         raise LogFormatError(f"{name}: line 1: the first event must be EncounterStarted")
     if event.format > LOG_FORMAT:

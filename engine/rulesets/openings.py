@@ -173,7 +173,11 @@ class Openings(Ruleset):
         hit = roll.total >= against
         fight.emit(
             AttackResolved(
-                who=who, target=action.target, hit=hit, roll=roll.total, against=against,
+                who=who,
+                target=action.target,
+                hit=hit,
+                roll=roll.total,
+                against=against,
                 detail=weapon.name,
             )
         )
