@@ -92,36 +92,47 @@ def _hurt(me: CombatantState) -> bool:
     return me.hp * 5 <= me.max_hp * 2
 
 
-def cautious(view: View) -> Action:
-    """Keep AP back for reactions: one attack a turn at most, defend whenever offered, and
-    fall back when badly hurt."""
-    me = view.me
-    if view.window.is_turn:
-        full = max(1, _max_ap(view))
-        if me.count("cautious.acted") == view.round:
+class Cautious:
+    """Keep AP back for reactions: at most one attack a turn, defend whenever offered, and
+    step back once a turn when badly hurt and an enemy is close."""
+
+    def __init__(self, ctx: PolicyContext | None = None) -> None:
+        self.acted: tuple[int, str] | None = None
+
+    def decide(self, view: View) -> Action:
+        if not view.window.is_turn:
+            defences = view.offers_of(*DEFENSIVE)
+            if defences:
+                return defences[0].action
+            attacks = view.offers_of(*OFFENSIVE)
+            return _weakest_target(view, attacks).action if attacks else Pass()
+        me = view.me
+        turn = (view.round, me.id)
+        if self.acted == turn:
             return EndTurn()
-        if _hurt(me):
-            nearest = view.nearest_enemy()
-            if nearest is not None:
-                aways = [
-                    o
-                    for o in view.offers_of(Move)
-                    if distance(o.action.to, nearest.position) > view.distance_to(nearest)  # type: ignore[union-attr]
-                ]
-                if aways:
-                    return aways[0].action
+        nearest = view.nearest_enemy()
+        if nearest is not None and _hurt(me) and view.distance_to(nearest) <= 2.5:
+            aways = [
+                o
+                for o in view.offers_of(Move)
+                if distance(o.action.to, nearest.position) > view.distance_to(nearest)  # type: ignore[union-attr]
+            ]
+            if aways:
+                self.acted = turn
+                return aways[0].action
         attacks = view.offers_of(Attack)
-        if attacks and me.ap * 2 > full:
+        if attacks:
+            self.acted = turn
             return _weakest_target(view, attacks).action
         move = _closer_move(view)
-        if move is not None and me.ap - move.cost >= (full + 1) // 2:
+        if move is not None and me.ap - move.cost >= (_max_ap(view) + 1) // 2:
             return move.action
         return EndTurn()
-    defences = view.offers_of(*DEFENSIVE)
-    if defences:
-        return defences[0].action
-    attacks = view.offers_of(*OFFENSIVE)
-    return _weakest_target(view, attacks).action if attacks else Pass()
+
+
+def cautious(view: View) -> Action:
+    """A stateless :class:`Cautious` step (it may attack more than once a turn)."""
+    return Cautious().decide(view)
 
 
 def _max_ap(view: View) -> int:
@@ -162,7 +173,7 @@ def _stateless(fn: Callable[[View], Action]) -> Callable[[PolicyContext], Any]:
 #: Built-in policies by name: factories from a :class:`PolicyContext` to a policy.
 BUILTIN: dict[str, Callable[[PolicyContext], Any]] = {
     "aggressive": _stateless(aggressive),
-    "cautious": _stateless(cautious),
+    "cautious": Cautious,
     "random": RandomPolicy,
     "scripted": Scripted,
 }

@@ -1,0 +1,3 @@
+from initiative._cli import main
+
+main()

@@ -1,0 +1,61 @@
+"""The ``initiative`` Typer app, its consoles, and helpers every command module shares."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from events import InitiativeError, LogContents, read_log
+
+from . import _logging
+
+app = typer.Typer(
+    name="initiative",
+    help="Simulate tabletop-RPG combat as an event log: run, replay, verify and inspect fights.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class UsageProblem(InitiativeError):
+    """A command-line value the user gave is wrong."""
+
+
+@app.callback()
+def _main(
+    log_level: Annotated[
+        str,
+        typer.Option(
+            "--log-level",
+            help="Show the engine's own log on stderr: debug, info, warning, error.",
+            case_sensitive=False,
+        ),
+    ] = "warning",
+) -> None:
+    if log_level.lower() not in _logging.LEVELS:
+        raise typer.BadParameter(f"choose one of {', '.join(_logging.LEVELS)}")
+    _logging.configure(log_level.lower())
+
+
+def load_log(path: Path) -> LogContents:
+    contents = read_log(path)
+    for warning in contents.warnings:
+        err.print(f"[yellow]warning:[/yellow] {warning}")
+    return contents
+
+
+def parse_policies(pairs: list[str]) -> dict[str, str]:
+    chosen = {}
+    for pair in pairs:
+        who, sep, name = pair.partition("=")
+        if not sep or not who or not name:
+            raise UsageProblem(f"--policy {pair!r}: expected ID=NAME (or SIDE=NAME)")
+        chosen[who] = name
+    return chosen

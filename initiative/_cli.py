@@ -1,0 +1,43 @@
+"""The ``initiative`` command: the app, with every command module registered on it.
+
+Commands are thin: parse, call the library, render. Each group of commands lives in its own
+module and registers itself on :data:`initiative._app.app` when imported here.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from events import InitiativeError
+
+from . import _commands as _commands
+from ._app import app, err
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
+    found: list[BaseException] = []
+    for exc in group.exceptions:
+        if isinstance(exc, BaseExceptionGroup):
+            found.extend(_leaves(exc))
+        else:
+            found.append(exc)
+    return found
+
+
+def main() -> None:
+    """Entry point: every error a user can cause is one line on stderr and exit status 2."""
+    try:
+        try:
+            app()  # standalone: usage errors exit 2 with click's message, typer.Exit exits
+        except BaseExceptionGroup as group:
+            # Errors raised inside Trio nurseries arrive wrapped; unwrap a lone one.
+            leaves = _leaves(group)
+            if len(leaves) == 1:
+                raise leaves[0] from None
+            raise
+    except InitiativeError as problem:
+        err.print(f"[red]error:[/red] {problem}", markup=True, highlight=False)
+        sys.exit(2)
+    except OSError as problem:
+        err.print(f"[red]error:[/red] {problem}")
+        sys.exit(2)

@@ -1,0 +1,238 @@
+"""The core commands: run, replay, verify, show, state, rulesets."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+import trio
+import typer
+from rich.table import Table
+
+import engine
+from actors import policy_names, run_encounter
+from events import Event
+from replays import Narrator, differing_fields, select, state_at, summary, verify_log, who_of
+
+from ._app import UsageProblem, app, err, load_log, out, parse_policies
+
+
+@app.command()
+def run(
+    encounter: Annotated[Path, typer.Argument(help="The encounter file (TOML).")],
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for every die (default: the file's).")
+    ] = None,
+    out_path: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Where to write the log (default: NAME.seedN.jsonl)."),
+    ] = None,
+    policy: Annotated[
+        list[str],
+        typer.Option(help="Override a policy: ID=NAME or SIDE=NAME; repeatable."),
+    ] = [],  # noqa: B006 - typer reads the default
+    timeout: Annotated[
+        float | None, typer.Option(help="Seconds a policy has per decision (default: the file's).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
+) -> None:
+    """Run an encounter with its policies, narrate it, and write its log."""
+    spec = engine.load_encounter(encounter)
+    chosen = parse_policies(policy)
+    ids = {c.id for c in spec.combatants} | set(spec.sides)
+    for who in chosen:
+        if who not in ids:
+            raise UsageProblem(f"--policy {who}=...: no combatant or side {who!r} in {encounter}")
+    the_seed = spec.seed if seed is None else seed
+    target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
+    narrate = Narrator(verbose=verbose)
+    narrating = not quiet
+
+    def show(event: Event) -> None:
+        nonlocal narrating
+        line = narrate(event)
+        if line is not None and narrating:
+            try:
+                out.print(line)
+            except (BrokenPipeError, SystemExit):
+                # The reader went away (``| head``): stop narrating, but finish the fight and
+                # its log; Rich has already pointed stdout at the null device.
+                narrating = False
+
+    result = trio.run(
+        lambda: run_encounter(
+            spec, the_seed, policies=chosen, out=target, on_event=show, timeout=timeout
+        )
+    )
+    state = result.fight.state
+    winner = state.winner or "no one"
+    err.print(
+        f"[dim]{len(result.events)} events, {state.round} round(s), winner: {winner};"
+        f" log written to {target}[/dim]"
+    )
+
+
+@app.command()
+def replay(
+    log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
+) -> None:
+    """Tell a recorded fight from its log alone (no rules, no policy code run)."""
+    contents = load_log(log)
+    narrate = Narrator(verbose=verbose)
+    for event in contents.events:
+        line = narrate(event)
+        if line is not None:
+            out.print(line)
+    if not contents.complete:
+        err.print("[yellow]warning:[/yellow] the log ends before the encounter did")
+
+
+@app.command()
+def verify(log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")]) -> None:
+    """Re-simulate a log from its header and recorded decisions; exit 1 at the first event
+    that differs."""
+    contents = load_log(log)
+    result = verify_log(contents)
+    d = result.divergence
+    if d is not None:
+        out.print(f"[red]diverged[/red] at seq {d.seq}: {_describe_divergence(d.expected, d.got)}")
+        raise typer.Exit(1)
+    if not result.complete:
+        out.print(
+            f"[yellow]incomplete[/yellow]: all {result.events} events match, but the log ends"
+            " before EncounterEnded"
+        )
+        raise typer.Exit(1)
+    out.print(f"[green]verified[/green]: all {result.events} events match the re-simulation")
+
+
+def _describe_divergence(expected: bytes | None, got: bytes | None) -> str:
+    if expected is None:
+        assert got is not None
+        return f"the log ends, but the engine goes on with {_type_of(got)}"
+    if got is None:
+        return f"the engine stops, but the log goes on with {_type_of(expected)}"
+    fields = differing_fields(expected, got)
+    head = _type_of(expected)
+    parts = [
+        f"{name}: log has {json.dumps(a)}, re-simulation gives {json.dumps(b)}"
+        for name, a, b in fields
+    ]
+    return f"{head}; " + "; ".join(parts)
+
+
+def _type_of(line: bytes) -> str:
+    try:
+        obj = msgspec.json.decode(line)
+        return str(obj.get("type", "?")) if isinstance(obj, dict) else "?"
+    except msgspec.DecodeError:
+        return "?"
+
+
+def _csv_set(values: list[str]) -> set[str] | None:
+    items = {v.strip() for raw in values for v in raw.split(",") if v.strip()}
+    return items or None
+
+
+@app.command()
+def show(
+    log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
+    round_: Annotated[list[int], typer.Option("--round", "-r", help="Only these rounds.")] = [],  # noqa: B006
+    who: Annotated[
+        list[str], typer.Option("--who", "-w", help="Only events naming these combatants.")
+    ] = [],  # noqa: B006
+    type_: Annotated[list[str], typer.Option("--type", "-t", help="Only these event types.")] = [],  # noqa: B006
+    first: Annotated[int | None, typer.Option("--from", help="From this seq.")] = None,
+    last: Annotated[int | None, typer.Option("--to", help="Up to this seq.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON event per line.")] = False,
+) -> None:
+    """The events of a log as a table, filtered by round, combatant, type and seq."""
+    contents = load_log(log)
+    rows = select(
+        contents.events,
+        rounds=set(round_) or None,
+        who=_csv_set(who),
+        types=_csv_set(type_),
+        first=first,
+        last=last,
+    )
+    if as_json:
+        for row in rows:
+            sys.stdout.write(contents.lines[row.event.seq].decode())
+        return
+    table = Table(show_lines=False, header_style="bold")
+    for column in ("seq", "round", "type", "who", "summary", "cause"):
+        table.add_column(
+            column,
+            no_wrap=column != "summary",
+            justify="right" if column in ("seq", "round", "cause") else "left",
+        )
+    for row in rows:
+        e = row.event
+        table.add_row(
+            str(e.seq),
+            str(row.round),
+            type(e).__name__,
+            who_of(e) or "",
+            summary(e),
+            "" if e.cause is None else str(e.cause),
+        )
+    out.print(table)
+    err.print(f"[dim]{len(rows)} of {len(contents.events)} events[/dim]")
+
+
+@app.command()
+def state(
+    log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
+    at: Annotated[
+        int | None, typer.Option("--at", help="After this seq (default: the last).")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the state as one JSON object.")
+    ] = False,
+) -> None:
+    """The encounter's state after an event, folded from the log alone."""
+    contents = load_log(log)
+    st = state_at(contents, at)
+    data = engine.state_to_builtins(st)
+    if as_json:
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        return
+    out.print(
+        f"after seq [bold]{st.seq}[/bold]: round {st.round}, active {st.active or '-'},"
+        f" priority {st.priority or '-'}"
+        + (f", ended (winner: {st.winner or 'no one'})" if st.ended else "")
+    )
+    table = Table(header_style="bold")
+    for column in ("id", "side", "init", "hp", "ap", "position", "conditions", "status"):
+        table.add_column(column)
+    ids = [c for c in st.order if c in st.combatants]
+    ids += [c for c in st.combatants if c not in ids]
+    for cid in ids:
+        c = st.combatants[cid]
+        status = "defeated" if c.defeated else "left" if c.left else "standing"
+        table.add_row(
+            cid,
+            c.side,
+            "" if c.initiative is None else str(c.initiative),
+            f"{c.hp}/{c.max_hp}",
+            str(c.ap),
+            str(c.position),
+            ", ".join(c.conditions),
+            status,
+        )
+    out.print(table)
+
+
+@app.command()
+def rulesets() -> None:
+    """List the installed rulesets and built-in policies."""
+    for name in engine.ruleset_names():
+        cls = engine.find_ruleset(name)
+        out.print(f"[bold]{name}[/bold] (version {cls.version}, seed {cls.seed_file})")
+    out.print("policies: " + ", ".join(policy_names()))

@@ -1,0 +1,169 @@
+"""Narration: events told as sentences for people, from the log alone (no rules run)."""
+
+from __future__ import annotations
+
+from rich.markup import escape
+
+from events import (
+    ActionDeclared,
+    ActionRejected,
+    AttackResolved,
+    CheckResolved,
+    CombatantDefeated,
+    CombatantJoined,
+    CombatantLeft,
+    ConditionAdded,
+    ConditionRemoved,
+    DamageDealt,
+    DecisionFailed,
+    EncounterEnded,
+    EncounterStarted,
+    EndTurn,
+    Event,
+    Healed,
+    InitiativeOrdered,
+    InitiativeRolled,
+    Moved,
+    OpeningClosed,
+    OpeningOpened,
+    Position,
+    PriorityPassed,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
+)
+
+
+class Narrator:
+    """Turns events into Rich-markup lines; keeps the names and the nesting of openings."""
+
+    def __init__(self, *, verbose: bool = False) -> None:
+        self.names: dict[str, str] = {}
+        self.depth = 0
+        self.verbose = verbose
+
+    def name(self, who: str | None) -> str:
+        if who is None:
+            return "-"
+        return f"[bold]{escape(self.names.get(who, who))}[/bold]"
+
+    def __call__(self, event: Event) -> str | None:
+        """One line of narration for ``event``, or ``None`` for bookkeeping events."""
+        text = self._line(event)
+        if text is None:
+            if not self.verbose:
+                return None
+            text = f"[dim]{escape(type(event).__name__)} {escape(summary(event))}[/dim]"
+        indent = "  " * (
+            self.depth
+            + (0 if isinstance(event, (RoundStarted, TurnStarted, EncounterEnded)) else 1)
+        )
+        if isinstance(event, OpeningOpened):
+            self.depth += 1
+        elif isinstance(event, OpeningClosed):
+            self.depth = max(0, self.depth - 1)
+        return f"[dim]{event.seq:>5}[/dim] {indent}{text}"
+
+    def _line(self, event: Event) -> str | None:
+        n = self.name
+        match event:
+            case EncounterStarted(encounter=enc, ruleset=ruleset, seed=seed):
+                self.names = {c.id: c.display for c in enc.combatants}
+                title = escape(enc.name or "Encounter")
+                return f"[bold magenta]{title}[/bold magenta] ({ruleset} rules, seed {seed})"
+            case CombatantJoined(who=who, side=side, hp=hp, ap=ap, round=r):
+                verb = f"arrives in round {r}" if r else "joins"
+                return f"{n(who)} {verb} for {escape(side)} ({hp} hp, {ap} AP)"
+            case InitiativeRolled(who=who, total=total, die=die, modifier=mod, given=given):
+                whom = ", ".join(n(w) for w in who)
+                how = "rolled at the table" if given else "rolls"
+                return f"initiative: {whom} {how} {die} {mod:+d} = [bold]{total}[/bold]"
+            case InitiativeOrdered(order=order, ties=ties):
+                extra = f" ({escape('; '.join(ties))})" if ties else ""
+                return "order: " + ", ".join(n(c) for c in order) + extra
+            case RoundStarted(round=r):
+                return f"[bold cyan]-- Round {r} --[/bold cyan]"
+            case TurnStarted(who=who):
+                return f"[cyan]{n(who)}'s turn[/cyan]"
+            case TurnEnded(who=who, reason=reason) if reason not in ("ended",):
+                return f"{n(who)}'s turn ends ({escape(reason)})"
+            case ActionDeclared(action=EndTurn()):
+                return None
+            case ActionDeclared(who=who, action=action, cost=cost):
+                paid = f" [dim]({cost} AP)[/dim]" if cost else ""
+                return f"{n(who)}: {escape(action.describe())}{paid}"
+            case ActionRejected(who=who, action=action, reason=reason):
+                return (
+                    f"[yellow]{n(who)} tried {escape(action.describe())}: rejected,"
+                    f" {escape(reason)}[/yellow]"
+                )
+            case DecisionFailed(who=who, kind=kind, detail=detail):
+                return f"[red]{n(who)}'s policy failed ({kind}): {escape(detail)}[/red]"
+            case PriorityPassed(who=who, reason=reason) if reason != "pass":
+                return f"{n(who)} passes ({escape(reason)})"
+            case AttackResolved(who=who, target=target, hit=hit, roll=roll, against=against):
+                verdict = "[green]hits[/green]" if hit else "misses"
+                return f"{n(who)} {verdict} {n(target)} ({roll} against {against})"
+            case CheckResolved(who=who, check=check, success=ok, roll=roll, against=against):
+                verdict = "succeeds" if ok else "fails"
+                return f"{n(who)} {verdict} at {escape(check)} ({roll} against {against})"
+            case DamageDealt(who=who, amount=amount, hp=hp, location=loc):
+                where = f" to the {escape(loc)}" if loc else ""
+                return f"{n(who)} takes [red]{amount}[/red] damage{where} ({hp} hp left)"
+            case Healed(who=who, amount=amount, hp=hp):
+                return f"{n(who)} recovers {amount} hp ({hp} hp)"
+            case Moved(who=who, to=to, distance=d):
+                return f"{n(who)} moves {d:g} m to {to}"
+            case ConditionAdded(who=who, condition=c, until=until):
+                return f"{n(who)} is now {escape(c)}" + (f" until {escape(until)}" if until else "")
+            case ConditionRemoved(who=who, condition=c):
+                return f"{n(who)} is no longer {escape(c)}"
+            case OpeningOpened(trigger=t, offered=offered):
+                by = f" by {n(t.by)}" if t.by else ""
+                return (
+                    f"[magenta]opening ({escape(t.kind)}{by}) for "
+                    + ", ".join(n(c) for c in offered)
+                    + "[/magenta]"
+                )
+            case CombatantDefeated(who=who, reason=reason):
+                return f"[bold red]{n(who)} is defeated[/bold red] ({escape(reason)})"
+            case CombatantLeft(who=who, reason=reason):
+                return f"{n(who)} leaves the fight ({escape(reason)})"
+            case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
+                head = f"{escape(winner)} win" if winner else "No winner"
+                return f"[bold green]{head}[/bold green] after {rounds} round(s): {escape(reason)}"
+        return None
+
+
+def who_of(event: Event) -> str | None:
+    """The combatant an event is about, if any."""
+    who = getattr(event, "who", None)
+    if isinstance(who, tuple):
+        return ",".join(who)
+    return who if isinstance(who, str) else None
+
+
+def summary(event: Event) -> str:
+    """A one-line, plain-text summary of an event's own fields (for tables)."""
+    skip = {"seq", "cause", "who", "encounter"}
+    parts = []
+    for name in event.__struct_fields__:
+        if name in skip:
+            continue
+        value = getattr(event, name)
+        if value is None or value == () or value == "":
+            continue
+        if isinstance(value, Position):
+            value = str(value)
+        elif hasattr(value, "describe"):
+            value = value.describe()
+        elif hasattr(value, "__struct_fields__"):
+            value = " ".join(
+                f"{k}={getattr(value, k)}"
+                for k in value.__struct_fields__
+                if getattr(value, k) not in (None, (), "")
+            )
+        elif isinstance(value, tuple):
+            value = ",".join(str(v) for v in value)
+        parts.append(f"{name}={value}")
+    return " ".join(parts)

@@ -1,0 +1,71 @@
+"""Reading logs for people: events by round, combatant, type and seq; the state at an event."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from engine import EncounterState, fold
+from events import Event, LogContents, LogFormatError, RoundStarted
+
+from ._narrate import who_of
+
+
+@dataclass(frozen=True)
+class Row:
+    """One event with the round it happened in."""
+
+    event: Event
+    round: int
+
+
+def with_rounds(events: Iterable[Event]) -> Iterator[Row]:
+    current = 0
+    for event in events:
+        if isinstance(event, RoundStarted):
+            current = event.round
+        yield Row(event, current)
+
+
+def select(
+    events: Iterable[Event],
+    *,
+    rounds: set[int] | None = None,
+    who: set[str] | None = None,
+    types: set[str] | None = None,
+    first: int | None = None,
+    last: int | None = None,
+) -> list[Row]:
+    """The events that pass every filter given (a combatant matches any event naming it)."""
+    wanted_types = {t.lower() for t in types} if types else None
+    out = []
+    for row in with_rounds(events):
+        e = row.event
+        if first is not None and e.seq < first:
+            continue
+        if last is not None and e.seq > last:
+            continue
+        if rounds is not None and row.round not in rounds:
+            continue
+        if wanted_types is not None and type(e).__name__.lower() not in wanted_types:
+            continue
+        if who is not None and not _names_any(e, who):
+            continue
+        out.append(row)
+    return out
+
+
+def _names_any(event: Event, who: set[str]) -> bool:
+    subject = who_of(event)
+    if subject is not None and any(part in who for part in subject.split(",")):
+        return True
+    return any(getattr(event, f, None) in who for f in ("target", "source", "returns_to"))
+
+
+def state_at(contents: LogContents, seq: int | None = None) -> EncounterState:
+    """The state after event ``seq`` (the last event when ``None``), by folding events only."""
+    if seq is not None and not 0 <= seq < len(contents.events):
+        raise LogFormatError(
+            f"{contents.path}: no event {seq}: the log holds seq 0 to {len(contents.events) - 1}"
+        )
+    return fold(contents.events, seq)
