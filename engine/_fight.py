@@ -149,6 +149,7 @@ class Fight:
         sink: Callable[[Event], None] | None = None,
         parent: str | None = None,
         keep_events: bool = True,
+        engine_version: str = ENGINE_VERSION,
     ) -> None:
         self.encounter = encounter
         self.seed = seed
@@ -160,6 +161,8 @@ class Fight:
         self.keep_events = keep_events
         self.sink = sink
         self.parent = parent
+        self.engine_version = engine_version
+        """Recorded in the header; a re-simulation keeps the recorded log's."""
         self.next_seq = 0
         self._causes: list[int | None] = [None]
         self._specs = {c.id: c for c in encounter.combatants}
@@ -397,7 +400,7 @@ class Fight:
         R = self.ruleset
         header = EncounterStarted(
             format=LOG_FORMAT,
-            engine=ENGINE_VERSION,
+            engine=self.engine_version,
             ruleset=R.name,
             ruleset_version=R.version,
             rng=ALGORITHM,

@@ -30,6 +30,8 @@ from events import (
     Window,
 )
 
+from ._dice import parse_dice
+
 if TYPE_CHECKING:
     from ._fight import Decision, Fight, PriorityToken
 
@@ -102,6 +104,18 @@ class Ruleset:
             raise EncounterFileError(
                 f"{name}: combatant {c.id!r}: ruleset {cls.name!r} needs stat {stat!r}"
             )
+        dice = [(f"weapon {w.name!r}", w.damage) for w in c.weapons]
+        for group in (c.items, c.spells, c.specials):
+            for thing in group:
+                for field in ("damage", "heal"):
+                    value = getattr(thing, field, None)
+                    if value is not None:
+                        dice.append((f"{thing.name!r} {field}", value))
+        for what, expr in dice:
+            try:
+                parse_dice(expr)
+            except EncounterFileError as err:
+                raise EncounterFileError(f"{name}: combatant {c.id!r}: {what}: {err}") from None
 
     def max_ap(self, c: CombatantSpec) -> int:
         """AP a combatant has when full."""

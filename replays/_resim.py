@@ -174,7 +174,7 @@ def resimulate(contents: LogContents, upto: int | None = None) -> Fight:
     decisions run out)."""
     header = contents.header
     check_header(header, contents.path or "<log>")
-    fight = Fight(header.encounter, header.seed, parent=header.parent)
+    fight = Fight(header.encounter, header.seed, parent=header.parent, engine_version=header.engine)
     decisions = recorded_decisions(contents.events)
     if upto is not None:
         decisions = [d for d in decisions if d.grant <= upto]
