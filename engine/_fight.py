@@ -348,9 +348,11 @@ class Fight:
         ties: list[str],
     ) -> list[str]:
         # Units that act together: a group keeps its members together, in their listed order.
-        units: dict[str, list[str]] = {}
+        # A member that arrived later rolled on its own, so it only joins its group's place
+        # when its result is the same.
+        units: dict[tuple[str, tuple[int, ...]], list[str]] = {}
         for cid in everyone:
-            units.setdefault(self.spec(cid).group or cid, []).append(cid)
+            units.setdefault((self.spec(cid).group or cid, keys[cid]), []).append(cid)
         unit_list = list(units.values())
         unit_key = {id(u): keys[u[0]] for u in unit_list}
         roll_offs: dict[int, tuple[int, ...]] = {}

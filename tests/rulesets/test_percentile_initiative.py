@@ -243,3 +243,25 @@ def test_agility_is_required() -> None:
     )
     with pytest.raises(EncounterFileError, match="needs stat 'agility'"):
         encounter(text)
+
+
+def test_late_group_member_acts_on_its_own_roll() -> None:
+    """Seed 001: "If new combatants join in the midst of the encounter, simply roll Initiative
+    for them": a late member of a group acts where its own roll puts it."""
+    result = fight(
+        toml(
+            simple("hero", "x", 30, "initiative_roll = 5"),
+            simple("gob", "y", 25, "count = 2", "initiative_roll = 5"),
+            simple("gob-3", "y", 25, 'group = "gob"', "arrives = 2", "initiative_roll = 10"),
+            rounds=2,
+        )
+    )
+    rolled = [(e.who, e.total) for e in of_type(result.events, "InitiativeRolled")]
+    assert rolled == [(("hero",), 35), (("gob-1", "gob-2"), 30), (("gob-3",), 35)]
+    assert of_type(result.events, "InitiativeOrdered")[-1].order == (
+        "hero",
+        "gob-3",
+        "gob-1",
+        "gob-2",
+    )
+    assert turns_by_round(result.events)[2] == ["hero", "gob-3", "gob-1", "gob-2"]
