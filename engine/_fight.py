@@ -324,7 +324,7 @@ class Fight:
             [
                 c
                 for c in self.state.order
-                if c in self.state.combatants and not (drop_defeated and not self.standing(c))
+                if c in self.state.combatants and (not drop_defeated or self.standing(c))
             ]
             if insert
             else []
