@@ -297,11 +297,14 @@ class Fight:
             groups.setdefault(key, []).append(cid)
         return list(groups.values())
 
-    def roll_initiative(self, ids: list[str], *, insert: bool = False) -> None:
+    def roll_initiative(
+        self, ids: list[str], *, insert: bool = False, drop_defeated: bool = False
+    ) -> None:
         """Roll (or take as given) one initiative per group, then record the order.
 
         Ties break by the ruleset's ``tie_keys``, then by a recorded roll-off. With ``insert``,
-        those already in the order keep their places and the newcomers are slotted in.
+        those already in the order keep their places and the newcomers are slotted in; with
+        ``drop_defeated`` too, those no longer standing leave the recorded order.
         """
         rolled: dict[str, int] = {}
         for group in self.groups(ids):
@@ -320,7 +323,15 @@ class Fight:
             )
             for cid in group:
                 rolled[cid] = total
-        placed = [c for c in self.state.order if c in self.state.combatants] if insert else []
+        placed = (
+            [
+                c
+                for c in self.state.order
+                if c in self.state.combatants and (not drop_defeated or self.standing(c))
+            ]
+            if insert
+            else []
+        )
         everyone = placed + [c for c in ids if c not in placed]
         ties: list[str] = []
         keys = {
@@ -340,9 +351,11 @@ class Fight:
         ties: list[str],
     ) -> list[str]:
         # Units that act together: a group keeps its members together, in their listed order.
-        units: dict[str, list[str]] = {}
+        # A member that arrived later rolled on its own, so it only joins its group's place
+        # when its result is the same.
+        units: dict[tuple[str, tuple[int, ...]], list[str]] = {}
         for cid in everyone:
-            units.setdefault(self.spec(cid).group or cid, []).append(cid)
+            units.setdefault((self.spec(cid).group or cid, keys[cid]), []).append(cid)
         unit_list = list(units.values())
         unit_key = {id(u): keys[u[0]] for u in unit_list}
         roll_offs: dict[int, tuple[int, ...]] = {}
@@ -358,7 +371,12 @@ class Fight:
             for rank, u in enumerate(old):
                 # Those already placed keep their relative order, ahead of newcomers.
                 roll_offs[id(u)] = (10_000 - rank,)
-            self._roll_off(new, roll_offs, ties, key)
+            if old and new:
+                names = ", ".join(u[0] for u in old)
+                ties.append(f"tie at {key[0]}: {names} already placed, act before newcomers")
+            if len(new) > 1:
+                # A lone newcomer tied only with those already placed needs no roll-off.
+                self._roll_off(new, roll_offs, ties, key)
         return [
             cid
             for u in sorted(

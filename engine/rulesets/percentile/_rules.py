@@ -1,0 +1,303 @@
+"""The ``percentile`` ruleset class: initiative, turns, attacks and reactions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+import msgspec
+
+from events import (
+    Attack,
+    AttackResolved,
+    CombatantSpec,
+    Dodge,
+    EncounterFileError,
+    EncounterSpec,
+    Move,
+    Offer,
+    Parry,
+    Trigger,
+    Window,
+)
+
+from ..._dice import parse_dice
+from ..._ruleset import Hook, Ruleset
+from .._common import (
+    attack_offers,
+    check_move,
+    check_target,
+    move_offers,
+    reaches,
+    weapon_named,
+)
+from ._checks import SKILL_BASE, STATS, percent_test, skill_value
+from ._options import CombatantOptions, PercentileOptions
+from ._surprise import SURPRISED, decide_surprise
+
+if TYPE_CHECKING:
+    from events import AnyAction
+
+    from ..._fight import Fight
+
+ATTACKS = "percentile.attacks"
+"""Counter: attacks made this turn."""
+REACTIONS = "percentile.reactions"
+"""Counter: Parries and Dodges made this round."""
+
+
+class Percentile(Ruleset):
+    name = "percentile"
+    version = 1
+    seed_file = "001_269bc9c9643bf2dd.txt"
+    Options = PercentileOptions
+    stats = STATS
+    required_stats = frozenset({"agility"})
+    # "To determine Initiative, 1d10 is rolled and the result is added to the character's
+    # Agility Characteristic."
+    initiative_die = 10
+    roll_off_die = 10
+    skills: ClassVar[frozenset[str]] = frozenset(SKILL_BASE)
+    options: PercentileOptions
+
+    def __init__(self, encounter: EncounterSpec) -> None:
+        super().__init__(encounter)
+        self._combatant_options = {
+            c.id: self._decode_combatant(c, name="encounter") for c in encounter.combatants
+        }
+
+    # --- the encounter file -------------------------------------------------------------------
+
+    @classmethod
+    def check_combatant(cls, c: CombatantSpec, *, name: str) -> None:
+        super().check_combatant(c, name=name)
+        where = f"{name}: combatant {c.id!r}"
+        for stat, value in sorted(c.stats.items()):
+            if not 0 <= value <= 100:
+                raise EncounterFileError(f"{where}: {stat} is a percentage (0-100), got {value}")
+        for skill in sorted(c.skills):
+            if skill not in SKILL_BASE:
+                known = ", ".join(sorted(SKILL_BASE))
+                raise EncounterFileError(
+                    f"{where}: unknown skill {skill!r} for ruleset 'percentile' (known: {known})"
+                )
+        if c.initiative_roll is not None and not 1 <= c.initiative_roll <= cls.initiative_die:
+            raise EncounterFileError(
+                f"{where}: initiative_roll is a d10 face (1-10), got {c.initiative_roll}"
+            )
+        if any(w.ranged for w in c.weapons) and "ballistic_skill" not in c.stats:
+            raise EncounterFileError(f"{where}: carries a ranged weapon but has no ballistic_skill")
+        for w in c.weapons:
+            parse_dice(w.damage)
+        cls._decode_combatant(c, name=name)
+
+    @staticmethod
+    def _decode_combatant(c: CombatantSpec, *, name: str) -> CombatantOptions:
+        try:
+            return msgspec.convert(c.options, CombatantOptions)
+        except msgspec.ValidationError as err:
+            text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
+            raise EncounterFileError(f"{name}: combatant {c.id!r}: {text}") from None
+
+    def combatant_options(self, c: CombatantSpec) -> CombatantOptions:
+        return self._combatant_options[c.id]
+
+    def max_ap(self, c: CombatantSpec) -> int:
+        return c.ap if c.ap is not None else self.options.half_actions
+
+    # --- initiative and surprise ----------------------------------------------------------------
+
+    def initiative_modifier(self, c: CombatantSpec) -> int:
+        return c.stats.get("agility", 0)
+
+    def tie_keys(self, fight: Fight, who: str) -> tuple[int, ...]:
+        # "If more than one character has the same Initiative, they act in Agility order
+        # (from highest to lowest)." A recorded roll-off follows if Agility ties too.
+        return (fight.spec(who).stats.get("agility", 0),)
+
+    def start(self, fight: Fight) -> Hook:
+        # "You only need to determine Initiative at the start of the combat, however. Once the
+        # Initiative order has been established, it remains the same from round to round."
+        fight.roll_initiative(fight.present_ids())
+        decide_surprise(fight, self)
+        return
+        yield  # pragma: no cover
+
+    def arrive(self, fight: Fight, arrivals: list[str]) -> Hook:
+        # "If new combatants join in the midst of the encounter, simply roll Initiative for
+        # them and add them to the order."
+        fight.roll_initiative(arrivals, insert=True, drop_defeated=True)
+        return
+        yield  # pragma: no cover
+
+    # --- rounds and turns -----------------------------------------------------------------------
+
+    def round_started(self, fight: Fight) -> Hook:
+        for cid in fight.present_ids():
+            fight.set_counter(cid, REACTIONS, 0)
+        return
+        yield  # pragma: no cover
+
+    def round_ended(self, fight: Fight) -> Hook:
+        # "Surprise only affects the first round of a combat."
+        if fight.state.round == 1:
+            for cid in fight.present_ids():
+                fight.remove_condition(cid, SURPRISED)
+        return
+        yield  # pragma: no cover
+
+    def turn_started(self, fight: Fight, who: str) -> Hook:
+        if fight.get(who).has(SURPRISED):
+            return "surprised"
+        fight.set_ap(who, self.max_ap(fight.spec(who)), "turn start")
+        fight.set_counter(who, ATTACKS, 0)
+        return None
+        yield  # pragma: no cover
+
+    # --- offers and checks ----------------------------------------------------------------------
+
+    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+        o = self.options
+        me = fight.get(who)
+        if window.is_turn:
+            offers: list[Offer] = []
+            if me.ap >= o.attack_cost and me.count(ATTACKS) < o.attacks_per_turn:
+                offers += attack_offers(fight, who, o.attack_cost)
+            if me.ap >= o.move_cost:
+                offers += move_offers(fight, who, o.move_cost, fight.spec(who).speed)
+            return offers
+        reactions: list[Offer] = []
+        for action in (Parry(), Dodge()):
+            if self._reaction_reason(fight, who, action, window) is None:
+                reactions.append(Offer(action=action, cost=0))
+        return reactions
+
+    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+        match action:
+            case Attack():
+                if not window.is_turn:
+                    return "Attack is not a reaction in the percentile ruleset"
+                return self._attack_reason(fight, who, action)
+            case Move(to=to):
+                if not window.is_turn:
+                    return "Move is not a reaction in the percentile ruleset"
+                return check_move(fight, who, to, fight.spec(who).speed)
+            case Parry() | Dodge():
+                return self._reaction_reason(fight, who, action, window)
+        return f"{type(action).__name__} is not an action of the percentile ruleset"
+
+    def _attack_reason(self, fight: Fight, who: str, action: Attack) -> str | None:
+        if action.variant or action.location:
+            return "the percentile ruleset has no attack variants or hit locations"
+        if fight.get(who).count(ATTACKS) >= self.options.attacks_per_turn:
+            return f"already made {self.options.attacks_per_turn} attack(s) this turn"
+        if reason := check_target(fight, who, action.target):
+            return reason
+        weapon = weapon_named(fight, who, action.weapon)
+        if weapon is None:
+            return f"{who} carries no weapon named {action.weapon!r}"
+        gap = fight.dist(who, action.target)
+        if not reaches(weapon, gap):
+            return f"{action.target} is {gap:g} m away, out of the {weapon.name}'s reach"
+        return None
+
+    def _reaction_reason(
+        self, fight: Fight, who: str, action: AnyAction, window: Window
+    ) -> str | None:
+        o = self.options
+        name = type(action).__name__
+        trigger = window.trigger
+        if trigger is None or trigger.kind != "attacked" or trigger.target != who:
+            return f"{name} is a reaction to an attack on oneself"
+        if fight.get(who).has(SURPRISED):
+            return "surprised combatants take no action in round 1"
+        if fight.get(who).count(REACTIONS) >= o.reactions_per_round:
+            return f"already made {o.reactions_per_round} Parry or Dodge this round"
+        if isinstance(action, Parry):
+            if not o.parry:
+                return "Parry is turned off in this encounter's options"
+            if trigger.detail != "melee":
+                return "only a melee attack can be parried"
+            if not any(not w.ranged for w in fight.spec(who).weapons):
+                return f"{who} has no melee weapon to parry with"
+        elif not o.dodge:
+            return "Dodge is turned off in this encounter's options"
+        return None
+
+    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+        if isinstance(action, Attack):
+            return self.options.attack_cost
+        if isinstance(action, Move):
+            return self.options.move_cost
+        return 0
+
+    # --- resolution -----------------------------------------------------------------------------
+
+    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+        match action:
+            case Attack():
+                yield from self.attack(fight, who, action)
+                return None
+            case Move(to=to):
+                fight.move(who, to)
+                return None
+            case Parry() | Dodge():
+                return self.react(fight, who, action)
+        return None  # pragma: no cover - check() let nothing else through
+
+    def react(self, fight: Fight, who: str, action: Parry | Dodge) -> bool:
+        """A Parry (a Weapon Skill test) or a Dodge (a Dodge skill test); True on success."""
+        fight.set_counter(who, REACTIONS, fight.get(who).count(REACTIONS) + 1)
+        spec = fight.spec(who)
+        if isinstance(action, Parry):
+            return percent_test(fight, who, "Parry", spec.stats.get("weapon_skill", 0)).success
+        return percent_test(fight, who, "Dodge", skill_value(spec, "Dodge")).success
+
+    def attack(self, fight: Fight, who: str, action: Attack) -> Hook:
+        """A d100 test against Weapon Skill (Ballistic Skill at range); a hit makes an
+        ``attacked`` opening for the target, whose Parry or Dodge may turn it aside."""
+        weapon = weapon_named(fight, who, action.weapon)
+        assert weapon is not None
+        target = action.target
+        fight.set_counter(who, ATTACKS, fight.get(who).count(ATTACKS) + 1)
+        stat, check = (
+            ("ballistic_skill", "Ballistic Skill")
+            if weapon.ranged
+            else ("weapon_skill", "Weapon Skill")
+        )
+        value = fight.spec(who).stats.get(stat, 0) + weapon.bonus
+        test = percent_test(
+            fight, who, check, value, purpose=f"attack on {target}", against_who=target
+        )
+        averted = ""
+        if test.success:
+            trigger = Trigger(
+                kind="attacked",
+                by=who,
+                target=target,
+                event=fight.cause,
+                detail="ranged" if weapon.ranged else "melee",
+            )
+            reactions = yield from fight.opening(trigger, [target])
+            for r in reactions:
+                if r.result:
+                    averted = "parried" if isinstance(r.action, Parry) else "dodged"
+        hit = test.success and not averted
+        detail = f"{weapon.name}; {averted} by {target}" if averted else weapon.name
+        fight.emit(
+            AttackResolved(
+                who=who, target=target, hit=hit, roll=test.roll, against=value, detail=detail
+            )
+        )
+        if hit:
+            self.deal_damage(fight, who, target, weapon.damage, melee=not weapon.ranged)
+
+    def deal_damage(self, fight: Fight, who: str, target: str, dice: str, *, melee: bool) -> None:
+        """Weapon dice (+ strength bonus in melee) - toughness bonus - armor (defaults)."""
+        o = self.options
+        rolled = fight.roll(who, f"damage to {target}", dice).total
+        if melee and o.strength_bonus:
+            rolled += fight.spec(who).stats.get("strength", 0) // 10
+        reduction = fight.spec(target).armor
+        if o.toughness_bonus:
+            reduction += fight.spec(target).stats.get("toughness", 0) // 10
+        fight.damage(target, max(o.min_damage, rolled - reduction), source=who)
