@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from helpers import fight
+
 from actors import Result
 from events import Event
-from helpers import fight
 
 
 def fighter(
