@@ -132,9 +132,10 @@ class Thriller(Ruleset):
         yield  # pragma: no cover
 
     def round_ended(self, fight: Fight) -> Hook:
+        """Surprise lasts round 1 only ("Surprised characters cannot act in the first round");
+        Shaken lasts until the end of round ``shaken_rounds``."""
         for who in fight.state.order:
-            if fight.state.round >= 1:
-                fight.remove_condition(who, "surprised")
+            fight.remove_condition(who, "surprised")
             if fight.state.round >= self.options.shaken_rounds:
                 fight.remove_condition(who, "shaken")
         return
