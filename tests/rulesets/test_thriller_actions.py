@@ -279,3 +279,18 @@ def test_reactions_are_refused_in_ones_own_turn():
         one(r, "ActionRejected", who="me").reason
         == "Dodge is a reaction, taken with held AP in an opening"
     )
+
+
+def test_a_healing_item_is_used_on_oneself_or_an_ally():
+    """Seed 000: "Use ... an item" — a medkit heals oneself or an ally, never an enemy."""
+    kit = '[{ name = "medkit", heal = "3", count = 2 }]'
+    turn = script(
+        'type = "UseItem", item = "medkit", target = "foe"', 'type = "UseItem", item = "medkit"'
+    )
+    r = run(
+        fighter("me", "x", hp="10", initiative_roll="20", script=turn, items=kit), FOE, rounds=1
+    )
+    assert one(r, "ActionRejected", who="me").reason == "the medkit is used on oneself or an ally"
+    healed = one(r, "Healed", who="me")
+    assert (healed.amount, healed.hp) == (0, 10)
+    assert one(r, "CounterChanged", who="me", name="used.medkit").value == 1

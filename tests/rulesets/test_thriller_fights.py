@@ -8,6 +8,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import engine
 from actors import run_encounter_sync
@@ -141,3 +143,18 @@ def test_offered_actions_are_always_legal(policy):
         assert events(r, "ActionRejected") == []
         assert events(r, "DecisionFailed") == []
         assert min(e.ap for e in events(r, "APChanged")) >= 0
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_invariants_hold_for_any_seed(seed):
+    """Any seed: one turn per combatant per round, AP never negative, every decision made by
+    the one who was granted priority, and the fold of the log equals the engine's state."""
+    r = ambush(seed=seed, policies={"investigators": "random", "cult": "aggressive"})
+    turns = [(e.who, e.round) for e in events(r, "TurnStarted")]
+    assert len(turns) == len(set(turns))
+    assert all(e.ap >= 0 for e in events(r, "APChanged"))
+    granted = {e.seq: e.who for e in r.events if isinstance(e, PriorityGranted)}
+    answers = [e for e in r.events if isinstance(e, DECISION_EVENTS) and e.cause in granted]
+    assert all(e.who == granted[e.cause] for e in answers)
+    assert fold(r.events) == r.fight.state

@@ -193,8 +193,11 @@ def _check_item(fight: Fight, who: str, action: UseItem) -> str | None:
     target = action.target or who
     if target not in fight.state.combatants or not fight.standing(target):
         return f"{target!r} is not in the fight"
-    if item.damage and (target == who or fight.get(target).side == fight.get(who).side):
+    friendly = fight.get(target).side == fight.get(who).side
+    if item.damage and friendly:
         return f"the {item.name} is used on an enemy"
+    if not item.damage and not friendly:
+        return f"the {item.name} is used on oneself or an ally"
     if fight.dist(who, target) > item.range + 1e-9:
         return f"{target} is out of the {item.name}'s range ({item.range:g} m)"
     return None
