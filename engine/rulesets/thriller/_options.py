@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from events import CombatantSpec
+from events import CheckResolved, CombatantSpec
 
 from ..._ruleset import Options
+
+if TYPE_CHECKING:
+    from ..._fight import Fight
 
 #: Perks the seed names, as the encounter file spells them (compared case-insensitively).
 LIGHTNING_REFLEXES = "lightning reflexes"
@@ -76,3 +79,22 @@ def stat(spec: CombatantSpec, name: str, default: int) -> int:
 def modifier(value: int) -> int:
     """The modifier of a 3-18 stat: (stat - 10) / 2 rounded down (10 -> +0, 14 -> +2, 7 -> -2)."""
     return (value - 10) // 2
+
+
+def resolve_check(
+    fight: Fight, who: str, name: str, roll: int, against: int, against_who: str | None = None
+) -> bool:
+    """Record a check that succeeds when ``roll`` reaches ``against``; whether it succeeded."""
+    success = roll >= against
+    fight.emit(
+        CheckResolved(
+            who=who,
+            check=name,
+            success=success,
+            roll=roll,
+            against=against,
+            margin=roll - against,
+            against_who=against_who,
+        )
+    )
+    return success

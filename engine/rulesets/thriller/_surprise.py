@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import CheckResolved, DiceRolled
+from events import DiceRolled
+
+from ._options import resolve_check
 
 if TYPE_CHECKING:
     from ..._fight import Fight
@@ -61,19 +63,8 @@ def _notices(R: Thriller, fight: Fight, who: str, ambusher: str, against: int) -
     name = max(("perception", "insight"), key=lambda s: (R.mod(spec, s), s == "perception"))
     bonus = R.mod(spec, name) + spec.skills.get(name, 0)
     roll: DiceRolled = fight.roll(who, f"{name} against stealth", f"1d20{bonus:+d}")
-    success = roll.total >= against
-    fight.emit(
-        CheckResolved(
-            who=who,
-            check=f"surprise: {name} vs stealth",
-            success=success,
-            roll=roll.total,
-            against=against,
-            margin=roll.total - against,
-            against_who=ambusher,
-        )
-    )
-    return success
+    check = f"surprise: {name} vs stealth"
+    return resolve_check(fight, who, check, roll.total, against, against_who=ambusher)
 
 
 def horror(R: Thriller, fight: Fight) -> None:
@@ -86,16 +77,5 @@ def horror(R: Thriller, fight: Fight) -> None:
             continue
         bonus = R.mod(fight.spec(who), "willpower")
         roll = fight.roll(who, "sanity check", f"1d20{bonus:+d}")
-        success = roll.total >= o.sanity_dc
-        fight.emit(
-            CheckResolved(
-                who=who,
-                check="sanity (willpower)",
-                success=success,
-                roll=roll.total,
-                against=o.sanity_dc,
-                margin=roll.total - o.sanity_dc,
-            )
-        )
-        if not success:
+        if not resolve_check(fight, who, "sanity (willpower)", roll.total, o.sanity_dc):
             fight.add_condition(who, "shaken", until=f"end of round {o.shaken_rounds}")

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from events import (
     Assist,
     Attack,
-    CheckResolved,
     CombatantLeft,
     Flee,
     FreeAction,
@@ -31,7 +30,7 @@ from events import (
 
 from ..._geometry import at, away, distance
 from .._common import attack_offers, check_move, check_target, move_offers, reaches, weapon_named
-from ._options import QUICK_DRAW, has_perk
+from ._options import QUICK_DRAW, has_perk, resolve_check
 
 if TYPE_CHECKING:
     from events import AnyAction
@@ -294,17 +293,7 @@ def _special(R: Thriller, fight: Fight, who: str, action: Special) -> None:
             - R.shaken(fight, who)
         )
         roll = fight.roll(who, f"{s.name} ({s.skill})", f"1d20{bonus:+d}")
-        success = roll.total >= s.difficulty
-        fight.emit(
-            CheckResolved(
-                who=who,
-                check=f"{s.name} ({s.skill})",
-                success=success,
-                roll=roll.total,
-                against=s.difficulty,
-                margin=roll.total - s.difficulty,
-            )
-        )
+        success = resolve_check(fight, who, f"{s.name} ({s.skill})", roll.total, s.difficulty)
     if success and action.target is not None and fight.standing(action.target):
         if s.condition:
             fight.add_condition(action.target, s.condition)
