@@ -27,7 +27,12 @@ def toward(start: Position, goal: Position, length: float) -> Position:
     if gap <= length or gap == 0:
         return at(goal.x, goal.y)
     f = length / gap
-    return at(start.x + (goal.x - start.x) * f, start.y + (goal.y - start.y) * f)
+    end = at(start.x + (goal.x - start.x) * f, start.y + (goal.y - start.y) * f)
+    if distance(start, end) > length:
+        # Rounding to centimetres can land a hair past ``length``; step back inward.
+        f = (length - 0.01) / gap
+        end = at(start.x + (goal.x - start.x) * f, start.y + (goal.y - start.y) * f)
+    return end
 
 
 def away(start: Position, threat: Position, length: float) -> Position:
@@ -36,7 +41,11 @@ def away(start: Position, threat: Position, length: float) -> Position:
     gap = math.hypot(dx, dy)
     if gap == 0:
         dx, dy, gap = 1.0, 0.0, 1.0
-    return at(start.x + dx / gap * length, start.y + dy / gap * length)
+    end = at(start.x + dx / gap * length, start.y + dy / gap * length)
+    if distance(start, end) > length:
+        # Rounding to centimetres can land a hair past ``length``; step back inward.
+        end = at(start.x + dx / gap * (length - 0.01), start.y + dy / gap * (length - 0.01))
+    return end
 
 
 def approach(start: Position, goal: Position, speed: float, stop_at: float) -> Position:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from events import Attack, Move, Offer, Position, Weapon
@@ -38,8 +39,16 @@ def melee_reach(fight: Fight, who: str) -> float:
     return max((w.reach for w in weapons(fight, who) if not w.ranged), default=UNARMED.reach)
 
 
-def attack_offers(fight: Fight, who: str, cost: int, *, melee_only: bool = False) -> list[Offer]:
-    """One Attack offer per visible enemy in reach, with the first weapon that reaches it."""
+def attack_offers(
+    fight: Fight,
+    who: str,
+    cost: int,
+    *,
+    melee_only: bool = False,
+    usable: Callable[[Weapon], bool] | None = None,
+) -> list[Offer]:
+    """One Attack offer per visible enemy in reach, with the first weapon that reaches it
+    (among the weapons ``usable`` accepts: a ruleset may leave out an unloaded gun)."""
     offers = []
     me = fight.get(who)
     for enemy in fight.enemies_of(who):
@@ -47,7 +56,7 @@ def attack_offers(fight: Fight, who: str, cost: int, *, melee_only: bool = False
             continue
         gap = distance(me.position, enemy.position)
         for w in weapons(fight, who):
-            if melee_only and w.ranged:
+            if (melee_only and w.ranged) or (usable is not None and not usable(w)):
                 continue
             if reaches(w, gap):
                 offers.append(Offer(action=Attack(target=enemy.id, weapon=w.name), cost=cost))

@@ -1,0 +1,151 @@
+"""Attacks and the reactions to them: Dodge, Intercept, Retaliate.
+
+An attack first makes an ``attacked`` opening (by the attacker, for the target): the target may
+Dodge, an ally within ``intercept_reach`` of it may Intercept. Then the attack test is rolled
+(2d20 keep the higher against a Surprised defender). After a melee attack, a
+``melee_attacked`` opening lets the one attacked Retaliate.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from events import AttackResolved, Dodge, Intercept, Offer, Retaliate, Trigger, Weapon, Window
+
+from .._common import reaches, weapons
+
+if TYPE_CHECKING:
+    from ..._fight import Fight
+    from ..._ruleset import Hook
+    from ._ruleset import Thriller
+
+ATTACKED = "attacked"
+MELEE_ATTACKED = "melee_attacked"
+
+
+def defence(R: Thriller, fight: Fight, who: str) -> int:
+    """What an attack on ``who`` must reach: the base, its Agility modifier, cover, Full Defense."""
+    o = R.options
+    c = fight.get(who)
+    value = o.defense_base + R.mod(fight.spec(who), "agility")
+    if c.has("in_cover"):
+        value += o.cover_bonus
+    if c.has("full_defense"):
+        value += o.full_defense_bonus
+    return value
+
+
+def attack(
+    R: Thriller, fight: Fight, who: str, target: str, weapon: Weapon, *, retaliation: bool
+) -> Hook:
+    """Resolve an attack with its openings; returns whether it hit."""
+    trigger = Trigger(kind=ATTACKED, by=who, target=target, event=fight.cause, detail=weapon.name)
+    near = [
+        a.id
+        for a in fight.allies_of(target)
+        if fight.dist(a.id, target) <= R.options.intercept_reach + 1e-9
+    ]
+    reactions = yield from fight.opening(trigger, [target, *near])
+    defender, dodge = target, None
+    for r in reactions:
+        if isinstance(r.action, Intercept) and defender == target:
+            defender = r.who
+        elif isinstance(r.action, Dodge):
+            dodge = r.result
+    fight.remove_condition(target, "intercepted")
+    if defender != target:
+        dodge = None  # the interceptor took the hit in the target's place
+    if not (fight.standing(who) and fight.standing(defender)):
+        return False
+    hit = _resolve(R, fight, who, defender, weapon, dodge)
+    if not weapon.ranged and not retaliation and fight.standing(defender) and fight.standing(who):
+        after = Trigger(
+            kind=MELEE_ATTACKED, by=who, target=defender, event=fight.cause, detail=weapon.name
+        )
+        yield from fight.opening(after, [defender])
+    return hit
+
+
+def _resolve(
+    R: Thriller, fight: Fight, who: str, defender: str, weapon: Weapon, dodge: int | None
+) -> bool:
+    """The attack test: 1d20 (2d20kh1 against the Surprised) + modifier against the defence."""
+    spec = fight.spec(who)
+    bonus = R.mod(spec, "agility" if weapon.ranged else "strength") + weapon.bonus
+    bonus += R.take_assist(fight, who) - R.shaken(fight, who)
+    dice = "2d20kh1" if fight.get(defender).has("surprised") else "1d20"
+    roll = fight.roll(who, f"attack on {defender}", f"{dice}{bonus:+d}")
+    against = defence(R, fight, defender)
+    detail = weapon.name
+    if dodge is not None and dodge > against:
+        against, detail = dodge, f"{weapon.name}, dodge {dodge}"
+    hit = roll.total >= against
+    fight.emit(
+        AttackResolved(
+            who=who, target=defender, hit=hit, roll=roll.total, against=against, detail=detail
+        )
+    )
+    if weapon.ranged and weapon.reload > 0:
+        fight.set_counter(who, f"unloaded.{weapon.name}", 1)
+    if hit:
+        dmg = fight.roll(who, f"damage to {defender}", weapon.damage)
+        amount = max(R.options.min_damage, dmg.total - fight.spec(defender).armor)
+        fight.damage(defender, amount, source=who)
+    return hit
+
+
+def dodge_roll(R: Thriller, fight: Fight, who: str) -> int:
+    """Dodge: 1d20 + Agility modifier, -2 while Surprised, less the Shaken penalty."""
+    bonus = R.mod(fight.spec(who), "agility") - R.shaken(fight, who)
+    if fight.get(who).has("surprised"):
+        bonus -= R.options.surprise_dodge_penalty
+    return fight.roll(who, "dodge", f"1d20{bonus:+d}").total
+
+
+def retaliation_weapon(fight: Fight, who: str, target: str) -> Weapon | None:
+    """The first melee weapon of ``who`` that reaches ``target``."""
+    gap = fight.dist(who, target)
+    return next((w for w in weapons(fight, who) if not w.ranged and reaches(w, gap)), None)
+
+
+def reaction_offers(R: Thriller, fight: Fight, who: str, window: Window) -> list[Offer]:
+    """Reactions cost 1 AP of held AP; the Surprised may only Dodge ("able only to defend")."""
+    t = window.trigger
+    if t is None or fight.get(who).ap < 1 or not fight.standing(who):
+        return []
+    surprised = fight.get(who).has("surprised")
+    if t.kind == ATTACKED and t.target is not None:
+        if who == t.target and not fight.get(who).has("intercepted"):
+            return [Offer(action=Dodge(), cost=1)]
+        if (
+            who != t.target
+            and not surprised
+            and fight.get(who).side == fight.get(t.target).side
+            and not fight.get(t.target).has("intercepted")
+            and fight.dist(who, t.target) <= R.options.intercept_reach + 1e-9
+        ):
+            return [Offer(action=Intercept(), cost=1)]
+    if (
+        t.kind == MELEE_ATTACKED
+        and who == t.target
+        and t.by
+        and not surprised
+        and fight.standing(t.by)
+    ) and retaliation_weapon(fight, who, t.by) is not None:
+        return [Offer(action=Retaliate(target=t.by), cost=1)]
+    return []
+
+
+def perform_reaction(R: Thriller, fight: Fight, who: str, action: object, window: Window) -> Hook:
+    t = window.trigger
+    assert t is not None
+    if isinstance(action, Dodge):
+        return dodge_roll(R, fight, who)
+    if isinstance(action, Intercept):
+        assert t.target is not None
+        fight.add_condition(t.target, "intercepted", until="the attack resolves")
+        return who
+    assert isinstance(action, Retaliate)
+    weapon = retaliation_weapon(fight, who, action.target)
+    assert weapon is not None
+    return (yield from attack(R, fight, who, action.target, weapon, retaliation=True))

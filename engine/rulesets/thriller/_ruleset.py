@@ -1,0 +1,185 @@
+"""The ``thriller`` ruleset class: initiative, AP, the turn cycle, and dispatch of actions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from events import (
+    AnyAction,
+    Attack,
+    CombatantSpec,
+    Dodge,
+    EncounterFileError,
+    EncounterSpec,
+    Intercept,
+    Offer,
+    Retaliate,
+    Window,
+)
+
+from ..._ruleset import Hook, Ruleset
+from .._common import weapon_named
+from . import _combat, _surprise, _turn
+from ._options import COMBAT_REFLEXES, LIGHTNING_REFLEXES, ThrillerOptions, has_perk, modifier, stat
+
+if TYPE_CHECKING:
+    from ..._fight import Fight
+
+REACTIONS = (Dodge, Intercept, Retaliate)
+
+
+class Thriller(Ruleset):
+    name = "thriller"
+    version = 1
+    seed_file = "000_d9d14e010805cf12.txt"
+    Options = ThrillerOptions
+    stats = frozenset({"agility", "strength", "perception", "insight", "willpower", "sanity"})
+    required_stats = frozenset({"agility"})
+    initiative_die = 20
+    roll_off_die = 20
+    options: ThrillerOptions
+
+    @classmethod
+    def normalize(cls, spec: EncounterSpec, *, name: str) -> EncounterSpec:
+        spec = super().normalize(spec, name=name)
+        ambush = spec.options.get("ambush_by")
+        if ambush is not None and ambush not in spec.sides:
+            raise EncounterFileError(
+                f"{name}: in [options]: ambush_by = {ambush!r} is not a side (sides: {list(spec.sides)})"
+            )
+        for c in spec.combatants:
+            for s in c.specials:
+                if s.ap < 1 or s.turns < 1:
+                    raise EncounterFileError(
+                        f"{name}: combatant {c.id!r}: special action {s.name!r} needs ap >= 1"
+                        f" and turns >= 1 (got ap = {s.ap}, turns = {s.turns})"
+                    )
+        return spec
+
+    # --- stats --------------------------------------------------------------------------------
+
+    def mod(self, spec: CombatantSpec, name: str) -> int:
+        """The modifier of a 3-18 stat: (stat - 10) // 2."""
+        return modifier(stat(spec, name, self.options.default_stat))
+
+    def shaken(self, fight: Fight, who: str) -> int:
+        """The Shaken penalty ``who`` suffers now (0 when not Shaken)."""
+        return self.options.shaken_penalty if fight.get(who).has("shaken") else 0
+
+    def take_assist(self, fight: Fight, who: str) -> int:
+        """An ally's Assist bonus, used up by this test."""
+        bonus = fight.get(who).count("assisted")
+        fight.set_counter(who, "assisted", 0)
+        return bonus
+
+    # --- AP -----------------------------------------------------------------------------------
+
+    def max_ap(self, c: CombatantSpec) -> int:
+        """Seed: "AP = (Agility - 6) / 2 (Minimum 1 AP per round.)", rounded down."""
+        if c.ap is not None:
+            return c.ap
+        return max(1, (stat(c, "agility", self.options.default_stat) - 6) // 2)
+
+    def turn_ap(self, fight: Fight, who: str) -> int:
+        """AP at the start of ``who``'s turn: full, less the Shaken loss (never below 1)."""
+        full = self.max_ap(fight.spec(who))
+        if fight.get(who).has("shaken"):
+            return max(1, full - self.options.shaken_ap)
+        return full
+
+    # --- initiative ---------------------------------------------------------------------------
+
+    def initiative_dice(self, c: CombatantSpec) -> str:
+        """Lightning Reflexes gives advantage: 2d20, keep the higher."""
+        return "2d20kh1" if has_perk(c, LIGHTNING_REFLEXES) else "1d20"
+
+    def initiative_modifier(self, c: CombatantSpec) -> int:
+        """The Agility modifier (Perception's in an ambush if so chosen), + Combat Reflexes."""
+        o = self.options
+        name = "perception" if o.ambush_by and o.ambush_initiative == "perception" else "agility"
+        bonus = o.combat_reflexes_bonus if has_perk(c, COMBAT_REFLEXES) else 0
+        return self.mod(c, name) + bonus
+
+    def tie_keys(self, fight: Fight, who: str) -> tuple[int, ...]:
+        """Seed: "the GM may compare highest Agility, Perception, or even current Sanity Points"."""
+        spec, default = fight.spec(who), self.options.default_stat
+        return tuple(stat(spec, s, default) for s in ("agility", "perception", "sanity"))
+
+    def start(self, fight: Fight) -> Hook:
+        fight.roll_initiative(fight.present_ids())
+        _surprise.settle_surprise(self, fight)
+        _surprise.horror(self, fight)
+        return
+        yield  # pragma: no cover
+
+    # --- rounds and turns ---------------------------------------------------------------------
+
+    def turn_started(self, fight: Fight, who: str) -> Hook:
+        """AP resets at the start of one's own turn; cover and Full Defense end; the Surprised
+        lose their round-1 turn."""
+        fight.remove_condition(who, "in_cover")
+        fight.remove_condition(who, "full_defense")
+        for name in (
+            _turn.FREE,
+            _turn.FULL_ROUND,
+            *(f"worked.{s.name}" for s in fight.spec(who).specials),
+        ):
+            fight.set_counter(who, name, 0)
+        fight.set_ap(who, self.turn_ap(fight, who), "turn start")
+        if fight.get(who).has("surprised"):
+            return "surprised"
+        return None
+        yield  # pragma: no cover
+
+    def round_ended(self, fight: Fight) -> Hook:
+        """Surprise lasts round 1 only ("Surprised characters cannot act in the first round");
+        Shaken lasts until the end of round ``shaken_rounds``."""
+        for who in fight.state.order:
+            fight.remove_condition(who, "surprised")
+            if fight.state.round >= self.options.shaken_rounds:
+                fight.remove_condition(who, "shaken")
+        return
+        yield  # pragma: no cover
+
+    def turn_over(self, fight: Fight, who: str) -> str | None:
+        if fight.get(who).count(_turn.FULL_ROUND):
+            return "full-round action"
+        return None
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+        if window.is_turn:
+            return _turn.offers(self, fight, who)
+        return _combat.reaction_offers(self, fight, who, window)
+
+    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+        if not window.is_turn:
+            offered = [o.action for o in _combat.reaction_offers(self, fight, who, window)]
+            if action in offered:
+                return None
+            kind = window.trigger.kind if window.trigger else "?"
+            allowed = ", ".join(type(a).__name__ for a in offered) or "nothing"
+            return f"in this opening ({kind}) {who} may take: {allowed}"
+        if isinstance(action, REACTIONS):
+            return f"{type(action).__name__} is a reaction, taken with held AP in an opening"
+        return _turn.check(self, fight, who, action)
+
+    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+        if not window.is_turn:
+            return 1
+        return _turn.cost(self, fight, who, action)
+
+    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+        if not window.is_turn:
+            return (yield from _combat.perform_reaction(self, fight, who, action, window))
+        if isinstance(action, Attack):
+            weapon = weapon_named(fight, who, action.weapon)
+            assert weapon is not None
+            return (
+                yield from _combat.attack(
+                    self, fight, who, action.target, weapon, retaliation=False
+                )
+            )
+        _turn.perform(self, fight, who, action)
+        return None
