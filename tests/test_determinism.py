@@ -14,6 +14,20 @@ from replays import verify_log
 #: Stat ranges that make sense per ruleset, for generating random combatants.
 STAT_RANGES = {
     "openings": {"agility": (0, 6), "strength": (0, 6), "defense": (0, 6)},
+    "thriller": {
+        "agility": (6, 16),
+        "strength": (6, 16),
+        "perception": (6, 16),
+        "willpower": (6, 16),
+        "sanity": (20, 60),
+    },
+    "percentile": {
+        "weapon_skill": (20, 60),
+        "ballistic_skill": (20, 60),
+        "strength": (20, 50),
+        "toughness": (20, 50),
+        "agility": (20, 50),
+    },
 }
 POLICIES = ["aggressive", "cautious", "random"]
 
