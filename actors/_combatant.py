@@ -31,13 +31,23 @@ class PolicyRunner:
         policy = loaded.policy
         self._decide: Any = getattr(policy, "decide", policy)
         self._observe: Any = getattr(policy, "observe", None)
-        self._threaded = not loaded.trusted and not inspect.iscoroutinefunction(self._decide)
+        is_async = inspect.iscoroutinefunction(self._decide)
+        self._threaded = not loaded.trusted and not is_async
+        self._inline = loaded.trusted and not is_async
 
     @property
     def observes(self) -> bool:
         return self._observe is not None
 
     async def decide(self, token: PriorityToken) -> Decision:
+        if self._inline:
+            # A trusted plain function cannot be interrupted anyway: skip the cancel scope.
+            try:
+                for event in token.news:
+                    self._observe(event)
+                return Decision(action=self._decide(token.view))
+            except Exception as err:
+                return self._failed(token, err)
         with trio.move_on_after(self.timeout) as scope:
             try:
                 for event in token.news:
@@ -51,14 +61,17 @@ class PolicyRunner:
                     if inspect.isawaitable(result):
                         result = await result
             except Exception as err:
-                frame = traceback.extract_tb(err.__traceback__)[-1]
-                where = f" ({frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})"
-                log.warning("policy raised", who=token.who, policy=self.name, error=repr(err))
-                return Decision(failure="error", detail=f"{type(err).__name__}: {err}{where}")
+                return self._failed(token, err)
         if scope.cancelled_caught:
             log.warning("policy timed out", who=token.who, policy=self.name)
             return Decision(failure="timeout", detail=f"no decision within {self.timeout:g} s")
         return Decision(action=result)
+
+    def _failed(self, token: PriorityToken, err: Exception) -> Decision:
+        frame = traceback.extract_tb(err.__traceback__)[-1]
+        where = f" ({frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})"
+        log.warning("policy raised", who=token.who, policy=self.name, error=repr(err))
+        return Decision(failure="error", detail=f"{type(err).__name__}: {err}{where}")
 
 
 async def combatant(
@@ -69,8 +82,8 @@ async def combatant(
 ) -> None:
     """The combatant task: one decision for every token, until the scheduler closes the
     token channel."""
+    structlog.contextvars.bind_contextvars(combatant=who)
     async with tokens, decisions:
         async for token in tokens:
-            structlog.contextvars.bind_contextvars(combatant=who)
             decision = await runner.decide(token)
             await decisions.send(decision)

@@ -7,8 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from engine import Decision, PriorityToken, simulate
 from events import EndTurn, InitiativeOrdered, InitiativeRolled, Pass

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import engine
 from actors import run_encounter_sync
