@@ -50,18 +50,17 @@ class Narrator:
     def __call__(self, event: Event) -> str | None:
         """One line of narration for ``event``, or ``None`` for bookkeeping events."""
         text = self._line(event)
+        depth = self.depth
+        if isinstance(event, OpeningOpened):
+            self.depth += 1
+        elif isinstance(event, OpeningClosed):
+            self.depth = depth = max(0, self.depth - 1)
         if text is None:
             if not self.verbose:
                 return None
             text = f"[dim]{escape(type(event).__name__)} {escape(summary(event))}[/dim]"
-        indent = "  " * (
-            self.depth
-            + (0 if isinstance(event, (RoundStarted, TurnStarted, EncounterEnded)) else 1)
-        )
-        if isinstance(event, OpeningOpened):
-            self.depth += 1
-        elif isinstance(event, OpeningClosed):
-            self.depth = max(0, self.depth - 1)
+        top = isinstance(event, (RoundStarted, TurnStarted, EncounterEnded))
+        indent = "  " * (depth + (0 if top else 1))
         return f"[dim]{event.seq:>5}[/dim] {indent}{text}"
 
     def _line(self, event: Event) -> str | None:
