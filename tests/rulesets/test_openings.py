@@ -384,3 +384,17 @@ def test_the_round_limit_ends_an_undecided_fight():
     ended = events[-1]
     assert (ended.winner, ended.rounds) == (None, 2)
     assert "round limit" in ended.reason
+
+
+def test_priority_comes_after_the_beginning_of_turn_effects_and_ends_with_the_turn():
+    """Seed 003: "They are given priority once all "at the beginning of the turn" effects have
+    ended, and they lose it when they end their turn." """
+    attack = '{ type = "Attack", target = "b" }'
+    events = fight(duel(a_script=f"{attack}, {END}, {END}"), seed=1).events
+    for start in of_type(events, "TurnStarted"):
+        grant = next(e for e in events[start.seq :] if isinstance(e, PriorityGranted))
+        regain = [e for e in events[start.seq : grant.seq] if isinstance(e, APChanged)]
+        assert all(e.reason == "turn start" for e in regain)
+        assert grant.who == start.who
+    for end in of_type(events, "TurnEnded"):
+        assert fold(events, end.seq).priority is None
