@@ -13,19 +13,49 @@ from ._actions import (
     AnyAction as AnyAction,
 )
 from ._actions import (
+    Arise as Arise,
+)
+from ._actions import (
     Assist as Assist,
 )
 from ._actions import (
     Attack as Attack,
 )
 from ._actions import (
+    Bash as Bash,
+)
+from ._actions import (
+    BlindOpponent as BlindOpponent,
+)
+from ._actions import (
     Block as Block,
+)
+from ._actions import (
+    CastMagic as CastMagic,
 )
 from ._actions import (
     CounterAttack as CounterAttack,
 )
 from ._actions import (
+    Dash as Dash,
+)
+from ._actions import (
+    DefensiveStance as DefensiveStance,
+)
+from ._actions import (
+    DelayTurn as DelayTurn,
+)
+from ._actions import (
+    Disarm as Disarm,
+)
+from ._actions import (
+    Disengage as Disengage,
+)
+from ._actions import (
     Dodge as Dodge,
+)
+from ._actions import (
+    DrinkPotion as DrinkPotion,
 )
 from ._actions import (
     EndTurn as EndTurn,
@@ -34,13 +64,22 @@ from ._actions import (
     Evade as Evade,
 )
 from ._actions import (
+    Feint as Feint,
+)
+from ._actions import (
     Flee as Flee,
+)
+from ._actions import (
+    ForceMovement as ForceMovement,
 )
 from ._actions import (
     FreeAction as FreeAction,
 )
 from ._actions import (
     FullDefense as FullDefense,
+)
+from ._actions import (
+    Hide as Hide,
 )
 from ._actions import (
     Interact as Interact,
@@ -67,6 +106,9 @@ from ._actions import (
     ReadyWeapon as ReadyWeapon,
 )
 from ._actions import (
+    Resist as Resist,
+)
+from ._actions import (
     Retaliate as Retaliate,
 )
 from ._actions import (
@@ -74,6 +116,12 @@ from ._actions import (
 )
 from ._actions import (
     TakeCover as TakeCover,
+)
+from ._actions import (
+    TakeDelayedTurn as TakeDelayedTurn,
+)
+from ._actions import (
+    Trip as Trip,
 )
 from ._actions import (
     UseItem as UseItem,
@@ -187,6 +235,9 @@ from ._events import (
     InitiativeRolled as InitiativeRolled,
 )
 from ._events import (
+    InsertedTurnEnded as InsertedTurnEnded,
+)
+from ._events import (
     Moved as Moved,
 )
 from ._events import (
@@ -209,6 +260,9 @@ from ._events import (
 )
 from ._events import (
     TurnEnded as TurnEnded,
+)
+from ._events import (
+    TurnInserted as TurnInserted,
 )
 from ._events import (
     TurnStarted as TurnStarted,
