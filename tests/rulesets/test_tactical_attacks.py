@@ -9,7 +9,9 @@ def test_all_out_attack_costs_one_more_ap_for_plus_twenty() -> None:
     """Seed 002: "All Out Attack - Melee only. Spend 1 additional AP for +20 to the attack
     test." """
     r = run(
-        unit("a", "x", init=9, skills={"combat_style": 40}, script=[attack("b", variant="all_out")]),
+        unit(
+            "a", "x", init=9, skills={"combat_style": 40}, script=[attack("b", variant="all_out")]
+        ),
         unit("b", "y", 1, init=1),
     )
     (declared_attack,) = events(r, "ActionDeclared", who="a")[:1]
@@ -85,7 +87,9 @@ def test_coup_de_grace_immunity_is_configurable() -> None:
 
 def test_unconscious_skips_its_turn() -> None:
     """Unconscious (a helpless condition) takes no turn until healed."""
-    r = run(unit("a", "x", init=9), unit("b", "y", 1, init=1, options={"conditions": ["unconscious"]}))
+    r = run(
+        unit("a", "x", init=9), unit("b", "y", 1, init=1, options={"conditions": ["unconscious"]})
+    )
     assert events(r, "TurnEnded", who="b")[0].reason == "unconscious"
 
 

@@ -8,7 +8,9 @@ BOW = [{"name": "bow", "damage": "3", "range": 30}]
 
 
 def shooter(script: list, **kw: object) -> dict:
-    return unit("a", "x", init=9, ap=9, skills={"combat_style": 20}, weapons=BOW, script=script, **kw)
+    return unit(
+        "a", "x", init=9, ap=9, skills={"combat_style": 20}, weapons=BOW, script=script, **kw
+    )
 
 
 def test_aim_adds_ten_per_aim_up_to_thirty() -> None:
