@@ -70,7 +70,7 @@ def test_aoo_on_spellcast_but_not_a_melee_spell() -> None:
         guard(),
     )  # fmt: skip
     assert kinds(r).count("spellcast") == 1
-    assert [o.trigger.detail for o in events(r, "OpeningOpened")][0] == "mend"
+    assert events(r, "OpeningOpened")[0].trigger.detail == "mend"
 
 
 def test_standing_up_without_arise_provokes() -> None:
