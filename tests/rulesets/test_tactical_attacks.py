@@ -97,10 +97,16 @@ def test_cast_magic_deals_spell_damage() -> None:
     """Seed 002 Cast Magic: "Cast a known spell using the spellcasting rules." """
     spells = [{"name": "firebolt", "damage": "4", "range": 20}]
     r = run(
-        unit("a", "x", init=9, skills={"magic": HI}, spells=spells,
-             script=[act("CastMagic", spell="firebolt", target="b")]),
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"magic": HI},
+            spells=spells,
+            script=[act("CastMagic", spell="firebolt", target="b")],
+        ),
         unit("b", "y", 10, init=1, armor=1),
-    )  # fmt: skip
+    )
     cast = events(r, "CheckResolved", who="a")[0]
     assert (cast.check, cast.success, cast.against) == ("cast firebolt", True, HI)
     assert events(r, "DamageDealt", who="b")[0].amount == 3
@@ -112,9 +118,16 @@ def test_cast_magic_instant_works_as_a_reaction() -> None:
     spells = [{"name": "ward", "heal": "2", "instant": True}, {"name": "mend", "heal": "2"}]
     r = run(
         unit("a", "x", init=9, skills={"combat_style": HI}, script=[attack("b"), attack("b")]),
-        unit("b", "y", 1, init=1, skills={"magic": HI}, spells=spells,
-             reactions=[act("CastMagic", spell="mend"), act("Pass"), act("CastMagic", spell="ward")]),
-    )  # fmt: skip
+        unit(
+            "b",
+            "y",
+            1,
+            init=1,
+            skills={"magic": HI},
+            spells=spells,
+            reactions=[act("CastMagic", spell="mend"), act("Pass"), act("CastMagic", spell="ward")],
+        ),
+    )
     assert rejected(r, "b") == ["CastMagic is a primary action: only in one's own turn"]
     assert declared(r, "b") == ["CastMagic"]
     assert [e.hp for e in events(r, "Healed", who="b")] == [19]
@@ -124,10 +137,16 @@ def test_defensive_stance_adds_ten_and_forbids_attacks() -> None:
     """Seed 002 Defensive Stance: "Gain +10 on all defensive tests until the character's next
     Turn. Attack limit is reduced to 0 until next Turn." """
     r = run(
-        unit("a", "x", init=9, skills={"evade": 30}, reactions=[act("Evade")],
-             script=[act("DefensiveStance"), attack("b")]),
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"evade": 30},
+            reactions=[act("Evade")],
+            script=[act("DefensiveStance"), attack("b")],
+        ),
         unit("b", "y", 1, init=1, skills={"combat_style": HI}, script=[attack("a")]),
-    )  # fmt: skip
+    )
     assert rejected(r, "a") == ["a is in Defensive Stance: attack limit 0 until its next turn"]
     assert events(r, "CheckResolved", who="a", check="evade")[0].against == 40
 
@@ -158,9 +177,15 @@ def test_retreat_without_disengage_provokes() -> None:
     """Seed 002 AoO table: "Retreat | Opponent leaves melee range without using Disengage" """
     r = run(
         unit("a", "x", init=9, script=[act("Move", to=[-4, 0])]),
-        unit("b", "y", 1, init=1, skills={"combat_style": HI},
-             reactions=[act("OpportunityAttack", target="a")]),
-    )  # fmt: skip
+        unit(
+            "b",
+            "y",
+            1,
+            init=1,
+            skills={"combat_style": HI},
+            reactions=[act("OpportunityAttack", target="a")],
+        ),
+    )
     assert [o.trigger.kind for o in events(r, "OpeningOpened")] == ["retreat", "attacked"]
     assert events(r, "DamageDealt", who="a")[0].amount == 3
 
@@ -183,11 +208,17 @@ def test_delayed_turn_is_inserted_when_triggered() -> None:
     their delayed Turn as a free reaction." """
     bow = [{"name": "bow", "damage": "3", "range": 30}]
     r = run(
-        unit("a", "x", init=9, skills={"combat_style": HI}, weapons=bow,
-             script=[act("DelayTurn", triggers=["approach"]), attack("b")],
-             reactions=[act("TakeDelayedTurn")]),
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"combat_style": HI},
+            weapons=bow,
+            script=[act("DelayTurn", triggers=["approach"]), attack("b")],
+            reactions=[act("TakeDelayedTurn")],
+        ),
         unit("b", "y", 5, init=1, script=[act("Move", to=[2, 0])]),
-    )  # fmt: skip
+    )
     inserted = events(r, "TurnInserted", who="a")
     assert [(e.interrupts, e.reason) for e in inserted] == [("b", "delayed turn")]
     # The inserted turn comes before the approach resolves: a shoots b while b is 5 m away.

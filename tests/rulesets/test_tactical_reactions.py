@@ -51,11 +51,19 @@ def test_aoo_on_ready_reload_and_drink() -> None:
     """Seed 002 AoO: "Ready | Opponent readies, reloads, or drinks a potion within melee range" """
     potion = [{"name": "tonic", "potion": True, "heal": "1"}]
     r = run(
-        unit("a", "x", init=9, ap=9, items=potion,
-             script=[act("ReadyWeapon", weapon="sword", mode="draw"),
-                     act("DrinkPotion", potion="tonic")]),
+        unit(
+            "a",
+            "x",
+            init=9,
+            ap=9,
+            items=potion,
+            script=[
+                act("ReadyWeapon", weapon="sword", mode="draw"),
+                act("DrinkPotion", potion="tonic"),
+            ],
+        ),
         guard(reactions=[AOO, AOO]),
-    )  # fmt: skip
+    )
     ready = [o for o in events(r, "OpeningOpened") if o.trigger.kind == "ready"]
     assert [o.trigger.detail for o in ready] == ["sword", "tonic"]
 
@@ -65,10 +73,17 @@ def test_aoo_on_spellcast_but_not_a_melee_spell() -> None:
     as a melee attack)" """
     spells = [{"name": "mend", "heal": "1"}, {"name": "shock", "damage": "1", "melee": True}]
     r = run(
-        unit("a", "x", init=9, ap=9, skills={"magic": HI}, spells=spells,
-             script=[act("CastMagic", spell="mend"), act("CastMagic", spell="shock", target="b")]),
+        unit(
+            "a",
+            "x",
+            init=9,
+            ap=9,
+            skills={"magic": HI},
+            spells=spells,
+            script=[act("CastMagic", spell="mend"), act("CastMagic", spell="shock", target="b")],
+        ),
         guard(),
-    )  # fmt: skip
+    )
     assert kinds(r).count("spellcast") == 1
     assert events(r, "OpeningOpened")[0].trigger.detail == "mend"
 

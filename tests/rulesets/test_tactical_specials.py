@@ -30,8 +30,11 @@ def test_bash_knocks_back_takes_ap_and_may_fell() -> None:
 
 def test_bash_reach_and_size_limits() -> None:
     """Seed 002 Bash: "Target must be within 2 m and not larger than the attacker." """
-    r = run(actor([act("Bash", target="b"), act("Bash", target="c")]),
-            target(size=3), unit("c", "y", 3, init=2))  # fmt: skip
+    r = run(
+        actor([act("Bash", target="b"), act("Bash", target="c")]),
+        target(size=3),
+        unit("c", "y", 3, init=2),
+    )
     assert rejected(r, "a") == [
         "b (size 3) is larger than a",
         "c is 3 m away (needs 2 m)",
@@ -121,11 +124,23 @@ def test_resist_escapes_a_restraining_spell() -> None:
     success: escape from being restrained" """
     web = [{"name": "web", "condition": "restrained"}]
     r = run(
-        unit("a", "x", init=9, skills={"magic": HI, **WEAK}, spells=web,
-             script=[act("CastMagic", spell="web", target="b")]),
-        unit("b", "y", 5, init=1, skills={"athletics": HI},
-             script=[act("Move", to=[6, 0]), act("Resist"), act("Move", to=[6, 0])]),
-    )  # fmt: skip
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"magic": HI, **WEAK},
+            spells=web,
+            script=[act("CastMagic", spell="web", target="b")],
+        ),
+        unit(
+            "b",
+            "y",
+            5,
+            init=1,
+            skills={"athletics": HI},
+            script=[act("Move", to=[6, 0]), act("Resist"), act("Move", to=[6, 0])],
+        ),
+    )
     assert rejected(r, "b") == ["b is restrained"]
     check = events(r, "CheckResolved", who="b")[0]
     assert (check.check, check.against_who, check.success) == ("resist restrained", "a", True)
@@ -135,17 +150,26 @@ def test_resist_escapes_a_restraining_spell() -> None:
 def test_resist_escapes_blindness() -> None:
     """Seed 002 Resist: "escape from being restrained, grappled, or blinded." """
     r = run(
-        unit("a", "x", init=9, skills={"athletics": HI},
-             options={"conditions": ["blinded"]}, script=[act("Resist")]),
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"athletics": HI},
+            options={"conditions": ["blinded"]},
+            script=[act("Resist")],
+        ),
         target(),
-    )  # fmt: skip
+    )
     assert events(r, "ConditionRemoved", who="a", condition="blinded")
 
 
 def test_trip_knocks_prone() -> None:
     """Seed 002 Trip: "On success: target falls Prone. Target must be within 2 m and not
     larger." """
-    r = run(actor([act("Trip", target="b"), act("Trip", target="c")]),
-            target(), unit("c", "y", 0, 1, init=2, size=4))  # fmt: skip
+    r = run(
+        actor([act("Trip", target="b"), act("Trip", target="c")]),
+        target(),
+        unit("c", "y", 0, 1, init=2, size=4),
+    )
     assert events(r, "ConditionAdded", who="b", condition="prone")
     assert rejected(r, "a") == ["c (size 4) is larger than a"]

@@ -60,7 +60,7 @@ def reactions(fight: Fight, who: str, window: Window) -> list[AnyAction]:
     if t.kind in AOO_TRIGGERS and t.by is not None:
         return [OpportunityAttack(target=t.by)]
     if t.kind == "attacked" and t.target == who:
-        return [CounterAttack(), Evade(), Parry(), Block()]
+        return [CounterAttack(), Block(), Parry(), Evade()]
     return []
 
 
