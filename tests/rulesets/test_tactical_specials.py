@@ -3,6 +3,8 @@ Force Movement, Resist, Trip."""
 
 from __future__ import annotations
 
+import pytest
+
 from .tactical_kit import HI, act, attack, declared, events, rejected, run, unit
 
 STRONG = {"athletics": HI, "combat_style": HI}
@@ -173,3 +175,75 @@ def test_trip_knocks_prone() -> None:
     )
     assert events(r, "ConditionAdded", who="b", condition="prone")
     assert rejected(r, "a") == ["c (size 4) is larger than a"]
+
+
+START = {"Arise": ["prone"], "Resist": ["restrained"]}
+
+
+@pytest.mark.parametrize(
+    ("reaction", "legal"),
+    [
+        (act("Arise"), True),
+        (act("Bash", target="a"), False),
+        (act("BlindOpponent", target="a"), True),
+        (act("Disarm", target="a"), False),
+        (act("Feint", target="a"), False),
+        (act("ForceMovement", target="a", to=[2, 0]), False),
+        (act("Resist"), True),
+        (act("Trip", target="a"), True),
+        (act("Dash", to=[4, 0]), True),
+        (act("Aim"), True),
+    ],
+)
+def test_special_actions_have_the_seed_s_type(reaction: dict, legal: bool) -> None:
+    """Seed 002: special actions "function as the action type noted below" (Arise, Blind
+    Opponent, Resist, Trip: secondary; Bash, Disarm, Feint, Force Movement: primary)."""
+    bow = [{"name": "bow", "damage": "1", "range": 20}]
+    r = run(
+        unit("a", "x", init=9, skills=STRONG, script=[attack("b")]),
+        unit(
+            "b",
+            "y",
+            1,
+            init=1,
+            skills=STRONG,
+            weapons=bow,
+            reactions=[reaction],
+            options={"conditions": ["prone", "restrained"]},
+        ),
+    )
+    name = reaction["type"]
+    if legal:
+        assert declared(r, "b") == [name]
+    else:
+        assert rejected(r, "b") == [f"{name} is a primary action: only in one's own turn"]
+
+
+def test_dash_as_a_reaction_moves_up_to_speed() -> None:
+    """Seed 002 Dash: "Move up to the character's Speed." (as a reaction: speed only)"""
+    r = run(
+        unit("a", "x", init=9, skills=STRONG, script=[attack("b")]),
+        unit(
+            "b", "y", 1, init=1, speed=3, reactions=[act("Dash", to=[5, 0]), act("Dash", to=[4, 0])]
+        ),
+    )
+    assert rejected(r, "b") == ["destination is 4 m away; can move at most 3 m"]
+    assert events(r, "Moved", who="b")[0].to.x == 4
+
+
+def test_healing_ends_unconsciousness() -> None:
+    """Unconscious (default): ends when the character is healed."""
+    mend = [{"name": "mend", "heal": "2"}]
+    r = run(
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"magic": HI},
+            spells=mend,
+            script=[act("CastMagic", spell="mend", target="c")],
+        ),
+        unit("c", "x", 0, 1, init=5, hp=5, options={"conditions": ["unconscious"]}),
+        unit("b", "y", 9, init=1),
+    )
+    assert events(r, "ConditionRemoved", who="c", condition="unconscious")
