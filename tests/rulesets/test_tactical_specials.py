@@ -209,7 +209,7 @@ def test_special_actions_have_the_seed_s_type(reaction: dict, legal: bool) -> No
             skills=STRONG,
             weapons=bow,
             reactions=[reaction],
-            options={"conditions": ["prone", "restrained"]},
+            options={"conditions": START.get(reaction["type"], [])},
         ),
     )
     name = reaction["type"]
