@@ -228,3 +228,34 @@ def test_counter_attack_lower_dos_lets_the_attack_land() -> None:
         defender("CounterAttack", "combat_style", 0),
     )
     assert [e.who for e in events(r, "DamageDealt")] == ["b"]
+
+
+def test_evade_and_block_work_against_ranged_and_magic() -> None:
+    """Seed 002 Evade: "Works against melee, ranged, and AoE attacks." Block: "Works against
+    melee and ranged attacks." (and magic, with half BR)"""
+    bow = [{"name": "bow", "damage": "3", "range": 30}]
+    bolt = [{"name": "bolt", "damage": "3"}]
+    r = run(
+        unit(
+            "a",
+            "x",
+            -5,
+            init=9,
+            skills={**GUARD, "magic": HI},
+            weapons=bow,
+            spells=bolt,
+            script=[attack("b"), act("CastMagic", spell="bolt", target="b")],
+        ),
+        unit(
+            "b",
+            "y",
+            1,
+            init=1,
+            skills={"evade": HI, "combat_style": HI},
+            shield={"br": 9},
+            reactions=[act("Evade"), act("Block")],
+        ),
+    )
+    assert declared(r, "b") == ["Evade", "Block"]
+    assert [o.trigger.detail for o in events(r, "OpeningOpened")] == ["ranged", "magic"]
+    assert events(r, "DamageDealt") == []
