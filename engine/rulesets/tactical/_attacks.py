@@ -21,6 +21,7 @@ from events import (
     Weapon,
 )
 
+from .._common import reaches
 from ._conditions import (
     AIM,
     count_attack,
@@ -89,6 +90,19 @@ def attack(fight: Fight, who: str, action: Attack) -> Hook:
         yield from provoke(fight, who, "ranged_attack", weapon.name)
     yield from delayed(fight, who, {"attack": [e.id for e in fight.enemies_of(who)]})
     if not (fight.standing(who) and fight.standing(target)):
+        return None
+    if not reaches(weapon, fight.dist(who, target)):
+        # A delayed turn taken first may have carried the target out of reach.
+        fight.emit(
+            AttackResolved(
+                who=who,
+                target=target,
+                hit=False,
+                roll=0,
+                against=0,
+                detail=f"{target} moved out of the {weapon.name}'s reach",
+            )
+        )
         return None
     if action.variant == "coup_de_grace":
         fight.emit(
