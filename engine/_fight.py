@@ -42,6 +42,7 @@ from events import (
     Healed,
     InitiativeOrdered,
     InitiativeRolled,
+    InsertedTurnEnded,
     Moved,
     Offer,
     OpeningClosed,
@@ -54,6 +55,7 @@ from events import (
     RoundStarted,
     Trigger,
     TurnEnded,
+    TurnInserted,
     TurnStarted,
     Window,
 )
@@ -510,6 +512,22 @@ class Fight:
             if over:
                 return over
         return "decision limit"
+
+    def inserted_turn(self, who: str, reason: str = "") -> Drive:
+        """Give ``who`` a turn in the middle of another's (a delayed turn taken as a reaction).
+
+        Records ``TurnInserted``, asks ``who`` for decisions in a turn window as in a normal
+        turn (without the ruleset's turn hooks: AP and effects are as they are), then records
+        ``InsertedTurnEnded`` and the interrupted turn goes on. Returns why it ended.
+        """
+        outer = self.state.active
+        started = self.emit(
+            TurnInserted(who=who, round=self.state.round, interrupts=outer, reason=reason)
+        )
+        with self.caused_by(started):
+            ended = yield from self._turn_decisions(who)
+        self.emit(InsertedTurnEnded(who=who, reason=ended, returns_to=outer), cause=started)
+        return ended
 
     def ask(self, who: str, window: Window) -> Drive:
         """Grant ``who`` priority until it makes a legal decision (bounded), and record it.

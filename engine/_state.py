@@ -25,6 +25,7 @@ from events import (
     Healed,
     InitiativeOrdered,
     InitiativeRolled,
+    InsertedTurnEnded,
     Moved,
     OpeningClosed,
     OpeningOpened,
@@ -32,6 +33,7 @@ from events import (
     PriorityGranted,
     RoundStarted,
     TurnEnded,
+    TurnInserted,
     TurnStarted,
 )
 
@@ -141,6 +143,10 @@ def apply(state: EncounterState, event: Event) -> EncounterState:
             return replace(state, priority=who)
         case TurnEnded():
             return replace(state, active=None, priority=None)
+        case TurnInserted(who=who):
+            return replace(state, active=who, priority=None)
+        case InsertedTurnEnded(returns_to=holder):
+            return replace(state, active=holder, priority=None)
         case OpeningOpened():
             return replace(state, depth=state.depth + 1)
         case OpeningClosed(returns_to=holder):

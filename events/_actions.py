@@ -180,6 +180,109 @@ class Special(Action, frozen=True, tag="Special"):
     """Who it is aimed at, if anyone."""
 
 
+# --- tactical (seed 002) actions ----------------------------------------------------------------
+
+
+class CastMagic(Action, frozen=True, tag="CastMagic"):
+    """Cast a known spell (the encounter file defines the spells)."""
+
+    spell: str
+    """Name of the spell."""
+    target: str | None = None
+    """Who the spell is aimed at (``None``: oneself)."""
+
+
+class DefensiveStance(Action, frozen=True, tag="DefensiveStance"):
+    """Defend until one's next turn, giving up attacks."""
+
+
+class Disengage(Action, frozen=True, tag="Disengage"):
+    """Retreat safely: moving out of reach this turn provokes nothing."""
+
+
+class DelayTurn(Action, frozen=True, tag="DelayTurn"):
+    """Skip the turn, keeping it to insert later when one of the triggers happens."""
+
+    triggers: tuple[str, ...] = ()
+    """The trigger conditions declared (names the ruleset documents)."""
+
+
+class TakeDelayedTurn(Action, frozen=True, tag="TakeDelayedTurn"):
+    """Insert one's delayed turn now, as a reaction to a declared trigger."""
+
+
+class Dash(Action, frozen=True, tag="Dash"):
+    """Move again, up to one's speed."""
+
+    to: Position
+    """Where to end the dash."""
+
+
+class Hide(Action, frozen=True, tag="Hide"):
+    """Try to hide from enemies."""
+
+
+class DrinkPotion(Action, frozen=True, tag="DrinkPotion"):
+    """Drink an accessible potion."""
+
+    potion: str
+    """Name of the potion (an item with ``potion = true``)."""
+
+
+class Arise(Action, frozen=True, tag="Arise"):
+    """Stand up from prone carefully."""
+
+
+class Bash(Action, frozen=True, tag="Bash"):
+    """Shove a target back, maybe off its feet."""
+
+    target: str
+    """Id of the combatant bashed."""
+
+
+class BlindOpponent(Action, frozen=True, tag="BlindOpponent"):
+    """Blind a target (thrown sand, a cloak over the head)."""
+
+    target: str
+    """Id of the combatant blinded."""
+
+
+class Disarm(Action, frozen=True, tag="Disarm"):
+    """Take or knock away a target's weapon."""
+
+    target: str
+    """Id of the combatant disarmed."""
+    weapon: str | None = None
+    """The weapon aimed at; ``None`` means the target's first weapon that can be disarmed."""
+
+
+class Feint(Action, frozen=True, tag="Feint"):
+    """Deceive a target so one's next melee attack on it comes unseen."""
+
+    target: str
+    """Id of the combatant feinted."""
+
+
+class ForceMovement(Action, frozen=True, tag="ForceMovement"):
+    """Push a target and go with it."""
+
+    target: str
+    """Id of the combatant moved."""
+    to: Position
+    """Where the target ends; the mover moves the same way."""
+
+
+class Resist(Action, frozen=True, tag="Resist"):
+    """Try to break free of a restraint or blindness."""
+
+
+class Trip(Action, frozen=True, tag="Trip"):
+    """Knock a target prone."""
+
+    target: str
+    """Id of the combatant tripped."""
+
+
 AnyAction = Union[  # noqa: UP007 - msgspec needs a real Union object to build decoders
     EndTurn,
     Pass,
@@ -203,6 +306,22 @@ AnyAction = Union[  # noqa: UP007 - msgspec needs a real Union object to build d
     Flee,
     FullDefense,
     Special,
+    CastMagic,
+    DefensiveStance,
+    Disengage,
+    DelayTurn,
+    TakeDelayedTurn,
+    Dash,
+    Hide,
+    DrinkPotion,
+    Arise,
+    Bash,
+    BlindOpponent,
+    Disarm,
+    Feint,
+    ForceMovement,
+    Resist,
+    Trip,
 ]
 """Every action type; the decoder's target for actions in logs and encounter scripts."""
 

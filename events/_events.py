@@ -265,6 +265,25 @@ class EncounterEnded(Event, frozen=True, kw_only=True, tag="EncounterEnded"):
     rounds: int
 
 
+class TurnInserted(Event, frozen=True, kw_only=True, tag="TurnInserted"):
+    """A turn taken in the middle of someone else's (a delayed turn); ``who`` is active."""
+
+    who: str
+    round: int
+    interrupts: str | None = None
+    """Who held the turn when it was inserted (active again when it ends)."""
+    reason: str = ""
+
+
+class InsertedTurnEnded(Event, frozen=True, kw_only=True, tag="InsertedTurnEnded"):
+    """An inserted turn is over; the turn it interrupted goes on."""
+
+    who: str
+    reason: str = "ended"
+    returns_to: str | None = None
+    """Who holds the turn again."""
+
+
 AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build decoders
     EncounterStarted,
     CombatantJoined,
@@ -294,6 +313,8 @@ AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build de
     CombatantDefeated,
     CombatantLeft,
     EncounterEnded,
+    TurnInserted,
+    InsertedTurnEnded,
 ]
 """Every event type; the decoder's target for log lines."""
 

@@ -1,0 +1,312 @@
+"""Attacks, the defensive reactions they open, damage, and Cast Magic.
+
+An attack is a Combat Style test (d100, see ``_percentile``). A successful attack is the threat:
+it makes an opening for the target, whose one reaction (Evade, Parry, Block, Counter-Attack) is
+rolled when it is taken and returned as a :class:`Defence`; then the attack lands or not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from events import (
+    Attack,
+    AttackResolved,
+    CastMagic,
+    CheckResolved,
+    ConditionAdded,
+    OpportunityAttack,
+    Trigger,
+    Weapon,
+)
+
+from .._common import reaches
+from ._conditions import (
+    AIM,
+    count_attack,
+    melee_weapons,
+    reveal,
+    sees,
+    usable_weapons,
+)
+from ._movement import delayed, provoke
+from ._options import HIT_LOCATIONS
+from ._percentile import margin, roll_test, skill, test
+
+if TYPE_CHECKING:
+    from events import Spell
+
+    from ..._fight import Fight
+    from ..._ruleset import Hook
+
+
+@dataclass(frozen=True)
+class Defence:
+    """What a defensive reaction achieved, for the attack it answers."""
+
+    kind: str
+    """``evade``, ``parry``, ``block`` or ``counter``."""
+    success: bool
+    dos: int = 0
+    weapon: str = ""
+    """The counter-attacker's weapon."""
+
+
+@dataclass(frozen=True)
+class Blow:
+    """An attack that may land: what it deals and how."""
+
+    who: str
+    target: str
+    damage: str
+    kind: str
+    """``melee``, ``ranged`` or ``magic`` (the ``attacked`` opening's detail)."""
+    dos: int
+    location: str | None = None
+    magic: bool = False
+
+
+def weapon_of(fight: Fight, who: str, name: str | None) -> Weapon | None:
+    held = usable_weapons(fight, who)
+    if name is None:
+        return held[0]
+    return next((w for w in held if w.name == name), None)
+
+
+def hit_location(fight: Fight, who: str) -> str:
+    """A random hit location (1d20 on the humanoid table)."""
+    roll = fight.roll(who, "hit location", "1d20").total
+    return next(name for top, name in HIT_LOCATIONS if roll <= top)
+
+
+def attack(fight: Fight, who: str, action: Attack) -> Hook:
+    """Seed 002 Attack, with All Out Attack, Precision Strike and Coup de Grâce."""
+    weapon = weapon_of(fight, who, action.weapon)
+    assert weapon is not None
+    target = action.target
+    count_attack(fight, who)
+    if weapon.ranged:
+        yield from provoke(fight, who, "ranged_attack", weapon.name)
+    yield from delayed(fight, who, {"attack": [e.id for e in fight.enemies_of(who)]})
+    if not (fight.standing(who) and fight.standing(target)):
+        return None
+    if not reaches(weapon, fight.dist(who, target)):
+        # A delayed turn taken first may have carried the target out of reach.
+        fight.emit(
+            AttackResolved(
+                who=who,
+                target=target,
+                hit=False,
+                roll=0,
+                against=0,
+                detail=f"{target} moved out of the {weapon.name}'s reach",
+            )
+        )
+        return None
+    if action.variant == "coup_de_grace":
+        fight.emit(
+            AttackResolved(
+                who=who, target=target, hit=True, roll=0, against=0, detail="coup de grace"
+            )
+        )
+        fight.defeat(target, "coup de grace")
+        reveal(fight, who)
+        return None
+    o = fight.options
+    modifier = weapon.bonus
+    modifier += o.all_out_bonus if action.variant == "all_out" else 0
+    modifier -= o.precision_penalty if action.variant == "precision" else 0
+    if weapon.ranged:
+        modifier += o.aim_bonus * fight.get(who).count(AIM)
+        fight.set_counter(who, AIM, 0)
+        if weapon.reload:
+            fight.set_counter(who, f"reload:{weapon.name}", weapon.reload)
+    feinted = not weapon.ranged and fight.get(who).has(f"feint:{target}")
+    if feinted:
+        fight.remove_condition(who, f"feint:{target}")
+    unseen = feinted or not sees(fight, target, who)
+    kind = "ranged" if weapon.ranged else "melee"
+    yield from strike(fight, who, target, weapon, modifier, kind, action.location, unseen)
+    reveal(fight, who)
+    return None
+
+
+def opportunity_attack(fight: Fight, who: str, action: OpportunityAttack) -> Hook:
+    """Seed 002: "Make a melee attack against an opponent who presents an opening." """
+    weapon = next(w for w in melee_weapons(fight, who) if action.weapon in (None, w.name))
+    count_attack(fight, who)
+    unseen = not sees(fight, action.target, who)
+    yield from strike(fight, who, action.target, weapon, weapon.bonus, "melee", None, unseen)
+    reveal(fight, who)
+    return None
+
+
+def strike(
+    fight: Fight,
+    who: str,
+    target: str,
+    weapon: Weapon,
+    modifier: int,
+    kind: str,
+    location: str | None,
+    unseen: bool,
+) -> Hook:
+    """The attack test; on a hit the target's opening; then the blow lands or not."""
+    target_number = skill(fight, who, "combat_style") + modifier
+    t = roll_test(fight, who, target_number, f"attack on {target}")
+    fight.emit(
+        AttackResolved(
+            who=who,
+            target=target,
+            hit=t.success,
+            roll=t.roll,
+            against=t.target,
+            detail=f"{weapon.name}, {margin(fight, t)} DoS",
+        )
+    )
+    if not t.success:
+        return None
+    blow = Blow(
+        who=who,
+        target=target,
+        damage=weapon.damage,
+        kind=kind,
+        dos=t.dos,
+        location=location,
+        magic=weapon.magic,
+    )
+    yield from threaten(fight, blow, unseen)
+    return None
+
+
+def threaten(fight: Fight, blow: Blow, unseen: bool) -> Hook:
+    """The target's opening (unless it cannot see the attacker), then the blow's outcome."""
+    defence = None
+    if not unseen:
+        trigger = Trigger(
+            kind="attacked", by=blow.who, target=blow.target, event=fight.cause, detail=blow.kind
+        )
+        reactions = yield from fight.opening(trigger, [blow.target])
+        found = [r.result for r in reactions if isinstance(r.result, Defence)]
+        defence = found[0] if found else None
+    if fight.standing(blow.who) and fight.standing(blow.target):
+        land(fight, blow, defence)
+
+
+def land(fight: Fight, blow: Blow, defence: Defence | None) -> None:
+    """Seed 002: Evade and Parry negate on success; Block compares damage with the shield's
+    BR; Counter-Attack: "Higher DoS hits the other. Tied DoS = nothing resolves." """
+    if defence is not None and defence.kind in ("evade", "parry") and defence.success:
+        return
+    if defence is not None and defence.kind == "counter":
+        if defence.dos == blow.dos:
+            return
+        if defence.dos > blow.dos:
+            counter_hit(fight, blow, defence)
+            return
+    location = blow.location or hit_location(fight, blow.who)
+    amount = fight.roll(blow.who, f"damage to {blow.target}", blow.damage).total
+    if defence is not None and defence.kind == "block" and defence.success:
+        shield = fight.spec(blow.target).shield
+        assert shield is not None
+        br = shield.br
+        if blow.magic and not shield.magic_br:
+            br = -(-br // 2)
+        fight.emit(
+            CheckResolved(
+                who=blow.target,
+                check="shield",
+                success=amount <= br,
+                roll=amount,
+                against=br,
+                against_who=blow.who,
+            )
+        )
+        if amount <= br:
+            return
+        location = fight.options.shield_arm
+    dealt = max(0, amount - fight.spec(blow.target).armor)
+    fight.damage(blow.target, dealt, source=blow.who, location=location)
+
+
+def counter_hit(fight: Fight, blow: Blow, defence: Defence) -> None:
+    """The counter-attacker's higher DoS hits the attacker instead."""
+    weapon = weapon_of(fight, blow.target, defence.weapon) or melee_weapons(fight, blow.target)[0]
+    fight.emit(
+        AttackResolved(
+            who=blow.target,
+            target=blow.who,
+            hit=True,
+            roll=defence.dos,
+            against=blow.dos,
+            detail="counter-attack: DoS against DoS",
+        )
+    )
+    countered = Blow(
+        who=blow.target,
+        target=blow.who,
+        damage=weapon.damage,
+        kind="melee",
+        dos=defence.dos,
+        magic=weapon.magic,
+    )
+    land(fight, countered, None)
+
+
+# --- Cast Magic ---------------------------------------------------------------------------------
+
+
+def spell_of(fight: Fight, who: str, name: str) -> Spell | None:
+    return next((s for s in fight.spec(who).spells if s.name == name), None)
+
+
+def cast(fight: Fight, who: str, action: CastMagic) -> Hook:
+    """Seed 002 Cast Magic: a Magic skill test; a damaging spell "Counts as an attack"."""
+    spell = spell_of(fight, who, action.spell)
+    assert spell is not None
+    target = action.target or who
+    if spell.damage:
+        count_attack(fight, who)
+    if not spell.melee:
+        # "Opponent casts a spell within melee range (unless it counts as a melee attack)".
+        yield from provoke(fight, who, "spellcast", spell.name)
+    if spell.damage:
+        yield from delayed(fight, who, {"attack": [e.id for e in fight.enemies_of(who)]})
+    if not (fight.standing(who) and fight.standing(target)):
+        return None
+    modifier = 0
+    if spell.bolt:
+        modifier = fight.options.aim_bonus * fight.get(who).count(AIM)
+        fight.set_counter(who, AIM, 0)
+    t = test(fight, who, "magic", f"cast {spell.name}", modifier, against_who=target)
+    if target != who and fight.get(target).side != fight.get(who).side:
+        reveal(fight, who)
+    if t.success:
+        yield from spell_effects(fight, who, target, spell, t.dos)
+    return None
+
+
+def spell_effects(fight: Fight, who: str, target: str, spell: Spell, dos: int) -> Hook:
+    if spell.damage:
+        kind = "melee" if spell.melee else "magic"
+        blow = Blow(who=who, target=target, damage=spell.damage, kind=kind, dos=dos, magic=True)
+        yield from threaten(fight, blow, not sees(fight, target, who))
+    if spell.heal and fight.standing(target):
+        fight.heal(target, fight.roll(who, f"{spell.name} heals {target}", spell.heal).total)
+        if fight.get(target).hp > 0:
+            fight.remove_condition(target, "unconscious")
+    if spell.condition and fight.standing(target):
+        inflict(fight, who, target, spell.condition, spell.name)
+
+
+def inflict(fight: Fight, who: str, target: str, condition: str, source: str) -> None:
+    """A condition from a spell; Restrained and Blinded remember who caused them."""
+    until = {"blinded": f"start of {who}'s next turn", "restrained": "it Resists"}
+    fight.emit(
+        ConditionAdded(
+            who=target, condition=condition, until=until.get(condition, f"from {source}")
+        )
+    )
+    if condition in ("blinded", "restrained"):
+        fight.add_condition(target, f"{condition}_by:{who}")

@@ -1,0 +1,114 @@
+"""The offered actions: a small, useful list for the built-in policies.
+
+Every offer is checked with the same ``check`` the scheduler uses, so an offer is always legal.
+Actions not offered (Hide, Feint, Delay Turn, ...) are still legal when a policy sends them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from events import (
+    Arise,
+    Attack,
+    Block,
+    CastMagic,
+    CounterAttack,
+    Dash,
+    DrinkPotion,
+    Evade,
+    Move,
+    Offer,
+    OpportunityAttack,
+    Parry,
+    ReadyWeapon,
+    Resist,
+    TakeDelayedTurn,
+    Window,
+)
+
+from ..._geometry import approach, away, distance
+from ._conditions import loaded, reach, sees, usable_weapons
+from ._movement import budget
+from ._options import AOO_TRIGGERS
+
+if TYPE_CHECKING:
+    from events import AnyAction
+
+    from ..._fight import Fight
+
+
+def offers(fight: Fight, who: str, window: Window) -> list[Offer]:
+    if fight.get(who).has("unconscious"):
+        return []
+    wanted = turn_actions(fight, who) if window.is_turn else reactions(fight, who, window)
+    R = fight.ruleset
+    out = []
+    for action in wanted:
+        if R.check(fight, who, action, window) is None:
+            cost = R.cost(fight, who, action, window)
+            if cost <= fight.get(who).ap:
+                out.append(Offer(action=action, cost=cost))
+    return out
+
+
+def reactions(fight: Fight, who: str, window: Window) -> list[AnyAction]:
+    t = window.trigger
+    assert t is not None
+    if t.kind == "delayed":
+        return [TakeDelayedTurn()]
+    if t.kind in AOO_TRIGGERS and t.by is not None:
+        return [OpportunityAttack(target=t.by)]
+    if t.kind == "attacked" and t.target == who:
+        return [CounterAttack(), Block(), Parry(), Evade()]
+    return []
+
+
+def nearest_enemy(fight: Fight, who: str) -> str | None:
+    me = fight.get(who).position
+    seen = [e for e in fight.enemies_of(who) if sees(fight, who, e.id)]
+    best = min(seen, key=lambda e: (distance(me, e.position), e.id), default=None)
+    return best.id if best else None
+
+
+def turn_actions(fight: Fight, who: str) -> list[AnyAction]:
+    me = fight.get(who)
+    spec = fight.spec(who)
+    wanted: list[AnyAction] = []
+    for enemy in fight.enemies_of(who):
+        for w in usable_weapons(fight, who):
+            action = Attack(target=enemy.id, weapon=w.name)
+            if fight.ruleset.check(fight, who, action, Window(kind="turn")) is None:
+                wanted.append(action)
+                break
+    nearest = nearest_enemy(fight, who)
+    if nearest is not None:
+        wanted += [CastMagic(spell=s.name, target=nearest) for s in spec.spells if s.damage][:1]
+        wanted += moves(fight, who, nearest)
+    wanted += [
+        ReadyWeapon(weapon=w.name) for w in spec.weapons if w.ranged and not loaded(fight, who, w)
+    ]
+    if me.has("prone"):
+        wanted.append(Arise())
+    if me.has("restrained") or me.has("blinded"):
+        wanted.append(Resist())
+    if me.hp * 2 <= me.max_hp:
+        wanted += [DrinkPotion(potion=i.name) for i in spec.items if i.potion][:1]
+    return wanted
+
+
+def moves(fight: Fight, who: str, nearest: str) -> list[AnyAction]:
+    """Toward the nearest enemy (stopping in reach) and away from it; a Dash toward it when
+    the base movement is spent."""
+    here = fight.get(who).position
+    there = fight.get(nearest).position
+    stop = max(0.5, reach(fight, who) - 0.25)
+    left = budget(fight, who)
+    wanted: list[AnyAction] = []
+    if left >= 0.5:
+        if distance(here, there) > reach(fight, who):
+            wanted.append(Move(to=approach(here, there, left, stop)))
+        wanted.append(Move(to=away(here, there, left)))
+    elif distance(here, there) > reach(fight, who):
+        wanted.append(Dash(to=approach(here, there, fight.spec(who).speed, stop)))
+    return wanted

@@ -1,0 +1,93 @@
+"""Defensive reactions (Evade, Parry, Block, Counter-Attack) and Delay Turn.
+
+Each defensive reaction is rolled when it is taken and returns a :class:`Defence` that the
+attack it answers reads (see ``_attacks.land``). Defensive Stance adds ``defensive_bonus`` (10)
+to these tests.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from events import CheckResolved, DelayTurn, Evade, Window
+
+from ._attacks import Defence
+from ._conditions import INSERTED, clear_delay, count_attack, end_of_turn, melee_weapons
+from ._percentile import margin, roll_test, skill, test
+
+if TYPE_CHECKING:
+    from ..._fight import Fight
+    from ..._ruleset import Hook
+
+
+def defensive(fight: Fight, who: str) -> int:
+    """Seed 002 Defensive Stance: "Gain +10 on all defensive tests"."""
+    return fight.options.defensive_bonus if fight.get(who).has("defensive_stance") else 0
+
+
+def attacker(window: Window) -> str:
+    assert window.trigger is not None and window.trigger.by is not None
+    return window.trigger.by
+
+
+def evade(fight: Fight, who: str, action: Evade, window: Window) -> Defence:
+    """Seed 002: "On success, the attack is negated entirely and the character may move 1 m
+    freely (no AoO)." """
+    t = test(fight, who, "evade", "evade", defensive(fight, who), attacker(window))
+    if t.success and action.to is not None:
+        fight.move(who, action.to)
+    return Defence(kind="evade", success=t.success, dos=t.dos)
+
+
+def parry(fight: Fight, who: str, window: Window) -> Defence:
+    """Seed 002 Parry: "Combat Style test using Str or Ag. Melee attacks only." """
+    t = test(fight, who, "combat_style", "parry", defensive(fight, who), attacker(window))
+    return Defence(kind="parry", success=t.success, dos=t.dos)
+
+
+def block(fight: Fight, who: str, window: Window) -> Defence:
+    """Seed 002 Block: "Combat Style test using Str. Requires a shield." """
+    t = test(fight, who, "combat_style", "block", defensive(fight, who), attacker(window))
+    return Defence(kind="block", success=t.success, dos=t.dos)
+
+
+def counter_attack(fight: Fight, who: str, window: Window) -> Defence:
+    """Seed 002 Counter-Attack: "Both characters make melee attack tests." The counter counts
+    as an attack of the one who makes it."""
+    by = attacker(window)
+    weapon = melee_weapons(fight, who)[0]
+    count_attack(fight, who)
+    t = roll_test(fight, who, skill(fight, who, "combat_style") + weapon.bonus, "counter-attack")
+    fight.emit(
+        CheckResolved(
+            who=who,
+            check="counter-attack",
+            success=t.success,
+            roll=t.roll,
+            against=t.target,
+            margin=margin(fight, t),
+            against_who=by,
+        )
+    )
+    return Defence(kind="counter", success=t.success, dos=t.dos, weapon=weapon.name)
+
+
+def delay_turn(fight: Fight, who: str, action: DelayTurn) -> None:
+    """Seed 002: "Declare a set of trigger conditions, then skip the Turn without spending AP."
+    The conditions ``delaying`` and ``delay_on:TRIGGER`` hold the declaration."""
+    fight.add_condition(who, "delaying", until=f"{who}'s next turn")
+    for trigger in dict.fromkeys(action.triggers):
+        fight.add_condition(who, f"delay_on:{trigger}")
+
+
+def take_delayed_turn(fight: Fight, who: str) -> Hook:
+    """Seed 002: "they may insert their delayed Turn as a free reaction": an inserted turn
+    with the AP kept, a fresh base movement, and no further delay."""
+    clear_delay(fight, who)
+    fight.set_counter(who, INSERTED, 1)
+    fight.set_counter(who, "moved_cm", 0)
+    fight.set_counter(who, "dashes", 0)
+    yield from fight.inserted_turn(who, "delayed turn")
+    fight.set_counter(who, INSERTED, 0)
+    end_of_turn(fight, who)
+    return None

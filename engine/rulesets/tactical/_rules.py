@@ -1,0 +1,274 @@
+"""The ``tactical`` ruleset class: hooks, costs and the dispatch of actions to their modules."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from events import (
+    Aim,
+    Arise,
+    Attack,
+    Bash,
+    BlindOpponent,
+    Block,
+    CastMagic,
+    CombatantSpec,
+    CounterAttack,
+    Dash,
+    DefensiveStance,
+    DelayTurn,
+    Disarm,
+    Disengage,
+    DrinkPotion,
+    EncounterFileError,
+    Evade,
+    Feint,
+    ForceMovement,
+    Hide,
+    Move,
+    Offer,
+    OpportunityAttack,
+    Parry,
+    ReadyWeapon,
+    Resist,
+    TakeDelayedTurn,
+    Trip,
+    Window,
+)
+
+from ..._dice import parse_dice
+from ..._ruleset import Hook, Ruleset
+from . import _attacks, _reactions, _specials
+from ._checks import FREE, check
+from ._conditions import (
+    ATTACKS,
+    DASHES,
+    break_aim,
+    end_of_turn,
+    sees,
+    start_of_turn,
+    unblind,
+)
+from ._movement import delayed, move
+from ._offers import offers
+from ._options import CONDITIONS, SKILL_BASES, STATS, TacticalOptions, combatant_options
+from ._reactions import delay_turn, take_delayed_turn
+
+if TYPE_CHECKING:
+    from events import AnyAction
+
+    from ..._fight import Fight
+
+
+class Tactical(Ruleset):
+    """Seed 002: action points, action classes, reactions and special actions, d100 tests."""
+
+    name = "tactical"
+    version = 1
+    seed_file = "002_ef1e1defd7d41b68.txt"
+    Options = TacticalOptions
+    stats = STATS
+    initiative_die = 10
+    roll_off_die = 10
+    options: TacticalOptions
+
+    # --- setting up ---------------------------------------------------------------------------
+
+    @classmethod
+    def check_combatant(cls, c: CombatantSpec, *, name: str) -> None:
+        super().check_combatant(c, name=name)
+        where = f"{name}: combatant {c.id!r}"
+        for skill in sorted(c.skills):
+            if skill not in SKILL_BASES:
+                known = ", ".join(sorted(SKILL_BASES))
+                raise EncounterFileError(f"{where}: unknown skill {skill!r} (known: {known})")
+        try:
+            opts = combatant_options(c)
+        except msgspec.ValidationError as err:
+            raise EncounterFileError(f"{where}: in options: {err}") from None
+        for condition in opts.conditions:
+            if condition not in CONDITIONS:
+                known = ", ".join(sorted(CONDITIONS))
+                raise EncounterFileError(
+                    f"{where}: unknown condition {condition!r} (known: {known})"
+                )
+        for spell in c.spells:
+            if spell.condition is not None and spell.condition not in CONDITIONS:
+                raise EncounterFileError(
+                    f"{where}: spell {spell.name!r} gives unknown condition {spell.condition!r}"
+                )
+        dice = [w.damage for w in c.weapons] + [i.heal for i in c.items if i.heal]
+        dice += [d for s in c.spells for d in (s.damage, s.heal) if d]
+        for expr in dice:
+            try:
+                parse_dice(expr)
+            except EncounterFileError as err:
+                raise EncounterFileError(f"{where}: {err}") from None
+
+    def max_ap(self, c: CombatantSpec) -> int:
+        return c.ap if c.ap is not None else self.options.ap
+
+    def initiative_modifier(self, c: CombatantSpec) -> int:
+        """Default (the seed is silent): 1d10 plus the average of Ag and Int."""
+        return (c.stats.get("ag", 0) + c.stats.get("int", 0)) // 2
+
+    def start(self, fight: Fight) -> Hook:
+        fight.roll_initiative(fight.present_ids())
+        self.starting_conditions(fight, fight.present_ids())
+        return
+        yield  # pragma: no cover
+
+    def arrive(self, fight: Fight, arrivals: list[str]) -> Hook:
+        fight.roll_initiative(arrivals, insert=True)
+        self.starting_conditions(fight, arrivals)
+        return
+        yield  # pragma: no cover
+
+    def starting_conditions(self, fight: Fight, ids: list[str]) -> None:
+        for who in ids:
+            for condition in combatant_options(fight.spec(who)).conditions:
+                fight.add_condition(who, condition, until="as the encounter file says")
+
+    # --- rounds and turns ---------------------------------------------------------------------
+
+    def round_started(self, fight: Fight) -> Hook:
+        """Seed 002: "no more than 2 attacks per round": the count restarts each round."""
+        for who in sorted(fight.state.combatants):
+            fight.set_counter(who, ATTACKS, 0)
+        return
+        yield  # pragma: no cover
+
+    def round_ended(self, fight: Fight) -> Hook:
+        """Blindness caused by someone no longer fighting ends with the round."""
+        for who in sorted(fight.state.combatants):
+            for c in fight.get(who).conditions:
+                if c.startswith("blinded_by:") and not fight.standing(c.partition(":")[2]):
+                    unblind(fight, who)
+                    break
+        return
+        yield  # pragma: no cover
+
+    def turn_started(self, fight: Fight, who: str) -> Hook:
+        start_of_turn(fight, who)
+        fight.set_ap(who, self.max_ap(fight.spec(who)), "turn start")
+        if fight.get(who).has("unconscious"):
+            return "unconscious"
+        return None
+        yield  # pragma: no cover
+
+    def turn_ended(self, fight: Fight, who: str) -> Hook:
+        end_of_turn(fight, who)
+        if fight.standing(who) and not fight.decided():
+            yield from delayed(fight, who, {"turn_end": [e.id for e in fight.enemies_of(who)]})
+
+    def turn_over(self, fight: Fight, who: str) -> str | None:
+        if fight.get(who).has("delaying"):
+            return "turn delayed"
+        return None
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+        return offers(fight, who, window)
+
+    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+        return check(fight, who, action, window)
+
+    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+        """Seed 002: "Every non-free action costs at least 1 AP." Moving within one's base
+        movement, Delay Turn (0 AP) and taking a delayed turn are free."""
+        if isinstance(action, FREE):
+            return 0
+        if isinstance(action, Attack) and action.variant == "all_out":
+            return 2
+        if isinstance(action, CastMagic):
+            spell = _attacks.spell_of(fight, who, action.spell)
+            return max(1, spell.ap if spell else 1)
+        if isinstance(action, DrinkPotion):
+            return max(1, self.options.potion_cost)
+        return 1
+
+    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+        if not keeps_aim(fight, who, action):
+            break_aim(fight, who)
+        result: Any = None
+        match action:
+            case Attack():
+                yield from _attacks.attack(fight, who, action)
+            case OpportunityAttack():
+                yield from _attacks.opportunity_attack(fight, who, action)
+            case CastMagic():
+                yield from _attacks.cast(fight, who, action)
+            case Move(to=to):
+                yield from move(fight, who, to)
+            case Dash(to=to):
+                if window.is_turn:
+                    fight.set_counter(who, DASHES, fight.get(who).count(DASHES) + 1)
+                yield from move(fight, who, to)
+            case ReadyWeapon():
+                yield from _specials.ready_weapon(fight, who, action)
+            case DrinkPotion():
+                yield from _specials.drink_potion(fight, who, action)
+            case TakeDelayedTurn():
+                yield from take_delayed_turn(fight, who)
+            case _:
+                result = self.perform_simple(fight, who, action, window)
+        return result
+
+    def perform_simple(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Any:
+        """The actions that open no openings of their own."""
+        match action:
+            case Evade():
+                return _reactions.evade(fight, who, action, window)
+            case Parry():
+                return _reactions.parry(fight, who, window)
+            case Block():
+                return _reactions.block(fight, who, window)
+            case CounterAttack():
+                return _reactions.counter_attack(fight, who, window)
+            case DefensiveStance():
+                fight.add_condition(who, "defensive_stance", until=f"{who}'s next turn")
+            case Disengage():
+                fight.add_condition(who, "disengaged", until="end of turn")
+            case DelayTurn():
+                delay_turn(fight, who, action)
+            case Aim():
+                _specials.aim(fight, who)
+            case Hide():
+                _specials.hide(fight, who)
+            case Arise():
+                fight.remove_condition(who, "prone")
+            case Bash():
+                _specials.bash(fight, who, action)
+            case BlindOpponent():
+                _specials.blind(fight, who, action)
+            case Disarm():
+                _specials.disarm(fight, who, action)
+            case Feint():
+                _specials.feint(fight, who, action)
+            case ForceMovement():
+                _specials.force_movement(fight, who, action)
+            case Resist():
+                _specials.resist(fight, who, action)
+            case Trip():
+                _specials.trip(fight, who, action)
+        return None
+
+    def can_see(self, fight: Fight, viewer: str, other: str) -> bool:
+        return sees(fight, viewer, other)
+
+
+def keeps_aim(fight: Fight, who: str, action: AnyAction) -> bool:
+    """Seed 002 Aim: the chain survives only "continuing to aim or firing the aimed
+    weapon/spell" (firing resets it)."""
+    if isinstance(action, Aim):
+        return True
+    if isinstance(action, Attack):
+        weapon = _attacks.weapon_of(fight, who, action.weapon)
+        return weapon is not None and weapon.ranged
+    if isinstance(action, CastMagic):
+        spell = _attacks.spell_of(fight, who, action.spell)
+        return spell is not None and spell.bolt
+    return False

@@ -1,0 +1,249 @@
+"""Seed 002 special actions and the conditions they make: Bash, Blind Opponent, Disarm, Feint,
+Force Movement, Resist, Trip."""
+
+from __future__ import annotations
+
+import pytest
+
+from .tactical_kit import HI, act, attack, declared, events, rejected, run, unit
+
+STRONG = {"athletics": HI, "combat_style": HI}
+WEAK = {"athletics": 0, "unarmed": 0, "evade": 0, "acrobatics": 0, "combat_style": 0}
+
+
+def actor(script: list, **kw: object) -> dict:
+    return unit("a", "x", init=9, ap=9, skills=STRONG, script=script, **kw)
+
+
+def target(x: float = 1, **kw: object) -> dict:
+    kw.setdefault("skills", WEAK)
+    return unit("b", "y", x, init=1, **kw)
+
+
+def test_bash_knocks_back_takes_ap_and_may_fell() -> None:
+    """Seed 002 Bash: "On success: target is knocked back 1 m, loses 1 AP, and must test
+    Acrobatics or fall Prone." """
+    r = run(actor([act("Bash", target="b")]), target())
+    assert [e.to.x for e in events(r, "Moved", who="b")] == [2]
+    assert [e.ap for e in events(r, "APChanged", who="b", reason="bashed")] == [2]
+    assert events(r, "CheckResolved", who="b", check="keep footing")[0].success is False
+    assert events(r, "ConditionAdded", who="b", condition="prone")
+
+
+def test_bash_reach_and_size_limits() -> None:
+    """Seed 002 Bash: "Target must be within 2 m and not larger than the attacker." """
+    r = run(
+        actor([act("Bash", target="b"), act("Bash", target="c")]),
+        target(size=3),
+        unit("c", "y", 3, init=2),
+    )
+    assert rejected(r, "a") == [
+        "b (size 3) is larger than a",
+        "c is 3 m away (needs 2 m)",
+    ]
+
+
+def test_blind_opponent_blinds_for_a_round() -> None:
+    """Seed 002 Blind Opponent: "On success: target is Blinded for 1 round." (until the
+    blinder's next turn; a Blinded character sees no one)"""
+    r = run(
+        actor([act("BlindOpponent", target="b"), act("EndTurn")]),
+        target(script=[attack("a")]),
+        max_rounds=2,
+    )
+    assert events(r, "ConditionAdded", who="b", condition="blinded")
+    assert rejected(r, "b")[0] == "cannot see a"
+    removed = events(r, "ConditionRemoved", who="b", condition="blinded")
+    second = events(r, "TurnStarted", who="a", round=2)[0]
+    assert removed[0].cause == second.seq
+
+
+def test_blind_opponent_resisted_with_shield_combat_style() -> None:
+    """Seed 002 Blind Opponent: "opposed by the target's Evade or Combat Style (shield)" """
+    r = run(
+        actor([act("BlindOpponent", target="b")]),
+        target(skills={"evade": 0, "combat_style": 300}, shield={"br": 4}),
+    )
+    resist = events(r, "CheckResolved", who="b")[0]
+    assert (resist.check, resist.against) == ("resist blind opponent", 300)
+    assert not events(r, "ConditionAdded", who="b", condition="blinded")
+
+
+def test_disarm_takes_the_weapon_with_a_free_hand() -> None:
+    """Seed 002 Disarm: "take the target's weapon (if free hand available)" """
+    r = run(actor([act("Disarm", target="b")]), target(script=[attack("a", weapon="sword")]))
+    assert events(r, "ConditionAdded", who="b", condition="disarmed:sword")[0].until == "taken by a"
+    assert rejected(r, "b") == ["b holds no weapon named 'sword'"]
+
+
+def test_disarm_flings_the_weapon_without_a_free_hand() -> None:
+    """Seed 002 Disarm: "or fling it 1d4 m in a random direction." """
+    two = [{"name": "sword", "damage": "3"}, {"name": "dagger", "damage": "1"}]
+    r = run(actor([act("Disarm", target="b")], weapons=two), target())
+    metres = events(r, "DiceRolled", purpose="sword flung: metres")[0]
+    direction = events(r, "DiceRolled", purpose="sword flung: direction")[0]
+    assert metres.expr == "1d4" and direction.expr == "1d8"
+    dropped = [c for c in r.fight.state.combatants["b"].conditions if c.startswith("dropped:")]
+    assert len(dropped) == 1 and dropped[0].startswith("dropped:sword@")
+
+
+def test_cannot_disarm_natural_weapons() -> None:
+    """Seed 002 Disarm: "Cannot disarm Natural Weapons." """
+    claws = [{"name": "claws", "damage": "3", "natural": True}]
+    r = run(actor([act("Disarm", target="b")]), target(weapons=claws))
+    assert rejected(r, "a") == [
+        "b holds no weapon that can be disarmed (natural weapons cannot be)"
+    ]
+
+
+def test_feint_makes_the_next_melee_attack_unseen() -> None:
+    """Seed 002 Feint: "the character's next melee attack against the target (before end of
+    current Turn) is treated as if Hidden." (the target cannot react to it)"""
+    r = run(
+        actor([act("Feint", target="b"), attack("b"), attack("b")]),
+        target(skills={**WEAK, "observe": 0, "evade": HI}, ap=9, reactions=[act("Evade")] * 2),
+    )
+    assert declared(r, "b") == ["Evade"]
+    assert len(events(r, "DamageDealt", who="b")) == 1
+    assert events(r, "ConditionRemoved", who="a", condition="feint:b")
+
+
+def test_force_movement_moves_both_the_same_way() -> None:
+    """Seed 002 Force Movement: "On success: move both characters up to 3 m in the same
+    direction. Target must be within melee range." """
+    r = run(actor([act("ForceMovement", target="b", to=[4, 0])]), target())
+    assert [(e.who, e.start.x, e.to.x) for e in events(r, "Moved")] == [("b", 1, 4), ("a", 0, 3)]
+
+
+def test_force_movement_at_most_three_metres() -> None:
+    """Seed 002 Force Movement: "up to 3 m" """
+    r = run(actor([act("ForceMovement", target="b", to=[5, 0])]), target())
+    assert rejected(r, "a") == ["destination is 4 m away; can move at most 3 m"]
+
+
+def test_resist_escapes_a_restraining_spell() -> None:
+    """Seed 002 Resist: "opposed by the restrainer's Athletics or unarmed Combat Style. On
+    success: escape from being restrained" """
+    web = [{"name": "web", "condition": "restrained"}]
+    r = run(
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"magic": HI, **WEAK},
+            spells=web,
+            script=[act("CastMagic", spell="web", target="b")],
+        ),
+        unit(
+            "b",
+            "y",
+            5,
+            init=1,
+            skills={"athletics": HI},
+            script=[act("Move", to=[6, 0]), act("Resist"), act("Move", to=[6, 0])],
+        ),
+    )
+    assert rejected(r, "b") == ["b is restrained"]
+    check = events(r, "CheckResolved", who="b")[0]
+    assert (check.check, check.against_who, check.success) == ("resist restrained", "a", True)
+    assert events(r, "Moved", who="b")[0].to.x == 6
+
+
+def test_resist_escapes_blindness() -> None:
+    """Seed 002 Resist: "escape from being restrained, grappled, or blinded." """
+    r = run(
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"athletics": HI},
+            options={"conditions": ["blinded"]},
+            script=[act("Resist")],
+        ),
+        target(),
+    )
+    assert events(r, "ConditionRemoved", who="a", condition="blinded")
+
+
+def test_trip_knocks_prone() -> None:
+    """Seed 002 Trip: "On success: target falls Prone. Target must be within 2 m and not
+    larger." """
+    r = run(
+        actor([act("Trip", target="b"), act("Trip", target="c")]),
+        target(),
+        unit("c", "y", 0, 1, init=2, size=4),
+    )
+    assert events(r, "ConditionAdded", who="b", condition="prone")
+    assert rejected(r, "a") == ["c (size 4) is larger than a"]
+
+
+START = {"Arise": ["prone"], "Resist": ["restrained"]}
+
+
+@pytest.mark.parametrize(
+    ("reaction", "legal"),
+    [
+        (act("Arise"), True),
+        (act("Bash", target="a"), False),
+        (act("BlindOpponent", target="a"), True),
+        (act("Disarm", target="a"), False),
+        (act("Feint", target="a"), False),
+        (act("ForceMovement", target="a", to=[2, 0]), False),
+        (act("Resist"), True),
+        (act("Trip", target="a"), True),
+        (act("Dash", to=[4, 0]), True),
+        (act("Aim"), True),
+    ],
+)
+def test_special_actions_have_the_seed_s_type(reaction: dict, legal: bool) -> None:
+    """Seed 002: special actions "function as the action type noted below" (Arise, Blind
+    Opponent, Resist, Trip: secondary; Bash, Disarm, Feint, Force Movement: primary)."""
+    bow = [{"name": "bow", "damage": "1", "range": 20}]
+    r = run(
+        unit("a", "x", init=9, skills=STRONG, script=[attack("b")]),
+        unit(
+            "b",
+            "y",
+            1,
+            init=1,
+            skills=STRONG,
+            weapons=bow,
+            reactions=[reaction],
+            options={"conditions": START.get(reaction["type"], [])},
+        ),
+    )
+    name = reaction["type"]
+    if legal:
+        assert declared(r, "b") == [name]
+    else:
+        assert rejected(r, "b") == [f"{name} is a primary action: only in one's own turn"]
+
+
+def test_dash_as_a_reaction_moves_up_to_speed() -> None:
+    """Seed 002 Dash: "Move up to the character's Speed." (as a reaction: speed only)"""
+    r = run(
+        unit("a", "x", init=9, skills=STRONG, script=[attack("b")]),
+        unit(
+            "b", "y", 1, init=1, speed=3, reactions=[act("Dash", to=[5, 0]), act("Dash", to=[4, 0])]
+        ),
+    )
+    assert rejected(r, "b") == ["destination is 4 m away; can move at most 3 m"]
+    assert events(r, "Moved", who="b")[0].to.x == 4
+
+
+def test_healing_ends_unconsciousness() -> None:
+    """Unconscious (default): ends when the character is healed."""
+    mend = [{"name": "mend", "heal": "2"}]
+    r = run(
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"magic": HI},
+            spells=mend,
+            script=[act("CastMagic", spell="mend", target="c")],
+        ),
+        unit("c", "x", 0, 1, init=5, hp=5, options={"conditions": ["unconscious"]}),
+        unit("b", "y", 9, init=1),
+    )
+    assert events(r, "ConditionRemoved", who="c", condition="unconscious")
