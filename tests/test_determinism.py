@@ -28,6 +28,7 @@ STAT_RANGES = {
         "toughness": (20, 50),
         "agility": (20, 50),
     },
+    "tactical": {"str": (8, 16), "con": (8, 16), "ag": (8, 16), "int": (8, 16)},
 }
 POLICIES = ["aggressive", "cautious", "random"]
 
