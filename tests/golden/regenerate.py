@@ -22,6 +22,9 @@ ROOT = HERE.parents[1]
 GOLDEN = [
     ("openings-skirmish.toml", 7),
     ("openings-duel.toml", 3),
+    ("thriller-ambush.toml", 2),
+    ("percentile-wilhelm.toml", 1),
+    ("tactical-bridge.toml", 4),
 ]
 
 
