@@ -445,6 +445,19 @@ class Fight:
         except EncounterOver:
             return self.events
 
+    def play(self, decide: Callable[[PriorityToken], Decision]) -> None:
+        """Run the encounter to its end synchronously, asking ``decide`` for every decision.
+
+        Exceptions raised by ``decide`` (or by the sink) stop the fight where it stands.
+        """
+        drive = self.run()
+        try:
+            token = next(drive)
+            while True:
+                token = drive.send(decide(token))
+        except StopIteration:
+            pass
+
     def _join(self, c: CombatantSpec, round_: int) -> None:
         self.emit(
             CombatantJoined(
@@ -704,11 +717,5 @@ def simulate(
 ) -> Fight:
     """Run a whole encounter synchronously, asking ``decide`` for every decision."""
     fight = Fight(encounter, seed, **kwargs)
-    drive = fight.run()
-    try:
-        token = next(drive)
-        while True:
-            token = drive.send(decide(token))
-    except StopIteration:
-        pass
+    fight.play(decide)
     return fight

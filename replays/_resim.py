@@ -7,6 +7,7 @@ log byte for byte. No policy code runs and nothing in the log is executed.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -143,14 +144,17 @@ def verify_log(contents: LogContents) -> Verification:
             found.append(Divergence(seq=index, expected=expected, got=line))
             raise _Stop
 
-    fight = Fight(header.encounter, header.seed, sink=sink, parent=header.parent, keep_events=False)
-    decide = replay_decider(recorded_decisions(contents.events))
-    drive = fight.run()
+    fight = Fight(
+        header.encounter,
+        header.seed,
+        sink=sink,
+        parent=header.parent,
+        keep_events=False,
+        engine_version=header.engine,
+    )
     try:
-        token = next(drive)
-        while True:
-            token = drive.send(decide(token))
-    except (StopIteration, _Stop):
+        fight.play(replay_decider(recorded_decisions(contents.events)))
+    except _Stop:
         pass
     except OutOfDecisions:
         # The log ends before the encounter did: everything present matched.
@@ -180,12 +184,6 @@ def resimulate(contents: LogContents, upto: int | None = None) -> Fight:
     decisions = recorded_decisions(contents.events)
     if upto is not None:
         decisions = [d for d in decisions if d.grant <= upto]
-    decide = replay_decider(decisions)
-    drive = fight.run()
-    try:
-        token = next(drive)
-        while True:
-            token = drive.send(decide(token))
-    except (StopIteration, OutOfDecisions):
-        pass
+    with contextlib.suppress(OutOfDecisions):
+        fight.play(replay_decider(decisions))
     return fight

@@ -79,3 +79,9 @@ def test_resimulate_to_a_point_rebuilds_the_same_state(raw):
     grant = [e for e in contents.events if type(e).__name__ == "PriorityGranted"][10]
     fight = resimulate(contents, upto=grant.seq - 1)
     assert fight.state == engine.fold(contents.events, fight.state.seq)
+
+
+def test_a_log_written_by_another_engine_version_still_verifies(raw):
+    """The header's engine version is the recorder's; re-simulation keeps it."""
+    older = edit(raw, 0, lambda obj: obj.update(engine="0.0.1"))
+    assert verify_log(parse_log(older)).ok
