@@ -120,7 +120,7 @@ async def run_encounter(
 
     def sink(event: Event) -> None:
         if writer is not None:
-            writer.append(event)
+            writer.write_line(fight.last_line)
         if on_event is not None:
             on_event(event)
 

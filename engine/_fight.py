@@ -52,17 +52,19 @@ from events import (
     PriorityPassed,
     RoundEnded,
     RoundStarted,
+    StateDigested,
     Trigger,
     TurnEnded,
     TurnStarted,
     Window,
+    encode_event,
 )
 
 from ._dice import parse_dice
 from ._geometry import distance
 from ._rng import ALGORITHM, Rng
 from ._ruleset import Ruleset, find_ruleset
-from ._state import CombatantState, EncounterState, apply
+from ._state import CombatantState, EncounterState, apply, chain_step, state_digest
 
 log = structlog.get_logger("initiative.engine")
 
@@ -161,6 +163,11 @@ class Fight:
         self.sink = sink
         self.parent = parent
         self.next_seq = 0
+        self.chain = b""
+        """The tamper-evidence chain over every line emitted so far (see ``EncounterEnded``)."""
+        self.last_line = b""
+        """The encoded line of the last event emitted (sinks that write the log can use it)."""
+        self._digested = -1
         self._causes: list[int | None] = [None]
         self._specs = {c.id: c for c in encounter.combatants}
         self._initiative_keys: dict[str, tuple[int, ...]] = {}
@@ -186,6 +193,8 @@ class Fight:
         real_cause = self.cause if cause is True else (None if cause is False else cause)
         stamped = msgspec.structs.replace(event, seq=seq, cause=real_cause)
         self.next_seq += 1
+        self.last_line = encode_event(stamped)
+        self.chain = chain_step(self.chain, self.last_line)
         self.state = apply(self.state, stamped)
         if self.keep_events:
             self.events.append(stamped)
@@ -453,6 +462,7 @@ class Fight:
         ended = self.emit(RoundEnded(round=number))
         with self.caused_by(ended):
             yield from R.round_ended(self)
+        self.digest(cause=ended)
         self.check_end()
 
     def _turn(self, who: str) -> Drive:
@@ -646,13 +656,26 @@ class Fight:
             reason = f"only {winner} is left standing" if winner else "no one is left standing"
             self._end(winner, reason)
 
+    def digest(self, *, cause: int | None) -> None:
+        """Record a digest of the whole state as it is now (``StateDigested``)."""
+        self.emit(
+            StateDigested(round=self.state.round, digest=state_digest(self.state)), cause=cause
+        )
+        self._digested = self.next_seq - 1
+
     def _end(self, winner: str | None, reason: str) -> None:
         last = self.next_seq - 1
         if self.state.active is not None:
             last = self.emit(
                 TurnEnded(who=self.state.active, reason="encounter decided"), cause=last
             )
-        self.emit(EncounterEnded(winner=winner, reason=reason, rounds=self.state.round), cause=last)
+        if self._digested != self.next_seq - 1:
+            self.digest(cause=last)
+        ended = EncounterEnded(
+            winner=winner, reason=reason, rounds=self.state.round, seq=self.next_seq, cause=last
+        )
+        chain = chain_step(self.chain, encode_event(ended)).hex()
+        self.emit(msgspec.structs.replace(ended, chain=chain), cause=last)
         log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
 

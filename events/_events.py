@@ -263,6 +263,20 @@ class EncounterEnded(Event, frozen=True, kw_only=True, tag="EncounterEnded"):
     """The side left standing, or ``None``."""
     reason: str
     rounds: int
+    chain: str = ""
+    """Tamper evidence: BLAKE2b chained over every line of the log (``h = H(h || line)``, from
+    the header on), ending with this event's own line encoded with ``chain`` empty; hex."""
+
+
+class StateDigested(Event, frozen=True, kw_only=True, tag="StateDigested"):
+    """A digest of the whole folded state, recorded at each round's end and before the end.
+
+    ``verify`` folds the log's own events and compares, so a fold that has drifted is caught
+    even when the events look alike, and the first round whose state differs is named."""
+
+    round: int
+    digest: str
+    """BLAKE2b (16 bytes, hex) of the canonical JSON of the state after the previous event."""
 
 
 AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build decoders
@@ -294,6 +308,7 @@ AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build de
     CombatantDefeated,
     CombatantLeft,
     EncounterEnded,
+    StateDigested,
 ]
 """Every event type; the decoder's target for log lines."""
 

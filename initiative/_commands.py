@@ -14,8 +14,18 @@ from rich.table import Table
 
 import engine
 from actors import policy_names, run_encounter
-from events import Event
-from replays import Narrator, differing_fields, select, state_at, summary, verify_log, who_of
+from events import Event, InitiativeError, parse_log
+from replays import (
+    Narrator,
+    check_chain,
+    check_digests,
+    differing_fields,
+    select,
+    state_at,
+    summary,
+    verify_log,
+    who_of,
+)
 
 from ._app import UsageProblem, app, err, load_log, out, parse_policies
 
@@ -94,9 +104,33 @@ def replay(
 
 @app.command()
 def verify(log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")]) -> None:
-    """Re-simulate a log from its header and recorded decisions; exit 1 at the first event
-    that differs."""
+    """Check a log's tamper-evidence chain and state digests, then re-simulate it from its
+    header and recorded decisions; exit 1 when it was tampered with or diverges."""
+    try:
+        data = log.read_bytes()
+    except OSError as problem:
+        raise UsageProblem(f"{log}: cannot read: {problem.strerror}") from None
+    chain = check_chain(data)
+    if chain.tampered:
+        out.print(f"[red]tampered[/red]: {chain.detail}")
+        try:
+            contents = parse_log(data, name=str(log))
+        except InitiativeError as problem:
+            out.print(f"first damage: {problem}")
+        else:
+            first = verify_log(contents).divergence
+            if first is not None:
+                out.print(f"first line unlike the re-simulation: seq {first.seq}")
+        raise typer.Exit(1)
     contents = load_log(log)
+    digests, mismatch = check_digests(contents.events)
+    if mismatch is not None:
+        out.print(
+            f"[red]diverged[/red]: the state at the end of round {mismatch.round} differs"
+            f" (seq {mismatch.seq}: the log records digest {mismatch.recorded}, folding its"
+            f" events gives {mismatch.folded})"
+        )
+        raise typer.Exit(1)
     result = verify_log(contents)
     d = result.divergence
     if d is not None:
@@ -108,7 +142,12 @@ def verify(log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")]) ->
             " before EncounterEnded"
         )
         raise typer.Exit(1)
-    out.print(f"[green]verified[/green]: all {result.events} events match the re-simulation")
+    extra = f", {digests} state digests" if digests else ""
+    sealed = ", chain intact" if chain.status == "ok" else f" ({chain.detail})"
+    out.print(
+        f"[green]verified[/green]: all {result.events} events match the re-simulation"
+        f"{extra}{sealed}"
+    )
 
 
 def _describe_divergence(expected: bytes | None, got: bytes | None) -> str:

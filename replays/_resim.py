@@ -12,11 +12,21 @@ from dataclasses import dataclass
 
 import msgspec
 
-from engine import Decision, Fight, PriorityToken, find_ruleset
+from engine import (
+    Decision,
+    EncounterState,
+    Fight,
+    PriorityToken,
+    apply,
+    chain_step,
+    find_ruleset,
+    state_digest,
+)
 from events import (
     ActionDeclared,
     ActionRejected,
     DecisionFailed,
+    EncounterEnded,
     EncounterStarted,
     Event,
     LogContents,
@@ -24,7 +34,9 @@ from events import (
     Pass,
     PriorityGranted,
     PriorityPassed,
+    StateDigested,
     UnknownRulesetError,
+    decode_event,
     encode_event,
 )
 
@@ -187,3 +199,84 @@ def resimulate(contents: LogContents, upto: int | None = None) -> Fight:
     except (StopIteration, OutOfDecisions):
         pass
     return fight
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """The outcome of :func:`check_chain` on a log's raw bytes."""
+
+    status: str
+    """``ok`` (the chain matches), ``absent`` (no chain recorded: an old or unfinished log) or
+    ``broken`` (lines were edited, reordered or removed)."""
+    detail: str = ""
+
+    @property
+    def tampered(self) -> bool:
+        return self.status == "broken"
+
+
+def check_chain(data: bytes) -> ChainCheck:
+    """Check the tamper-evidence chain that ``EncounterEnded.chain`` records over every line.
+
+    Works on raw bytes, before the lines are parsed, so reordered or removed lines are reported
+    as tampering rather than as a format error. A torn last line is ignored, as the reader does.
+    """
+    lines = [line + b"\n" for line in data.split(b"\n")[:-1]]
+    ends: list[tuple[int, EncounterEnded]] = []
+    for index, line in enumerate(lines):
+        if b"EncounterEnded" not in line:
+            continue
+        try:
+            event = decode_event(line)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue
+        if isinstance(event, EncounterEnded):
+            ends.append((index, event))
+    if not ends:
+        return ChainCheck("absent", "the log has no EncounterEnded (unfinished)")
+    index, ended = ends[-1]
+    if not ended.chain:
+        return ChainCheck("absent", "EncounterEnded records no chain (written by an older engine)")
+    if len(ends) > 1:
+        return ChainCheck("broken", f"{len(ends)} EncounterEnded lines")
+    if index != len(lines) - 1:
+        return ChainCheck(
+            "broken", f"EncounterEnded is line {index + 1} of {len(lines)}, not the last"
+        )
+    h = b""
+    for line in lines[:-1]:
+        h = chain_step(h, line)
+    h = chain_step(h, encode_event(msgspec.structs.replace(ended, chain="")))
+    if h.hex() != ended.chain:
+        return ChainCheck(
+            "broken",
+            "the chain recorded in EncounterEnded does not match the log's lines"
+            " (lines were edited, reordered or removed)",
+        )
+    return ChainCheck("ok")
+
+
+@dataclass(frozen=True)
+class DigestMismatch:
+    """A recorded state digest that the fold of the log's own events does not reproduce."""
+
+    seq: int
+    round: int
+    recorded: str
+    folded: str
+
+
+def check_digests(events: list[Event]) -> tuple[int, DigestMismatch | None]:
+    """Fold the log's events and compare each ``StateDigested`` with the folded state.
+
+    Returns how many digests were checked and the first mismatch (``None`` when all match)."""
+    state = EncounterState()
+    checked = 0
+    for event in events:
+        if isinstance(event, StateDigested):
+            checked += 1
+            folded = state_digest(state)
+            if folded != event.digest:
+                return checked, DigestMismatch(event.seq, event.round, event.digest, folded)
+        state = apply(state, event)
+    return checked, None

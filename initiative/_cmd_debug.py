@@ -1,0 +1,100 @@
+"""The debugging commands: why, diff, fork, resume, view. Thin: parse, call ``replays``, render."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from events import LogContents
+from replays import Step, cause_chain, diff_logs, effects, step_of
+
+from ._app import app, load_log, out
+
+_CONTEXT = 3
+
+
+def _step_line(step: Step, marker: str = " ") -> str:
+    indent = "  " * max(0, step.depth - 1)
+    who = step.who or "-"
+    return escape(f"{marker}{step.seq:>6}  {indent}{step.type:<18} {who:<12} {step.summary}")
+
+
+@app.command()
+def why(
+    log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
+    seq: Annotated[int, typer.Argument(help="The event to explain.")],
+    show_effects: Annotated[
+        bool, typer.Option("--effects", help="Also list the events SEQ caused in turn.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """The chain of causes from the root to event SEQ (and with --effects, what SEQ caused)."""
+    contents = load_log(log)
+    chain = cause_chain(contents.events, seq, name=str(log))
+    caused = effects(contents.events, seq, name=str(log)) if show_effects else []
+    if as_json:
+        data: dict[str, object] = {"seq": seq, "causes": [s.to_builtins() for s in chain]}
+        if show_effects:
+            data["effects"] = [s.to_builtins() for s in caused]
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    target = chain[-1]
+    out.print(f"why seq {seq} ({target.type}{' ' + target.who if target.who else ''}):")
+    for step in chain:
+        out.print(_step_line(step, ">" if step.seq == seq else " "))
+    if show_effects:
+        out.print(f"effects of seq {seq}: {len(caused)} event(s)")
+        for step in caused:
+            out.print(_step_line(step))
+
+
+def _context_lines(contents: LogContents, start: int, stop: int, marker: str) -> None:
+    for event in contents.events[max(0, start) : stop]:
+        out.print(_step_line(step_of(event), marker))
+
+
+@app.command()
+def diff(
+    log_a: Annotated[Path, typer.Argument(help="The first log.")],
+    log_b: Annotated[Path, typer.Argument(help="The second log.")],
+    context: Annotated[int, typer.Option(help="Events of context around the difference.")] = (
+        _CONTEXT
+    ),
+) -> None:
+    """The first event where two logs differ, with the differing fields side by side.
+
+    Exit 0 when the logs are identical (apart from where they came from), 1 otherwise."""
+    a, b = load_log(log_a), load_log(log_b)
+    result = diff_logs(a, b)
+    for note in result.notes:
+        out.print(f"note: {escape(note)}")
+    if result.identical:
+        out.print(f"identical: {result.events_a} events")
+        return
+    seq = result.seq
+    assert seq is not None
+    out.print(f"first difference at seq {seq}")
+    out.print(f"  A = {escape(str(log_a))} ({result.events_a} events)")
+    out.print(f"  B = {escape(str(log_b))} ({result.events_b} events)")
+    if result.ended is not None:
+        longer, name = (b, "B") if result.ended == "a" else (a, "A")
+        short = "A" if name == "B" else "B"
+        nxt = step_of(longer.events[seq])
+        out.print(f"{short} ends after seq {seq - 1}; {name} goes on with {nxt.type} at seq {seq}")
+    else:
+        width = max(len("field"), *(len(f.path) for f in result.fields))
+        va = [json.dumps(f.a) for f in result.fields]
+        vwidth = max(len("A"), *(len(v) for v in va))
+        out.print(escape(f"  {'field':<{width}}  {'A':<{vwidth}}  B"))
+        for f, left in zip(result.fields, va, strict=True):
+            out.print(escape(f"  {f.path:<{width}}  {left:<{vwidth}}  {json.dumps(f.b)}"))
+    out.print("context:")
+    _context_lines(a, seq - context, seq, " ")
+    _context_lines(a, seq, seq + context, "A")
+    _context_lines(b, seq, seq + context, "B")
+    raise typer.Exit(1)
