@@ -52,6 +52,7 @@ from events import (
     PriorityPassed,
     RoundEnded,
     RoundStarted,
+    SeedChanged,
     StateDigested,
     Trigger,
     TurnEnded,
@@ -151,6 +152,7 @@ class Fight:
         sink: Callable[[Event], None] | None = None,
         parent: str | None = None,
         keep_events: bool = True,
+        reseed: dict[int, int] | None = None,
     ) -> None:
         self.encounter = encounter
         self.seed = seed
@@ -168,6 +170,8 @@ class Fight:
         self.last_line = b""
         """The encoded line of the last event emitted (sinks that write the log can use it)."""
         self._digested = -1
+        self._reseed = dict(reseed or {})
+        """``{seq: seed}``: after event ``seq``, the dice come from ``seed`` (a fork's new luck)."""
         self._causes: list[int | None] = [None]
         self._specs = {c.id: c for c in encounter.combatants}
         self._initiative_keys: dict[str, tuple[int, ...]] = {}
@@ -200,6 +204,10 @@ class Fight:
             self.events.append(stamped)
         if self.sink is not None:
             self.sink(stamped)
+        if self._reseed and seq in self._reseed:
+            new_seed = self._reseed.pop(seq)
+            self.rng = Rng(new_seed, "dice")
+            self.emit(SeedChanged(seed=new_seed), cause=None)
         return seq
 
     def roll(self, who: str | None, purpose: str, expr: str) -> DiceRolled:

@@ -78,6 +78,7 @@ from ._events import (
     PriorityPassed as PriorityPassed,
     RoundEnded as RoundEnded,
     RoundStarted as RoundStarted,
+    SeedChanged as SeedChanged,
     StateDigested as StateDigested,
     TurnEnded as TurnEnded,
     TurnStarted as TurnStarted,

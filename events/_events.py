@@ -279,6 +279,13 @@ class StateDigested(Event, frozen=True, kw_only=True, tag="StateDigested"):
     """BLAKE2b (16 bytes, hex) of the canonical JSON of the state after the previous event."""
 
 
+class SeedChanged(Event, frozen=True, kw_only=True, tag="SeedChanged"):
+    """From here on the dice come from another seed (a fork that asked for other luck)."""
+
+    seed: int
+    stream: str = "dice"
+
+
 AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build decoders
     EncounterStarted,
     CombatantJoined,
@@ -309,6 +316,7 @@ AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build de
     CombatantLeft,
     EncounterEnded,
     StateDigested,
+    SeedChanged,
 ]
 """Every event type; the decoder's target for log lines."""
 

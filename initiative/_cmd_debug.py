@@ -4,16 +4,28 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
+import trio
 import typer
 from rich.markup import escape
 
-from events import LogContents
-from replays import Step, cause_chain, diff_logs, effects, step_of
+from actors import Result
+from events import Event, LogContents
+from replays import (
+    Narrator,
+    Step,
+    cause_chain,
+    diff_logs,
+    effects,
+    fork_log,
+    resume_log,
+    step_of,
+)
 
-from ._app import app, load_log, out
+from ._app import UsageProblem, app, err, load_log, out, parse_policies
 
 _CONTEXT = 3
 
@@ -98,3 +110,99 @@ def diff(
     _context_lines(a, seq, seq + context, "A")
     _context_lines(b, seq, seq + context, "B")
     raise typer.Exit(1)
+
+
+def _narrator(start: int, quiet: bool) -> Callable[[Event], None]:
+    narrate = Narrator()
+    narrating = not quiet
+
+    def show(event: Event) -> None:
+        nonlocal narrating
+        line = narrate(event)  # always called, so names and nesting are known
+        if narrating and line is not None and event.seq >= start:
+            try:
+                out.print(line)
+            except (BrokenPipeError, SystemExit):
+                # The reader went away (``| head``): finish the fight and its log quietly.
+                narrating = False
+
+    return show
+
+
+def _check_policies(chosen: dict[str, str], contents: LogContents) -> None:
+    spec = contents.header.encounter
+    ids = {c.id for c in spec.combatants} | set(spec.sides)
+    for who in chosen:
+        if who not in ids:
+            raise UsageProblem(
+                f"--policy {who}=...: no combatant or side {who!r} in {contents.path}"
+            )
+
+
+def _finished(result: Result, target: Path) -> None:
+    state = result.fight.state
+    err.print(
+        f"[dim]{result.fight.next_seq} events, {state.round} round(s),"
+        f" winner: {state.winner or 'no one'}; log written to {escape(str(target))}[/dim]"
+    )
+
+
+@app.command()
+def fork(
+    log: Annotated[Path, typer.Argument(help="The parent log.")],
+    at: Annotated[int, typer.Option("--at", help="Keep the parent's events up to this seq.")],
+    policy: Annotated[
+        list[str], typer.Option(help="Live policy after the fork: ID=NAME or SIDE=NAME.")
+    ] = [],  # noqa: B006 - typer reads the default
+    seed: Annotated[
+        int | None, typer.Option(help="New seed for the dice (and policies) after the fork.")
+    ] = None,
+    out_path: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Where to write the fork's log.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+) -> None:
+    """Replay LOG's recorded decisions up to --at, then go on with live policies ("what if").
+
+    --at just before a decision undoes it: that decision is asked of the live policy again."""
+    try:
+        data = log.read_bytes()
+    except OSError as problem:
+        raise UsageProblem(f"{log}: cannot read: {problem.strerror}") from None
+    contents = load_log(log)
+    chosen = parse_policies(policy)
+    _check_policies(chosen, contents)
+    target = out_path or log.with_name(f"{log.stem}.fork{at}.jsonl")
+    if target.resolve() == log.resolve():
+        raise UsageProblem(f"--out {target}: the fork cannot overwrite its parent")
+    result = trio.run(
+        lambda: fork_log(
+            contents,
+            data,
+            at,
+            out=target,
+            policies=chosen,
+            seed=seed,
+            on_event=_narrator(at + 1, quiet),
+        )
+    )
+    _finished(result, target)
+
+
+@app.command()
+def resume(
+    log: Annotated[Path, typer.Argument(help="The log of an interrupted fight.")],
+    policy: Annotated[
+        list[str],
+        typer.Option(help="The overrides the fight was run with: ID=NAME or SIDE=NAME."),
+    ] = [],  # noqa: B006 - typer reads the default
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+) -> None:
+    """Go on with an interrupted fight from its last complete event, appending to its log."""
+    contents = load_log(log)
+    chosen = parse_policies(policy)
+    _check_policies(chosen, contents)
+    result = trio.run(
+        lambda: resume_log(log, policies=chosen, on_event=_narrator(len(contents.events), quiet))
+    )
+    _finished(result, log)

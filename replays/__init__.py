@@ -1,6 +1,11 @@
 """Visitors over logs: the state at any event, re-simulation and verification, narration."""
 
 from ._diff import FieldDiff as FieldDiff, LogDiff as LogDiff, diff_logs as diff_logs
+from ._fork import (
+    fork_description as fork_description,
+    fork_log as fork_log,
+    resume_log as resume_log,
+)
 from ._narrate import Narrator as Narrator, summary as summary, who_of as who_of
 from ._query import Row as Row, select as select, state_at as state_at, with_rounds as with_rounds
 from ._resim import (
@@ -16,6 +21,7 @@ from ._resim import (
     differing_fields as differing_fields,
     recorded_decisions as recorded_decisions,
     replay_decider as replay_decider,
+    reseeds as reseeds,
     resimulate as resimulate,
     verify_log as verify_log,
 )

@@ -34,6 +34,7 @@ from events import (
     Pass,
     PriorityGranted,
     PriorityPassed,
+    SeedChanged,
     StateDigested,
     UnknownRulesetError,
     decode_event,
@@ -48,6 +49,8 @@ class Recorded:
     grant: int
     who: str
     decision: Decision
+    answer: int = -1
+    """Seq of the event that records the decision."""
 
 
 def recorded_decisions(events: list[Event]) -> list[Recorded]:
@@ -69,8 +72,17 @@ def recorded_decisions(events: list[Event]) -> list[Recorded]:
                 decision = Decision(failure=kind, detail=detail)
             case _:
                 continue
-        out.append(Recorded(grant=event.cause, who=grants.pop(event.cause), decision=decision))
+        out.append(
+            Recorded(
+                grant=event.cause, who=grants.pop(event.cause), decision=decision, answer=event.seq
+            )
+        )
     return out
+
+
+def reseeds(events: list[Event]) -> dict[int, int]:
+    """Where a log's dice changed seed (a fork's ``--seed``): ``{seq before: new seed}``."""
+    return {e.seq - 1: e.seed for e in events if isinstance(e, SeedChanged)}
 
 
 class OutOfDecisions(Exception):
@@ -153,7 +165,14 @@ def verify_log(contents: LogContents) -> Verification:
             found.append(Divergence(seq=index, expected=expected, got=line))
             raise _Stop
 
-    fight = Fight(header.encounter, header.seed, sink=sink, parent=header.parent, keep_events=False)
+    fight = Fight(
+        header.encounter,
+        header.seed,
+        sink=sink,
+        parent=header.parent,
+        keep_events=False,
+        reseed=reseeds(contents.events),
+    )
     decide = replay_decider(recorded_decisions(contents.events))
     drive = fight.run()
     try:
@@ -186,7 +205,9 @@ def resimulate(contents: LogContents, upto: int | None = None) -> Fight:
     decisions run out)."""
     header = contents.header
     check_header(header, contents.path or "<log>")
-    fight = Fight(header.encounter, header.seed, parent=header.parent)
+    fight = Fight(
+        header.encounter, header.seed, parent=header.parent, reseed=reseeds(contents.events)
+    )
     decisions = recorded_decisions(contents.events)
     if upto is not None:
         decisions = [d for d in decisions if d.grant <= upto]
