@@ -5,21 +5,23 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 import trio
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 import engine
 from actors import policy_names, run_encounter
-from events import Event, InitiativeError, parse_log
+from events import Event, InitiativeError, RoundStarted, parse_log
 from replays import (
     Narrator,
     check_chain,
     check_digests,
     differing_fields,
+    follow,
     select,
     state_at,
     summary,
@@ -189,8 +191,19 @@ def show(
     first: Annotated[int | None, typer.Option("--from", help="From this seq.")] = None,
     last: Annotated[int | None, typer.Option("--to", help="Up to this seq.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON event per line.")] = False,
+    follow_: Annotated[
+        bool,
+        typer.Option("--follow", "-f", help="Keep printing events as a running fight writes them."),
+    ] = False,
+    idle: Annotated[
+        float | None, typer.Option(help="With --follow: stop after this many idle seconds.")
+    ] = None,
 ) -> None:
     """The events of a log as a table, filtered by round, combatant, type and seq."""
+    if follow_:
+        filters = {"rounds": set(round_) or None, "who": _csv_set(who), "types": _csv_set(type_)}
+        _follow(log, filters, first, last, as_json, idle)
+        return
     contents = load_log(log)
     rows = select(
         contents.events,
@@ -223,6 +236,37 @@ def show(
         )
     out.print(table)
     err.print(f"[dim]{len(rows)} of {len(contents.events)} events[/dim]")
+
+
+def _follow(
+    log: Path,
+    filters: dict[str, Any],
+    first: int | None,
+    last: int | None,
+    as_json: bool,
+    idle: float | None,
+) -> None:
+    """``show --follow``: one line per event as it arrives (a table needs every row first)."""
+    rounds = filters.pop("rounds")
+    current = 0
+    for event, line in follow(log, idle=idle):
+        if isinstance(event, RoundStarted):
+            current = event.round
+        if rounds is not None and current not in rounds:
+            continue
+        if not select([event], first=first, last=last, **filters):
+            continue
+        if as_json:
+            sys.stdout.write(line.decode())
+            sys.stdout.flush()
+        else:
+            cause = "" if event.cause is None else f" <- {event.cause}"
+            out.print(
+                escape(
+                    f"{event.seq:>6}  {type(event).__name__:<18} {who_of(event) or '-':<12}"
+                    f" {summary(event)}{cause}"
+                )
+            )
 
 
 @app.command()

@@ -7,7 +7,13 @@ from ._fork import (
     resume_log as resume_log,
 )
 from ._narrate import Narrator as Narrator, summary as summary, who_of as who_of
-from ._query import Row as Row, select as select, state_at as state_at, with_rounds as with_rounds
+from ._query import (
+    Row as Row,
+    follow as follow,
+    select as select,
+    state_at as state_at,
+    with_rounds as with_rounds,
+)
 from ._resim import (
     ChainCheck as ChainCheck,
     DigestMismatch as DigestMismatch,
