@@ -21,6 +21,7 @@ from replays import (
     diff_logs,
     effects,
     fork_log,
+    render_html,
     resume_log,
     step_of,
 )
@@ -206,3 +207,20 @@ def resume(
         lambda: resume_log(log, policies=chosen, on_event=_narrator(len(contents.events), quiet))
     )
     _finished(result, log)
+
+
+@app.command()
+def view(
+    log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
+    out_path: Annotated[
+        Path | None, typer.Option("--out", "-o", help="The HTML file (default: LOG.html).")
+    ] = None,
+) -> None:
+    """Write one self-contained HTML page for LOG: lanes, hit points, events, causes, state."""
+    contents = load_log(log)
+    target = out_path or log.with_suffix(".html")
+    try:
+        target.write_text(render_html(contents), encoding="utf-8")
+    except OSError as problem:
+        raise UsageProblem(f"{target}: cannot write: {problem.strerror}") from None
+    err.print(f"[dim]{len(contents.events)} events; page written to {escape(str(target))}[/dim]")
