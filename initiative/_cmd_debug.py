@@ -176,17 +176,23 @@ def fork(
     target = out_path or log.with_name(f"{log.stem}.fork{at}.jsonl")
     if target.resolve() == log.resolve():
         raise UsageProblem(f"--out {target}: the fork cannot overwrite its parent")
-    result = trio.run(
-        lambda: fork_log(
-            contents,
-            data,
-            at,
-            out=target,
-            policies=chosen,
-            seed=seed,
-            on_event=_narrator(at + 1, quiet),
+    existed = target.exists()
+    try:
+        result = trio.run(
+            lambda: fork_log(
+                contents,
+                data,
+                at,
+                out=target,
+                policies=chosen,
+                seed=seed,
+                on_event=_narrator(at + 1, quiet),
+            )
         )
-    )
+    except BaseException:
+        if not existed:
+            target.unlink(missing_ok=True)  # no half-written fork left behind
+        raise
     _finished(result, target)
 
 

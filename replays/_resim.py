@@ -157,7 +157,7 @@ def verify_log(contents: LogContents) -> Verification:
 
     def sink(event: Event) -> None:
         nonlocal produced
-        line = encode_event(event)
+        line = fight.last_line  # the engine's own encoding of ``event``
         index = event.seq
         expected = lines[index] if index < len(lines) else None
         produced = index + 1
