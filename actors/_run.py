@@ -9,7 +9,7 @@ the encounter does.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,9 +66,17 @@ async def schedule(
     fight: Fight,
     runners: Mapping[str, PolicyRunner],
     *,
+    decisions: Sequence[Decision] = (),
+    warm: bool = True,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
-    """Run ``fight`` to its end with one combatant task per runner."""
+    """Run ``fight`` to its end with one combatant task per runner.
+
+    The first ``len(decisions)`` tokens are answered with ``decisions`` (recorded ones, for a
+    fork or a resumed fight), the rest by the live policies. With ``warm``, each replayed token
+    is still shown to its combatant's policy and the answer dropped, so a policy with memory or
+    its own random stream is in the state it would have been in had it made those decisions.
+    """
     async with trio.open_nursery() as nursery:
         links: dict[
             str, tuple[trio.MemorySendChannel[PriorityToken], trio.MemoryReceiveChannel[Decision]]
@@ -82,6 +90,7 @@ async def schedule(
             links[who] = (token_tx, decision_rx)
         task_status.started()
         seen = dict.fromkeys(runners, 0)
+        recorded = iter(decisions)
         try:
             drive = fight.run()
             try:
@@ -93,9 +102,11 @@ async def schedule(
                             token, news=tuple(fight.events[seen[token.who] :])
                         )
                         seen[token.who] = len(fight.events)
-                    await token_tx.send(token)
-                    decision = await decision_rx.receive()
-                    token = drive.send(decision)
+                    replayed = next(recorded, None)
+                    if replayed is None or warm:
+                        await token_tx.send(token)
+                        decision = await decision_rx.receive()
+                    token = drive.send(decision if replayed is None else replayed)
             except StopIteration:
                 pass
         finally:
@@ -113,21 +124,35 @@ async def run_encounter(
     on_event: Callable[[Event], None] | None = None,
     timeout: float | None = None,
     parent: str | None = None,
+    decisions: Sequence[Decision] = (),
+    warm: bool = True,
+    written: int = 0,
+    policy_seed: int | None = None,
+    reseed: dict[int, int] | None = None,
 ) -> Result:
-    """Fight ``encounter`` with live policies; write the log to ``out`` as it happens."""
-    runners = make_runners(encounter, seed, policies, timeout=timeout)
-    writer = LogWriter(out) if out is not None else None
+    """Fight ``encounter`` with live policies; write the log to ``out`` as it happens.
+
+    To go on from a recorded fight (a fork, or a resumed one): ``decisions`` answers the first
+    tokens (see :func:`schedule`); ``written`` events are already in ``out``, which is then
+    appended to from there on. ``policy_seed`` seeds the policies' random streams (default
+    ``seed``); ``reseed={seq: n}`` switches the dice to seed ``n`` after event ``seq`` (recorded
+    as ``SeedChanged``).
+    """
+    runners = make_runners(
+        encounter, seed if policy_seed is None else policy_seed, policies, timeout=timeout
+    )
+    writer = LogWriter(out, append=written > 0) if out is not None else None
 
     def sink(event: Event) -> None:
-        if writer is not None:
-            writer.append(event)
+        if writer is not None and event.seq >= written:
+            writer.write_line(fight.last_line)
         if on_event is not None:
             on_event(event)
 
-    fight = Fight(encounter, seed, sink=sink, parent=parent)
+    fight = Fight(encounter, seed, sink=sink, parent=parent, reseed=reseed)
     structlog.contextvars.bind_contextvars(encounter=encounter.name or encounter.ruleset)
     try:
-        await schedule(fight, runners)
+        await schedule(fight, runners, decisions=decisions, warm=warm)
     finally:
         if writer is not None:
             writer.close()

@@ -38,6 +38,8 @@ from ._state import (
     CombatantState as CombatantState,
     EncounterState as EncounterState,
     apply as apply,
+    chain_step as chain_step,
     fold as fold,
+    state_digest as state_digest,
     state_to_builtins as state_to_builtins,
 )

@@ -53,18 +53,21 @@ from events import (
     PriorityPassed,
     RoundEnded,
     RoundStarted,
+    SeedChanged,
+    StateDigested,
     Trigger,
     TurnEnded,
     TurnInserted,
     TurnStarted,
     Window,
+    encode_event,
 )
 
 from ._dice import parse_dice
 from ._geometry import distance
 from ._rng import ALGORITHM, Rng
 from ._ruleset import Ruleset, find_ruleset
-from ._state import CombatantState, EncounterState, apply
+from ._state import CombatantState, EncounterState, apply, chain_step, state_digest
 
 log = structlog.get_logger("initiative.engine")
 
@@ -152,6 +155,7 @@ class Fight:
         parent: str | None = None,
         keep_events: bool = True,
         engine_version: str = ENGINE_VERSION,
+        reseed: dict[int, int] | None = None,
     ) -> None:
         self.encounter = encounter
         self.seed = seed
@@ -166,6 +170,13 @@ class Fight:
         self.engine_version = engine_version
         """Recorded in the header; a re-simulation keeps the recorded log's."""
         self.next_seq = 0
+        self.chain = b""
+        """The tamper-evidence chain over every line emitted so far (see ``EncounterEnded``)."""
+        self.last_line = b""
+        """The encoded line of the last event emitted (sinks that write the log can use it)."""
+        self._digested = -1
+        self._reseed = dict(reseed or {})
+        """``{seq: seed}``: after event ``seq``, the dice come from ``seed`` (a fork's new luck)."""
         self._causes: list[int | None] = [None]
         self._specs = {c.id: c for c in encounter.combatants}
         self._initiative_keys: dict[str, tuple[int, ...]] = {}
@@ -191,11 +202,17 @@ class Fight:
         real_cause = self.cause if cause is True else (None if cause is False else cause)
         stamped = msgspec.structs.replace(event, seq=seq, cause=real_cause)
         self.next_seq += 1
+        self.last_line = encode_event(stamped)
+        self.chain = chain_step(self.chain, self.last_line)
         self.state = apply(self.state, stamped)
         if self.keep_events:
             self.events.append(stamped)
         if self.sink is not None:
             self.sink(stamped)
+        if self._reseed and seq in self._reseed:
+            new_seed = self._reseed.pop(seq)
+            self.rng = Rng(new_seed, "dice")
+            self.emit(SeedChanged(seed=new_seed), cause=None)
         return seq
 
     def roll(self, who: str | None, purpose: str, expr: str) -> DiceRolled:
@@ -489,6 +506,7 @@ class Fight:
         ended = self.emit(RoundEnded(round=number))
         with self.caused_by(ended):
             yield from R.round_ended(self)
+        self.digest(cause=ended)
         self.check_end()
 
     def _turn(self, who: str) -> Drive:
@@ -698,13 +716,26 @@ class Fight:
             reason = f"only {winner} is left standing" if winner else "no one is left standing"
             self._end(winner, reason)
 
+    def digest(self, *, cause: int | None) -> None:
+        """Record a digest of the whole state as it is now (``StateDigested``)."""
+        self.emit(
+            StateDigested(round=self.state.round, digest=state_digest(self.state)), cause=cause
+        )
+        self._digested = self.next_seq - 1
+
     def _end(self, winner: str | None, reason: str) -> None:
         last = self.next_seq - 1
         if self.state.active is not None:
             last = self.emit(
                 TurnEnded(who=self.state.active, reason="encounter decided"), cause=last
             )
-        self.emit(EncounterEnded(winner=winner, reason=reason, rounds=self.state.round), cause=last)
+        if self._digested != self.next_seq - 1:
+            self.digest(cause=last)
+        ended = EncounterEnded(
+            winner=winner, reason=reason, rounds=self.state.round, seq=self.next_seq, cause=last
+        )
+        chain = chain_step(self.chain, encode_event(ended)).hex()
+        self.emit(msgspec.structs.replace(ended, chain=chain), cause=last)
         log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
 

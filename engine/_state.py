@@ -7,6 +7,8 @@ Combatants live in a dict that is copied on write and never mutated in place.
 
 from __future__ import annotations
 
+from hashlib import blake2b
+
 import msgspec
 from msgspec.structs import replace
 
@@ -215,3 +217,20 @@ def state_to_builtins(state: EncounterState) -> dict[str, object]:
             for cid, c in state.combatants.items()
         },
     }
+
+
+_digest_encoder = msgspec.json.Encoder()
+
+
+def state_digest(state: EncounterState) -> str:
+    """BLAKE2b (16 bytes, hex) of the canonical JSON of :func:`state_to_builtins`.
+
+    Canonical because every map there is in insertion order (join order, field order), which the
+    events alone decide; nothing depends on hash seeds or the clock."""
+    data = _digest_encoder.encode(state_to_builtins(state))
+    return blake2b(data, digest_size=16).hexdigest()
+
+
+def chain_step(previous: bytes, line: bytes) -> bytes:
+    """One link of a log's tamper-evidence chain: ``H(previous || line)`` (BLAKE2b, 32 bytes)."""
+    return blake2b(previous + line, digest_size=32).digest()

@@ -95,6 +95,8 @@ from ._events import (
     PriorityPassed as PriorityPassed,
     RoundEnded as RoundEnded,
     RoundStarted as RoundStarted,
+    SeedChanged as SeedChanged,
+    StateDigested as StateDigested,
     TurnEnded as TurnEnded,
     TurnInserted as TurnInserted,
     TurnStarted as TurnStarted,

@@ -263,6 +263,27 @@ class EncounterEnded(Event, frozen=True, kw_only=True, tag="EncounterEnded"):
     """The side left standing, or ``None``."""
     reason: str
     rounds: int
+    chain: str = ""
+    """Tamper evidence: BLAKE2b chained over every line of the log (``h = H(h || line)``, from
+    the header on), ending with this event's own line encoded with ``chain`` empty; hex."""
+
+
+class StateDigested(Event, frozen=True, kw_only=True, tag="StateDigested"):
+    """A digest of the whole folded state, recorded at each round's end and before the end.
+
+    ``verify`` folds the log's own events and compares, so a fold that has drifted is caught
+    even when the events look alike, and the first round whose state differs is named."""
+
+    round: int
+    digest: str
+    """BLAKE2b (16 bytes, hex) of the canonical JSON of the state after the previous event."""
+
+
+class SeedChanged(Event, frozen=True, kw_only=True, tag="SeedChanged"):
+    """From here on the dice come from another seed (a fork that asked for other luck)."""
+
+    seed: int
+    stream: str = "dice"
 
 
 class TurnInserted(Event, frozen=True, kw_only=True, tag="TurnInserted"):
@@ -315,6 +336,8 @@ AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build de
     EncounterEnded,
     TurnInserted,
     InsertedTurnEnded,
+    StateDigested,
+    SeedChanged,
 ]
 """Every event type; the decoder's target for log lines."""
 

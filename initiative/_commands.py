@@ -5,17 +5,29 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 import trio
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 import engine
 from actors import policy_names, run_encounter
-from events import Event
-from replays import Narrator, differing_fields, select, state_at, summary, verify_log, who_of
+from events import Event, InitiativeError, RoundStarted, parse_log
+from replays import (
+    Narrator,
+    check_chain,
+    check_digests,
+    differing_fields,
+    follow,
+    select,
+    state_at,
+    summary,
+    verify_log,
+    who_of,
+)
 
 from ._app import UsageProblem, app, err, load_log, out, parse_policies
 
@@ -94,9 +106,34 @@ def replay(
 
 @app.command()
 def verify(log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")]) -> None:
-    """Re-simulate a log from its header and recorded decisions; exit 1 at the first event
-    that differs."""
+    """Check a log's tamper-evidence chain and state digests, then re-simulate it from its
+    header and recorded decisions; exit 1 when it was tampered with or diverges."""
+    try:
+        data = log.read_bytes()
+    except OSError as problem:
+        raise UsageProblem(f"{log}: cannot read: {problem.strerror}") from None
+    chain = check_chain(data)
+    if chain.tampered:
+        out.print(f"[red]tampered[/red]: {chain.detail}")
+        try:
+            contents = parse_log(data, name=str(log))
+        except InitiativeError as problem:
+            out.print(f"first damage: {problem}")
+        else:
+            first = verify_log(contents).divergence
+            if first is not None:
+                what = _describe_divergence(first.expected, first.got)
+                out.print(f"first line unlike the re-simulation: seq {first.seq}: {what}")
+        raise typer.Exit(1)
     contents = load_log(log)
+    digests, mismatch = check_digests(contents.events)
+    if mismatch is not None:
+        out.print(
+            f"[red]diverged[/red]: the state at the end of round {mismatch.round} differs"
+            f" (seq {mismatch.seq}: the log records digest {mismatch.recorded}, folding its"
+            f" events gives {mismatch.folded})"
+        )
+        raise typer.Exit(1)
     result = verify_log(contents)
     d = result.divergence
     if d is not None:
@@ -108,7 +145,12 @@ def verify(log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")]) ->
             " before EncounterEnded"
         )
         raise typer.Exit(1)
-    out.print(f"[green]verified[/green]: all {result.events} events match the re-simulation")
+    extra = f", {digests} state digests" if digests else ""
+    sealed = ", chain intact" if chain.status == "ok" else f" ({chain.detail})"
+    out.print(
+        f"[green]verified[/green]: all {result.events} events match the re-simulation"
+        f"{extra}{sealed}"
+    )
 
 
 def _describe_divergence(expected: bytes | None, got: bytes | None) -> str:
@@ -150,8 +192,19 @@ def show(
     first: Annotated[int | None, typer.Option("--from", help="From this seq.")] = None,
     last: Annotated[int | None, typer.Option("--to", help="Up to this seq.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON event per line.")] = False,
+    follow_: Annotated[
+        bool,
+        typer.Option("--follow", "-f", help="Keep printing events as a running fight writes them."),
+    ] = False,
+    idle: Annotated[
+        float | None, typer.Option(help="With --follow: stop after this many idle seconds.")
+    ] = None,
 ) -> None:
     """The events of a log as a table, filtered by round, combatant, type and seq."""
+    if follow_:
+        filters = {"rounds": set(round_) or None, "who": _csv_set(who), "types": _csv_set(type_)}
+        _follow(log, filters, first, last, as_json, idle)
+        return
     contents = load_log(log)
     rows = select(
         contents.events,
@@ -184,6 +237,37 @@ def show(
         )
     out.print(table)
     err.print(f"[dim]{len(rows)} of {len(contents.events)} events[/dim]")
+
+
+def _follow(
+    log: Path,
+    filters: dict[str, Any],
+    first: int | None,
+    last: int | None,
+    as_json: bool,
+    idle: float | None,
+) -> None:
+    """``show --follow``: one line per event as it arrives (a table needs every row first)."""
+    rounds = filters.pop("rounds")
+    current = 0
+    for event, line in follow(log, idle=idle):
+        if isinstance(event, RoundStarted):
+            current = event.round
+        if rounds is not None and current not in rounds:
+            continue
+        if not select([event], first=first, last=last, **filters):
+            continue
+        if as_json:
+            sys.stdout.write(line.decode())
+            sys.stdout.flush()
+        else:
+            cause = "" if event.cause is None else f" <- {event.cause}"
+            out.print(
+                escape(
+                    f"{event.seq:>6}  {type(event).__name__:<18} {who_of(event) or '-':<12}"
+                    f" {summary(event)}{cause}"
+                )
+            )
 
 
 @app.command()

@@ -1,16 +1,41 @@
 """Visitors over logs: the state at any event, re-simulation and verification, narration."""
 
+from ._diff import FieldDiff as FieldDiff, LogDiff as LogDiff, diff_logs as diff_logs
+from ._fork import (
+    fork_description as fork_description,
+    fork_log as fork_log,
+    resume_log as resume_log,
+)
 from ._narrate import Narrator as Narrator, summary as summary, who_of as who_of
-from ._query import Row as Row, select as select, state_at as state_at, with_rounds as with_rounds
+from ._query import (
+    Row as Row,
+    follow as follow,
+    select as select,
+    state_at as state_at,
+    with_rounds as with_rounds,
+)
 from ._resim import (
+    ChainCheck as ChainCheck,
+    DigestMismatch as DigestMismatch,
     Divergence as Divergence,
     OutOfDecisions as OutOfDecisions,
     Recorded as Recorded,
     Verification as Verification,
+    check_chain as check_chain,
+    check_digests as check_digests,
     check_header as check_header,
     differing_fields as differing_fields,
     recorded_decisions as recorded_decisions,
     replay_decider as replay_decider,
+    reseeds as reseeds,
     resimulate as resimulate,
     verify_log as verify_log,
+)
+from ._view import embed_json as embed_json, render_html as render_html, view_data as view_data
+from ._why import (
+    Step as Step,
+    cause_chain as cause_chain,
+    causes_and_effects as causes_and_effects,
+    effects as effects,
+    step_of as step_of,
 )

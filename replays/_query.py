@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
+
+import msgspec
 
 from engine import EncounterState, fold
-from events import Event, LogContents, LogFormatError, RoundStarted
+from events import (
+    EncounterEnded,
+    Event,
+    LogContents,
+    LogFormatError,
+    RoundStarted,
+    decode_event,
+)
 
 from ._narrate import who_of
 
@@ -69,3 +81,53 @@ def state_at(contents: LogContents, seq: int | None = None) -> EncounterState:
             f"{contents.path}: no event {seq}: the log holds seq 0 to {len(contents.events) - 1}"
         )
     return fold(contents.events, seq)
+
+
+def follow(
+    path: str | os.PathLike[str],
+    *,
+    poll: float = 0.1,
+    idle: float | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Iterator[tuple[Event, bytes]]:
+    """Yield a log's events (with their lines) as a running fight appends them.
+
+    Only whole lines are read; a line still being written waits for its newline. Stops after
+    ``EncounterEnded``, or after ``idle`` seconds without a new line (never, when ``None``). A
+    file that does not exist yet is waited for (``idle`` seconds, or 5), then is an error.
+    """
+    p = Path(path)
+    offset = 0
+    pending = b""
+    waited = 0.0
+    number = 0
+    while True:
+        try:
+            with p.open("rb") as f:
+                f.seek(offset)
+                chunk = f.read()
+        except FileNotFoundError:
+            # The fight may not have opened its log yet: wait a little, not forever.
+            if number or waited >= (5.0 if idle is None else idle):
+                raise LogFormatError(f"{p}: cannot read: no such file") from None
+            chunk = b""
+        except OSError as err:
+            raise LogFormatError(f"{p}: cannot read: {err.strerror}") from None
+        offset += len(chunk)
+        pending += chunk
+        *whole, pending = pending.split(b"\n")
+        for line in whole:
+            number += 1
+            try:
+                event = decode_event(line)
+            except (msgspec.DecodeError, msgspec.ValidationError) as err:
+                raise LogFormatError(f"{p}: line {number}: not a valid event: {err}") from None
+            yield event, line + b"\n"
+            if isinstance(event, EncounterEnded):
+                return
+        if whole:
+            waited = 0.0
+        elif idle is not None and waited >= idle:
+            return
+        sleep(poll)
+        waited += poll

@@ -13,11 +13,21 @@ from dataclasses import dataclass
 
 import msgspec
 
-from engine import Decision, Fight, PriorityToken, find_ruleset
+from engine import (
+    Decision,
+    EncounterState,
+    Fight,
+    PriorityToken,
+    apply,
+    chain_step,
+    find_ruleset,
+    state_digest,
+)
 from events import (
     ActionDeclared,
     ActionRejected,
     DecisionFailed,
+    EncounterEnded,
     EncounterStarted,
     Event,
     LogContents,
@@ -25,7 +35,10 @@ from events import (
     Pass,
     PriorityGranted,
     PriorityPassed,
+    SeedChanged,
+    StateDigested,
     UnknownRulesetError,
+    decode_event,
     encode_event,
 )
 
@@ -37,6 +50,8 @@ class Recorded:
     grant: int
     who: str
     decision: Decision
+    answer: int = -1
+    """Seq of the event that records the decision."""
 
 
 def recorded_decisions(events: list[Event]) -> list[Recorded]:
@@ -58,8 +73,17 @@ def recorded_decisions(events: list[Event]) -> list[Recorded]:
                 decision = Decision(failure=kind, detail=detail)
             case _:
                 continue
-        out.append(Recorded(grant=event.cause, who=grants.pop(event.cause), decision=decision))
+        out.append(
+            Recorded(
+                grant=event.cause, who=grants.pop(event.cause), decision=decision, answer=event.seq
+            )
+        )
     return out
+
+
+def reseeds(events: list[Event]) -> dict[int, int]:
+    """Where a log's dice changed seed (a fork's ``--seed``): ``{seq before: new seed}``."""
+    return {e.seq - 1: e.seed for e in events if isinstance(e, SeedChanged)}
 
 
 class OutOfDecisions(Exception):
@@ -134,7 +158,7 @@ def verify_log(contents: LogContents) -> Verification:
 
     def sink(event: Event) -> None:
         nonlocal produced
-        line = encode_event(event)
+        line = fight.last_line  # the engine's own encoding of ``event``
         index = event.seq
         expected = lines[index] if index < len(lines) else None
         if expected is None and not contents.complete:
@@ -151,6 +175,7 @@ def verify_log(contents: LogContents) -> Verification:
         parent=header.parent,
         keep_events=False,
         engine_version=header.engine,
+        reseed=reseeds(contents.events),
     )
     try:
         fight.play(replay_decider(recorded_decisions(contents.events)))
@@ -180,10 +205,97 @@ def resimulate(contents: LogContents, upto: int | None = None) -> Fight:
     decisions run out)."""
     header = contents.header
     check_header(header, contents.path or "<log>")
-    fight = Fight(header.encounter, header.seed, parent=header.parent, engine_version=header.engine)
+    fight = Fight(
+        header.encounter,
+        header.seed,
+        parent=header.parent,
+        engine_version=header.engine,
+        reseed=reseeds(contents.events),
+    )
     decisions = recorded_decisions(contents.events)
     if upto is not None:
         decisions = [d for d in decisions if d.grant <= upto]
     with contextlib.suppress(OutOfDecisions):
         fight.play(replay_decider(decisions))
     return fight
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """The outcome of :func:`check_chain` on a log's raw bytes."""
+
+    status: str
+    """``ok`` (the chain matches), ``absent`` (no chain recorded: an old or unfinished log) or
+    ``broken`` (lines were edited, reordered or removed)."""
+    detail: str = ""
+
+    @property
+    def tampered(self) -> bool:
+        return self.status == "broken"
+
+
+def check_chain(data: bytes) -> ChainCheck:
+    """Check the tamper-evidence chain that ``EncounterEnded.chain`` records over every line.
+
+    Works on raw bytes, before the lines are parsed, so reordered or removed lines are reported
+    as tampering rather than as a format error. A torn last line is ignored, as the reader does.
+    """
+    lines = [line + b"\n" for line in data.split(b"\n")[:-1]]
+    ends: list[tuple[int, EncounterEnded]] = []
+    for index, line in enumerate(lines):
+        if b"EncounterEnded" not in line:
+            continue
+        try:
+            event = decode_event(line)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            continue
+        if isinstance(event, EncounterEnded):
+            ends.append((index, event))
+    if not ends:
+        return ChainCheck("absent", "the log has no EncounterEnded (unfinished)")
+    index, ended = ends[-1]
+    if not ended.chain:
+        return ChainCheck("absent", "EncounterEnded records no chain (written by an older engine)")
+    if len(ends) > 1:
+        return ChainCheck("broken", f"{len(ends)} EncounterEnded lines")
+    if index != len(lines) - 1:
+        return ChainCheck(
+            "broken", f"EncounterEnded is line {index + 1} of {len(lines)}, not the last"
+        )
+    h = b""
+    for line in lines[:-1]:
+        h = chain_step(h, line)
+    h = chain_step(h, encode_event(msgspec.structs.replace(ended, chain="")))
+    if h.hex() != ended.chain:
+        return ChainCheck(
+            "broken",
+            "the chain recorded in EncounterEnded does not match the log's lines"
+            " (lines were edited, reordered or removed)",
+        )
+    return ChainCheck("ok")
+
+
+@dataclass(frozen=True)
+class DigestMismatch:
+    """A recorded state digest that the fold of the log's own events does not reproduce."""
+
+    seq: int
+    round: int
+    recorded: str
+    folded: str
+
+
+def check_digests(events: list[Event]) -> tuple[int, DigestMismatch | None]:
+    """Fold the log's events and compare each ``StateDigested`` with the folded state.
+
+    Returns how many digests were checked and the first mismatch (``None`` when all match)."""
+    state = EncounterState()
+    checked = 0
+    for event in events:
+        if isinstance(event, StateDigested):
+            checked += 1
+            folded = state_digest(state)
+            if folded != event.digest:
+                return checked, DigestMismatch(event.seq, event.round, event.digest, folded)
+        state = apply(state, event)
+    return checked, None

@@ -92,7 +92,8 @@ def test_changing_one_die_makes_verify_fail_naming_its_seq(log, tmp_path):
     bad.write_bytes(b"".join(lines))
     done = initiative("verify", bad)
     assert done.returncode == 1
-    assert done.stdout.startswith(f"diverged at seq {index}: DiceRolled; dice: log has")
+    assert done.stdout.startswith("tampered:")  # the edit also breaks the chain
+    assert f"first line unlike the re-simulation: seq {index}" in done.stdout
 
 
 def test_state_json_prints_the_pinned_keys(log):
@@ -190,6 +191,10 @@ def test_corrupted_middle_line_is_exit_2_naming_the_line(log, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(b"".join(lines))
     done = initiative("verify", bad)
+    assert done.returncode == 1
+    assert done.stdout.startswith("tampered:")
+    assert "line 11: not a valid event" in done.stdout and "Traceback" not in done.stderr
+    done = initiative("state", bad)
     assert done.returncode == 2
     assert "line 11: not a valid event" in done.stderr and "Traceback" not in done.stderr
 

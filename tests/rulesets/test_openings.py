@@ -16,7 +16,6 @@ from events import (
     Move,
     OpeningOpened,
     PriorityGranted,
-    RoundEnded,
     TurnStarted,
 )
 
@@ -362,7 +361,9 @@ policy = "scripted"
     assert (ended.winner, ended.reason) == ("x", "only x is left standing")
     defeated = [e.who for e in of_type(result.events, "CombatantDefeated")]
     assert sorted(defeated) == ["b-1", "b-2"]
-    assert ended.cause == result.events[-2].seq
+    digest = result.events[-2]
+    assert type(digest).__name__ == "StateDigested"
+    assert ended.cause == digest.cause  # the event that decided the fight
 
 
 def test_defaults_can_be_overridden_from_the_encounter_file():
@@ -380,7 +381,11 @@ def test_defaults_can_be_overridden_from_the_encounter_file():
 def test_the_round_limit_ends_an_undecided_fight():
     """Design default: an encounter that reaches max_rounds ends with no winner."""
     events = fight(duel(), seed=1).events
-    assert isinstance(events[-2], RoundEnded)
+    assert [type(e).__name__ for e in events[-3:]] == [
+        "RoundEnded",
+        "StateDigested",
+        "EncounterEnded",
+    ]
     ended = events[-1]
     assert (ended.winner, ended.rounds) == (None, 2)
     assert "round limit" in ended.reason

@@ -1,0 +1,232 @@
+"""The debugging commands: why, diff, fork, resume, view. Thin: parse, call ``replays``, render."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import trio
+import typer
+from rich.markup import escape
+
+from actors import Result
+from events import Event, LogContents
+from replays import (
+    Narrator,
+    Step,
+    cause_chain,
+    diff_logs,
+    effects,
+    fork_log,
+    render_html,
+    resume_log,
+    step_of,
+)
+
+from ._app import UsageProblem, app, err, load_log, out, parse_policies
+
+_CONTEXT = 3
+
+
+def _step_line(step: Step, marker: str = " ") -> str:
+    indent = "  " * max(0, step.depth - 1)
+    who = step.who or "-"
+    return escape(f"{marker}{step.seq:>6}  {indent}{step.type:<18} {who:<12} {step.summary}")
+
+
+@app.command()
+def why(
+    log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
+    seq: Annotated[int, typer.Argument(help="The event to explain.")],
+    show_effects: Annotated[
+        bool, typer.Option("--effects", help="Also list the events SEQ caused in turn.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """The chain of causes from the root to event SEQ (and with --effects, what SEQ caused)."""
+    contents = load_log(log)
+    chain = cause_chain(contents.events, seq, name=str(log))
+    caused = effects(contents.events, seq, name=str(log)) if show_effects else []
+    if as_json:
+        data: dict[str, object] = {"seq": seq, "causes": [s.to_builtins() for s in chain]}
+        if show_effects:
+            data["effects"] = [s.to_builtins() for s in caused]
+        sys.stdout.write(json.dumps(data) + "\n")
+        return
+    target = chain[-1]
+    out.print(f"why seq {seq} ({target.type}{' ' + target.who if target.who else ''}):")
+    for step in chain:
+        out.print(_step_line(step, ">" if step.seq == seq else " "))
+    if show_effects:
+        out.print(f"effects of seq {seq}: {len(caused)} event(s)")
+        for step in caused:
+            out.print(_step_line(step))
+
+
+def _context_lines(contents: LogContents, start: int, stop: int, marker: str) -> None:
+    for event in contents.events[max(0, start) : stop]:
+        out.print(_step_line(step_of(event), marker))
+
+
+@app.command()
+def diff(
+    log_a: Annotated[Path, typer.Argument(help="The first log.")],
+    log_b: Annotated[Path, typer.Argument(help="The second log.")],
+    context: Annotated[int, typer.Option(help="Events of context around the difference.")] = (
+        _CONTEXT
+    ),
+) -> None:
+    """The first event where two logs differ, with the differing fields side by side.
+
+    Exit 0 when the logs are identical (apart from where they came from), 1 otherwise."""
+    a, b = load_log(log_a), load_log(log_b)
+    result = diff_logs(a, b)
+    for note in result.notes:
+        out.print(f"note: {escape(note)}")
+    if result.identical:
+        out.print(f"identical: {result.events_a} events")
+        return
+    seq = result.seq
+    assert seq is not None
+    out.print(f"first difference at seq {seq}")
+    out.print(f"  A = {escape(str(log_a))} ({result.events_a} events)")
+    out.print(f"  B = {escape(str(log_b))} ({result.events_b} events)")
+    if result.ended is not None:
+        longer, name = (b, "B") if result.ended == "a" else (a, "A")
+        short = "A" if name == "B" else "B"
+        nxt = step_of(longer.events[seq])
+        out.print(f"{short} ends after seq {seq - 1}; {name} goes on with {nxt.type} at seq {seq}")
+    else:
+        width = max(len("field"), *(len(f.path) for f in result.fields))
+        va = [json.dumps(f.a) for f in result.fields]
+        vwidth = max(len("A"), *(len(v) for v in va))
+        out.print(escape(f"  {'field':<{width}}  {'A':<{vwidth}}  B"))
+        for f, left in zip(result.fields, va, strict=True):
+            out.print(escape(f"  {f.path:<{width}}  {left:<{vwidth}}  {json.dumps(f.b)}"))
+    out.print("context:")
+    _context_lines(a, seq - context, seq, " ")
+    _context_lines(a, seq, seq + context, "A")
+    _context_lines(b, seq, seq + context, "B")
+    raise typer.Exit(1)
+
+
+def _narrator(start: int, quiet: bool) -> Callable[[Event], None]:
+    narrate = Narrator()
+    narrating = not quiet
+
+    def show(event: Event) -> None:
+        nonlocal narrating
+        line = narrate(event)  # always called, so names and nesting are known
+        if narrating and line is not None and event.seq >= start:
+            try:
+                out.print(line)
+            except (BrokenPipeError, SystemExit):
+                # The reader went away (``| head``): finish the fight and its log quietly.
+                narrating = False
+
+    return show
+
+
+def _check_policies(chosen: dict[str, str], contents: LogContents) -> None:
+    spec = contents.header.encounter
+    ids = {c.id for c in spec.combatants} | set(spec.sides)
+    for who in chosen:
+        if who not in ids:
+            raise UsageProblem(
+                f"--policy {who}=...: no combatant or side {who!r} in {contents.path}"
+            )
+
+
+def _finished(result: Result, target: Path) -> None:
+    state = result.fight.state
+    err.print(
+        f"[dim]{result.fight.next_seq} events, {state.round} round(s),"
+        f" winner: {state.winner or 'no one'}; log written to {escape(str(target))}[/dim]"
+    )
+
+
+@app.command()
+def fork(
+    log: Annotated[Path, typer.Argument(help="The parent log.")],
+    at: Annotated[int, typer.Option("--at", help="Keep the parent's events up to this seq.")],
+    policy: Annotated[
+        list[str], typer.Option(help="Live policy after the fork: ID=NAME or SIDE=NAME.")
+    ] = [],  # noqa: B006 - typer reads the default
+    seed: Annotated[
+        int | None, typer.Option(help="New seed for the dice (and policies) after the fork.")
+    ] = None,
+    out_path: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Where to write the fork's log.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+) -> None:
+    """Replay LOG's recorded decisions up to --at, then go on with live policies ("what if").
+
+    --at just before a decision undoes it: that decision is asked of the live policy again."""
+    try:
+        data = log.read_bytes()
+    except OSError as problem:
+        raise UsageProblem(f"{log}: cannot read: {problem.strerror}") from None
+    contents = load_log(log)
+    chosen = parse_policies(policy)
+    _check_policies(chosen, contents)
+    target = out_path or log.with_name(f"{log.stem}.fork{at}.jsonl")
+    if target.resolve() == log.resolve():
+        raise UsageProblem(f"--out {target}: the fork cannot overwrite its parent")
+    existed = target.exists()
+    try:
+        result = trio.run(
+            lambda: fork_log(
+                contents,
+                data,
+                at,
+                out=target,
+                policies=chosen,
+                seed=seed,
+                on_event=_narrator(at + 1, quiet),
+            )
+        )
+    except BaseException:
+        if not existed:
+            target.unlink(missing_ok=True)  # no half-written fork left behind
+        raise
+    _finished(result, target)
+
+
+@app.command()
+def resume(
+    log: Annotated[Path, typer.Argument(help="The log of an interrupted fight.")],
+    policy: Annotated[
+        list[str],
+        typer.Option(help="The overrides the fight was run with: ID=NAME or SIDE=NAME."),
+    ] = [],  # noqa: B006 - typer reads the default
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+) -> None:
+    """Go on with an interrupted fight from its last complete event, appending to its log."""
+    contents = load_log(log)
+    chosen = parse_policies(policy)
+    _check_policies(chosen, contents)
+    result = trio.run(
+        lambda: resume_log(log, policies=chosen, on_event=_narrator(len(contents.events), quiet))
+    )
+    _finished(result, log)
+
+
+@app.command()
+def view(
+    log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
+    out_path: Annotated[
+        Path | None, typer.Option("--out", "-o", help="The HTML file (default: LOG.html).")
+    ] = None,
+) -> None:
+    """Write one self-contained HTML page for LOG: lanes, hit points, events, causes, state."""
+    contents = load_log(log)
+    target = out_path or log.with_suffix(".html")
+    try:
+        target.write_text(render_html(contents), encoding="utf-8")
+    except OSError as problem:
+        raise UsageProblem(f"{target}: cannot write: {problem.strerror}") from None
+    err.print(f"[dim]{len(contents.events)} events; page written to {escape(str(target))}[/dim]")

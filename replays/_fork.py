@@ -1,0 +1,159 @@
+"""Forks ("what if") and resumed fights: recorded decisions up to a point, then live policies.
+
+Both re-simulate a log's header with its recorded decisions, check that what the engine produces
+is the log byte for byte, and then hand over to live policies through the Trio scheduler
+(:func:`actors.run_encounter` with a prefix of ``decisions``). A fork writes a new log whose
+header names its parent; a resumed fight appends to the log it continues, which then verifies as
+if the fight had never stopped. Nothing in the log is executed: decisions are data.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from hashlib import blake2b
+from pathlib import Path
+
+import msgspec
+
+from actors import Result, run_encounter
+from events import (
+    EncounterEnded,
+    Event,
+    InitiativeError,
+    LogContents,
+    LogFormatError,
+    ReplayDivergedError,
+    decode_event,
+    encode_event,
+    parse_log,
+)
+
+from ._resim import check_header, recorded_decisions, reseeds
+
+
+def fork_description(contents: LogContents, data: bytes, at: int, seed: int | None) -> str:
+    """What a fork's header says about its parent: the file's name, a hash of its bytes, the
+    fork point (and the new seed, when asked)."""
+    digest = blake2b(data, digest_size=16).hexdigest()
+    name = Path(contents.path).name if contents.path else "<log>"
+    text = f"fork of {name} (blake2b {digest}) at seq {at}"
+    return text + (f", dice reseeded with {seed}" if seed is not None else "")
+
+
+def _prefix_checker(
+    lines: list[bytes], upto: int, *, skip_header: bool, name: str
+) -> Callable[[Event], None]:
+    """An ``on_event`` hook that stops the fight if an event up to ``upto`` differs from the
+    log's line (the log does not re-simulate, so going on from it would be fiction)."""
+
+    def check(event: Event) -> None:
+        if event.seq > upto or (skip_header and event.seq == 0):
+            return
+        line = lines[event.seq]
+        if skip_header and isinstance(event, EncounterEnded):
+            # Its chain covers the header, which a fork changes; compare the rest.
+            event = msgspec.structs.replace(event, chain="")
+            line = encode_event(msgspec.structs.replace(decode_event(line), chain=""))
+        if encode_event(event) != line:
+            raise ReplayDivergedError(
+                f"{name}: re-simulating the log differs from it at seq {event.seq};"
+                " run `initiative verify` on it"
+            )
+
+    return check
+
+
+def _chain(*hooks: Callable[[Event], None] | None) -> Callable[[Event], None]:
+    live = [h for h in hooks if h is not None]
+
+    def call(event: Event) -> None:
+        for hook in live:
+            hook(event)
+
+    return call
+
+
+async def fork_log(
+    contents: LogContents,
+    data: bytes,
+    at: int,
+    *,
+    out: str | os.PathLike[str],
+    policies: Mapping[str, str] | None = None,
+    seed: int | None = None,
+    on_event: Callable[[Event], None] | None = None,
+) -> Result:
+    """Replay ``contents`` up to event ``at`` with its recorded decisions, then go on live.
+
+    Decisions recorded at or before ``at`` are replayed; the first one after it is asked of the
+    live policy, so ``at`` just before a decision undoes it. Events ``1..at`` of the fork equal
+    the parent's; the header differs only in ``parent``. With ``seed``, the dice after ``at``
+    come from that seed (recorded as ``SeedChanged``) and so do the policies' own streams.
+    """
+    name = contents.path or "<log>"
+    header = contents.header
+    check_header(header, name)
+    last = len(contents.events) - 1
+    if not 0 <= at <= last:
+        raise LogFormatError(f"{name}: no event {at}: the log holds seq 0 to {last}")
+    decisions = [r.decision for r in recorded_decisions(contents.events) if r.answer <= at]
+    reseed = {k: v for k, v in reseeds(contents.events).items() if k < at}
+    if seed is not None:
+        reseed[at] = seed
+    check = _prefix_checker(contents.lines, at, skip_header=True, name=name)
+    return await run_encounter(
+        header.encounter,
+        header.seed,
+        policies=policies,
+        out=out,
+        on_event=_chain(check, on_event),
+        parent=fork_description(contents, data, at, seed),
+        decisions=decisions,
+        policy_seed=seed,
+        reseed=reseed,
+    )
+
+
+async def resume_log(
+    path: str | os.PathLike[str],
+    *,
+    policies: Mapping[str, str] | None = None,
+    on_event: Callable[[Event], None] | None = None,
+) -> Result:
+    """Go on with an interrupted fight from its last complete event, appending to its log.
+
+    The log's complete events are re-simulated with their recorded decisions and must match it
+    byte for byte; a torn last line is cut off; then the same policies (the header's, with
+    ``policies`` overriding as they did for ``run``) play on. The policies are shown every
+    replayed decision first, so ones with memory or randomness pick up where they were.
+    """
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as err:
+        raise LogFormatError(f"{p}: cannot read: {err.strerror}") from None
+    contents = parse_log(data, name=str(p))
+    if contents.complete:
+        raise InitiativeError(
+            f"{p}: the encounter already ended (EncounterEnded is seq {len(contents.events) - 1}); nothing to resume"
+        )
+    header = contents.header
+    check_header(header, str(p))
+    kept = sum(len(line) for line in contents.lines)
+    decisions = [r.decision for r in recorded_decisions(contents.events)]
+    count = len(contents.events)
+    check = _prefix_checker(contents.lines, count - 1, skip_header=False, name=str(p))
+    if contents.torn:
+        os.truncate(p, kept)
+    return await run_encounter(
+        header.encounter,
+        header.seed,
+        policies=policies,
+        out=p,
+        on_event=_chain(check, on_event),
+        parent=header.parent,
+        decisions=decisions,
+        written=count,
+        reseed=reseeds(contents.events),
+    )

@@ -1,0 +1,75 @@
+"""View: one self-contained HTML page for a log (no network, no code from the log run).
+
+The page holds the log's events as JSON inside a ``<script type="application/json">`` block,
+with ``<``, ``>`` and ``&`` escaped as ``\\u003c`` and friends, so no text in a log can close
+the block or open a tag. The page's script reads that data and inserts every name and summary
+with ``textContent``, never as markup. Lanes per combatant (turns, with nested openings and
+reactions), hit points over time, the event list with causes and effects linked, and a slider
+to see the state after any event.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from typing import Any
+
+import msgspec
+
+from events import EncounterStarted, LogContents
+
+from ._narrate import summary, who_of
+from ._query import with_rounds
+
+_SUMMARY_WIDTH = 160
+
+
+def view_data(contents: LogContents) -> dict[str, Any]:
+    """What the page needs: title, combatants, and per event its fields plus a summary."""
+    header = contents.header
+    enc = header.encounter
+    events = []
+    for row, line in zip(with_rounds(contents.events), contents.lines, strict=True):
+        e = row.event
+        raw = msgspec.json.decode(line)
+        if isinstance(e, EncounterStarted):
+            raw.pop("encounter", None)
+        text = summary(e)
+        if len(text) > _SUMMARY_WIDTH:
+            text = text[: _SUMMARY_WIDTH - 1] + "…"
+        events.append(
+            {
+                "seq": e.seq,
+                "cause": e.cause,
+                "type": type(e).__name__,
+                "who": who_of(e),
+                "round": row.round,
+                "summary": text,
+                "data": raw,
+            }
+        )
+    return {
+        "title": enc.name or f"{header.ruleset} encounter",
+        "ruleset": header.ruleset,
+        "seed": header.seed,
+        "parent": header.parent,
+        "complete": contents.complete,
+        "combatants": [
+            {"id": c.id, "name": c.display, "side": c.side, "hp": c.hp} for c in enc.combatants
+        ],
+        "events": events,
+    }
+
+
+def embed_json(data: object) -> str:
+    """JSON safe inside a ``<script>`` element: nothing in it can end the element."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(char, code)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def render_html(contents: LogContents) -> str:
+    """The whole page for ``contents``: one string, inline CSS and JS, no external resource."""
+    template = files("replays").joinpath("view.html").read_text(encoding="utf-8")
+    return template.replace("/*@DATA@*/null", embed_json(view_data(contents)), 1)

@@ -1,0 +1,98 @@
+"""``initiative show`` filters and ``--follow`` on a log still being written."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from debug_support import EXAMPLES, INITIATIVE, cli, examples, record
+
+from events import read_log
+from replays import select
+
+
+@pytest.fixture(scope="module", params=examples(), ids=lambda p: p.stem)
+def logged(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return record(request.param, tmp_path_factory.mktemp("show") / "fight.jsonl")
+
+
+def test_show_json_filters_round_who_type_and_range(logged: Path) -> None:
+    """--json with every filter: exactly the matching lines, byte for byte, for jq."""
+    contents = read_log(logged)
+    who = contents.header.encounter.combatants[0].id
+    proc = cli(
+        "show",
+        logged,
+        "--json",
+        "--round",
+        2,
+        "--who",
+        who,
+        "--type",
+        "DiceRolled,DamageDealt",
+        "--from",
+        10,
+        "--to",
+        100000,
+        check=0,
+    )
+    expected = select(
+        contents.events, rounds={2}, who={who}, types={"DiceRolled", "DamageDealt"}, first=10
+    )
+    assert proc.stdout.encode() == b"".join(contents.lines[r.event.seq] for r in expected)
+    for line in proc.stdout.splitlines():
+        assert json.loads(line)["type"] in ("DiceRolled", "DamageDealt")
+
+
+def test_follow_prints_lines_as_a_writer_appends_them(logged: Path, tmp_path: Path) -> None:
+    """A log written in pieces (lines split mid-way) is followed to EncounterEnded; each event
+    is printed once, whole, in order."""
+    data = logged.read_bytes()
+    growing = tmp_path / "growing.jsonl"
+    growing.write_bytes(b"")
+    proc = subprocess.Popen(
+        [INITIATIVE, "show", str(growing), "--follow", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    step = max(1, len(data) // 7) + 13  # never a line boundary by design: pieces cut lines
+    with growing.open("ab") as f:
+        for start in range(0, len(data), step):
+            f.write(data[start : start + step])
+            f.flush()
+            time.sleep(0.15)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 0, stderr
+    assert stdout == data
+
+
+def test_follow_a_real_running_fight(tmp_path: Path) -> None:
+    """``show --follow --type`` on the log of an ``initiative run`` still going: every defeat
+    and the end, and it stops by itself."""
+    log = tmp_path / "live.jsonl"
+    run = subprocess.Popen(
+        [INITIATIVE, "run", str(EXAMPLES / "openings-skirmish.toml"), "-q", "--out", str(log)],
+        stderr=subprocess.DEVNULL,
+    )
+    show = cli("show", log, "--follow", "--type", "CombatantDefeated,EncounterEnded", check=0)
+    assert run.wait(timeout=60) == 0
+    events = read_log(log).events
+    wanted = [e.seq for e in events if type(e).__name__ in ("CombatantDefeated", "EncounterEnded")]
+    assert [int(line.split()[0]) for line in show.stdout.splitlines()] == wanted
+
+
+def test_follow_idle_stops_on_an_unfinished_log(logged: Path, tmp_path: Path) -> None:
+    """--idle ends following a log nobody writes any more, after printing what is there."""
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(logged.read_bytes().splitlines(keepends=True)[:25]))
+    proc = cli("show", cut, "--follow", "--idle", "0.3", "--json", check=0)
+    assert len(proc.stdout.splitlines()) == 25
+
+
+def test_follow_missing_file_exits_2(tmp_path: Path) -> None:
+    """Following a file that never appears gives up with exit 2 (after --idle seconds)."""
+    proc = cli("show", tmp_path / "never.jsonl", "--follow", "--idle", "0", check=2)
+    assert "cannot read" in proc.stderr

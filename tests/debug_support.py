@@ -1,0 +1,49 @@
+"""Shared by the debug-command tests: run the installed ``initiative`` and make real logs."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+
+import engine
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+INITIATIVE = shutil.which("initiative") or "initiative"
+
+
+def examples() -> list[Path]:
+    """Every example encounter whose ruleset is installed: one per ruleset at least."""
+    names = set(engine.ruleset_names())
+    found = []
+    for path in sorted(EXAMPLES.glob("*.toml")):
+        if tomllib.loads(path.read_text()).get("ruleset") in names:
+            found.append(path)
+    return found
+
+
+def cli(
+    *args: object, cwd: Path | None = None, check: int | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run ``initiative ARGS`` as a user would; return the finished process."""
+    env = dict(os.environ, COLUMNS="200", NO_COLOR="1", TERM="dumb")
+    proc = subprocess.run(
+        [INITIATIVE, *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=120,
+    )
+    if check is not None:
+        assert proc.returncode == check, (proc.returncode, proc.stdout, proc.stderr)
+    return proc
+
+
+def record(example: Path, out: Path, *extra: object) -> Path:
+    """Run ``example`` quietly and write its log to ``out``."""
+    cli("run", example, "--quiet", "--out", out, *extra, check=0)
+    return out
