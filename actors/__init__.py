@@ -1,5 +1,15 @@
 """Combatants as Trio tasks, their policies, and the nursery that runs an encounter."""
 
+from ._batch import (
+    Summary as Summary,
+    Task as Task,
+    fight_one as fight_one,
+    rerun_command as rerun_command,
+    run_batch as run_batch,
+    sign_test as sign_test,
+    store as store,
+    wilson as wilson,
+)
 from ._combatant import PolicyRunner as PolicyRunner, combatant as combatant
 from ._loading import (
     ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
@@ -7,12 +17,14 @@ from ._loading import (
     load_policy as load_policy,
     policy_names as policy_names,
 )
+from ._lookahead import Lookahead as Lookahead, hp_balance as hp_balance
 from ._policies import (
     BUILTIN as BUILTIN,
     Cautious as Cautious,
     PolicyContext as PolicyContext,
     RandomPolicy as RandomPolicy,
     Scripted as Scripted,
+    Tactician as Tactician,
     aggressive as aggressive,
     cautious as cautious,
     closing as closing,

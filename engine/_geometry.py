@@ -26,8 +26,15 @@ def toward(start: Position, goal: Position, length: float) -> Position:
     gap = math.hypot(goal.x - start.x, goal.y - start.y)
     if gap <= length or gap == 0:
         return at(goal.x, goal.y)
-    f = length / gap
-    return at(start.x + (goal.x - start.x) * f, start.y + (goal.y - start.y) * f)
+    end, shorter = start, length
+    while shorter > 0:
+        # Round inward: the rounded end point must never be farther than ``length``.
+        f = shorter / gap
+        end = at(start.x + (goal.x - start.x) * f, start.y + (goal.y - start.y) * f)
+        if distance(start, end) <= length:
+            break
+        shorter -= 0.01
+    return end
 
 
 def away(start: Position, threat: Position, length: float) -> Position:
@@ -36,7 +43,13 @@ def away(start: Position, threat: Position, length: float) -> Position:
     gap = math.hypot(dx, dy)
     if gap == 0:
         dx, dy, gap = 1.0, 0.0, 1.0
-    return at(start.x + dx / gap * length, start.y + dy / gap * length)
+    end = at(start.x + dx / gap * length, start.y + dy / gap * length)
+    # Round inward: the rounded end point must never be farther than ``length``.
+    shorter = length
+    while distance(start, end) > length and shorter > 0:
+        shorter -= 0.01
+        end = at(start.x + dx / gap * shorter, start.y + dy / gap * shorter)
+    return end
 
 
 def approach(start: Position, goal: Position, speed: float, stop_at: float) -> Position:
