@@ -11,6 +11,7 @@ from ._batch import (
     wilson as wilson,
 )
 from ._combatant import PolicyRunner as PolicyRunner, combatant as combatant
+from ._conformance import Conformance as Conformance, check_policy as check_policy
 from ._loading import (
     ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
     LoadedPolicy as LoadedPolicy,

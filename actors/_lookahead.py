@@ -25,13 +25,13 @@ from ._policies import PolicyContext, aggressive
 
 def hp_balance(state: EncounterState, side: str) -> float:
     """The score of a position for ``side``: its share of hit points left minus the enemies',
-    plus 10 for a won fight and minus 10 for a lost one."""
+    plus one for a won fight and minus one for a lost one."""
     score = 0.0
     for c in state.combatants.values():
         share = max(c.hp, 0) / c.max_hp if c.max_hp > 0 else 0.0
         score += share if c.side == side else -share
     if state.ended and state.winner is not None:
-        score += 10.0 if state.winner == side else -10.0
+        score += 1.0 if state.winner == side else -1.0
     return score
 
 
@@ -42,14 +42,16 @@ class Lookahead:
         self,
         ctx: PolicyContext | None = None,
         *,
-        samples: int = 2,
+        samples: int = 3,
         horizon: int = 24,
         rollout: Callable[[View], Action] = aggressive,
+        margin: float = 0.2,
     ) -> None:
         self.rng = ctx.rng if ctx is not None else Rng(0, "policy/lookahead")
         self.samples = samples
         self.horizon = horizon
         self.rollout = rollout
+        self.margin = margin
         self.forks = 0
         """How many forks it has made (for tests and curiosity)."""
 
@@ -57,13 +59,15 @@ class Lookahead:
         if view.fork is None or len(view.legal) == 1:
             return self.rollout(view)
         dice = [self.rng.next64() for _ in range(self.samples)]
-        best: tuple[float, int] | None = None
-        for index, offer in enumerate(view.legal):
-            score = sum(self._try(view, offer, d) for d in dice)
-            if best is None or score > best[0] + 1e-9:
-                best = (score, index)
-        assert best is not None
-        return view.legal[best[1]].action
+        default = self.rollout(view)
+        scores = [sum(self._try(view, offer, d) for d in dice) / len(dice) for offer in view.legal]
+        actions = [o.action for o in view.legal]
+        base = scores[actions.index(default)] if default in actions else float("-inf")
+        best = max(range(len(scores)), key=lambda i: (scores[i], -i))
+        # Leave the rollout policy's own choice only for one that is clearly better.
+        if scores[best] > base + self.margin:
+            return actions[best]
+        return default
 
     def _try(self, view: View, offer: Offer, dice: int) -> float:
         assert view.fork is not None

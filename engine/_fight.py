@@ -169,6 +169,8 @@ class Fight:
         self._causes: list[int | None] = [None]
         self._specs = {c.id: c for c in encounter.combatants}
         self._initiative_keys: dict[str, tuple[int, ...]] = {}
+        self.log: Any = log
+        """The engine's own logger (a fork's is silent)."""
         self.decisions: list[Decision] = []
         """Every decision sent to :meth:`run` so far, in order (what :meth:`fork` replays)."""
 
@@ -413,7 +415,7 @@ class Fight:
             parent=self.parent,
         )
         root = self.emit(header, cause=False)
-        log.info("encounter started", ruleset=R.name, seed=self.seed)
+        self.log.info("encounter started", ruleset=R.name, seed=self.seed)
         try:
             with self.caused_by(root):
                 for c in self.encounter.combatants:
@@ -444,7 +446,7 @@ class Fight:
     def _round(self, number: int) -> Drive:
         R = self.ruleset
         started = self.emit(RoundStarted(round=number))
-        log.debug("round started", round=number)
+        self.log.debug("round started", round=number)
         with self.caused_by(started):
             arrivals = [c for c in self.encounter.combatants if c.arrives == number > 1]
             for c in arrivals:
@@ -529,7 +531,7 @@ class Fight:
                     failed = self.emit(
                         DecisionFailed(who=who, kind=decision.failure, detail=decision.detail)
                     )
-                    log.warning("decision failed", who=who, kind=decision.failure)
+                    self.log.warning("decision failed", who=who, kind=decision.failure)
                     self.emit(PriorityPassed(who=who, reason=decision.failure), cause=failed)
                     return None
                 if isinstance(action, Pass) and not window.is_turn:
@@ -613,6 +615,7 @@ class Fight:
         """
         past = self.decisions[: len(self.decisions) if upto is None else upto]
         copy = Fight(self.encounter, self.seed, parent=self.parent, keep_events=False)
+        copy.log = _SILENT
         drive = copy.run()
         try:
             token: PriorityToken | None = next(drive)
@@ -691,8 +694,16 @@ class Fight:
                 TurnEnded(who=self.state.active, reason="encounter decided"), cause=last
             )
         self.emit(EncounterEnded(winner=winner, reason=reason, rounds=self.state.round), cause=last)
-        log.info("encounter ended", winner=winner, rounds=self.state.round)
+        self.log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
+
+
+class _Silent:
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return lambda *args, **kwargs: None
+
+
+_SILENT = _Silent()
 
 
 class Branch:

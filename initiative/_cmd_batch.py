@@ -115,6 +115,10 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _ci(low: float, high: float) -> str:
+    return f"{100 * low:.1f}-{100 * high:.1f}%"
+
+
 @app.command()
 def batch(
     ctx: typer.Context,
@@ -137,16 +141,7 @@ def batch(
     results, elapsed = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout)
 
     table = Table(title=f"{spec.name or encounter.name}: {runs} encounters", header_style="bold")
-    for column in (
-        "side",
-        "policy",
-        "wins",
-        "win rate",
-        "95% interval",
-        "rounds",
-        "damage",
-        "faults",
-    ):
+    for column in ("side", "policy", "wins", "rate", "95% CI", "rounds", "damage", "faults"):
         table.add_column(column, justify="left" if column in ("side", "policy") else "right")
     first = results[0].policies
     for s in side_stats(spec.sides, results):
@@ -157,8 +152,8 @@ def batch(
             ", ".join(names),
             str(s.wins),
             _pct(s.rate),
-            f"{_pct(low)} to {_pct(high)}",
-            f"{s.rounds_mean:.2f} ± {s.rounds_sd:.2f}",
+            _ci(low, high),
+            f"{s.rounds_mean:.1f}±{s.rounds_sd:.1f}",
             f"{s.damage_mean:.1f}",
             str(s.faults),
         )
@@ -239,7 +234,6 @@ def duel(
     ]
     results, elapsed = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout)
 
-    label = {a: f"A ({a})", b: f"B ({b})"} if a != b else {a: a}
     wins = {"A": 0, "B": 0}
     by_side = {("A", one): 0, ("A", two): 0, ("B", one): 0, ("B", two): 0}
     faults = {"A": 0, "B": 0}
@@ -259,24 +253,23 @@ def duel(
         f"wins as {one}",
         f"wins as {two}",
         "wins",
-        "win rate",
-        "95% interval",
+        "rate",
+        "95% CI",
         "faults",
     ):
         table.add_column(column, justify="left" if column == "policy" else "right")
     for who, name in (("A", a), ("B", b)):
         low, high = wilson(wins[who], runs)
         table.add_row(
-            f"{who}: {name}",
+            f"{who} {name}",
             str(by_side[(who, one)]),
             str(by_side[(who, two)]),
             str(wins[who]),
             _pct(wins[who] / runs),
-            f"{_pct(low)} to {_pct(high)}",
+            _ci(low, high),
             str(faults[who]),
         )
     out.print(table)
-    del label
     p = sign_test(wins["A"], wins["B"])
     decisive = wins["A"] + wins["B"]
     out.print(f"no winner: {draws}")
