@@ -58,10 +58,8 @@ def _one(name: str, spec: EncounterSpec, seed: int, report: Conformance) -> None
         policy = policies[token.who]
         fn = getattr(policy, "decide", policy)
         try:
-            if inspect.iscoroutinefunction(fn):
-                action = trio.run(fn, token.view)
-            else:
-                action = fn(token.view)
+            is_async = inspect.iscoroutinefunction(fn)
+            action = trio.run(fn, token.view) if is_async else fn(token.view)
         except Exception as err:
             report.problems.append(f"{where}: raised {type(err).__name__}: {err}")
             return Decision(failure="error", detail=str(err))
