@@ -236,3 +236,41 @@ def test_sign_test_and_wilson_give_known_values() -> None:
     low, high = wilson(7, 10)
     assert (round(low, 4), round(high, 4)) == (0.3968, 0.8922)
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_a_policy_over_its_budget_is_a_fault_and_the_batch_goes_on(tmp_path: Path) -> None:
+    """A stuck plain function is abandoned at ``--timeout``; each is one timeout fault."""
+    slow = tmp_path / "slow.py"
+    slow.write_text(
+        "import time\n"
+        "from actors import aggressive\n"
+        "def stuck_once(view):\n"
+        "    if view.round == 1 and view.window.is_turn:\n"
+        "        time.sleep(3)\n"
+        "    return aggressive(view)\n"
+    )
+    name = f"{slow}:stuck_once"
+    done = cli(
+        "batch",
+        DUEL,
+        "--runs",
+        2,
+        "--timeout",
+        0.2,
+        "--policy",
+        f"north={name}",
+        "--db",
+        tmp_path / "r.sqlite",
+        "--keep-logs",
+        tmp_path / "logs",
+    )
+    assert done.returncode == 0, done.stderr
+    for r in rows(tmp_path / "r.sqlite"):
+        events = read_log(Path(str(r["log"]))).events
+        failed = [e for e in events if type(e).__name__ == "DecisionFailed"]
+        assert [(e.who, e.kind, e.detail) for e in failed] == [
+            ("ilse", "timeout", "no decision within 0.2 s")
+        ]
+        assert json.loads(str(r["faults"])) == {name: 1}
+        assert "--timeout 0.2" in str(r["rerun"])
+        assert events[-1].rounds > 1
