@@ -153,9 +153,10 @@ class Tactician:
       defence costs nothing, or when no attack is offered instead; otherwise it strikes back.
       It Intercepts for an ally who is hurt.
     - In its turn: Aim once first when it can still attack afterwards; attack the weakest enemy
-      in reach; with no one in reach it delays or holds (a ``DelayTurn``-like action, or ending
-      the turn with its AP kept) when the nearest enemy is coming anyway, so that enemy walks
-      into its reach and gives it the first blow; else it closes in.
+      in reach; with no one in reach it delays (a ``DelayTurn``-like action, where the ruleset
+      offers one) while the nearest enemy is coming anyway, so that the enemy walks into its
+      reach and it strikes first; else it closes in. (Holding by ending the turn early does not
+      pay where the one who closes in attacks in the same turn, so it does not do that.)
     """
 
     def __init__(self, ctx: PolicyContext | None = None) -> None:
@@ -208,11 +209,9 @@ class Tactician:
         self.last_distance[nearest.id] = gap
         coming = before is not None and gap < before - 0.01
         holds = _named(view, *HOLDS)
-        if coming and self.held != turn:
+        if coming and holds and self.held != turn:
             self.held = turn
-            if holds:
-                return holds[0].action
-            return EndTurn()
+            return holds[0].action
         move = _closer_move(view)
         return move.action if move else EndTurn()
 
