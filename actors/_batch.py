@@ -40,6 +40,8 @@ class Task:
 
     seed: int
     policies: tuple[tuple[str, str], ...] = ()
+    label: str = ""
+    """Added to the kept log's name (a duel fights each seed twice, ``.swapped`` the second)."""
 
 
 @dataclass
@@ -66,8 +68,8 @@ def policy_of(encounter: EncounterSpec, chosen: dict[str, str]) -> dict[str, str
     return {c.id: chosen.get(c.id) or chosen.get(c.side) or c.policy for c in encounter.combatants}
 
 
-def log_name(encounter_path: str | Path, seed: int) -> str:
-    return f"{Path(encounter_path).stem}.seed{seed}.jsonl"
+def log_name(encounter_path: str | Path, seed: int, label: str = "") -> str:
+    return f"{Path(encounter_path).stem}.seed{seed}{label}.jsonl"
 
 
 def fight_one(
@@ -158,16 +160,16 @@ def run_tasks(
     encounter = _encounter(path)
     out = []
     for task in tasks:
-        target = str(Path(keep_logs) / log_name(path, task.seed)) if keep_logs else None
+        target = str(Path(keep_logs) / log_name(path, task.seed, task.label)) if keep_logs else None
         out.append(
             fight_one(encounter, task.seed, dict(task.policies), out=target, timeout=timeout)
         )
     return out
 
 
-def _chunks(tasks: Sequence[Task], jobs: int) -> list[Sequence[Task]]:
+def _chunks(tasks: Sequence[Task], jobs: int) -> list[tuple[int, Sequence[Task]]]:
     size = max(1, min(8, len(tasks) // (jobs * 4) or 1))
-    return [tasks[i : i + size] for i in range(0, len(tasks), size)]
+    return [(i, tasks[i : i + size]) for i in range(0, len(tasks), size)]
 
 
 def run_batch(
@@ -195,23 +197,24 @@ def run_batch(
             if progress is not None:
                 progress(1)
         return results
-    by_seed: dict[int, Summary] = {}
+    by_index: dict[int, Summary] = {}
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(
         max_workers=jobs, mp_context=context, initializer=quiet_logging, initargs=(log_level,)
     ) as pool:
-        pending: set[Future[list[Summary]]] = {
-            pool.submit(run_tasks, where, list(chunk), kept, timeout)
-            for chunk in _chunks(tasks, jobs)
+        starts: dict[Future[list[Summary]], int] = {
+            pool.submit(run_tasks, where, list(chunk), kept, timeout): start
+            for start, chunk in _chunks(tasks, jobs)
         }
+        pending = set(starts)
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                for summary in future.result():
-                    by_seed[summary.seed] = summary
+                for offset, summary in enumerate(future.result()):
+                    by_index[starts[future] + offset] = summary
                 if progress is not None:
                     progress(len(future.result()))
-    return [by_seed[task.seed] for task in tasks]
+    return [by_index[i] for i in range(len(tasks))]
 
 
 def rerun_command(
@@ -321,6 +324,7 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE TABLE IF NOT EXISTS encounters (
     run_id INTEGER NOT NULL REFERENCES runs(id),
+    ordinal INTEGER NOT NULL,     -- 0, 1, 2, ... within the run
     seed INTEGER NOT NULL,
     winner TEXT,                  -- the winning side, NULL for no one
     rounds INTEGER NOT NULL,
@@ -330,7 +334,7 @@ CREATE TABLE IF NOT EXISTS encounters (
     policies TEXT NOT NULL,       -- JSON: the policy of each combatant
     log TEXT,                     -- where its log was kept, NULL if not kept
     rerun TEXT NOT NULL,          -- the command that fights it again
-    PRIMARY KEY (run_id, seed)
+    PRIMARY KEY (run_id, ordinal)
 );
 """
 
@@ -365,10 +369,11 @@ def store(
         )
         run_id = int(cur.lastrowid or 0)
         con.executemany(
-            "INSERT INTO encounters VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO encounters VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 (
                     run_id,
+                    ordinal,
                     r.seed,
                     r.winner,
                     r.rounds,
@@ -379,7 +384,7 @@ def store(
                     r.log,
                     rerun_command(encounter, task, r.log, timeout),
                 )
-                for task, r in zip(tasks, results, strict=True)
+                for ordinal, (task, r) in enumerate(zip(tasks, results, strict=True))
             ],
         )
     con.close()

@@ -214,8 +214,9 @@ def duel(
     keep_logs: KEEP = None,
     timeout: TIMEOUT = None,
 ) -> None:
-    """Pit two policies against each other; they swap sides every other encounter. Says
-    which is better and how sure that is (an exact two-sided sign test)."""
+    """Pit two policies against each other: each seed is fought twice, with the policies on
+    one side and then on the other. Says which is better and how sure that is (an exact
+    two-sided sign test)."""
     a, b = policies
     spec = engine.load_encounter(encounter)
     if len(spec.sides) != 2:
@@ -225,10 +226,13 @@ def duel(
     one, two = spec.sides
     _check(encounter, runs, jobs, {one: a, two: b}, seed_start)
     _check(encounter, runs, jobs, {one: b, two: a}, seed_start)
+    # Paired seeds: each seed is fought twice, A on the first side then on the second, so the
+    # luck of the dice and of the sides cancels out of the comparison.
     tasks = [
         Task(
-            seed=seed_start + i,
+            seed=seed_start + i // 2,
             policies=((one, a), (two, b)) if i % 2 == 0 else ((one, b), (two, a)),
+            label="" if i % 2 == 0 else ".swapped",
         )
         for i in range(runs)
     ]
@@ -237,10 +241,8 @@ def duel(
     wins = {"A": 0, "B": 0}
     by_side = {("A", one): 0, ("A", two): 0, ("B", one): 0, ("B", two): 0}
     faults = {"A": 0, "B": 0}
-    for task, r in zip(tasks, results, strict=True):
-        side_of = {"A": task.policies[0][0], "B": task.policies[1][0]}
-        if task.policies[0][1] != a:
-            side_of = {"A": task.policies[1][0], "B": task.policies[0][0]}
+    for i, r in enumerate(results):
+        side_of = {"A": one, "B": two} if i % 2 == 0 else {"A": two, "B": one}
         for who, side in side_of.items():
             faults[who] += r.side_faults.get(side, 0)
             if r.winner == side:

@@ -28,7 +28,7 @@ def cli(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess[s
 def rows(db: Path) -> list[dict[str, object]]:
     con = sqlite3.connect(db)
     con.row_factory = sqlite3.Row
-    got = [dict(r) for r in con.execute("SELECT * FROM encounters ORDER BY run_id, seed")]
+    got = [dict(r) for r in con.execute("SELECT * FROM encounters ORDER BY run_id, ordinal")]
     con.close()
     return got
 
@@ -173,7 +173,7 @@ def test_faults_are_counted_per_policy(tmp_path: Path) -> None:
 
 
 def test_duel_swaps_sides_and_says_which_policy_is_better(tmp_path: Path) -> None:
-    """Half the encounters each way; the verdict comes from an exact sign test."""
+    """Each seed twice, once each way round; the verdict comes from an exact sign test."""
     done = cli(
         "duel",
         DUEL,
@@ -187,6 +187,7 @@ def test_duel_swaps_sides_and_says_which_policy_is_better(tmp_path: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     found = rows(tmp_path / "r.sqlite")
+    assert [r["seed"] for r in found] == [1 + i // 2 for i in range(20)]
     wins = {"aggressive": 0, "random": 0}
     for i, r in enumerate(found):
         chosen = json.loads(str(r["policies"]))
@@ -202,6 +203,24 @@ def test_duel_swaps_sides_and_says_which_policy_is_better(tmp_path: Path) -> Non
         f"verdict: aggressive is better than random (p = {p:.3g}, two-sided sign test over"
         f" {sum(wins.values())} decisive encounters)" in done.stdout
     )
+
+
+def test_a_duel_of_a_policy_with_itself_is_even(tmp_path: Path) -> None:
+    """With paired seeds, identical deterministic policies win exactly half each."""
+    done = cli(
+        "duel",
+        DUEL,
+        "--policies",
+        "aggressive",
+        "aggressive",
+        "--runs",
+        30,
+        "--keep-logs",
+        tmp_path / "logs",
+    )
+    assert done.returncode == 0, done.stderr
+    assert "verdict: no clear difference between aggressive and aggressive (p = 1," in done.stdout
+    assert len(list((tmp_path / "logs").glob("*.swapped.jsonl"))) == 15
 
 
 @pytest.mark.parametrize(
