@@ -2,7 +2,7 @@
 
 For each legal action it asks the view for a fork (:attr:`engine.View.fork`), a private copy
 of the fight positioned at this very decision, takes the action there, and plays on with a
-cheap policy (:func:`~actors.aggressive` for everyone) for a few decisions. Each copy rolls dice
+cheap policy (:func:`~actors.aggressive` for everyone) to the end of the next round. Each copy rolls dice
 from a fresh stream seeded from the policy's own random stream, so the look-ahead never sees
 the real fight's dice; every candidate is tried against the same dice samples (common random
 numbers), which makes the comparison fair and the choice deterministic for a seed. The action
@@ -36,22 +36,26 @@ def hp_balance(state: EncounterState, side: str) -> float:
 
 
 class Lookahead:
-    """Try every candidate on ``samples`` forks, play ``horizon`` decisions on, keep the best."""
+    """Try every candidate on ``samples`` forks, play on to the end of round ``rounds`` after
+    this one (at most ``horizon`` decisions), keep the best; keep ``rollout``'s own choice
+    unless another scores ``margin`` better."""
 
     def __init__(
         self,
         ctx: PolicyContext | None = None,
         *,
         samples: int = 3,
-        horizon: int = 24,
+        horizon: int = 200,
         rollout: Callable[[View], Action] = aggressive,
         margin: float = 0.2,
+        rounds: int = 1,
     ) -> None:
         self.rng = ctx.rng if ctx is not None else Rng(0, "policy/lookahead")
         self.samples = samples
         self.horizon = horizon
         self.rollout = rollout
         self.margin = margin
+        self.rounds = rounds
         self.forks = 0
         """How many forks it has made (for tests and curiosity)."""
 
@@ -74,5 +78,12 @@ class Lookahead:
         branch: Any = view.fork(dice=dice)
         self.forks += 1
         branch.send(offer.action)
-        branch.play(self.rollout, limit=self.horizon)
+        # The horizon is game time (the end of the next round), not a count of decisions: a
+        # candidate that makes many decisions (openings) must not look better for letting
+        # less of the fight happen.
+        last = view.round + self.rounds
+        made = 0
+        while not branch.over and branch.state.round <= last and made < self.horizon:
+            branch.play(self.rollout, limit=1)
+            made += 1
         return hp_balance(branch.state, view.me.side)
