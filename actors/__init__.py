@@ -3,9 +3,12 @@
 from ._batch import (
     Summary as Summary,
     Task as Task,
+    faults_by_policy as faults_by_policy,
     fight_one as fight_one,
+    quiet_logging as quiet_logging,
     rerun_command as rerun_command,
     run_batch as run_batch,
+    side_stats as side_stats,
     sign_test as sign_test,
     store as store,
     wilson as wilson,

@@ -28,8 +28,15 @@ from pathlib import Path
 import structlog
 import trio
 
-from engine import load_encounter
-from events import ActionRejected, DamageDealt, DecisionFailed, EncounterSpec, Event
+from engine import Fight, load_encounter
+from events import (
+    ActionRejected,
+    DamageDealt,
+    DecisionFailed,
+    EncounterSpec,
+    Event,
+    LogWriter,
+)
 
 from ._run import make_runners, schedule
 
@@ -81,8 +88,6 @@ def fight_one(
     timeout: float | None = None,
 ) -> Summary:
     """Fight one encounter with live policies (through the Trio actors) and summarize it."""
-    from events import LogWriter
-
     names = policy_of(encounter, policies)
     side_of = {c.id: c.side for c in encounter.combatants}
     damage = dict.fromkeys(encounter.sides, 0)
@@ -104,8 +109,6 @@ def fight_one(
             case DecisionFailed(who=who) | ActionRejected(who=who):
                 faults[names[who]] = faults.get(names[who], 0) + 1
                 side_faults[side_of[who]] += 1
-
-    from engine import Fight
 
     fight = Fight(encounter, seed, sink=sink)
     try:

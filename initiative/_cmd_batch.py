@@ -22,8 +22,19 @@ from rich.table import Table
 from rich.text import Text
 
 import engine
-from actors import Summary, Task, make_runners, rerun_command, run_batch, sign_test, store, wilson
-from actors._batch import faults_by_policy, side_stats
+from actors import (
+    Summary,
+    Task,
+    faults_by_policy,
+    make_runners,
+    quiet_logging,
+    rerun_command,
+    run_batch,
+    side_stats,
+    sign_test,
+    store,
+    wilson,
+)
 from events import EncounterSpec
 
 from ._app import UsageProblem, app, err, out, parse_policies
@@ -83,8 +94,6 @@ def _fight_all(
     keep_logs: Path | None,
     timeout: float | None,
 ) -> tuple[list[Summary], float]:
-    from actors._batch import quiet_logging
-
     level = _level(ctx)
     quiet_logging(level)
     columns = (
