@@ -1,18 +1,34 @@
 """Combatants as Trio tasks, their policies, and the nursery that runs an encounter."""
 
+from ._batch import (
+    Summary as Summary,
+    Task as Task,
+    faults_by_policy as faults_by_policy,
+    fight_one as fight_one,
+    quiet_logging as quiet_logging,
+    rerun_command as rerun_command,
+    run_batch as run_batch,
+    side_stats as side_stats,
+    sign_test as sign_test,
+    store as store,
+    wilson as wilson,
+)
 from ._combatant import PolicyRunner as PolicyRunner, combatant as combatant
+from ._conformance import Conformance as Conformance, check_policy as check_policy
 from ._loading import (
     ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
     LoadedPolicy as LoadedPolicy,
     load_policy as load_policy,
     policy_names as policy_names,
 )
+from ._lookahead import Lookahead as Lookahead, hp_balance as hp_balance
 from ._policies import (
     BUILTIN as BUILTIN,
     Cautious as Cautious,
     PolicyContext as PolicyContext,
     RandomPolicy as RandomPolicy,
     Scripted as Scripted,
+    Tactician as Tactician,
     aggressive as aggressive,
     cautious as cautious,
     closing as closing,

@@ -16,6 +16,7 @@ import structlog
 import trio
 
 from engine import Decision, PriorityToken
+from events import Event
 
 from ._loading import LoadedPolicy
 
@@ -38,6 +39,17 @@ class PolicyRunner:
     @property
     def observes(self) -> bool:
         return self._observe is not None
+
+    def observe_rest(self, events: tuple[Event, ...]) -> None:
+        """Show an observing policy the events after its last decision (the fight's end), so
+        it sees every event of the encounter; a failure here changes nothing and is logged."""
+        if self._observe is None:
+            return
+        try:
+            for event in events:
+                self._observe(event)
+        except Exception as err:
+            log.warning("policy observe raised", policy=self.name, error=repr(err))
 
     async def decide(self, token: PriorityToken) -> Decision:
         if self._inline:

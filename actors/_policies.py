@@ -26,6 +26,7 @@ from events import (
     EncounterSpec,
     EndTurn,
     Evade,
+    Intercept,
     Move,
     Offer,
     OpportunityAttack,
@@ -130,6 +131,95 @@ class Cautious:
         return EndTurn()
 
 
+def _kind(offer: Offer) -> str:
+    return type(offer.action).__name__
+
+
+def _named(view: View, *names: str) -> list[Offer]:
+    """Offers whose action class is called one of ``names`` (for actions a ruleset adds)."""
+    return [o for o in view.legal if _kind(o) in names]
+
+
+#: Actions that hold one's turn for later; matched by name, as rulesets add them.
+HOLDS = ("DelayTurn", "Delay", "Ready", "HoldAction")
+
+
+class Tactician:
+    """Uses each ruleset's reactions where they pay, and holds its turn when that helps.
+
+    - In an opening: an Attack of Opportunity, Retaliate or Counter-Attack is free damage, so it
+      always takes one (on the weakest enemy). A defence (Dodge, Parry, Block, Evade) against an
+      attack aimed at itself is taken when it is hurt (at most 60% of its hit points), when the
+      defence costs nothing, or when no attack is offered instead; otherwise it strikes back.
+      It Intercepts for an ally who is hurt.
+    - In its turn: Aim once first when it can still attack afterwards; attack the weakest enemy
+      in reach; with no one in reach it delays (a ``DelayTurn``-like action, where the ruleset
+      offers one) while the nearest enemy is coming anyway, so that the enemy walks into its
+      reach and it strikes first; else it closes in. (Holding by ending the turn early does not
+      pay where the one who closes in attacks in the same turn, so it does not do that.)
+    """
+
+    def __init__(self, ctx: PolicyContext | None = None) -> None:
+        self.aimed: tuple[int, str] | None = None
+        self.held: tuple[int, str] | None = None
+        self.last_distance: dict[str, float] = {}
+
+    def decide(self, view: View) -> Action:
+        return self._turn(view) if view.window.is_turn else self._react(view)
+
+    def _react(self, view: View) -> Action:
+        free = view.offers_of(OpportunityAttack, Retaliate, CounterAttack)
+        if free:
+            return _weakest_target(view, free).action
+        me = view.me
+        trigger = view.window.trigger
+        aimed_at_me = trigger is not None and trigger.target in (me.id, None)
+        attacks = view.offers_of(Attack)
+        defences = view.offers_of(*DEFENSIVE)
+        if defences and aimed_at_me:
+            cheapest = min(defences, key=lambda o: o.cost)
+            if _hurt_at(me, 3) or cheapest.cost == 0 or not attacks:
+                return cheapest.action
+        intercepts = view.offers_of(Intercept)
+        if intercepts and trigger is not None:
+            ally = next((a for a in view.allies if a.id == trigger.target), None)
+            if ally is not None and _hurt_at(ally, 3):
+                return intercepts[0].action
+        if attacks:
+            return _weakest_target(view, attacks).action
+        return Pass()
+
+    def _turn(self, view: View) -> Action:
+        me = view.me
+        turn = (view.round, me.id)
+        attacks = view.offers_of(Attack)
+        aims = _named(view, "Aim")
+        if attacks and aims and self.aimed != turn:
+            cheapest = min(attacks, key=lambda o: o.cost)
+            if me.ap - aims[0].cost >= cheapest.cost:
+                self.aimed = turn
+                return aims[0].action
+        if attacks:
+            return _weakest_target(view, attacks).action
+        nearest = view.nearest_enemy()
+        if nearest is None:
+            return EndTurn()
+        gap = view.distance_to(nearest)
+        before = self.last_distance.get(nearest.id)
+        self.last_distance[nearest.id] = gap
+        coming = before is not None and gap < before - 0.01
+        holds = _named(view, *HOLDS)
+        if coming and holds and self.held != turn:
+            self.held = turn
+            return holds[0].action
+        move = _closer_move(view)
+        return move.action if move else EndTurn()
+
+
+def _hurt_at(c: CombatantState, fifths: int) -> bool:
+    return c.hp * 5 <= c.max_hp * fifths
+
+
 def cautious(view: View) -> Action:
     """A stateless :class:`Cautious` step (it may attack more than once a turn)."""
     return Cautious().decide(view)
@@ -176,4 +266,15 @@ BUILTIN: dict[str, Callable[[PolicyContext], Any]] = {
     "cautious": Cautious,
     "random": RandomPolicy,
     "scripted": Scripted,
+    "tactician": Tactician,
 }
+
+
+def _lookahead(ctx: PolicyContext) -> Any:
+    from ._lookahead import Lookahead
+
+    return Lookahead(ctx)
+
+
+_lookahead.__doc__ = "Tries each candidate on forks of the fight (see actors._lookahead)."
+BUILTIN["lookahead"] = _lookahead

@@ -109,6 +109,9 @@ async def schedule(
                     token = drive.send(decision if replayed is None else replayed)
             except StopIteration:
                 pass
+            for who, runner in runners.items():
+                if runner.observes:
+                    runner.observe_rest(tuple(fight.events[seen[who] :]))
         finally:
             for token_tx, decision_rx in links.values():
                 await token_tx.aclose()

@@ -12,6 +12,7 @@ from ._encounter import (
 )
 from ._fight import (
     ENGINE_VERSION as ENGINE_VERSION,
+    Branch as Branch,
     Decision as Decision,
     Fight as Fight,
     PriorityToken as PriorityToken,

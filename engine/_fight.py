@@ -94,6 +94,11 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     ruleset: str
     seq: int
     """Seq of the ``PriorityGranted`` this view belongs to."""
+    fork: Callable[..., Branch] | None = None
+    """``fork(dice=None)``: an independent simulated copy of the fight positioned at this very
+    decision (a :class:`Branch`). Nothing done to the copy reaches the real fight, its dice or
+    its log. With ``dice`` (an int, e.g. drawn from the policy's own stream) the copy's future
+    dice come from a fresh stream, so a look-ahead cannot peek at the real fight's dice."""
 
     def distance_to(self, other: CombatantState) -> float:
         return distance(self.me.position, other.position)
@@ -180,6 +185,10 @@ class Fight:
         self._causes: list[int | None] = [None]
         self._specs = {c.id: c for c in encounter.combatants}
         self._initiative_keys: dict[str, tuple[int, ...]] = {}
+        self.log: Any = log
+        """The engine's own logger (a fork's is silent)."""
+        self.decisions: list[Decision] = []
+        """Every decision sent to :meth:`run` so far, in order (what :meth:`fork` replays)."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -446,7 +455,7 @@ class Fight:
             parent=self.parent,
         )
         root = self.emit(header, cause=False)
-        log.info("encounter started", ruleset=R.name, seed=self.seed)
+        self.log.info("encounter started", ruleset=R.name, seed=self.seed)
         try:
             with self.caused_by(root):
                 for c in self.encounter.combatants:
@@ -490,7 +499,7 @@ class Fight:
     def _round(self, number: int) -> Drive:
         R = self.ruleset
         started = self.emit(RoundStarted(round=number))
-        log.debug("round started", round=number)
+        self.log.debug("round started", round=number)
         with self.caused_by(started):
             arrivals = [c for c in self.encounter.combatants if c.arrives == number > 1]
             for c in arrivals:
@@ -580,6 +589,7 @@ class Fight:
                 seq=granted,
             )
             decision = yield token
+            self.decisions.append(decision)
             with self.caused_by(granted):
                 action = decision.action
                 if decision.failure is None and not isinstance(action, Action):
@@ -591,7 +601,7 @@ class Fight:
                     failed = self.emit(
                         DecisionFailed(who=who, kind=decision.failure, detail=decision.detail)
                     )
-                    log.warning("decision failed", who=who, kind=decision.failure)
+                    self.log.warning("decision failed", who=who, kind=decision.failure)
                     self.emit(PriorityPassed(who=who, reason=decision.failure), cause=failed)
                     return None
                 if isinstance(action, Pass) and not window.is_turn:
@@ -654,7 +664,45 @@ class Fight:
             order=self.state.order,
             ruleset=self.ruleset.name,
             seq=seq,
+            fork=self._forker(len(self.decisions)),
         )
+
+    # --- forks --------------------------------------------------------------------------------
+
+    def _forker(self, upto: int) -> Callable[..., Branch]:
+        def fork(dice: int | None = None) -> Branch:
+            return self.fork(dice=dice, upto=upto)
+
+        return fork
+
+    def fork(self, *, dice: int | None = None, upto: int | None = None) -> Branch:
+        """An independent copy of this fight, positioned at the decision it is waiting for.
+
+        The copy is a new :class:`Fight` of the same encounter and seed fed the decisions made so
+        far (the first ``upto`` of them), so it holds its own state, dice counter and events, and
+        writes to no sink. With ``dice``, its dice from here on come from the stream
+        ``fork/<dice>`` instead of the real fight's, so its future rolls are not the real ones.
+        """
+        past = self.decisions[: len(self.decisions) if upto is None else upto]
+        copy = Fight(
+            self.encounter,
+            self.seed,
+            parent=self.parent,
+            keep_events=False,
+            engine_version=self.engine_version,
+            reseed=self._reseed,
+        )
+        copy.log = _SILENT
+        drive = copy.run()
+        try:
+            token: PriorityToken | None = next(drive)
+            for decision in past:
+                token = drive.send(decision)
+        except StopIteration:
+            token = None
+        if dice is not None:
+            copy.rng = Rng(self.seed, f"fork/{dice}")
+        return Branch(copy, drive, token)
 
     def opening(self, trigger: Trigger, candidates: Iterable[str]) -> Drive:
         """Make an opening: each candidate with a legal reaction gets priority in initiative
@@ -736,8 +784,56 @@ class Fight:
         )
         chain = chain_step(self.chain, encode_event(ended)).hex()
         self.emit(msgspec.structs.replace(ended, chain=chain), cause=last)
-        log.info("encounter ended", winner=winner, rounds=self.state.round)
+        self.log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
+
+
+class _Silent:
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return lambda *args, **kwargs: None
+
+
+_SILENT = _Silent()
+
+
+class Branch:
+    """A forked fight: its state, and the token it waits on (``None`` once it has ended)."""
+
+    def __init__(self, fight: Fight, drive: Drive, token: PriorityToken | None) -> None:
+        self.fight = fight
+        self._drive = drive
+        self.token = token
+        self.decisions = 0
+        """Decisions made on this branch since the fork."""
+
+    @property
+    def state(self) -> EncounterState:
+        return self.fight.state
+
+    @property
+    def over(self) -> bool:
+        return self.token is None
+
+    def send(self, decision: Decision | Action) -> PriorityToken | None:
+        """Answer the pending token with a decision (or a bare action); the next token."""
+        if self.token is None:
+            raise RuntimeError("the forked fight has ended")
+        if not isinstance(decision, Decision):
+            decision = Decision(action=decision)
+        self.decisions += 1
+        try:
+            self.token = self._drive.send(decision)
+        except StopIteration:
+            self.token = None
+        return self.token
+
+    def play(self, decide: Callable[[View], Any], *, limit: int | None = None) -> None:
+        """Go on with ``decide(view) -> action`` for everyone, to the end or ``limit`` more
+        decisions."""
+        made = 0
+        while self.token is not None and (limit is None or made < limit):
+            self.send(decide(self.token.view))
+            made += 1
 
 
 def simulate(

@@ -26,12 +26,14 @@ def toward(start: Position, goal: Position, length: float) -> Position:
     gap = math.hypot(goal.x - start.x, goal.y - start.y)
     if gap <= length or gap == 0:
         return at(goal.x, goal.y)
-    f = length / gap
-    end = at(start.x + (goal.x - start.x) * f, start.y + (goal.y - start.y) * f)
-    if distance(start, end) > length:
-        # Rounding to centimetres can land a hair past ``length``; step back inward.
-        f = (length - 0.01) / gap
+    end, shorter = start, length
+    while shorter > 0:
+        # Round inward: the rounded end point must never be farther than ``length``.
+        f = shorter / gap
         end = at(start.x + (goal.x - start.x) * f, start.y + (goal.y - start.y) * f)
+        if distance(start, end) <= length:
+            break
+        shorter -= 0.01
     return end
 
 
@@ -42,9 +44,11 @@ def away(start: Position, threat: Position, length: float) -> Position:
     if gap == 0:
         dx, dy, gap = 1.0, 0.0, 1.0
     end = at(start.x + dx / gap * length, start.y + dy / gap * length)
-    if distance(start, end) > length:
-        # Rounding to centimetres can land a hair past ``length``; step back inward.
-        end = at(start.x + dx / gap * (length - 0.01), start.y + dy / gap * (length - 0.01))
+    # Round inward: the rounded end point must never be farther than ``length``.
+    shorter = length
+    while distance(start, end) > length and shorter > 0:
+        shorter -= 0.01
+        end = at(start.x + dx / gap * shorter, start.y + dy / gap * shorter)
     return end
 
 

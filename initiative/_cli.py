@@ -10,7 +10,7 @@ import sys
 
 from events import InitiativeError
 
-from . import _cmd_debug as _cmd_debug, _commands as _commands
+from . import _cmd_batch as _cmd_batch, _cmd_debug as _cmd_debug, _commands as _commands
 from ._app import app, err
 
 

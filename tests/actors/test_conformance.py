@@ -1,0 +1,74 @@
+"""Every built-in policy passes the conformance check on random encounters of every ruleset."""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from pathlib import Path
+
+import msgspec
+import pytest
+
+import engine
+from actors import BUILTIN, check_policy
+from events import EncounterSpec
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+def random_encounters(ruleset: str, count: int, seed: int) -> list[EncounterSpec]:
+    """Encounters of ``ruleset``: its examples with combatants placed and hurt at random."""
+    rng = random.Random(seed)
+    files = sorted(EXAMPLES.glob(f"{ruleset}-*.toml"))
+    out = []
+    for i in range(count):
+        data = tomllib.loads(files[i % len(files)].read_text())
+        for c in data["combatants"]:
+            c["position"] = [rng.randint(-8, 8), rng.randint(-8, 8)]
+            c["hp"] = rng.randint(3, 30)
+        data["seed"] = rng.randint(0, 10_000)
+        out.append(engine.decode_encounter(data, name=f"{files[i % len(files)].name}#{i}"))
+    return out
+
+
+def rulesets_with_examples() -> list[str]:
+    return [r for r in engine.ruleset_names() if any(EXAMPLES.glob(f"{r}-*.toml"))]
+
+
+@pytest.mark.parametrize("ruleset", rulesets_with_examples())
+@pytest.mark.parametrize("policy", sorted(set(BUILTIN) - {"lookahead"}))
+def test_builtin_policy_conforms(policy: str, ruleset: str) -> None:
+    """A built-in answers every window with an offered action and never raises."""
+    report = check_policy(policy, random_encounters(ruleset, 6, seed=11), seeds=range(3))
+    assert report.problems == []
+    assert report.decisions > 50
+    if policy != "scripted":
+        assert report.windows == {"turn", "opening"}
+
+
+@pytest.mark.parametrize("ruleset", rulesets_with_examples())
+def test_lookahead_conforms(ruleset: str) -> None:
+    """The look-ahead policy passes too (fewer, shorter fights: it simulates many for each
+    decision, and each fork replays the fight so far)."""
+    short = [
+        msgspec.structs.replace(spec, max_rounds=3)
+        for spec in random_encounters(ruleset, 2, seed=5)
+    ]
+    report = check_policy("lookahead", short, seeds=[1])
+    assert report.problems == []
+    assert report.windows == {"turn", "opening"}
+
+
+def test_conformance_check_catches_an_illegal_answer(tmp_path: Path) -> None:
+    """The check names a policy that answers with something never offered."""
+    bad = tmp_path / "bad.py"
+    bad.write_text(
+        "from events import Attack\n"
+        "def always_attack_nobody(view):\n"
+        "    return Attack(target='nobody')\n"
+    )
+    report = check_policy(
+        f"{bad}:always_attack_nobody", random_encounters("openings", 1, seed=1), seeds=[1]
+    )
+    assert not report.ok
+    assert "Attack target=nobody is not among the offers" in report.problems[0]

@@ -1,0 +1,128 @@
+"""A team ships its AIs as a package: installed, they are found by name through the
+``initiative.policies`` entry-point group."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from events import read_log
+
+ROOT = Path(__file__).parents[2]
+DUEL = ROOT / "examples" / "openings-duel.toml"
+INITIATIVE = str(Path(sys.executable).parent / "initiative")
+
+PYPROJECT = """
+[build-system]
+requires = ["setuptools"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "initiative-test-teampolicies"
+version = "0.1"
+
+[project.entry-points."initiative.policies"]
+stonewall = "teampolicies:Stonewall"
+
+[tool.setuptools]
+packages = ["teampolicies"]
+"""
+
+MODULE = '''
+"""A policy package: Stonewall never attacks; it ends its turns and passes."""
+from events import EndTurn, Pass
+
+
+class Stonewall:
+    def __init__(self, ctx):
+        self.me = ctx.combatant.id
+
+    def decide(self, view):
+        return EndTurn() if view.window.is_turn else Pass()
+'''
+
+
+def pip(*args: str) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "-q", *args], check=True, capture_output=True, timeout=120
+    )
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Build and install the package offline into this environment; uninstall afterwards."""
+    src = tmp_path_factory.mktemp("pkg")
+    (src / "pyproject.toml").write_text(PYPROJECT)
+    (src / "teampolicies").mkdir()
+    (src / "teampolicies" / "__init__.py").write_text(MODULE)
+    pip("install", "--no-deps", "--no-build-isolation", "--no-index", str(src))
+    try:
+        yield "stonewall"
+    finally:
+        pip("uninstall", "-y", "initiative-test-teampolicies")
+
+
+def test_an_installed_policy_is_listed(installed: str) -> None:
+    """``initiative rulesets`` names it among the policies."""
+    done = subprocess.run([INITIATIVE, "rulesets"], capture_output=True, text=True)
+    assert done.returncode == 0
+    assert installed in done.stdout.split("policies: ", 1)[1].replace(",", " ").split()
+
+
+def test_an_installed_policy_plays_by_name(installed: str, tmp_path: Path) -> None:
+    """``--policy north=stonewall`` loads it: Ilse only ever ends her turns and passes."""
+    out = tmp_path / "fight.jsonl"
+    done = subprocess.run(
+        [
+            INITIATIVE,
+            "run",
+            str(DUEL),
+            "--seed",
+            "3",
+            "--policy",
+            f"north={installed}",
+            "--out",
+            str(out),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    events = read_log(out).events
+    declared = [
+        type(e.action).__name__
+        for e in events
+        if type(e).__name__ == "ActionDeclared" and e.who == "ilse"
+    ]
+    passed = [e for e in events if type(e).__name__ == "PriorityPassed" and e.who == "ilse"]
+    assert declared and set(declared) == {"EndTurn"}
+    assert passed and {e.reason for e in passed} == {"pass"}
+    assert events[-1].winner == "south"
+
+
+def test_an_installed_policy_plays_in_a_batch(installed: str, tmp_path: Path) -> None:
+    """Batches load it by name too, in worker processes, without faults."""
+    done = subprocess.run(
+        [
+            INITIATIVE,
+            "batch",
+            str(DUEL),
+            "--runs",
+            "4",
+            "--jobs",
+            "2",
+            "--policy",
+            f"north={installed}",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "faults by policy: random 0, stonewall 0" in done.stdout.replace("aggressive 0, ", "")
+    south = next(line for line in done.stdout.splitlines() if " south " in line)
+    assert [c.strip() for c in south.strip("│ ").split("│")][2] == "4"
