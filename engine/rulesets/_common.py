@@ -96,6 +96,22 @@ def check_target(fight: Fight, who: str, target: str) -> str | None:
     return None
 
 
+def check_plain_attack(fight: Fight, who: str, action: Attack) -> str | None:
+    """Why a plain attack (no variant, no hit location) is illegal: an unknown or unseen
+    target, an ally, a weapon not carried, or a target out of the weapon's reach."""
+    if action.variant or action.location:
+        return f"the {fight.ruleset.name} ruleset has no attack variants or hit locations"
+    if reason := check_target(fight, who, action.target):
+        return reason
+    weapon = weapon_named(fight, who, action.weapon)
+    if weapon is None:
+        return f"{who} carries no weapon named {action.weapon!r}"
+    gap = fight.dist(who, action.target)
+    if not reaches(weapon, gap):
+        return f"{action.target} is {gap:g} m away, out of the {weapon.name}'s reach"
+    return None
+
+
 def check_move(fight: Fight, who: str, to: Position, limit: float) -> str | None:
     """Why a move to ``to`` is illegal (non-finite, or farther than ``limit``), or ``None``."""
     if not (abs(to.x) < 1e6 and abs(to.y) < 1e6):

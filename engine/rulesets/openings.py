@@ -43,10 +43,9 @@ from .._ruleset import Hook, Options, Ruleset
 from ._common import (
     attack_offers,
     check_move,
-    check_target,
+    check_plain_attack,
     melee_reach,
     move_offers,
-    reaches,
     weapon_named,
 )
 
@@ -126,17 +125,9 @@ class Openings(Ruleset):
         o = self.options
         trigger = window.trigger
         match action:
-            case Attack(target=target, weapon=weapon_name):
-                if action.variant or action.location:
-                    return "the openings ruleset has no attack variants or hit locations"
-                if reason := check_target(fight, who, target):
+            case Attack(target=target):
+                if reason := check_plain_attack(fight, who, action):
                     return reason
-                weapon = weapon_named(fight, who, weapon_name)
-                if weapon is None:
-                    return f"{who} carries no weapon named {weapon_name!r}"
-                gap = fight.dist(who, target)
-                if not reaches(weapon, gap):
-                    return f"{target} is {gap:g} m away, out of the {weapon.name}'s reach"
                 if trigger is not None and trigger.kind == "left_space" and target != trigger.by:
                     return f"this opening allows only an attack on {trigger.by}, who is leaving"
                 return None

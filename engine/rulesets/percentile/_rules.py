@@ -25,9 +25,8 @@ from ..._ruleset import Hook, Ruleset
 from .._common import (
     attack_offers,
     check_move,
-    check_target,
+    check_plain_attack,
     move_offers,
-    reaches,
     weapon_named,
 )
 from ._checks import SKILL_BASE, STATS, percent_test, skill_value
@@ -186,19 +185,9 @@ class Percentile(Ruleset):
         return f"{type(action).__name__} is not an action of the percentile ruleset"
 
     def _attack_reason(self, fight: Fight, who: str, action: Attack) -> str | None:
-        if action.variant or action.location:
-            return "the percentile ruleset has no attack variants or hit locations"
         if fight.get(who).count(ATTACKS) >= self.options.attacks_per_turn:
             return f"already made {self.options.attacks_per_turn} attack(s) this turn"
-        if reason := check_target(fight, who, action.target):
-            return reason
-        weapon = weapon_named(fight, who, action.weapon)
-        if weapon is None:
-            return f"{who} carries no weapon named {action.weapon!r}"
-        gap = fight.dist(who, action.target)
-        if not reaches(weapon, gap):
-            return f"{action.target} is {gap:g} m away, out of the {weapon.name}'s reach"
-        return None
+        return check_plain_attack(fight, who, action)
 
     def _reaction_reason(
         self, fight: Fight, who: str, action: AnyAction, window: Window

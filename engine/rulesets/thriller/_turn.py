@@ -29,7 +29,14 @@ from events import (
 )
 
 from ..._geometry import at, away, distance
-from .._common import attack_offers, check_move, check_target, move_offers, reaches, weapon_named
+from .._common import (
+    attack_offers,
+    check_move,
+    check_plain_attack,
+    check_target,
+    move_offers,
+    weapon_named,
+)
 from ._options import QUICK_DRAW, has_perk, resolve_check
 
 if TYPE_CHECKING:
@@ -133,19 +140,12 @@ def check(R: Thriller, fight: Fight, who: str, action: AnyAction) -> str | None:
     """Why a turn action is illegal now, or ``None``."""
     me = fight.get(who)
     match action:
-        case Attack(target=target, weapon=name):
-            if action.variant or action.location:
-                return "the thriller ruleset has no attack variants or hit locations"
-            if reason := check_target(fight, who, target):
+        case Attack(weapon=name):
+            if reason := check_plain_attack(fight, who, action):
                 return reason
             weapon = weapon_named(fight, who, name)
-            if weapon is None:
-                return f"{who} carries no weapon named {name!r}"
-            if unloaded(fight, who, weapon.name):
+            if weapon is not None and unloaded(fight, who, weapon.name):
                 return f"the {weapon.name} is unloaded: reload it first (ReadyWeapon)"
-            gap = fight.dist(who, target)
-            if not reaches(weapon, gap):
-                return f"{target} is {gap:g} m away, out of the {weapon.name}'s reach"
             return None
         case Move(to=to):
             return check_move(fight, who, to, fight.spec(who).speed)
