@@ -50,6 +50,10 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """Openings nested deeper than this are not made."""
 
 
+class NoCombatantOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A ruleset that takes no per-combatant options: any key is an error, never ignored."""
+
+
 class Ruleset:
     """Base of every ruleset. Subclasses override hooks; the defaults suit most seeds."""
 
@@ -57,6 +61,8 @@ class Ruleset:
     version: ClassVar[int] = 1
     seed_file: ClassVar[str] = ""
     Options: ClassVar[type[Options]] = Options
+    #: The Struct a combatant's own ``options`` table decodes into.
+    CombatantOptions: ClassVar[type[msgspec.Struct]] = NoCombatantOptions
     #: Stat names an encounter may use.
     stats: ClassVar[frozenset[str]] = frozenset()
     #: Stats a combatant must have (the others default to 0).
@@ -104,6 +110,13 @@ class Ruleset:
             raise EncounterFileError(
                 f"{name}: combatant {c.id!r}: ruleset {cls.name!r} needs stat {stat!r}"
             )
+        try:
+            msgspec.convert(c.options, cls.CombatantOptions)
+        except msgspec.ValidationError as err:
+            text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
+            raise EncounterFileError(
+                f"{name}: combatant {c.id!r}: in options for ruleset {cls.name!r}: {text}"
+            ) from None
         dice = [(f"weapon {w.name!r}", w.damage) for w in c.weapons]
         for group in (c.items, c.spells, c.specials):
             for thing in group:

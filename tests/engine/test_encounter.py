@@ -124,3 +124,11 @@ def test_bad_dice_in_a_weapon_is_reported_when_loading(tmp_path):
     text = GOOD.replace("stats = { agility = 2 }", 'weapons = [{ name = "axe", damage = "2x6" }]')
     message = error_of(tmp_path, text)
     assert "combatant 'hero'" in message and "'2x6'" in message
+
+
+def test_per_combatant_options_a_ruleset_does_not_take_are_errors(tmp_path):
+    """A combatant's `options` that its ruleset does not read is an error, never ignored."""
+    text = GOOD.replace("hp = 10", "hp = 10\noptions = { brave = true }")
+    message = error_of(tmp_path, text)
+    assert "combatant 'hero': in options for ruleset 'openings'" in message
+    assert "brave" in message

@@ -45,6 +45,7 @@ REACTIONS = "percentile.reactions"
 
 
 class Percentile(Ruleset):
+    CombatantOptions = CombatantOptions
     name = "percentile"
     version = 1
     seed_file = "001_269bc9c9643bf2dd.txt"

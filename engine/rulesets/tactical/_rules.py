@@ -53,7 +53,14 @@ from ._conditions import (
 )
 from ._movement import delayed, move
 from ._offers import offers
-from ._options import CONDITIONS, SKILL_BASES, STATS, TacticalOptions, combatant_options
+from ._options import (
+    CONDITIONS,
+    SKILL_BASES,
+    STATS,
+    CombatantOptions,
+    TacticalOptions,
+    combatant_options,
+)
 from ._reactions import delay_turn, take_delayed_turn
 
 if TYPE_CHECKING:
@@ -65,6 +72,7 @@ if TYPE_CHECKING:
 class Tactical(Ruleset):
     """Seed 002: action points, action classes, reactions and special actions, d100 tests."""
 
+    CombatantOptions = CombatantOptions
     name = "tactical"
     version = 1
     seed_file = "002_ef1e1defd7d41b68.txt"
