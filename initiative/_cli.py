@@ -6,12 +6,17 @@ module and registers itself on :data:`initiative._app.app` when imported here.
 
 from __future__ import annotations
 
+import importlib
 import sys
 
 from events import InitiativeError
 
-from . import _cmd_batch as _cmd_batch, _cmd_debug as _cmd_debug, _commands as _commands
 from ._app import app, err
+
+#: Command modules, imported in the order their panels appear in ``--help``.
+COMMAND_MODULES = ("_commands", "_cmd_debug", "_cmd_batch")
+for _module in COMMAND_MODULES:
+    importlib.import_module(f"{__package__}.{_module}")
 
 
 def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:

@@ -128,7 +128,7 @@ def _ci(low: float, high: float) -> str:
     return f"{100 * low:.1f}-{100 * high:.1f}%"
 
 
-@app.command()
+@app.command(rich_help_panel="Simulation at scale")
 def batch(
     ctx: typer.Context,
     encounter: Annotated[Path, typer.Argument(help="The encounter file (TOML).")],
@@ -211,7 +211,7 @@ def _report_storage(
     out.print("fight one again: " + rerun_command(encounter, tasks[0], results[0].log, timeout))
 
 
-@app.command()
+@app.command(rich_help_panel="Simulation at scale")
 def duel(
     ctx: typer.Context,
     encounter: Annotated[Path, typer.Argument(help="An encounter file (TOML) with two sides.")],

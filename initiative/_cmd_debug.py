@@ -37,7 +37,7 @@ def _step_line(step: Step, marker: str = " ") -> str:
     return escape(f"{marker}{step.seq:>6}  {indent}{step.type:<18} {who:<12} {step.summary}")
 
 
-@app.command()
+@app.command(rich_help_panel="Debugging and what-if")
 def why(
     log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
     seq: Annotated[int, typer.Argument(help="The event to explain.")],
@@ -71,7 +71,7 @@ def _context_lines(contents: LogContents, start: int, stop: int, marker: str) ->
         out.print(_step_line(step_of(event), marker))
 
 
-@app.command()
+@app.command(rich_help_panel="Debugging and what-if")
 def diff(
     log_a: Annotated[Path, typer.Argument(help="The first log.")],
     log_b: Annotated[Path, typer.Argument(help="The second log.")],
@@ -148,7 +148,7 @@ def _finished(result: Result, target: Path) -> None:
     )
 
 
-@app.command()
+@app.command(rich_help_panel="Debugging and what-if")
 def fork(
     log: Annotated[Path, typer.Argument(help="The parent log.")],
     at: Annotated[int, typer.Option("--at", help="Keep the parent's events up to this seq.")],
@@ -196,7 +196,7 @@ def fork(
     _finished(result, target)
 
 
-@app.command()
+@app.command(rich_help_panel="Debugging and what-if")
 def resume(
     log: Annotated[Path, typer.Argument(help="The log of an interrupted fight.")],
     policy: Annotated[
@@ -215,7 +215,7 @@ def resume(
     _finished(result, log)
 
 
-@app.command()
+@app.command(rich_help_panel="Debugging and what-if")
 def view(
     log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
     out_path: Annotated[

@@ -32,7 +32,7 @@ from replays import (
 from ._app import UsageProblem, app, err, load_log, out, parse_policies
 
 
-@app.command()
+@app.command(rich_help_panel="Fights and logs")
 def run(
     encounter: Annotated[Path, typer.Argument(help="The encounter file (TOML).")],
     seed: Annotated[
@@ -88,7 +88,7 @@ def run(
     )
 
 
-@app.command()
+@app.command(rich_help_panel="Fights and logs")
 def replay(
     log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
@@ -104,7 +104,7 @@ def replay(
         err.print("[yellow]warning:[/yellow] the log ends before the encounter did")
 
 
-@app.command()
+@app.command(rich_help_panel="Fights and logs")
 def verify(log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")]) -> None:
     """Check a log's tamper-evidence chain and state digests, then re-simulate it from its
     header and recorded decisions; exit 1 when it was tampered with or diverges."""
@@ -181,7 +181,7 @@ def _csv_set(values: list[str]) -> set[str] | None:
     return items or None
 
 
-@app.command()
+@app.command(rich_help_panel="Fights and logs")
 def show(
     log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
     round_: Annotated[list[int], typer.Option("--round", "-r", help="Only these rounds.")] = [],  # noqa: B006
@@ -270,7 +270,7 @@ def _follow(
             )
 
 
-@app.command()
+@app.command(rich_help_panel="Fights and logs")
 def state(
     log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
     at: Annotated[
@@ -313,7 +313,7 @@ def state(
     out.print(table)
 
 
-@app.command()
+@app.command(rich_help_panel="Fights and logs")
 def rulesets() -> None:
     """List the installed rulesets and built-in policies."""
     for name in engine.ruleset_names():
