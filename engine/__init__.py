@@ -4,28 +4,26 @@ Nothing here knows Trio; :class:`Fight` is driven by the actors' scheduler, by a
 policy looking ahead.
 """
 
+from ._branch import Branch as Branch
 from ._dice import Dice as Dice, parse_dice as parse_dice
 from ._encounter import (
     decode_encounter as decode_encounter,
     load_encounter as load_encounter,
     normalize as normalize,
 )
-from ._fight import (
-    ENGINE_VERSION as ENGINE_VERSION,
-    Branch as Branch,
-    Decision as Decision,
-    Fight as Fight,
-    PriorityToken as PriorityToken,
-    Reaction as Reaction,
-    View as View,
-    simulate as simulate,
-)
+from ._fight import ENGINE_VERSION as ENGINE_VERSION, Fight as Fight, simulate as simulate
 from ._geometry import (
     approach as approach,
     at as at,
     away as away,
     distance as distance,
     toward as toward,
+)
+from ._protocol import (
+    Decision as Decision,
+    PriorityToken as PriorityToken,
+    Reaction as Reaction,
+    View as View,
 )
 from ._rng import ALGORITHM as ALGORITHM, Rng as Rng, draw as draw, policy_rng as policy_rng
 from ._ruleset import (

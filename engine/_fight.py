@@ -10,7 +10,7 @@ decisions; a look-ahead policy drives a copy directly. All three produce the sam
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -23,7 +23,6 @@ from events import (
     Action,
     ActionDeclared,
     ActionRejected,
-    AnyAction,
     APChanged,
     CombatantDefeated,
     CombatantJoined,
@@ -40,8 +39,6 @@ from events import (
     EndTurn,
     Event,
     Healed,
-    InitiativeOrdered,
-    InitiativeRolled,
     InsertedTurnEnded,
     Moved,
     Offer,
@@ -63,8 +60,11 @@ from events import (
     encode_event,
 )
 
+from ._branch import SILENT_LOG, Branch
 from ._dice import parse_dice
 from ._geometry import distance
+from ._initiative import groups, roll_initiative
+from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
 from ._ruleset import Ruleset, find_ruleset
 from ._state import CombatantState, EncounterState, apply, chain_step, state_digest
@@ -75,73 +75,6 @@ try:
     ENGINE_VERSION = version("initiative")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
     ENGINE_VERSION = "0+unknown"
-
-
-class View(msgspec.Struct, frozen=True, kw_only=True):
-    """What a combatant sees when it holds priority. Immutable: a policy cannot change state."""
-
-    me: CombatantState
-    spec: CombatantSpec
-    """Its own static description (weapons, stats, items)."""
-    allies: tuple[CombatantState, ...]
-    enemies: tuple[CombatantState, ...]
-    """Enemies it can see that are still standing."""
-    window: Window
-    legal: tuple[Offer, ...]
-    round: int
-    active: str | None
-    order: tuple[str, ...]
-    ruleset: str
-    seq: int
-    """Seq of the ``PriorityGranted`` this view belongs to."""
-    fork: Callable[..., Branch] | None = None
-    """``fork(dice=None)``: an independent simulated copy of the fight positioned at this very
-    decision (a :class:`Branch`). Nothing done to the copy reaches the real fight, its dice or
-    its log. With ``dice`` (an int, e.g. drawn from the policy's own stream) the copy's future
-    dice come from a fresh stream, so a look-ahead cannot peek at the real fight's dice."""
-
-    def distance_to(self, other: CombatantState) -> float:
-        return distance(self.me.position, other.position)
-
-    def nearest_enemy(self) -> CombatantState | None:
-        return min(self.enemies, key=lambda e: (self.distance_to(e), e.id), default=None)
-
-    def offers_of(self, *kinds: type[Action]) -> list[Offer]:
-        return [o for o in self.legal if isinstance(o.action, kinds)]
-
-
-class PriorityToken(msgspec.Struct, frozen=True, kw_only=True):
-    """Priority, sent to exactly one combatant: the window, its view and its legal actions."""
-
-    who: str
-    window: Window
-    view: View
-    legal: tuple[Offer, ...]
-    seq: int
-    news: tuple[Event, ...] = ()
-    """Events since this combatant's last token, for policies that observe (else empty)."""
-
-
-class Decision(msgspec.Struct, frozen=True, kw_only=True):
-    """A combatant's answer to priority: an action, or a recorded failure."""
-
-    action: Any = None
-    """The action chosen (anything a policy returned; the scheduler checks it)."""
-    failure: str | None = None
-    """``timeout``, ``error`` or ``invalid`` when the policy failed."""
-    detail: str = ""
-
-
-class Reaction(msgspec.Struct, frozen=True, kw_only=True):
-    """A reaction taken in an opening, with what its resolution returned."""
-
-    who: str
-    action: AnyAction
-    seq: int
-    result: Any = None
-
-
-Drive = Generator[PriorityToken, Decision, Any]
 
 
 class EncounterOver(Exception):
@@ -317,129 +250,15 @@ class Fight:
 
     # --- initiative ---------------------------------------------------------------------------
 
-    def groups(self, ids: list[str]) -> list[list[str]]:
-        """Split ``ids`` into initiative groups: one roll each (a ``group`` shares one)."""
-        groups: dict[str, list[str]] = {}
-        for cid in ids:
-            key = self.spec(cid).group or f"\0{cid}"
-            groups.setdefault(key, []).append(cid)
-        return list(groups.values())
-
     def roll_initiative(
         self, ids: list[str], *, insert: bool = False, drop_defeated: bool = False
     ) -> None:
-        """Roll (or take as given) one initiative per group, then record the order.
+        """See :func:`engine._initiative.roll_initiative`."""
+        roll_initiative(self, ids, insert=insert, drop_defeated=drop_defeated)
 
-        Ties break by the ruleset's ``tie_keys``, then by a recorded roll-off. With ``insert``,
-        those already in the order keep their places and the newcomers are slotted in; with
-        ``drop_defeated`` too, those no longer standing leave the recorded order.
-        """
-        rolled: dict[str, int] = {}
-        for group in self.groups(ids):
-            lead = self.spec(group[0])
-            modifier = self.ruleset.initiative_modifier(lead)
-            if lead.initiative_roll is not None:
-                die, given = lead.initiative_roll, True
-            else:
-                roll = self.roll(group[0], "initiative", self.ruleset.initiative_dice(lead))
-                die, given = roll.total, False
-            total = die + modifier
-            self.emit(
-                InitiativeRolled(
-                    who=tuple(group), total=total, die=die, modifier=modifier, given=given
-                )
-            )
-            for cid in group:
-                rolled[cid] = total
-        placed = (
-            [
-                c
-                for c in self.state.order
-                if c in self.state.combatants and (not drop_defeated or self.standing(c))
-            ]
-            if insert
-            else []
-        )
-        everyone = placed + [c for c in ids if c not in placed]
-        ties: list[str] = []
-        keys = {
-            cid: (self.get(cid).initiative or 0, *self.ruleset.tie_keys(self, cid))
-            for cid in everyone
-        }
-        for cid in everyone:
-            self._initiative_keys[cid] = keys[cid]
-        order = self._order(everyone, keys, placed, ties)
-        self.emit(InitiativeOrdered(order=tuple(order), ties=tuple(ties)))
-
-    def _order(
-        self,
-        everyone: list[str],
-        keys: dict[str, tuple[int, ...]],
-        placed: list[str],
-        ties: list[str],
-    ) -> list[str]:
-        # Units that act together: a group keeps its members together, in their listed order.
-        # A member that arrived later rolled on its own, so it only joins its group's place
-        # when its result is the same.
-        units: dict[tuple[str, tuple[int, ...]], list[str]] = {}
-        for cid in everyone:
-            units.setdefault((self.spec(cid).group or cid, keys[cid]), []).append(cid)
-        unit_list = list(units.values())
-        unit_key = {id(u): keys[u[0]] for u in unit_list}
-        roll_offs: dict[int, tuple[int, ...]] = {}
-        by_key: dict[tuple[int, ...], list[list[str]]] = {}
-        for u in unit_list:
-            by_key.setdefault(unit_key[id(u)], []).append(u)
-        for key in sorted(by_key, reverse=True):
-            tied = by_key[key]
-            if len(tied) < 2:
-                continue
-            old = [u for u in tied if u[0] in placed]
-            new = [u for u in tied if u[0] not in placed]
-            for rank, u in enumerate(old):
-                # Those already placed keep their relative order, ahead of newcomers.
-                roll_offs[id(u)] = (10_000 - rank,)
-            if old and new:
-                names = ", ".join(u[0] for u in old)
-                ties.append(f"tie at {key[0]}: {names} already placed, act before newcomers")
-            if len(new) > 1:
-                # A lone newcomer tied only with those already placed needs no roll-off.
-                self._roll_off(new, roll_offs, ties, key)
-        return [
-            cid
-            for u in sorted(
-                unit_list,
-                key=lambda u: (unit_key[id(u)], roll_offs.get(id(u), ())),
-                reverse=True,
-            )
-            for cid in u
-        ]
-
-    def _roll_off(
-        self,
-        units: list[list[str]],
-        roll_offs: dict[int, tuple[int, ...]],
-        ties: list[str],
-        key: tuple[int, ...],
-    ) -> None:
-        """Roll off among tied units until every one has a distinct result (recorded)."""
-        pending = [units]
-        depth = 0
-        while pending:
-            depth += 1
-            tied = pending.pop(0)
-            results: dict[int, list[list[str]]] = {}
-            for u in tied:
-                roll = self.roll(u[0], "initiative roll-off", f"1d{self.ruleset.roll_off_die}")
-                roll_offs[id(u)] = (*roll_offs.get(id(u), ()), roll.total)
-                results.setdefault(roll.total, []).append(u)
-            names = ", ".join(f"{u[0]} {roll_offs[id(u)][-1]}" for u in tied)
-            ties.append(f"tie at {key[0]} broken by roll-off: {names}")
-            pending.extend(group for group in results.values() if len(group) > 1)
-            if depth > 50:  # pragma: no cover - would need 50 identical roll-offs in a row
-                break
-
-    # --- the flow -----------------------------------------------------------------------------
+    def groups(self, ids: list[str]) -> list[list[str]]:
+        """See :func:`engine._initiative.groups`."""
+        return groups(self, ids)
 
     def run(self) -> Drive:
         """The whole encounter: yields priority tokens, is sent decisions, ends with the log."""
@@ -692,7 +511,7 @@ class Fight:
             engine_version=self.engine_version,
             reseed=self._reseed,
         )
-        copy.log = _SILENT
+        copy.log = SILENT_LOG
         drive = copy.run()
         try:
             token: PriorityToken | None = next(drive)
@@ -786,54 +605,6 @@ class Fight:
         self.emit(msgspec.structs.replace(ended, chain=chain), cause=last)
         self.log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
-
-
-class _Silent:
-    def __getattr__(self, name: str) -> Callable[..., None]:
-        return lambda *args, **kwargs: None
-
-
-_SILENT = _Silent()
-
-
-class Branch:
-    """A forked fight: its state, and the token it waits on (``None`` once it has ended)."""
-
-    def __init__(self, fight: Fight, drive: Drive, token: PriorityToken | None) -> None:
-        self.fight = fight
-        self._drive = drive
-        self.token = token
-        self.decisions = 0
-        """Decisions made on this branch since the fork."""
-
-    @property
-    def state(self) -> EncounterState:
-        return self.fight.state
-
-    @property
-    def over(self) -> bool:
-        return self.token is None
-
-    def send(self, decision: Decision | Action) -> PriorityToken | None:
-        """Answer the pending token with a decision (or a bare action); the next token."""
-        if self.token is None:
-            raise RuntimeError("the forked fight has ended")
-        if not isinstance(decision, Decision):
-            decision = Decision(action=decision)
-        self.decisions += 1
-        try:
-            self.token = self._drive.send(decision)
-        except StopIteration:
-            self.token = None
-        return self.token
-
-    def play(self, decide: Callable[[View], Any], *, limit: int | None = None) -> None:
-        """Go on with ``decide(view) -> action`` for everyone, to the end or ``limit`` more
-        decisions."""
-        made = 0
-        while self.token is not None and (limit is None or made < limit):
-            self.send(decide(self.token.view))
-            made += 1
 
 
 def simulate(

@@ -33,7 +33,8 @@ from events import (
 from ._dice import parse_dice
 
 if TYPE_CHECKING:
-    from ._fight import Decision, Fight, PriorityToken
+    from ._fight import Fight
+    from ._protocol import Decision, PriorityToken
 
 #: What a hook generator yields to the driver and what it gets back.
 Hook = Generator["PriorityToken", "Decision", Any]

@@ -1,0 +1,80 @@
+"""The protocol's values: what a combatant is sent (a token with its view) and sends back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from typing import Any
+
+import msgspec
+
+from events import Action, AnyAction, CombatantSpec, Event, Offer, Window
+
+from ._geometry import distance
+from ._state import CombatantState
+
+
+class View(msgspec.Struct, frozen=True, kw_only=True):
+    """What a combatant sees when it holds priority. Immutable: a policy cannot change state."""
+
+    me: CombatantState
+    spec: CombatantSpec
+    """Its own static description (weapons, stats, items)."""
+    allies: tuple[CombatantState, ...]
+    enemies: tuple[CombatantState, ...]
+    """Enemies it can see that are still standing."""
+    window: Window
+    legal: tuple[Offer, ...]
+    round: int
+    active: str | None
+    order: tuple[str, ...]
+    ruleset: str
+    seq: int
+    """Seq of the ``PriorityGranted`` this view belongs to."""
+    fork: Callable[..., Any] | None = None
+    """``fork(dice=None)``: an independent simulated copy of the fight positioned at this very
+    decision (a :class:`Branch`). Nothing done to the copy reaches the real fight, its dice or
+    its log. With ``dice`` (an int, e.g. drawn from the policy's own stream) the copy's future
+    dice come from a fresh stream, so a look-ahead cannot peek at the real fight's dice."""
+
+    def distance_to(self, other: CombatantState) -> float:
+        return distance(self.me.position, other.position)
+
+    def nearest_enemy(self) -> CombatantState | None:
+        return min(self.enemies, key=lambda e: (self.distance_to(e), e.id), default=None)
+
+    def offers_of(self, *kinds: type[Action]) -> list[Offer]:
+        return [o for o in self.legal if isinstance(o.action, kinds)]
+
+
+class PriorityToken(msgspec.Struct, frozen=True, kw_only=True):
+    """Priority, sent to exactly one combatant: the window, its view and its legal actions."""
+
+    who: str
+    window: Window
+    view: View
+    legal: tuple[Offer, ...]
+    seq: int
+    news: tuple[Event, ...] = ()
+    """Events since this combatant's last token, for policies that observe (else empty)."""
+
+
+class Decision(msgspec.Struct, frozen=True, kw_only=True):
+    """A combatant's answer to priority: an action, or a recorded failure."""
+
+    action: Any = None
+    """The action chosen (anything a policy returned; the scheduler checks it)."""
+    failure: str | None = None
+    """``timeout``, ``error`` or ``invalid`` when the policy failed."""
+    detail: str = ""
+
+
+class Reaction(msgspec.Struct, frozen=True, kw_only=True):
+    """A reaction taken in an opening, with what its resolution returned."""
+
+    who: str
+    action: AnyAction
+    seq: int
+    result: Any = None
+
+
+Drive = Generator[PriorityToken, Decision, Any]
