@@ -18,7 +18,7 @@ import structlog
 import trio
 
 from engine import Decision, Fight, PriorityToken, policy_rng
-from events import EncounterSpec, Event, LogWriter
+from events import EncounterSpec, Event, InitiativeError, LogWriter
 
 from ._combatant import PolicyRunner, combatant
 from ._loading import load_policy
@@ -51,6 +51,10 @@ def make_runners(
     timeout: float | None = None,
 ) -> dict[str, PolicyRunner]:
     """Load every combatant's policy (``policies`` overrides by combatant id or side)."""
+    if timeout is not None and not timeout > 0:
+        raise InitiativeError(
+            f"the decision timeout must be a positive number of seconds, got {timeout:g}"
+        )
     chosen = dict(policies or {})
     runners = {}
     for c in encounter.combatants:

@@ -117,7 +117,6 @@ class Fight:
         """``{seq: seed}``: after event ``seq``, the dice come from ``seed`` (a fork's new luck)."""
         self._causes: list[int | None] = [None]
         self._specs = {c.id: c for c in encounter.combatants}
-        self._initiative_keys: dict[str, tuple[int, ...]] = {}
         self.log: Any = log
         """The engine's own logger (a fork's is silent)."""
         self.decisions: list[Decision] = []

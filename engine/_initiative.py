@@ -62,8 +62,6 @@ def roll_initiative(
         cid: (fight.get(cid).initiative or 0, *fight.ruleset.tie_keys(fight, cid))
         for cid in everyone
     }
-    for cid in everyone:
-        fight._initiative_keys[cid] = keys[cid]
     order = _order(fight, everyone, keys, placed, ties)
     fight.emit(InitiativeOrdered(order=tuple(order), ties=tuple(ties)))
 

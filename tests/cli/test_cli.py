@@ -218,3 +218,10 @@ def test_state_at_out_of_range_is_exit_2(log):
     """--at beyond the log."""
     done = initiative("state", log, "--at", "999999")
     assert done.returncode == 2 and "no event 999999" in done.stderr
+
+
+def test_a_timeout_that_is_not_positive_is_exit_2():
+    """--timeout must be a positive number of seconds."""
+    done = initiative("run", EXAMPLE, "--timeout", "-1", "-q")
+    assert done.returncode == 2
+    assert "decision timeout must be a positive number of seconds, got -1" in done.stderr
