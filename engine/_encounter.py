@@ -65,7 +65,8 @@ def load_encounter(path: str | os.PathLike[str]) -> EncounterSpec:
     return decode_encounter(data, name=str(p))
 
 
-def _expand(c: CombatantSpec) -> list[CombatantSpec]:
+def _expand(c: CombatantSpec, *, grouped: bool) -> list[CombatantSpec]:
+    """``count`` copies; they share an initiative group only when the ruleset rolls for groups."""
     if c.count == 1:
         return [c]
     base = c.name or c.id
@@ -75,7 +76,7 @@ def _expand(c: CombatantSpec) -> list[CombatantSpec]:
             id=f"{c.id}-{i}",
             name=f"{base} {i}",
             count=1,
-            group=c.group or c.id,
+            group=(c.group or c.id) if grouped else None,
             # Copies stand 1 m apart along y so they do not share a point.
             position=Position(c.position.x, round(c.position.y + (i - 1), 2)),
         )
@@ -90,6 +91,7 @@ def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpe
     """
     from ._ruleset import find_ruleset
 
+    ruleset_cls = find_ruleset(spec.ruleset, where=name)
     combatants: list[CombatantSpec] = []
     for index, c in enumerate(spec.combatants):
         where = f"{name}: at key combatants[{index}] (combatant {c.id!r})"
@@ -103,7 +105,12 @@ def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpe
             raise EncounterFileError(f"{where}.arrives: rounds start at 1, got {c.arrives}")
         if c.speed < 0:
             raise EncounterFileError(f"{where}.speed: must not be negative, got {c.speed}")
-        combatants.extend(_expand(c))
+        if c.group is not None and not ruleset_cls.group_initiative:
+            raise EncounterFileError(
+                f"{where}.group: the {spec.ruleset} ruleset rolls initiative for each participant;"
+                " group rolls belong to rulesets whose seed allows them (percentile)"
+            )
+        combatants.extend(_expand(c, grouped=ruleset_cls.group_initiative))
     seen: set[str] = set()
     for c in combatants:
         if c.id in seen:
@@ -127,5 +134,4 @@ def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpe
     if spec.max_rounds < 1:
         raise EncounterFileError(f"{name}: at key max_rounds: must be at least 1")
     spec = replace(spec, combatants=tuple(combatants), sides=tuple(sides))
-    ruleset_cls = find_ruleset(spec.ruleset, where=name)
     return ruleset_cls.normalize(spec, name=name)

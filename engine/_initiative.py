@@ -15,10 +15,12 @@ if TYPE_CHECKING:
 
 
 def groups(fight: Fight, ids: list[str]) -> list[list[str]]:
-    """Split ``ids`` into initiative groups: one roll each (a ``group`` shares one)."""
+    """Split ``ids`` into initiative groups: one roll each (a ``group`` shares one, in a ruleset
+    that declares ``group_initiative``; in any other, every participant rolls its own)."""
+    grouped = fight.ruleset.group_initiative
     groups: dict[str, list[str]] = {}
     for cid in ids:
-        key = fight.spec(cid).group or f"\0{cid}"
+        key = (grouped and fight.spec(cid).group) or f"\0{cid}"
         groups.setdefault(key, []).append(cid)
     return list(groups.values())
 
@@ -78,7 +80,8 @@ def _order(
     # when its result is the same.
     units: dict[tuple[str, tuple[int, ...]], list[str]] = {}
     for cid in everyone:
-        units.setdefault((fight.spec(cid).group or cid, keys[cid]), []).append(cid)
+        group = fight.spec(cid).group if fight.ruleset.group_initiative else None
+        units.setdefault((group or cid, keys[cid]), []).append(cid)
     unit_list = list(units.values())
     unit_key = {id(u): keys[u[0]] for u in unit_list}
     roll_offs: dict[int, tuple[int, ...]] = {}

@@ -72,6 +72,9 @@ class Ruleset:
     initiative_die: ClassVar[int] = 20
     #: The die a tie is rolled off with.
     roll_off_die: ClassVar[int] = 20
+    #: Whether the seed lets one initiative roll serve a group of like combatants (``group``,
+    #: and the copies of a ``count``). When false, every participant rolls its own.
+    group_initiative: ClassVar[bool] = False
 
     def __init__(self, encounter: EncounterSpec) -> None:
         self.encounter = encounter
@@ -107,6 +110,12 @@ class Ruleset:
                     f"{name}: combatant {c.id!r}: unknown stat {stat!r} for ruleset"
                     f" {cls.name!r} (known: {known})"
                 )
+        if c.initiative_roll is not None and not 1 <= c.initiative_roll <= cls.initiative_die:
+            # A die rolled at the table must be a face the ruleset's die can show.
+            raise EncounterFileError(
+                f"{name}: combatant {c.id!r}: initiative_roll is a d{cls.initiative_die} face"
+                f" (1-{cls.initiative_die}), got {c.initiative_roll}"
+            )
         for stat in sorted(cls.required_stats - set(c.stats)):
             raise EncounterFileError(
                 f"{name}: combatant {c.id!r}: ruleset {cls.name!r} needs stat {stat!r}"

@@ -36,12 +36,13 @@ def error_of(tmp_path, text: str) -> str:
     return str(info.value)
 
 
-def test_count_makes_numbered_copies_in_one_initiative_group(tmp_path):
-    """`count = N` makes N numbered copies sharing one initiative group."""
+def test_count_makes_numbered_copies(tmp_path):
+    """`count = N` makes N numbered copies; under a ruleset without group rolls (openings:
+    "characters roll initiative") each copy rolls its own, so they share no group."""
     spec = load_encounter(write(tmp_path, GOOD))
     ids = [c.id for c in spec.combatants]
     assert ids == ["hero", "gob-1", "gob-2", "gob-3"]
-    assert {c.group for c in spec.combatants[1:]} == {"gob"}
+    assert {c.group for c in spec.combatants[1:]} == {None}
     assert [c.position.y for c in spec.combatants[1:]] == [0.0, 1.0, 2.0]
     assert spec.sides == ("a", "b")
 

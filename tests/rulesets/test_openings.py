@@ -302,7 +302,7 @@ id = "d"
 side = "x"
 hp = 100
 position = [2, 0]
-initiative_roll = 0
+initiative_roll = 1
 policy = "scripted"
 """
     events = fight(text, seed=9).events

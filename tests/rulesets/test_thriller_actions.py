@@ -195,9 +195,39 @@ def test_full_round_action_refused_after_spending_ap(full):
         fighter("me", "x", initiative_roll="20", script=turn), fighter("foe", "y", x=5.0), rounds=1
     )
     reason = one(r, "ActionRejected", who="me").reason
-    assert (
-        reason == "a full-round action needs all of one's AP unspent; 1 AP already spent this turn"
-    )
+    assert reason == "a full-round action takes the whole turn: another action was already taken"
+
+
+@pytest.mark.parametrize("full", ['type = "FullDefense"', 'type = "Flee", to = [-5.0, 0.0]'])
+@pytest.mark.parametrize(
+    ("first", "perks"),
+    [
+        ('type = "FreeAction", name = "shout"', "[]"),
+        ('type = "ReadyWeapon", weapon = "gun", mode = "reload"', '["Quick Draw"]'),
+    ],
+)
+def test_full_round_action_refused_after_a_free_action(full, first, perks):
+    """Seed 000: "When performing a full-round action, you gain enhanced defense or extended
+    movement, but forgo all other actions that turn": a free action (or a Quick Draw reload at
+    0 AP) earlier in the turn makes Flee and Full Defense illegal."""
+    gun = '[{ name = "gun", damage = "1d6", range = 20.0, reload = 1 }]'
+    # The gun is fired in round 1 so that it needs reloading in round 2.
+    turn = script(attack(), 'type = "EndTurn"', first, full)
+    me = fighter("me", "x", initiative_roll="20", script=turn, weapons=gun, perks=perks)
+    r = run(me, fighter("foe", "y", x=5.0, initiative_roll="1"), rounds=2)
+    mine = [type(e.action).__name__ for e in declared(r, "me")]
+    assert mine == ["Attack", first.split('"')[1]]
+    reason = events(r, "ActionRejected", who="me")[0].reason
+    assert reason == "a full-round action takes the whole turn: another action was already taken"
+
+
+def test_nothing_follows_a_full_round_action():
+    """Seed 000: after a full-round action one must "forgo all other actions that turn", free
+    ones included: the turn ends with it."""
+    turn = script('type = "FullDefense"', 'type = "FreeAction", name = "shout"')
+    r = run(fighter("me", "x", initiative_roll="20", script=turn), FOE, rounds=1)
+    assert [type(e.action).__name__ for e in declared(r, "me")] == ["FullDefense"]
+    assert turn_of(r, "me", 1)[-1].reason == "full-round action"
 
 
 @pytest.mark.parametrize(("options", "allowed"), [("", 2), ("free_actions = 3", 3)])

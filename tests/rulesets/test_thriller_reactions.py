@@ -85,8 +85,9 @@ def test_retaliate_after_being_attacked_in_melee():
     )
     r = run(me, foe, rounds=1)
     kinds = [(e.trigger.kind, e.offered) for e in events(r, "OpeningOpened")]
-    # The attack's opening, the retaliation's after it, and the Dodge opening of the counterattack.
-    assert kinds == [("attacked", ("foe",)), ("melee_attacked", ("foe",)), ("attacked", ("me",))]
+    # The attack's opening and the retaliation's after it; "me" is in its own turn, so the
+    # counterattack opens no Dodge for it (reactions are "performed outside your turn").
+    assert kinds == [("attacked", ("foe",)), ("melee_attacked", ("foe",))]
     assert [(type(e.action).__name__, e.cost) for e in declared(r, "foe")] == [("Retaliate", 1)]
     counter = one(r, "DiceRolled", who="foe", purpose="attack on me")
     assert counter.modifier == 3
@@ -106,3 +107,30 @@ def test_no_retaliation_against_a_ranged_attack():
         one(r, "ActionRejected", who="foe").reason
         == "in this opening (attacked) foe may take: Dodge"
     )
+
+
+def test_no_reaction_inside_ones_own_turn():
+    """Seed 000: reactions are "Defensive or responsive actions performed outside your turn
+    using saved AP": an attacker whose target Retaliates in the attacker's turn may not Dodge
+    the counterattack, and pays no AP of its turn for it."""
+    me = fighter(
+        "me",
+        "x",
+        stats="agility = 14",
+        initiative_roll="20",
+        script=HIT_FOE,
+        reactions='[{ type = "Dodge" }]',
+    )
+    foe = fighter(
+        "foe",
+        "y",
+        x=1.0,
+        initiative_roll="1",
+        reactions='[{ type = "Pass" }, { type = "Retaliate", target = "me" }]',
+    )
+    r = run(me, foe, rounds=1)
+    assert all("me" not in e.offered for e in events(r, "OpeningOpened"))
+    assert declared(r, "me")[0].cost == 1
+    assert events(r, "DiceRolled", who="me", purpose="dodge") == []
+    # AGI 14 gives 4 AP: the Attack is the only AP it spends in the round.
+    assert [e.ap for e in events(r, "APChanged", who="me")] == [3]

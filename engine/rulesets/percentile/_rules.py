@@ -56,6 +56,8 @@ class Percentile(Ruleset):
     # Agility Characteristic."
     initiative_die = 10
     roll_off_die = 10
+    # "GMs can make one Initiative roll for each group of like characters."
+    group_initiative = True
     skills: ClassVar[frozenset[str]] = frozenset(SKILL_BASE)
     options: PercentileOptions
 
@@ -80,10 +82,6 @@ class Percentile(Ruleset):
                 raise EncounterFileError(
                     f"{where}: unknown skill {skill!r} for ruleset 'percentile' (known: {known})"
                 )
-        if c.initiative_roll is not None and not 1 <= c.initiative_roll <= cls.initiative_die:
-            raise EncounterFileError(
-                f"{where}: initiative_roll is a d10 face (1-10), got {c.initiative_roll}"
-            )
         if any(w.ranged for w in c.weapons) and "ballistic_skill" not in c.stats:
             raise EncounterFileError(f"{where}: carries a ranged weapon but has no ballistic_skill")
         for w in c.weapons:

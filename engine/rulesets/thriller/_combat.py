@@ -109,9 +109,15 @@ def retaliation_weapon(fight: Fight, who: str, target: str) -> Weapon | None:
 
 
 def reaction_offers(R: Thriller, fight: Fight, who: str, window: Window) -> list[Offer]:
-    """Reactions cost 1 AP of held AP; the Surprised may only Dodge ("able only to defend")."""
+    """Reactions cost 1 AP of held AP; the Surprised may only Dodge ("able only to defend").
+
+    Seed 000: reactions are "performed outside your turn using saved AP", so the one whose
+    turn it is (attacked by a Retaliation, say) is offered none.
+    """
     t = window.trigger
     if t is None or fight.get(who).ap < 1 or not fight.standing(who):
+        return []
+    if who == fight.state.active:
         return []
     surprised = fight.get(who).has("surprised")
     if t.kind == ATTACKED and t.target is not None:

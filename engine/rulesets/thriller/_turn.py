@@ -100,7 +100,7 @@ def offers(R: Thriller, fight: Fight, who: str) -> list[Offer]:
         special = Special(name=s.name, target=_special_target(fight, who, s))
         if s.ap <= me.ap and check(R, fight, who, special) is None:
             found.append(Offer(action=special, cost=s.ap))
-    if me.ap >= 1 and me.ap == R.turn_ap(fight, who):
+    if me.ap >= 1 and me.ap == R.turn_ap(fight, who) and not acted(R, fight, who):
         found.append(Offer(action=FullDefense(), cost=me.ap))
         enemies = fight.enemies_of(who)
         if enemies:
@@ -139,6 +139,9 @@ def _special_target(fight: Fight, who: str, s: SpecialAction) -> str | None:
 def check(R: Thriller, fight: Fight, who: str, action: AnyAction) -> str | None:
     """Why a turn action is illegal now, or ``None``."""
     me = fight.get(who)
+    if me.count(FULL_ROUND):
+        # Seed 000: a full-round action means you "forgo all other actions that turn".
+        return "a full-round action was taken this turn: nothing else may follow it"
     match action:
         case Attack(weapon=name):
             if reason := check_plain_attack(fight, who, action):
@@ -202,12 +205,18 @@ def _check_item(fight: Fight, who: str, action: UseItem) -> str | None:
     return None
 
 
-def _check_full_round(R: Thriller, fight: Fight, who: str, action: AnyAction) -> str | None:
+def acted(R: Thriller, fight: Fight, who: str) -> bool:
+    """Whether ``who`` has taken any action this turn: AP spent, or a free action (Quick
+    Draw's 0-AP reload or draw counts as one) taken."""
     spent = R.turn_ap(fight, who) - fight.get(who).ap
-    if spent > 0 or fight.get(who).ap < 1:
-        return (
-            f"a full-round action needs all of one's AP unspent; {spent} AP already spent this turn"
-        )
+    return spent > 0 or fight.get(who).count(FREE) > 0
+
+
+def _check_full_round(R: Thriller, fight: Fight, who: str, action: AnyAction) -> str | None:
+    """Seed 000: "When performing a full-round action, you ... forgo all other actions that
+    turn": any action earlier in the turn, even a free one, makes it illegal."""
+    if acted(R, fight, who) or fight.get(who).ap < 1:
+        return "a full-round action takes the whole turn: another action was already taken"
     if isinstance(action, Flee):
         return check_move(fight, who, action.to, fight.spec(who).speed * R.options.flee_multiplier)
     return None
