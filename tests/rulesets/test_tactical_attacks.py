@@ -238,3 +238,29 @@ def test_untriggered_delayed_turn_loses_its_ap() -> None:
     lost = events(r, "APChanged", who="a", reason="delayed turn not taken: AP lost")
     assert [e.ap for e in lost] == [0]
     assert events(r, "ConditionRemoved", who="a", condition="delaying")
+
+
+def test_disengage_stops_delayed_turns_too() -> None:
+    """Seed 002 Disengage: "If the character moves out of an enemy's engagement range this
+    Turn, no Attacks of Opportunity or other delayed reactions may be taken against them": a
+    delayed turn waiting for ``move`` or ``approach`` is not inserted either."""
+    r = run(
+        unit("b", "y", 1, init=9, script=[act("DelayTurn", triggers=["move", "approach"])]),
+        unit("c", "y", -8, init=8, script=[act("DelayTurn", triggers=["move"])]),
+        unit("a", "x", init=1, script=[act("Disengage"), act("Move", to=[-4, 0])]),
+    )
+    assert events(r, "OpeningOpened") == []
+    assert events(r, "TurnInserted") == []
+    assert events(r, "Moved", who="a")[0].to.x == -4
+    assert events(r, "ConditionAdded", who="a", condition="withdrawn")
+    assert events(r, "ConditionRemoved", who="a", condition="withdrawn")
+
+
+def test_disengage_without_leaving_anyones_range_protects_nothing() -> None:
+    """Seed 002: the protection holds "If the character moves out of an enemy's engagement
+    range": a Disengaged character that leaves no one's range still triggers a delayed turn."""
+    r = run(
+        unit("b", "y", 10, init=9, script=[act("DelayTurn", triggers=["move"])]),
+        unit("a", "x", init=1, script=[act("Disengage"), act("Move", to=[-2, 0])]),
+    )
+    assert [o.trigger.kind for o in events(r, "OpeningOpened")] == ["delayed"]

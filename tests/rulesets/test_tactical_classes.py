@@ -151,3 +151,44 @@ def test_counter_attack_counts_for_the_counter_attacker() -> None:
     )
     assert declared(r, "b") == ["CounterAttack", "Attack"]
     assert rejected(r, "b") == ["b has made 2 attacks this round (the limit)"]
+
+
+def test_one_reaction_per_threat_across_an_aoo_and_a_delayed_turn() -> None:
+    """Seed 002: "Only one reaction per threat": one approach that opens an Attack of
+    Opportunity and a delayed turn for the same creature allows it only one of them."""
+    r = run(
+        unit(
+            "b",
+            "y",
+            init=9,
+            skills=SKILLED,
+            script=[act("DelayTurn", triggers=["approach"])],
+            reactions=[act("OpportunityAttack", target="a"), act("TakeDelayedTurn")],
+        ),
+        unit("a", "x", 4, init=1, script=[act("Move", to=[1, 0])]),
+    )
+    assert [o.trigger.kind for o in events(r, "OpeningOpened")][:2] == ["approach", "attacked"]
+    assert "delayed" not in [o.trigger.kind for o in events(r, "OpeningOpened")]
+    assert declared(r, "b")[-1] == "OpportunityAttack"
+    assert events(r, "TurnInserted") == []
+
+
+def test_one_reaction_per_threat_across_an_aoo_and_the_attack_it_answers() -> None:
+    """Seed 002: "Only one reaction per threat": a ranged attack from inside the target's
+    reach lets the target make an Attack of Opportunity or defend against it, not both."""
+    bow = [{"name": "bow", "damage": "3", "range": 30}]
+    r = run(
+        unit("a", "x", init=9, skills=SKILLED, weapons=bow, script=[attack("b", weapon="bow")]),
+        unit(
+            "b",
+            "y",
+            1,
+            init=1,
+            skills={"combat_style": 0, "evade": HI},
+            reactions=[act("OpportunityAttack", target="a"), act("Evade")],
+        ),
+    )
+    kinds = [o.trigger.kind for o in events(r, "OpeningOpened") if o.trigger.by == "a"]
+    assert kinds == ["ranged_attack"]
+    assert declared(r, "b") == ["OpportunityAttack"]
+    assert events(r, "DamageDealt", who="b")[0].amount == 3

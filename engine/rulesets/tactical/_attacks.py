@@ -86,9 +86,12 @@ def attack(fight: Fight, who: str, action: Attack) -> Hook:
     assert weapon is not None
     target = action.target
     count_attack(fight, who)
+    # Seed 002: "Only one reaction per threat": whoever reacts to this attack in one window
+    # (an AoO, a delayed turn) is not offered another (an Evade) for the same attack.
+    reacted: set[str] = set()
     if weapon.ranged:
-        yield from provoke(fight, who, "ranged_attack", weapon.name)
-    yield from delayed(fight, who, {"attack": [e.id for e in fight.enemies_of(who)]})
+        yield from provoke(fight, who, "ranged_attack", reacted, weapon.name)
+    yield from delayed(fight, who, {"attack": [e.id for e in fight.enemies_of(who)]}, reacted)
     if not (fight.standing(who) and fight.standing(target)):
         return None
     if not reaches(weapon, fight.dist(who, target)):
@@ -127,6 +130,8 @@ def attack(fight: Fight, who: str, action: Attack) -> Hook:
         fight.remove_condition(who, f"feint:{target}")
     unseen = feinted or not sees(fight, target, who)
     kind = "ranged" if weapon.ranged else "melee"
+    # One reaction per threat: a target that already reacted to this attack gets no opening.
+    unseen = unseen or target in reacted
     yield from strike(fight, who, target, weapon, modifier, kind, action.location, unseen)
     reveal(fight, who)
     return None
@@ -268,11 +273,12 @@ def cast(fight: Fight, who: str, action: CastMagic) -> Hook:
     target = action.target or who
     if spell.damage:
         count_attack(fight, who)
+    reacted: set[str] = set()
     if not spell.melee:
         # "Opponent casts a spell within melee range (unless it counts as a melee attack)".
-        yield from provoke(fight, who, "spellcast", spell.name)
+        yield from provoke(fight, who, "spellcast", reacted, spell.name)
     if spell.damage:
-        yield from delayed(fight, who, {"attack": [e.id for e in fight.enemies_of(who)]})
+        yield from delayed(fight, who, {"attack": [e.id for e in fight.enemies_of(who)]}, reacted)
     if not (fight.standing(who) and fight.standing(target)):
         return None
     modifier = 0
@@ -283,15 +289,19 @@ def cast(fight: Fight, who: str, action: CastMagic) -> Hook:
     if target != who and fight.get(target).side != fight.get(who).side:
         reveal(fight, who)
     if t.success:
-        yield from spell_effects(fight, who, target, spell, t.dos)
+        yield from spell_effects(fight, who, target, spell, t.dos, reacted)
     return None
 
 
-def spell_effects(fight: Fight, who: str, target: str, spell: Spell, dos: int) -> Hook:
+def spell_effects(
+    fight: Fight, who: str, target: str, spell: Spell, dos: int, reacted: set[str]
+) -> Hook:
     if spell.damage:
         kind = "melee" if spell.melee else "magic"
         blow = Blow(who=who, target=target, damage=spell.damage, kind=kind, dos=dos, magic=True)
-        yield from threaten(fight, blow, not sees(fight, target, who))
+        # A target that already reacted to this casting gets no second reaction to it.
+        unseen = not sees(fight, target, who) or target in reacted
+        yield from threaten(fight, blow, unseen)
     if spell.heal and fight.standing(target):
         fight.heal(target, fight.roll(who, f"{spell.name} heals {target}", spell.heal).total)
         if fight.get(target).hp > 0:

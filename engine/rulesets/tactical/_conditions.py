@@ -21,6 +21,8 @@ AIM = "aim"
 MOVED = "moved_cm"
 DASHES = "dashes"
 INSERTED = "in_delayed_turn"
+WITHDRAWN = "withdrawn"
+"""Condition: Disengaged and moved out of an enemy's engagement range this turn."""
 
 
 def conditions_with(fight: Fight, who: str, prefix: str) -> list[str]:
@@ -103,8 +105,9 @@ def start_of_turn(fight: Fight, who: str) -> None:
 
 
 def end_of_turn(fight: Fight, who: str) -> None:
-    """What ends with ``who``'s turn: Disengage and Feint."""
+    """What ends with ``who``'s turn: Disengage (and the withdrawal it allowed) and Feint."""
     fight.remove_condition(who, "disengaged")
+    fight.remove_condition(who, WITHDRAWN)
     for c in conditions_with(fight, who, "feint:"):
         fight.remove_condition(who, c)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from events import Position, Trigger
 
 from ..._geometry import distance
-from ._conditions import DASHES, MOVED, reach, sees
+from ._conditions import DASHES, MOVED, WITHDRAWN, reach, sees
 
 if TYPE_CHECKING:
     from ..._fight import Fight
@@ -37,11 +37,32 @@ def budget(fight: Fight, who: str) -> float:
     return round(allowed - me.count(MOVED) / 100, 2)
 
 
-def aoo(fight: Fight, who: str, kind: str, candidates: list[str], detail: str = "") -> Hook:
-    """An Attack of Opportunity opening for ``candidates`` (before the action resolves)."""
-    if candidates and fight.standing(who):
+def aoo(
+    fight: Fight,
+    who: str,
+    kind: str,
+    candidates: list[str],
+    reacted: set[str],
+    detail: str = "",
+) -> Hook:
+    """An Attack of Opportunity opening for ``candidates`` (before the action resolves).
+
+    ``reacted`` holds who has already reacted to the same deed: seed 002, "Only one reaction
+    per threat", so they are left out, and those who react here are added.
+    """
+    if withdrawn(fight, who):
+        return
+    wanted = [c for c in candidates if c not in reacted]
+    if wanted and fight.standing(who):
         trigger = Trigger(kind=kind, by=who, event=fight.cause, detail=detail or None)
-        yield from fight.opening(trigger, candidates)
+        reactions = yield from fight.opening(trigger, wanted)
+        reacted.update(r.who for r in reactions)
+
+
+def withdrawn(fight: Fight, who: str) -> bool:
+    """Seed 002 Disengage: "If the character moves out of an enemy's engagement range this
+    Turn, no Attacks of Opportunity or other delayed reactions may be taken against them." """
+    return fight.get(who).has(WITHDRAWN)
 
 
 def delayers(fight: Fight, who: str, kind: str) -> list[str]:
@@ -53,35 +74,48 @@ def delayers(fight: Fight, who: str, kind: str) -> list[str]:
     ]
 
 
-def delayed(fight: Fight, who: str, kinds: dict[str, list[str]]) -> Hook:
+def delayed(
+    fight: Fight, who: str, kinds: dict[str, list[str]], reacted: set[str] | None = None
+) -> Hook:
     """Seed 002: "If the conditions are met before the character's next Turn, they may insert
     their delayed Turn as a free reaction." One opening for every delayer whose declared
-    trigger (a key of ``kinds``) is met; ``kinds`` maps a trigger to whom it concerns."""
+    trigger (a key of ``kinds``) is met; ``kinds`` maps a trigger to whom it concerns. Those in
+    ``reacted`` already reacted to this deed ("Only one reaction per threat")."""
+    if withdrawn(fight, who):
+        return
+    done = reacted if reacted is not None else set()
     wanted: list[str] = []
     met: list[str] = []
     for kind, concerned in kinds.items():
         for d in delayers(fight, who, kind):
-            if d in concerned and d not in wanted:
+            if d in concerned and d not in wanted and d not in done:
                 wanted.append(d)
                 met.append(kind)
     if wanted and fight.standing(who):
         trigger = Trigger(kind="delayed", by=who, event=fight.cause, detail=",".join(met))
-        yield from fight.opening(trigger, wanted)
+        reactions = yield from fight.opening(trigger, wanted)
+        done.update(r.who for r in reactions)
 
 
-def provoke(fight: Fight, who: str, kind: str, detail: str = "") -> Hook:
+def provoke(fight: Fight, who: str, kind: str, reacted: set[str], detail: str = "") -> Hook:
     """A deed of the AoO table done within melee range: AoO first, then delayed turns."""
-    yield from aoo(fight, who, kind, in_melee_range(fight, who), detail)
+    yield from aoo(fight, who, kind, in_melee_range(fight, who), reacted, detail)
     everyone = [e.id for e in fight.enemies_of(who)]
-    yield from delayed(fight, who, {kind: everyone})
+    yield from delayed(fight, who, {kind: everyone}, reacted)
 
 
 def move(fight: Fight, who: str, to: Position) -> Hook:
     """A voluntary move: standing up first if Prone (provoking), then the AoO triggers
-    Retreat (unless Disengaged) and Approach, then delayed turns, then the move."""
+    Retreat (unless Disengaged) and Approach, then delayed turns, then the move.
+
+    A Disengaged character whose move takes it out of an enemy's engagement range has
+    withdrawn: from then to the end of its turn nothing (AoO or delayed turn) is taken against
+    it. Each creature reacts at most once to the move, whatever windows it opens.
+    """
+    reacted: set[str] = set()
     if fight.get(who).has("prone"):
         # Seed 002 "Standing up: Prone opponent stands within melee range without using Arise".
-        yield from aoo(fight, who, "standing_up", in_melee_range(fight, who))
+        yield from aoo(fight, who, "standing_up", in_melee_range(fight, who), reacted)
         if not fight.standing(who):
             return
         fight.remove_condition(who, "prone")
@@ -89,14 +123,16 @@ def move(fight: Fight, who: str, to: Position) -> Hook:
     before = set(in_melee_range(fight, who))
     after = set(in_melee_range(fight, who, to))
     disengaged = fight.get(who).has("disengaged")
+    if disengaged and before - after:
+        fight.add_condition(who, WITHDRAWN, until="end of turn")
     retreat = [] if disengaged else [e for e in in_melee_range(fight, who) if e not in after]
     approach = [
         e.id
         for e in fight.enemies_of(who)
         if e.id in after and distance(to, e.position) < distance(start, e.position)
     ]
-    yield from aoo(fight, who, "retreat", retreat)
-    yield from aoo(fight, who, "approach", [e for e in approach if e not in retreat])
+    yield from aoo(fight, who, "retreat", retreat, reacted)
+    yield from aoo(fight, who, "approach", [e for e in approach if e not in retreat], reacted)
     closer = [
         e.id
         for e in fight.enemies_of(who)
@@ -104,7 +140,7 @@ def move(fight: Fight, who: str, to: Position) -> Hook:
     ]
     everyone = [e.id for e in fight.enemies_of(who)]
     left = [] if disengaged else sorted(before - after)
-    yield from delayed(fight, who, {"retreat": left, "approach": closer, "move": everyone})
+    yield from delayed(fight, who, {"retreat": left, "approach": closer, "move": everyone}, reacted)
     if fight.standing(who):
         fight.move(who, to)
         spent = round(distance(start, to) * 100)

@@ -184,7 +184,7 @@ def ready_weapon(fight: Fight, who: str, action: ReadyWeapon) -> Hook:
     """Seed 002 Ready Weapon; "Some weapons require multiple AP to reload (extended over
     multiple uses)": each reload spends 1 of the weapon's ``reload`` AP. Drawing a flung
     weapon within ``pickup_range`` recovers it. Provokes the AoO trigger Ready."""
-    yield from provoke(fight, who, "ready", action.weapon)
+    yield from provoke(fight, who, "ready", set(), action.weapon)
     if not fight.standing(who):
         return None
     name = action.weapon
@@ -200,7 +200,7 @@ def ready_weapon(fight: Fight, who: str, action: ReadyWeapon) -> Hook:
 
 def drink_potion(fight: Fight, who: str, action: DrinkPotion) -> Hook:
     """Seed 002 Drink Potion (2 AP); provokes the AoO trigger Ready ("drinks a potion")."""
-    yield from provoke(fight, who, "ready", action.potion)
+    yield from provoke(fight, who, "ready", set(), action.potion)
     if not fight.standing(who):
         return None
     item = next(i for i in fight.spec(who).items if i.name == action.potion)
