@@ -28,6 +28,7 @@ from events import (
     Pass,
     UnknownRulesetError,
     Window,
+    did_you_mean,
 )
 
 from ._dice import parse_dice
@@ -68,6 +69,14 @@ class Ruleset:
     stats: ClassVar[frozenset[str]] = frozenset()
     #: Stats a combatant must have (the others default to 0).
     required_stats: ClassVar[frozenset[str]] = frozenset()
+    #: The documented range of each stat's value (inclusive); a stat not named has none.
+    stat_ranges: ClassVar[dict[str, tuple[int, int]]] = {}
+    #: Skill names an encounter may use (``None``: the ruleset reads no skills at all).
+    skills: ClassVar[frozenset[str] | None] = None
+    #: The documented range of a skill's value (inclusive).
+    skill_range: ClassVar[tuple[int, int]] = (0, 100)
+    #: Perks the ruleset knows (compared loosely: case, ``-`` and ``_`` ignored).
+    perks: ClassVar[frozenset[str]] = frozenset()
     #: Sides of the initiative die (``1d{initiative_die}`` plus the modifier).
     initiative_die: ClassVar[int] = 20
     #: The die a tie is rolled off with.
@@ -88,6 +97,7 @@ class Ruleset:
             return msgspec.convert(data, cls.Options)
         except msgspec.ValidationError as err:
             text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
+            text += _suggest_field(err, cls.Options)
             raise EncounterFileError(
                 f"{name}: in [options] for ruleset {cls.name!r}: {text}"
             ) from None
@@ -108,8 +118,17 @@ class Ruleset:
                 known = ", ".join(sorted(cls.stats))
                 raise EncounterFileError(
                     f"{name}: combatant {c.id!r}: unknown stat {stat!r} for ruleset"
-                    f" {cls.name!r} (known: {known})"
+                    f" {cls.name!r} (known: {known}){did_you_mean(stat, cls.stats)}"
                 )
+            low, high = cls.stat_ranges.get(stat, (None, None))
+            value = c.stats[stat]
+            if low is not None and high is not None and not low <= value <= high:
+                raise EncounterFileError(
+                    f"{name}: combatant {c.id!r}: at key stats.{stat}: {value} is outside the"
+                    f" {cls.name} range {low} to {high}"
+                )
+        cls.check_skills(c, cls.known_skills(c), name=name)
+        cls.check_perks(c, name=name)
         if c.initiative_roll is not None and not 1 <= c.initiative_roll <= cls.initiative_die:
             # A die rolled at the table must be a face the ruleset's die can show.
             raise EncounterFileError(
@@ -124,6 +143,7 @@ class Ruleset:
             msgspec.convert(c.options, cls.CombatantOptions)
         except msgspec.ValidationError as err:
             text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
+            text += _suggest_field(err, cls.CombatantOptions)
             raise EncounterFileError(
                 f"{name}: combatant {c.id!r}: in options for ruleset {cls.name!r}: {text}"
             ) from None
@@ -139,6 +159,50 @@ class Ruleset:
                 parse_dice(expr)
             except EncounterFileError as err:
                 raise EncounterFileError(f"{name}: combatant {c.id!r}: {what}: {err}") from None
+
+    @classmethod
+    def known_skills(cls, c: CombatantSpec) -> frozenset[str] | None:
+        """The skill names ``c`` may have (a ruleset may add some per combatant)."""
+        return cls.skills
+
+    @classmethod
+    def check_skills(cls, c: CombatantSpec, known: frozenset[str] | None, *, name: str) -> None:
+        """Raise :class:`EncounterFileError` for an unknown skill or one out of range."""
+        where = f"{name}: combatant {c.id!r}"
+        for skill in sorted(c.skills):
+            if known is None:
+                raise EncounterFileError(
+                    f"{where}: at key skills.{skill}: the {cls.name} ruleset reads no skills"
+                )
+            if skill not in known:
+                raise EncounterFileError(
+                    f"{where}: unknown skill {skill!r} for ruleset {cls.name!r}"
+                    f" (known: {', '.join(sorted(known))}){did_you_mean(skill, known)}"
+                )
+            low, high = cls.skill_range
+            if not low <= c.skills[skill] <= high:
+                raise EncounterFileError(
+                    f"{where}: at key skills.{skill}: {c.skills[skill]} is outside the"
+                    f" {cls.name} range {low} to {high}"
+                )
+
+    @classmethod
+    def check_perks(cls, c: CombatantSpec, *, name: str) -> None:
+        """Raise :class:`EncounterFileError` for a perk the ruleset does not know: a typo
+        would otherwise have no effect at all."""
+        for index, perk in enumerate(c.perks):
+            if _loose(perk) in {_loose(p) for p in cls.perks}:
+                continue
+            if not cls.perks:
+                raise EncounterFileError(
+                    f"{name}: combatant {c.id!r}: at key perks[{index}]: the {cls.name} ruleset"
+                    f" has no perks (got {perk!r})"
+                )
+            raise EncounterFileError(
+                f"{name}: combatant {c.id!r}: at key perks[{index}]: unknown perk {perk!r} for"
+                f" ruleset {cls.name!r} (known: {', '.join(sorted(cls.perks))})"
+                f"{did_you_mean(perk, cls.perks)}"
+            )
 
     def max_ap(self, c: CombatantSpec) -> int:
         """AP a combatant has when full."""
@@ -223,6 +287,20 @@ class Ruleset:
         """Whether ``viewer`` sees ``other`` (the Hidden condition hides one from enemies)."""
         c = fight.state.combatants[other]
         return not c.has("hidden") or c.side == fight.state.combatants[viewer].side
+
+
+def _loose(text: str) -> str:
+    return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+
+
+def _suggest_field(err: msgspec.ValidationError, struct: type[msgspec.Struct]) -> str:
+    """A "did you mean" for msgspec's "Object contains unknown field `X`" message."""
+    text = str(err)
+    marker = "unknown field `"
+    if marker not in text:
+        return ""
+    field = text.split(marker, 1)[1].split("`", 1)[0]
+    return did_you_mean(field, [f.encode_name for f in msgspec.structs.fields(struct)])
 
 
 _REGISTRY: dict[str, type[Ruleset]] = {}

@@ -63,6 +63,7 @@ from ._errors import (
     PolicyLoadError as PolicyLoadError,
     ReplayDivergedError as ReplayDivergedError,
     UnknownRulesetError as UnknownRulesetError,
+    did_you_mean as did_you_mean,
 )
 from ._events import (
     DECISION_EVENTS as DECISION_EVENTS,

@@ -6,6 +6,9 @@ one type, print its message and exit 2 without a traceback.
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
 
 class InitiativeError(Exception):
     """Base of every error initiative raises on purpose."""
@@ -33,3 +36,18 @@ class ReplayDivergedError(InitiativeError):
 
 class PolicyLoadError(InitiativeError):
     """A policy name could not be resolved to a callable."""
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` when ``name`` is a near miss of one of ``known``, else ``""``.
+
+    Case, ``-``, ``_`` and spaces are ignored when comparing, so ``lightning_reflex`` finds
+    ``Lightning Reflexes``.
+    """
+
+    def loose(text: str) -> str:
+        return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+
+    by_loose = {loose(k): k for k in sorted(known)}
+    close = difflib.get_close_matches(loose(name), list(by_loose), n=1, cutoff=0.6)
+    return f" (did you mean {by_loose[close[0]]!r}?)" if close else ""

@@ -82,6 +82,8 @@ class Openings(Ruleset):
     seed_file = "003_bddf491e387d04a2.txt"
     Options = OpeningsOptions
     stats = frozenset({"agility", "strength", "defense", "initiative"})
+    #: The seed gives no scale; a plain one: 0 to 100 (0 when left out).
+    stat_ranges = dict.fromkeys(stats, (0, 100))
     initiative_die = 12
     roll_off_die = 12
     options: OpeningsOptions

@@ -204,7 +204,7 @@ def test_counter_attack_higher_dos_hits_the_attacker() -> None:
     other." """
     r = run(
         unit("a", "x", init=9, skills={"combat_style": 99}, script=[attack("b")]),
-        defender("CounterAttack", "combat_style", 400),
+        defender("CounterAttack", "combat_style", 200),
     )
     assert [e.who for e in events(r, "DamageDealt")] == ["a"]
     assert events(r, "AttackResolved", who="b")[0].detail == "counter-attack: DoS against DoS"
@@ -224,7 +224,7 @@ def test_counter_attack_tie_resolves_nothing() -> None:
 def test_counter_attack_lower_dos_lets_the_attack_land() -> None:
     """Seed 002 Counter-Attack: "Higher DoS hits the other." (the attacker's, here)"""
     r = run(
-        unit("a", "x", init=9, skills={"combat_style": 400}, script=[attack("b")]),
+        unit("a", "x", init=9, skills={"combat_style": 200}, script=[attack("b")]),
         defender("CounterAttack", "combat_style", 0),
     )
     assert [e.who for e in events(r, "DamageDealt")] == ["b"]

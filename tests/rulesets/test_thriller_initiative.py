@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from events import EncounterFileError
+
 from ._thriller import declared, events, fighter, one, run
 
 
@@ -34,10 +36,15 @@ def test_perception_may_drive_initiative_in_an_ambush():
 
 
 def test_perception_initiative_applies_only_in_an_ambush():
-    """Seed 000: Perception replaces Agility only "in ambush situations"."""
+    """Seed 000: Perception replaces Agility only "in ambush situations": asking for it with no
+    ambush (no ``ambush_by``) would be silently ignored, so it is an error naming the key."""
     a = fighter("a", "x", stats="agility = 14, perception = 4")
-    r = run(a, fighter("b", "y", x=3.0), options='ambush_initiative = "perception"', rounds=1)
-    assert one(r, "InitiativeRolled", who=("a",)).modifier == 2
+    with pytest.raises(EncounterFileError) as info:
+        run(a, fighter("b", "y", x=3.0), options='ambush_initiative = "perception"', rounds=1)
+    assert str(info.value) == (
+        "<test>: in [options]: ambush_initiative = 'perception' needs ambush_by (the side that"
+        " springs the ambush)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -58,7 +58,9 @@ class Percentile(Ruleset):
     roll_off_die = 10
     # "GMs can make one Initiative roll for each group of like characters."
     group_initiative = True
-    skills: ClassVar[frozenset[str]] = frozenset(SKILL_BASE)
+    skills: ClassVar[frozenset[str] | None] = frozenset(SKILL_BASE)
+    #: Skills are percentages, tested with 1d100.
+    skill_range = (0, 100)
     options: PercentileOptions
 
     def __init__(self, encounter: EncounterSpec) -> None:
@@ -76,12 +78,6 @@ class Percentile(Ruleset):
         for stat, value in sorted(c.stats.items()):
             if not 0 <= value <= 100:
                 raise EncounterFileError(f"{where}: {stat} is a percentage (0-100), got {value}")
-        for skill in sorted(c.skills):
-            if skill not in SKILL_BASE:
-                known = ", ".join(sorted(SKILL_BASE))
-                raise EncounterFileError(
-                    f"{where}: unknown skill {skill!r} for ruleset 'percentile' (known: {known})"
-                )
         if any(w.ranged for w in c.weapons) and "ballistic_skill" not in c.stats:
             raise EncounterFileError(f"{where}: carries a ranged weapon but has no ballistic_skill")
         for w in c.weapons:

@@ -36,6 +36,7 @@ from events import (
     TakeDelayedTurn,
     Trip,
     Window,
+    did_you_mean,
 )
 
 from ..._dice import parse_dice
@@ -78,6 +79,11 @@ class Tactical(Ruleset):
     seed_file = "002_ef1e1defd7d41b68.txt"
     Options = TacticalOptions
     stats = STATS
+    #: Characteristics: 3-18 for people, more for large creatures (the seed is silent).
+    stat_ranges = dict.fromkeys(STATS, (1, 40))
+    skills = frozenset(SKILL_BASES)
+    #: Skills are percentages tested with 1d100; above 100 still counts against penalties.
+    skill_range = (0, 300)
     initiative_die = 10
     roll_off_die = 10
     options: TacticalOptions
@@ -88,10 +94,6 @@ class Tactical(Ruleset):
     def check_combatant(cls, c: CombatantSpec, *, name: str) -> None:
         super().check_combatant(c, name=name)
         where = f"{name}: combatant {c.id!r}"
-        for skill in sorted(c.skills):
-            if skill not in SKILL_BASES:
-                known = ", ".join(sorted(SKILL_BASES))
-                raise EncounterFileError(f"{where}: unknown skill {skill!r} (known: {known})")
         try:
             opts = combatant_options(c)
         except msgspec.ValidationError as err:
@@ -101,6 +103,7 @@ class Tactical(Ruleset):
                 known = ", ".join(sorted(CONDITIONS))
                 raise EncounterFileError(
                     f"{where}: unknown condition {condition!r} (known: {known})"
+                    f"{did_you_mean(condition, CONDITIONS)}"
                 )
         for spell in c.spells:
             if spell.condition is not None and spell.condition not in CONDITIONS:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from events import (
     AnyAction,
@@ -15,6 +15,7 @@ from events import (
     Offer,
     Retaliate,
     Window,
+    did_you_mean,
 )
 
 from ..._ruleset import Hook, Ruleset
@@ -35,9 +36,23 @@ class Thriller(Ruleset):
     Options = ThrillerOptions
     stats = frozenset({"agility", "strength", "perception", "insight", "willpower", "sanity"})
     required_stats = frozenset({"agility"})
+    #: The 3-18 scale of the AP table ("AGI 6-7 -> 1 AP"); Sanity Points 0-99.
+    stat_ranges: ClassVar[dict[str, tuple[int, int]]] = {
+        **dict.fromkeys(("agility", "strength", "perception", "insight", "willpower"), (3, 18)),
+        "sanity": (0, 99),
+    }
+    #: Skills read by the surprise check; special actions add the skills they name.
+    skills = frozenset({"stealth", "perception", "insight"})
+    #: A skill is a bonus added to a 1d20 check.
+    skill_range = (-100, 100)
+    perks = frozenset({"Lightning Reflexes", "Combat Reflexes", "Quick Draw"})
     initiative_die = 20
     roll_off_die = 20
     options: ThrillerOptions
+
+    @classmethod
+    def known_skills(cls, c: CombatantSpec) -> frozenset[str] | None:
+        return frozenset(cls.skills or ()) | {s.skill for s in c.specials if s.skill}
 
     @classmethod
     def normalize(cls, spec: EncounterSpec, *, name: str) -> EncounterSpec:
@@ -45,8 +60,22 @@ class Thriller(Ruleset):
         ambush = spec.options.get("ambush_by")
         if ambush is not None and ambush not in spec.sides:
             raise EncounterFileError(
-                f"{name}: in [options]: ambush_by = {ambush!r} is not a side (sides: {list(spec.sides)})"
+                f"{name}: in [options]: ambush_by = {ambush!r} is not a side (sides:"
+                f" {list(spec.sides)}){did_you_mean(ambush, spec.sides)}"
             )
+        if ambush is None:
+            # Options that only mean something in an ambush would be silently ignored.
+            if spec.options.get("horrifying"):
+                raise EncounterFileError(
+                    f"{name}: in [options]: horrifying = true needs ambush_by (the side that"
+                    " springs the ambush)"
+                )
+            if spec.options.get("ambush_initiative") != "agility":
+                raise EncounterFileError(
+                    f"{name}: in [options]: ambush_initiative ="
+                    f" {spec.options.get('ambush_initiative')!r} needs ambush_by (the side"
+                    " that springs the ambush)"
+                )
         for c in spec.combatants:
             for s in c.specials:
                 if s.ap < 1 or s.turns < 1:
