@@ -78,7 +78,8 @@ def move_offers(fight: Fight, who: str, cost: int, speed: float) -> list[Offer]:
         to = approach(me.position, nearest.position, speed, max(0.5, reach - 0.25))
         offers.append(Offer(action=Move(to=to), cost=cost))
     offers.append(Offer(action=Move(to=away(me.position, nearest.position, speed)), cost=cost))
-    return offers
+    # An offer is always legal: a point someone stands on is not offered.
+    return [o for o in offers if occupant(fight, who, o.action.to) is None]  # type: ignore[union-attr]
 
 
 def check_target(fight: Fight, who: str, target: str) -> str | None:
@@ -112,11 +113,27 @@ def check_plain_attack(fight: Fight, who: str, action: Attack) -> str | None:
     return None
 
 
+#: Metres within which a point is taken by a combatant standing there (the seeds are silent; a
+#: plain default, so that no two combatants end a move on the same point).
+SPACE = 0.5
+
+
+def occupant(fight: Fight, who: str, to: Position) -> str | None:
+    """Who, other than ``who``, stands within :data:`SPACE` of ``to``, if anyone."""
+    for c in fight.state.standing():
+        if c.id != who and distance(c.position, to) < SPACE - 1e-9:
+            return c.id
+    return None
+
+
 def check_move(fight: Fight, who: str, to: Position, limit: float) -> str | None:
-    """Why a move to ``to`` is illegal (non-finite, or farther than ``limit``), or ``None``."""
+    """Why a move to ``to`` is illegal (non-finite, farther than ``limit``, or onto a point
+    another combatant stands on), or ``None``."""
     if not (abs(to.x) < 1e6 and abs(to.y) < 1e6):
         return f"destination {to} is off the battle plane"
     gap = distance(fight.get(who).position, to)
     if gap > limit + 1e-9:
         return f"destination is {gap:g} m away; can move at most {limit:g} m"
+    if (there := occupant(fight, who, to)) is not None:
+        return f"{there} stands within {SPACE:g} m of the destination; no two share a point"
     return None
