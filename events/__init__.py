@@ -62,6 +62,7 @@ from ._errors import (
     LogFormatError as LogFormatError,
     PolicyLoadError as PolicyLoadError,
     ReplayDivergedError as ReplayDivergedError,
+    UnknownNameError as UnknownNameError,
     UnknownRulesetError as UnknownRulesetError,
     did_you_mean as did_you_mean,
 )

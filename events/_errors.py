@@ -34,6 +34,10 @@ class ReplayDivergedError(InitiativeError):
     """A re-simulation produced an event different from the recorded one."""
 
 
+class UnknownNameError(InitiativeError):
+    """A command names a combatant or an event type that the log does not hold."""
+
+
 class PolicyLoadError(InitiativeError):
     """A policy name could not be resolved to a callable."""
 

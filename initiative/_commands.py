@@ -19,6 +19,7 @@ from events import Event, InitiativeError, RoundStarted, parse_log
 from replays import (
     Narrator,
     check_chain,
+    check_filters,
     check_digests,
     differing_fields,
     follow,
@@ -206,6 +207,7 @@ def show(
         _follow(log, filters, first, last, as_json, idle)
         return
     contents = load_log(log)
+    check_filters(contents, who=_csv_set(who), types=_csv_set(type_))
     rows = select(
         contents.events,
         rounds=set(round_) or None,

@@ -9,6 +9,7 @@ from ._fork import (
 from ._narrate import Narrator as Narrator, summary as summary, who_of as who_of
 from ._query import (
     Row as Row,
+    check_filters as check_filters,
     follow as follow,
     select as select,
     state_at as state_at,

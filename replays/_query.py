@@ -17,7 +17,9 @@ from events import (
     LogContents,
     LogFormatError,
     RoundStarted,
+    UnknownNameError,
     decode_event,
+    did_you_mean,
 )
 
 from ._narrate import who_of
@@ -65,6 +67,28 @@ def select(
             continue
         out.append(row)
     return out
+
+
+def check_filters(
+    contents: LogContents, *, who: set[str] | None = None, types: set[str] | None = None
+) -> None:
+    """Raise :class:`UnknownNameError` for a combatant or event type that names nothing in
+    the log, listing the names it holds (a typo would otherwise print an empty table)."""
+    ids = [c.id for c in contents.header.encounter.combatants]
+    for name in sorted(who or ()):
+        if name not in ids:
+            raise UnknownNameError(
+                f"{contents.path}: no combatant {name!r} in this log (combatants:"
+                f" {', '.join(ids)}){did_you_mean(name, ids)}"
+            )
+    present = list(dict.fromkeys(type(e).__name__ for e in contents.events))
+    lowered = {t.lower() for t in present}
+    for name in sorted(types or ()):
+        if name.lower() not in lowered:
+            raise UnknownNameError(
+                f"{contents.path}: no event of type {name!r} in this log (types:"
+                f" {', '.join(sorted(present))}){did_you_mean(name, present)}"
+            )
 
 
 def _names_any(event: Event, who: set[str]) -> bool:

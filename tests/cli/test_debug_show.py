@@ -96,3 +96,29 @@ def test_follow_missing_file_exits_2(tmp_path: Path) -> None:
     """Following a file that never appears gives up with exit 2 (after --idle seconds)."""
     proc = cli("show", tmp_path / "never.jsonl", "--follow", "--idle", "0", check=2)
     assert "cannot read" in proc.stderr
+
+
+@pytest.fixture(scope="module")
+def duel_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return record(EXAMPLES / "openings-duel.toml", tmp_path_factory.mktemp("s") / "d.jsonl")
+
+
+def test_show_who_matching_no_combatant_is_an_error(duel_log: Path) -> None:
+    """--who with a name no combatant of the log has: exit 2 and the known names, not an
+    empty table."""
+    proc = cli("show", duel_log, "--who", "tomas,ilsa", check=2)
+    assert proc.stdout == ""
+    assert proc.stderr.strip() == (
+        f"error: {duel_log}: no combatant 'ilsa' in this log (combatants: ilse, tomas, hound)"
+        " (did you mean 'ilse'?)"
+    )
+
+
+def test_show_type_matching_no_event_is_an_error(duel_log: Path) -> None:
+    """--type with a type that no event of the log has: exit 2 and the types it holds."""
+    proc = cli("show", duel_log, "--type", "DamageDelt", check=2)
+    assert proc.stdout == ""
+    message = proc.stderr.strip()
+    assert message.startswith(f"error: {duel_log}: no event of type 'DamageDelt' in this log")
+    assert "DamageDealt, " in message
+    assert message.endswith("(did you mean 'DamageDealt'?)")
