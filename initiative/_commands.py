@@ -19,8 +19,8 @@ from events import Event, InitiativeError, RoundStarted, parse_log
 from replays import (
     Narrator,
     check_chain,
-    check_filters,
     check_digests,
+    check_filters,
     differing_fields,
     follow,
     select,

@@ -86,7 +86,7 @@ stats = {{ {stats} }}
 
 
 def test_agility_outside_the_three_to_eighteen_scale(tmp_path):
-    """Seed 000's AP table ("AGI 6–7 → 1 AP", "AGI 10 → 2 AP") is on the 3-18 scale: AGI 25
+    """Seed 000's AP table ("AGI 10 → 2 AP", "Minimum 1 AP") is on the 3-18 scale: AGI 25
     is outside it."""
     message = error_of(tmp_path, thriller(extra="").replace("agility = 10 }", "agility = 25 }", 1))
     assert message.endswith(
