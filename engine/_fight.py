@@ -121,6 +121,8 @@ class Fight:
         """The engine's own logger (a fork's is silent)."""
         self.decisions: list[Decision] = []
         """Every decision sent to :meth:`run` so far, in order (what :meth:`fork` replays)."""
+        self.acted_in_round = 0
+        """The last round in which an action (not ``EndTurn`` or ``Pass``) was declared."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -335,6 +337,18 @@ class Fight:
             yield from R.round_ended(self)
         self.digest(cause=ended)
         self.check_end()
+        self._check_idle()
+
+    def _check_idle(self) -> None:
+        """End the encounter after ``idle_rounds`` rounds in a row without any action, counted
+        from the last arrival, once nobody is still to arrive (see ``Options.idle_rounds``)."""
+        idle = self.options.idle_rounds
+        number = self.state.round
+        arrivals = [c.arrives for c in self.encounter.combatants]
+        if idle <= 0 or max(arrivals) > number:
+            return
+        if number - max(self.acted_in_round, max(arrivals) - 1) >= idle:
+            self._end(None, self.ruleset.idle_end(self, idle))
 
     def _turn(self, who: str) -> Drive:
         R = self.ruleset
@@ -429,6 +443,7 @@ class Fight:
                     return action, self.emit(ActionDeclared(who=who, action=action, cost=0))
                 reason = self._check(who, action, window)
                 if reason is None:
+                    self.acted_in_round = self.state.round
                     cost = R.cost(self, who, action, window)
                     declared = self.emit(ActionDeclared(who=who, action=action, cost=cost))
                     if cost:

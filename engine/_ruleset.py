@@ -50,6 +50,10 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """Decisions in one turn before the turn is ended for the combatant."""
     max_opening_depth: int = 4
     """Openings nested deeper than this are not made."""
+    idle_rounds: int = 3
+    """Rounds in a row in which nobody takes any action (everyone ends its turn or passes at
+    once, scripts have run out) after which nothing can change any more: the encounter ends
+    undecided with that reason, instead of idling to ``max_rounds`` (0: never)."""
 
 
 class NoCombatantOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -278,6 +282,10 @@ class Ruleset:
         opening's caller sees (a successful Dodge, say)."""
         return None
         yield  # pragma: no cover
+
+    def idle_end(self, fight: Fight, rounds: int) -> str:
+        """The reason recorded when ``rounds`` idle rounds end the encounter."""
+        return f"nothing has happened for {rounds} rounds: nobody acts any more"
 
     def standing(self, fight: Fight, who: str) -> bool:
         """Still fighting (neither defeated nor gone); rulesets may add conditions."""

@@ -36,7 +36,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import Attack, AttackResolved, CombatantSpec, Move, Offer, Position, Trigger, Window
+from events import (
+    Attack,
+    AttackResolved,
+    CombatantLeft,
+    CombatantSpec,
+    Move,
+    Offer,
+    Position,
+    Trigger,
+    Window,
+)
 
 from .._geometry import at, distance
 from .._ruleset import Hook, Options, Ruleset
@@ -74,11 +84,14 @@ class OpeningsOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=
     """Ending a turn makes an opening for everyone else."""
     leave_space_openings: bool = True
     """Leaving a creature's space makes an opening for that creature."""
+    escape_distance: float = 30.0
+    """A creature whose move ends farther than this from every enemy has fled the encounter
+    (seed 003: "Encounters may also end abruptly when combatants flee"); 0: nobody flees."""
 
 
 class Openings(Ruleset):
     name = "openings"
-    version = 1
+    version = 2
     seed_file = "003_bddf491e387d04a2.txt"
     Options = OpeningsOptions
     stats = frozenset({"agility", "strength", "defense", "initiative"})
@@ -195,6 +208,22 @@ class Openings(Ruleset):
                 yield from fight.opening(trigger, left)
         if fight.standing(who):
             fight.move(who, to)
+            self.flee_check(fight, who)
+
+    def flee_check(self, fight: Fight, who: str) -> None:
+        """Seed 003: "Encounters may also end abruptly when combatants flee through various
+        means": a creature that moved beyond ``escape_distance`` of every enemy has fled."""
+        far = self.options.escape_distance
+        here = fight.get(who).position
+        enemies = fight.enemies_of(who)
+        if far > 0 and enemies and all(distance(here, e.position) > far for e in enemies):
+            fight.emit(CombatantLeft(who=who, reason="fled"))
+
+    def idle_end(self, fight: Fight, rounds: int) -> str:
+        """Seed 003: "Upon the final blows being dealt, with all combatants rendered unable or
+        unwilling to fight, that encounter ends." Nobody acting for ``idle_rounds`` rounds is
+        what "unable or unwilling" looks like to the engine."""
+        return f"everyone left is unable or unwilling to fight (nobody acted for {rounds} rounds)"
 
     def turn_ended(self, fight: Fight, who: str) -> Hook:
         if not self.options.turn_end_openings or fight.decided():

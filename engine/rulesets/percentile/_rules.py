@@ -47,7 +47,7 @@ REACTIONS = "percentile.reactions"
 class Percentile(Ruleset):
     CombatantOptions = CombatantOptions
     name = "percentile"
-    version = 1
+    version = 2
     seed_file = "001_269bc9c9643bf2dd.txt"
     Options = PercentileOptions
     stats = STATS

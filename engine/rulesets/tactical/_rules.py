@@ -75,7 +75,7 @@ class Tactical(Ruleset):
 
     CombatantOptions = CombatantOptions
     name = "tactical"
-    version = 1
+    version = 2
     seed_file = "002_ef1e1defd7d41b68.txt"
     Options = TacticalOptions
     stats = STATS

@@ -31,7 +31,7 @@ REACTIONS = (Dodge, Intercept, Retaliate)
 
 class Thriller(Ruleset):
     name = "thriller"
-    version = 1
+    version = 2
     seed_file = "000_d9d14e010805cf12.txt"
     Options = ThrillerOptions
     stats = frozenset({"agility", "strength", "perception", "insight", "willpower", "sanity"})
