@@ -118,12 +118,12 @@ class Aim(Action, frozen=True, tag="Aim"):
 
 
 class ReadyWeapon(Action, frozen=True, tag="ReadyWeapon"):
-    """Draw, sheathe or reload a weapon."""
+    """Draw, sheathe, withdraw or reload a weapon."""
 
     weapon: str
     """Name of the weapon."""
     mode: str = "reload"
-    """``draw``, ``sheathe`` or ``reload``."""
+    """``draw``, ``sheathe``, ``withdraw`` or ``reload`` (which a ruleset allows varies)."""
 
 
 class UseItem(Action, frozen=True, tag="UseItem"):
@@ -245,6 +245,8 @@ class BlindOpponent(Action, frozen=True, tag="BlindOpponent"):
 
     target: str
     """Id of the combatant blinded."""
+    method: str = ""
+    """How: thrown sand, a cloak over the head (the ``tactical`` seed requires one)."""
 
 
 class Disarm(Action, frozen=True, tag="Disarm"):

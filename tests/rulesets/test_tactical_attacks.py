@@ -252,8 +252,8 @@ def test_disengage_stops_delayed_turns_too() -> None:
     assert events(r, "OpeningOpened") == []
     assert events(r, "TurnInserted") == []
     assert events(r, "Moved", who="a")[0].to.x == -4
-    assert events(r, "ConditionAdded", who="a", condition="withdrawn")
-    assert events(r, "ConditionRemoved", who="a", condition="withdrawn")
+    assert events(r, "ConditionAdded", who="a", condition="disengaged_clear")
+    assert events(r, "ConditionRemoved", who="a", condition="disengaged_clear")
 
 
 def test_disengage_without_leaving_anyones_range_protects_nothing() -> None:

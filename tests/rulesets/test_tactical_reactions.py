@@ -58,7 +58,7 @@ def test_aoo_on_ready_reload_and_drink() -> None:
             ap=9,
             items=potion,
             script=[
-                act("ReadyWeapon", weapon="sword", mode="draw"),
+                act("ReadyWeapon", weapon="sword", mode="sheathe"),
                 act("DrinkPotion", potion="tonic"),
             ],
         ),
@@ -259,3 +259,25 @@ def test_evade_and_block_work_against_ranged_and_magic() -> None:
     assert declared(r, "b") == ["Evade", "Block"]
     assert [o.trigger.detail for o in events(r, "OpeningOpened")] == ["ranged", "magic"]
     assert events(r, "DamageDealt") == []
+
+
+def test_parry_is_tested_using_the_better_of_str_and_ag() -> None:
+    """Seed 002 Parry: "Combat Style test using Str or Ag": with Str 8 and Ag 16, a Combat
+    Style of 40 (base Str + Ag = 24) is tested as if its base were Ag twice: 40 + 8 = 48."""
+    r = run(
+        unit("a", "x", init=9, skills=GUARD, script=[attack("b")]),
+        defender("Parry", "combat_style", 40, stats={"str": 8, "ag": 16}),
+    )
+    parry = events(r, "CheckResolved", who="b", check="parry")[0]
+    assert parry.against == 48
+
+
+def test_block_is_tested_using_str() -> None:
+    """Seed 002 Block: "Combat Style test using Str": with Str 8 and Ag 16, a Combat Style of
+    40 is tested as if its base were Str twice: 40 - 8 = 32."""
+    r = run(
+        unit("a", "x", init=9, skills=GUARD, script=[attack("b")]),
+        defender("Block", "combat_style", 40, stats={"str": 8, "ag": 16}, shield={"br": 4}),
+    )
+    block = events(r, "CheckResolved", who="b", check="block")[0]
+    assert block.against == 32

@@ -109,3 +109,15 @@ def test_drink_potion_costs_two_ap_and_heals() -> None:
     assert [e.cost for e in events(r, "ActionDeclared", who="a")][:1] == [2]
     assert rejected(r, "a") == ["a has no healing left"]
     assert len(events(r, "Healed", who="a")) == 1
+
+
+def test_hide_succeeds_without_a_test_when_nobody_can_detect() -> None:
+    """Seed 002 Hide: "If anyone might detect the character, make a Stealth test opposed by
+    Observe": when the only enemy is unconscious, nobody might detect it, so it hides with no
+    test at all."""
+    r = run(
+        unit("a", "x", init=9, skills={"stealth": 0}, script=[act("Hide")]),
+        unit("b", "y", 5, init=1, skills={"observe": HI}, options={"conditions": ["unconscious"]}),
+    )
+    assert events(r, "CheckResolved") == []
+    assert events(r, "ConditionAdded", who="a", condition="hidden")

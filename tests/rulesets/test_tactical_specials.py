@@ -47,7 +47,7 @@ def test_blind_opponent_blinds_for_a_round() -> None:
     """Seed 002 Blind Opponent: "On success: target is Blinded for 1 round." (until the
     blinder's next turn; a Blinded character sees no one)"""
     r = run(
-        actor([act("BlindOpponent", target="b"), act("EndTurn")]),
+        actor([act("BlindOpponent", target="b", method="thrown sand"), act("EndTurn")]),
         target(script=[attack("a")]),
         max_rounds=2,
     )
@@ -61,7 +61,7 @@ def test_blind_opponent_blinds_for_a_round() -> None:
 def test_blind_opponent_resisted_with_shield_combat_style() -> None:
     """Seed 002 Blind Opponent: "opposed by the target's Evade or Combat Style (shield)" """
     r = run(
-        actor([act("BlindOpponent", target="b")]),
+        actor([act("BlindOpponent", target="b", method="thrown sand")]),
         target(skills={"evade": 0, "combat_style": 300}, shield={"br": 4}),
     )
     resist = events(r, "CheckResolved", who="b")[0]
@@ -185,7 +185,7 @@ START = {"Arise": ["prone"], "Resist": ["restrained"]}
     [
         (act("Arise"), True),
         (act("Bash", target="a"), False),
-        (act("BlindOpponent", target="a"), True),
+        (act("BlindOpponent", target="a", method="thrown sand"), True),
         (act("Disarm", target="a"), False),
         (act("Feint", target="a"), False),
         (act("ForceMovement", target="a", to=[2, 0]), False),
@@ -247,3 +247,62 @@ def test_healing_ends_unconsciousness() -> None:
         unit("b", "y", 9, init=1),
     )
     assert events(r, "ConditionRemoved", who="c", condition="unconscious")
+
+
+def test_blind_opponent_needs_a_stated_method() -> None:
+    """Seed 002 Blind Opponent: "Requires a reasonable method (thrown sand, etc.)": one sent
+    without saying how is rejected."""
+    r = run(actor([act("BlindOpponent", target="b")]), target())
+    assert rejected(r, "a")[0] == (
+        "Blind Opponent requires a reasonable method: say how in `method`"
+    )
+    assert not events(r, "ConditionAdded", who="b", condition="blinded")
+
+
+def test_blind_opponent_resisted_with_evade_without_a_shield() -> None:
+    """Seed 002 Blind Opponent: "opposed by the target's Evade or Combat Style (shield)": with
+    no shield, a great Combat Style does not help; Evade is tested."""
+    r = run(
+        actor([act("BlindOpponent", target="b", method="thrown sand")]),
+        target(skills={"evade": 0, "combat_style": 300}),
+    )
+    resist = events(r, "CheckResolved", who="b")[0]
+    assert (resist.check, resist.against) == ("resist blind opponent", 0)
+
+
+def test_ready_weapon_sheathes_and_draws() -> None:
+    """Seed 002 Ready Weapon: "Draw, sheathe, withdraw, or reload a weapon": a sheathed sword
+    cannot strike (fists do) until it is drawn again; drawing one in hand is refused."""
+    r = run(
+        actor(
+            [
+                act("ReadyWeapon", weapon="sword", mode="draw"),
+                act("ReadyWeapon", weapon="sword", mode="sheathe"),
+                attack("b", weapon="sword"),
+                act("ReadyWeapon", weapon="sword", mode="draw"),
+                attack("b", weapon="sword"),
+            ]
+        ),
+        target(),
+    )
+    assert rejected(r, "a") == ["the sword is not sheathed", "a holds no weapon named 'sword'"]
+    assert events(r, "ConditionAdded", who="a", condition="sheathed:sword")
+    assert events(r, "ConditionRemoved", who="a", condition="sheathed:sword")
+    assert [e.detail.split(",")[0] for e in events(r, "AttackResolved", who="a")] == ["sword"]
+
+
+@pytest.mark.parametrize(("metres", "recovered"), [("1", True), ("3", False)])
+def test_ready_weapon_withdraws_a_flung_weapon(metres: str, recovered: bool) -> None:
+    """Seed 002 Ready Weapon "withdraw": a weapon flung away by a Disarm is recovered with
+    ``mode = "withdraw"`` when it lies within ``pickup_range`` (1.5 m), and not otherwise."""
+    two = [{"name": "sword", "damage": "3"}, {"name": "dagger", "damage": "1"}]
+    r = run(
+        actor([act("Disarm", target="b")], weapons=two),
+        target(script=[act("ReadyWeapon", weapon="sword", mode="withdraw")]),
+        options={"fling_dice": metres},
+    )
+    dropped = [c for c in r.fight.state.combatants["b"].conditions if c.startswith("dropped:")]
+    assert (dropped == []) == recovered
+    assert bool(events(r, "ConditionRemoved", who="b", condition="disarmed:sword")) == recovered
+    if not recovered:
+        assert rejected(r, "b")[0].startswith("the sword lies 3 m away at ")

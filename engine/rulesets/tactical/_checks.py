@@ -41,10 +41,18 @@ from events import (
 from ..._geometry import distance
 from .._common import check_move, check_target, reaches
 from ._attacks import spell_of, weapon_of
-from ._conditions import INSERTED, helpless, loaded, may_attack, melee_weapons, reach
+from ._conditions import (
+    INSERTED,
+    dropped_at,
+    helpless,
+    loaded,
+    may_attack,
+    melee_weapons,
+    reach,
+)
 from ._movement import budget
 from ._options import AOO_TRIGGERS, DELAY_TRIGGERS, LOCATIONS, combatant_options
-from ._specials import disarm_target, dropped_at, not_larger, within
+from ._specials import disarm_target, not_larger, within
 
 if TYPE_CHECKING:
     from events import AnyAction
@@ -127,7 +135,12 @@ def specific(fight: Fight, who: str, action: AnyAction, window: Window) -> str |
                 return f"{who} is neither restrained nor blinded"
         case Bash(target=t) | Trip(target=t):
             return check_target(fight, who, t) or close(fight, who, t) or not_larger(fight, who, t)
-        case BlindOpponent(target=t) | Feint(target=t):
+        case BlindOpponent(target=t, method=method):
+            if not method.strip():
+                # Seed 002 Blind Opponent: "Requires a reasonable method (thrown sand, etc.)."
+                return "Blind Opponent requires a reasonable method: say how in `method`"
+            return check_target(fight, who, t) or close(fight, who, t)
+        case Feint(target=t):
             return check_target(fight, who, t) or close(fight, who, t)
         case Disarm(target=t):
             reason = check_target(fight, who, t) or close(fight, who, t)
@@ -216,20 +229,37 @@ def check_delay(fight: Fight, who: str, triggers: tuple[str, ...]) -> str | None
 
 
 def check_ready(fight: Fight, who: str, action: ReadyWeapon) -> str | None:
+    """Seed 002 Ready Weapon: "Draw, sheathe, withdraw, or reload a weapon." Each mode needs
+    something to do: a sheathed weapon to draw, a weapon in hand to sheathe, a flung one within
+    reach to withdraw, an unloaded one to reload."""
     weapon = next((w for w in fight.spec(who).weapons if w.name == action.weapon), None)
     if weapon is None:
         return f"{who} carries no weapon named {action.weapon!r}"
-    if action.mode not in ("draw", "sheathe", "reload"):
-        return f"unknown mode {action.mode!r} (draw, sheathe, reload)"
-    if action.mode == "reload" and loaded(fight, who, weapon):
-        return f"the {weapon.name} needs no reloading"
-    spot = dropped_at(fight, who, weapon.name)
-    if action.mode == "draw" and spot is not None:
-        gap = distance(fight.get(who).position, spot)
-        if gap > fight.options.pickup_range + 1e-9:
-            return f"the {weapon.name} lies {gap:g} m away at {spot}"
-    elif fight.get(who).has(f"disarmed:{weapon.name}"):
-        return f"the {weapon.name} was taken away"
+    me = fight.get(who)
+    name = weapon.name
+    spot = dropped_at(fight, who, name)
+    match action.mode:
+        case "reload":
+            if loaded(fight, who, weapon):
+                return f"the {name} needs no reloading"
+        case "draw":
+            if not me.has(f"sheathed:{name}"):
+                return f"the {name} is not sheathed"
+        case "sheathe":
+            if me.has(f"disarmed:{name}"):
+                return f"the {name} is not in {who}'s hand"
+            if me.has(f"sheathed:{name}"):
+                return f"the {name} is already sheathed"
+        case "withdraw":
+            if spot is None:
+                return f"the {name} was not flung away: there is nothing to withdraw"
+            gap = distance(me.position, spot)
+            if gap > fight.options.pickup_range + 1e-9:
+                return f"the {name} lies {gap:g} m away at {spot}"
+        case _:
+            return f"unknown mode {action.mode!r} (draw, sheathe, withdraw, reload)"
+    if action.mode in ("reload", "draw") and me.has(f"disarmed:{name}"):
+        return f"the {name} was taken away"
     return None
 
 

@@ -21,7 +21,7 @@ AIM = "aim"
 MOVED = "moved_cm"
 DASHES = "dashes"
 INSERTED = "in_delayed_turn"
-WITHDRAWN = "withdrawn"
+WITHDRAWN = "disengaged_clear"
 """Condition: Disengaged and moved out of an enemy's engagement range this turn."""
 
 
@@ -66,8 +66,13 @@ def count_attack(fight: Fight, who: str) -> None:
 
 
 def usable_weapons(fight: Fight, who: str) -> tuple[Weapon, ...]:
-    """Weapons ``who`` still holds (not disarmed); fists when it holds none."""
-    held = tuple(w for w in fight.spec(who).weapons if not fight.get(who).has(f"disarmed:{w.name}"))
+    """Weapons ``who`` holds in hand (not disarmed, not sheathed); fists when it holds none."""
+    me = fight.get(who)
+    held = tuple(
+        w
+        for w in fight.spec(who).weapons
+        if not me.has(f"disarmed:{w.name}") and not me.has(f"sheathed:{w.name}")
+    )
     return held or (UNARMED,)
 
 

@@ -39,15 +39,28 @@ def evade(fight: Fight, who: str, action: Evade, window: Window) -> Defence:
     return Defence(kind="evade", success=t.success, dos=t.dos)
 
 
+def using(fight: Fight, who: str, stats: tuple[str, ...]) -> int:
+    """What a Combat Style test "using" one characteristic adds: the skill's base is Str + Ag
+    (see ``SKILL_BASES``); a test using Str (or the better of Str and Ag) counts that one
+    characteristic twice instead. 0 when the sheet gives neither characteristic."""
+    s = fight.spec(who).stats
+    base = s.get("str", 0) + s.get("ag", 0)
+    return 2 * max(s.get(stat, 0) for stat in stats) - base
+
+
 def parry(fight: Fight, who: str, window: Window) -> Defence:
-    """Seed 002 Parry: "Combat Style test using Str or Ag. Melee attacks only." """
-    t = test(fight, who, "combat_style", "parry", defensive(fight, who), attacker(window))
+    """Seed 002 Parry: "Combat Style test using Str or Ag. Melee attacks only." The better of
+    the two characteristics backs the test."""
+    modifier = defensive(fight, who) + using(fight, who, ("str", "ag"))
+    t = test(fight, who, "combat_style", "parry", modifier, attacker(window))
     return Defence(kind="parry", success=t.success, dos=t.dos)
 
 
 def block(fight: Fight, who: str, window: Window) -> Defence:
-    """Seed 002 Block: "Combat Style test using Str. Requires a shield." """
-    t = test(fight, who, "combat_style", "block", defensive(fight, who), attacker(window))
+    """Seed 002 Block: "Combat Style test using Str. Requires a shield." Strength alone backs
+    the test."""
+    modifier = defensive(fight, who) + using(fight, who, ("str",))
+    t = test(fight, who, "combat_style", "block", modifier, attacker(window))
     return Defence(kind="block", success=t.success, dos=t.dos)
 
 

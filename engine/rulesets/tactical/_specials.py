@@ -27,7 +27,6 @@ from ..._geometry import at, away
 from ._conditions import (
     AIM,
     conditions_with,
-    dropped_at,
     reveal,
     sees,
     unblind,
@@ -83,8 +82,9 @@ def blind(fight: Fight, who: str, action: BlindOpponent) -> None:
 
 def disarm_target(fight: Fight, who: str, name: str | None) -> str | None:
     """The weapon a Disarm aims at: named, or the first held one that is not natural."""
+    me = fight.get(who)
     for w in fight.spec(who).weapons:
-        if fight.get(who).has(f"disarmed:{w.name}") or w.natural:
+        if me.has(f"disarmed:{w.name}") or me.has(f"sheathed:{w.name}") or w.natural:
             continue
         if name in (None, w.name):
             return w.name
@@ -94,7 +94,12 @@ def disarm_target(fight: Fight, who: str, name: str | None) -> str | None:
 def free_hand(fight: Fight, who: str) -> bool:
     """A hand not holding a weapon or shield (``hands`` hands each)."""
     spec = fight.spec(who)
-    held = [w for w in spec.weapons if not fight.get(who).has(f"disarmed:{w.name}")]
+    me = fight.get(who)
+    held = [
+        w
+        for w in spec.weapons
+        if not me.has(f"disarmed:{w.name}") and not me.has(f"sheathed:{w.name}")
+    ]
     return len(held) + (1 if spec.shield else 0) < fight.options.hands
 
 
@@ -170,8 +175,11 @@ def trip(fight: Fight, who: str, action: Trip) -> None:
 def hide(fight: Fight, who: str) -> None:
     """Seed 002 Hide: "If anyone might detect the character, make a Stealth test opposed by
     Observe. On success, gain the Hidden condition." Everyone who might detect it (enemies who
-    see it) rolls Observe; Stealth must beat the best of them in DoS."""
-    watchers = [e.id for e in fight.enemies_of(who) if sees(fight, e.id, who)]
+    see it and are conscious) rolls Observe; Stealth must beat the best of them in DoS. When
+    nobody might detect it, it hides without a test."""
+    watchers = [
+        e.id for e in fight.enemies_of(who) if sees(fight, e.id, who) and not e.has("unconscious")
+    ]
     if watchers:
         mine = test(fight, who, "stealth", "hide")
         best = max(test(fight, w, "observe", "spot", against_who=who).dos for w in watchers)
@@ -181,9 +189,11 @@ def hide(fight: Fight, who: str) -> None:
 
 
 def ready_weapon(fight: Fight, who: str, action: ReadyWeapon) -> Hook:
-    """Seed 002 Ready Weapon; "Some weapons require multiple AP to reload (extended over
-    multiple uses)": each reload spends 1 of the weapon's ``reload`` AP. Drawing a flung
-    weapon within ``pickup_range`` recovers it. Provokes the AoO trigger Ready."""
+    """Seed 002 Ready Weapon: "Draw, sheathe, withdraw, or reload a weapon. Some weapons
+    require multiple AP to reload (extended over multiple uses)": each reload spends 1 of the
+    weapon's ``reload`` AP. Sheathing puts a weapon away (``sheathed:W``: not usable, its hand
+    free); drawing takes a sheathed one in hand; withdrawing recovers a flung weapon lying
+    within ``pickup_range``. Provokes the AoO trigger Ready."""
     yield from provoke(fight, who, "ready", set(), action.weapon)
     if not fight.standing(who):
         return None
@@ -191,7 +201,11 @@ def ready_weapon(fight: Fight, who: str, action: ReadyWeapon) -> Hook:
     if action.mode == "reload":
         left = fight.get(who).count(f"reload:{name}")
         fight.set_counter(who, f"reload:{name}", max(0, left - 1))
-    elif action.mode == "draw" and dropped_at(fight, who, name) is not None:
+    elif action.mode == "sheathe":
+        fight.add_condition(who, f"sheathed:{name}", until="it is drawn")
+    elif action.mode == "draw":
+        fight.remove_condition(who, f"sheathed:{name}")
+    elif action.mode == "withdraw":
         for c in conditions_with(fight, who, f"dropped:{name}@"):
             fight.remove_condition(who, c)
         fight.remove_condition(who, f"disarmed:{name}")
