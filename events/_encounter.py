@@ -34,6 +34,8 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """Deals magic damage."""
     bonus: int = 0
     """Added to attack tests made with it."""
+    area: float = 0.0
+    """Radius in metres of the area it strikes around its target (0: the target alone)."""
 
     @property
     def ranged(self) -> bool:
@@ -89,6 +91,8 @@ class Spell(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """AP cost."""
     condition: str | None = None
     """A condition the spell inflicts on a success."""
+    area: float = 0.0
+    """Radius in metres of the area it strikes around its target (0: the target alone)."""
 
 
 class SpecialAction(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

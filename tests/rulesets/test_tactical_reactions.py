@@ -281,3 +281,36 @@ def test_block_is_tested_using_str() -> None:
     )
     block = events(r, "CheckResolved", who="b", check="block")[0]
     assert block.against == 32
+
+
+def test_evade_negates_an_area_attack_that_block_cannot_stop() -> None:
+    """Seed 002 Evade: "On success, the attack is negated entirely ... Works against melee,
+    ranged, and AoE attacks." Block "Works against melee and ranged attacks" only. A spell
+    with an ``area`` threatens everyone within it around its target, each with an opening."""
+    fireball = [{"name": "fireball", "damage": "5", "area": 2.0, "range": 30}]
+    r = run(
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"magic": HI},
+            spells=fireball,
+            script=[act("CastMagic", spell="fireball", target="b")],
+        ),
+        unit("b", "y", 10, init=2, skills={"evade": HI}, reactions=[act("Evade")]),
+        unit(
+            "c",
+            "y",
+            10,
+            1.5,
+            init=1,
+            skills={"combat_style": HI},
+            shield={"br": 9},
+            reactions=[act("Block"), act("Pass")],
+        ),
+    )
+    opened = [(o.trigger.target, o.trigger.detail) for o in events(r, "OpeningOpened")]
+    assert opened == [("b", "area"), ("c", "area")]
+    assert declared(r, "b") == ["Evade"]
+    assert rejected(r, "c") == ["Block works against melee and ranged attacks, not an area"]
+    assert [(e.who, e.amount) for e in events(r, "DamageDealt")] == [("c", 5)]

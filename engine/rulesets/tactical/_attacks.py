@@ -7,7 +7,7 @@ rolled when it is taken and returned as a :class:`Defence`; then the attack land
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from events import (
@@ -21,6 +21,7 @@ from events import (
     Weapon,
 )
 
+from ..._geometry import distance
 from .._common import reaches
 from ._conditions import (
     AIM,
@@ -129,10 +130,10 @@ def attack(fight: Fight, who: str, action: Attack) -> Hook:
     if feinted:
         fight.remove_condition(who, f"feint:{target}")
     unseen = feinted or not sees(fight, target, who)
-    kind = "ranged" if weapon.ranged else "melee"
+    kind = "area" if weapon.area > 0 else "ranged" if weapon.ranged else "melee"
     # One reaction per threat: a target that already reacted to this attack gets no opening.
     unseen = unseen or target in reacted
-    yield from strike(fight, who, target, weapon, modifier, kind, action.location, unseen)
+    yield from strike(fight, who, target, weapon, modifier, kind, action.location, unseen, reacted)
     reveal(fight, who)
     return None
 
@@ -156,8 +157,10 @@ def strike(
     kind: str,
     location: str | None,
     unseen: bool,
+    reacted: frozenset[str] | set[str] = frozenset(),
 ) -> Hook:
-    """The attack test; on a hit the target's opening; then the blow lands or not."""
+    """The attack test; on a hit the target's opening; then the blow lands or not. A weapon
+    with an ``area`` threatens everyone else within it too, each with its own opening."""
     target_number = skill(fight, who, "combat_style") + modifier
     t = roll_test(fight, who, target_number, f"attack on {target}")
     fight.emit(
@@ -182,7 +185,23 @@ def strike(
         magic=weapon.magic,
     )
     yield from threaten(fight, blow, unseen)
+    for other in in_area(fight, who, target, weapon.area):
+        hidden = not sees(fight, other, who) or other in reacted
+        yield from threaten(fight, replace(blow, target=other), hidden)
     return None
+
+
+def in_area(fight: Fight, who: str, target: str, area: float) -> list[str]:
+    """Everyone but ``who`` and ``target`` standing within ``area`` metres of ``target`` (an
+    area strikes friend and foe alike), in initiative order."""
+    if area <= 0 or not fight.standing(target):
+        return []
+    centre = fight.get(target).position
+    return fight.by_initiative(
+        c.id
+        for c in fight.state.standing()
+        if c.id not in (who, target) and distance(c.position, centre) <= area + 1e-9
+    )
 
 
 def threaten(fight: Fight, blow: Blow, unseen: bool) -> Hook:
@@ -297,11 +316,15 @@ def spell_effects(
     fight: Fight, who: str, target: str, spell: Spell, dos: int, reacted: set[str]
 ) -> Hook:
     if spell.damage:
-        kind = "melee" if spell.melee else "magic"
+        kind = "area" if spell.area > 0 else "melee" if spell.melee else "magic"
         blow = Blow(who=who, target=target, damage=spell.damage, kind=kind, dos=dos, magic=True)
         # A target that already reacted to this casting gets no second reaction to it.
         unseen = not sees(fight, target, who) or target in reacted
+        others = in_area(fight, who, target, spell.area)
         yield from threaten(fight, blow, unseen)
+        for other in others:
+            hidden = not sees(fight, other, who) or other in reacted
+            yield from threaten(fight, replace(blow, target=other), hidden)
     if spell.heal and fight.standing(target):
         fight.heal(target, fight.roll(who, f"{spell.name} heals {target}", spell.heal).total)
         if fight.get(target).hp > 0:

@@ -163,6 +163,9 @@ def specific(fight: Fight, who: str, action: AnyAction, window: Window) -> str |
         case Block():
             if fight.spec(who).shield is None:
                 return "Block requires a shield"
+            if window.trigger is not None and window.trigger.detail == "area":
+                # Seed 002 Block "Works against melee and ranged attacks" (Evade: "and AoE").
+                return "Block works against melee and ranged attacks, not an area"
             return attacked(fight, who, window)
         case CounterAttack():
             return check_counter(fight, who, window)
