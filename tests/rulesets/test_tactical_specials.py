@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from events import EncounterFileError
+
 from .tactical_kit import HI, act, attack, declared, events, rejected, run, unit
 
 STRONG = {"athletics": HI, "combat_style": HI}
@@ -306,3 +308,75 @@ def test_ready_weapon_withdraws_a_flung_weapon(metres: str, recovered: bool) -> 
     assert bool(events(r, "ConditionRemoved", who="b", condition="disarmed:sword")) == recovered
     if not recovered:
         assert rejected(r, "b")[0].startswith("the sword lies 3 m away at ")
+
+
+def test_a_special_advantage_is_free_and_immediate_with_advantage() -> None:
+    """Seed 002: "Special actions are most often taken when a character gains Advantage and has
+    the action listed in their Combat Style's Special Advantages." Winning an exchange (its
+    Parry stops the blow) gives ``advantage``; a listed Trip is then taken at once in the same
+    opening for 0 AP, and the Advantage is spent."""
+    r = run(
+        unit("a", "x", init=9, skills=WEAK, script=[attack("b")]),
+        unit(
+            "b",
+            "y",
+            1,
+            init=1,
+            skills=STRONG,
+            options={"special_advantages": ["Trip"]},
+            reactions=[act("Parry"), act("Trip", target="a")],
+        ),
+    )
+    assert declared(r, "b") == []  # the attack missed: nothing to parry, no Advantage
+    r = run(
+        unit(
+            "a",
+            "x",
+            init=9,
+            skills={"combat_style": HI, "athletics": 0, "evade": 0},
+            script=[attack("b"), attack("b")],
+        ),
+        unit(
+            "b",
+            "y",
+            1,
+            init=1,
+            skills=STRONG,
+            options={"special_advantages": ["Trip"]},
+            reactions=[act("Parry"), act("Trip", target="a")],
+        ),
+    )
+    assert declared(r, "b")[:2] == ["Parry", "Trip"]
+    trip = [e for e in events(r, "ActionDeclared", who="b") if type(e.action).__name__ == "Trip"]
+    assert trip[0].cost == 0
+    assert events(r, "ConditionAdded", who="b", condition="advantage")
+    assert events(r, "ConditionRemoved", who="b", condition="advantage")
+    assert events(r, "ConditionAdded", who="a", condition="prone")
+
+
+def test_without_advantage_a_special_action_is_its_own_type() -> None:
+    """Seed 002: "Otherwise, they function as the action type noted below": Bash is a primary
+    action, so without Advantage it is refused in an opening even when listed."""
+    r = run(
+        unit("a", "x", init=9, skills={"combat_style": HI}, script=[attack("b")]),
+        unit(
+            "b",
+            "y",
+            1,
+            init=1,
+            skills=WEAK,
+            options={"special_advantages": ["Bash"]},
+            reactions=[act("Bash", target="a")],
+        ),
+    )
+    assert rejected(r, "b") == ["Bash is a primary action: only in one's own turn"]
+
+
+def test_special_advantages_name_special_actions():
+    """``special_advantages`` lists the seed's special actions; a near miss is suggested."""
+    with pytest.raises(EncounterFileError) as info:
+        run(unit("a", "x", options={"special_advantages": ["Trp"]}), unit("b", "y", 5))
+    assert str(info.value).endswith(
+        "at key options.special_advantages[0]: 'Trp' is not a special action (known: Arise,"
+        " Bash, BlindOpponent, Disarm, Feint, ForceMovement, Resist, Trip) (did you mean 'Trip'?)"
+    )

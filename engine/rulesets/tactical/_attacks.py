@@ -24,6 +24,7 @@ from events import (
 from ..._geometry import distance
 from .._common import reaches
 from ._conditions import (
+    ADVANTAGE,
     AIM,
     count_attack,
     melee_weapons,
@@ -32,7 +33,7 @@ from ._conditions import (
     usable_weapons,
 )
 from ._movement import delayed, provoke
-from ._options import HIT_LOCATIONS
+from ._options import HIT_LOCATIONS, combatant_options
 from ._percentile import margin, roll_test, skill, test
 
 if TYPE_CHECKING:
@@ -219,16 +220,34 @@ def threaten(fight: Fight, blow: Blow, unseen: bool) -> Hook:
 
 
 def land(fight: Fight, blow: Blow, defence: Defence | None) -> None:
+    """The blow's outcome (see :func:`resolve`); whoever won the exchange gains Advantage."""
+    winner = resolve(fight, blow, defence)
+    if winner is not None:
+        gain_advantage(fight, winner)
+
+
+def gain_advantage(fight: Fight, who: str) -> None:
+    """Seed 002: "Special actions are most often taken when a character gains Advantage and
+    has the action listed in their Combat Style's Special Advantages." The seed does not say
+    how Advantage is gained; the plain default: winning an exchange (a blow that lands, or a
+    defence that stops it). Only a combatant with ``special_advantages`` can use it, so only
+    they are given it; it lasts to the end of their next turn or until used."""
+    if fight.standing(who) and combatant_options(fight.spec(who)).special_advantages:
+        fight.add_condition(who, ADVANTAGE, until="it is used or its turn ends")
+
+
+def resolve(fight: Fight, blow: Blow, defence: Defence | None) -> str | None:
     """Seed 002: Evade and Parry negate on success; Block compares damage with the shield's
-    BR; Counter-Attack: "Higher DoS hits the other. Tied DoS = nothing resolves." """
+    BR; Counter-Attack: "Higher DoS hits the other. Tied DoS = nothing resolves." Returns who
+    won the exchange (``None`` on a tie, or when a counter-attack resolved it already)."""
     if defence is not None and defence.kind in ("evade", "parry") and defence.success:
-        return
+        return blow.target
     if defence is not None and defence.kind == "counter":
         if defence.dos == blow.dos:
-            return
+            return None
         if defence.dos > blow.dos:
             counter_hit(fight, blow, defence)
-            return
+            return None
     location = blow.location or hit_location(fight, blow.who)
     amount = fight.roll(blow.who, f"damage to {blow.target}", blow.damage).total
     if defence is not None and defence.kind == "block" and defence.success:
@@ -248,10 +267,11 @@ def land(fight: Fight, blow: Blow, defence: Defence | None) -> None:
             )
         )
         if amount <= br:
-            return
+            return blow.target
         location = fight.options.shield_arm
     dealt = max(0, amount - fight.spec(blow.target).armor)
     fight.damage(blow.target, dealt, source=blow.who, location=location)
+    return blow.who
 
 
 def counter_hit(fight: Fight, blow: Blow, defence: Defence) -> None:

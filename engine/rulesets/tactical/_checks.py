@@ -42,6 +42,7 @@ from ..._geometry import distance
 from .._common import check_move, check_target, reaches
 from ._attacks import spell_of, weapon_of
 from ._conditions import (
+    ADVANTAGE,
     INSERTED,
     dropped_at,
     helpless,
@@ -77,9 +78,21 @@ def action_class(fight: Fight, who: str, action: AnyAction) -> str:
     return "move" if isinstance(action, Move) else "unknown"
 
 
+def by_advantage(fight: Fight, who: str, action: AnyAction) -> bool:
+    """Seed 002: "Special actions are most often taken when a character gains Advantage and
+    has the action listed in their Combat Style's Special Advantages. Otherwise, they function
+    as the action type noted below." Whether ``action`` is taken that way now."""
+    return (
+        fight.get(who).has(ADVANTAGE)
+        and type(action).__name__ in combatant_options(fight.spec(who)).special_advantages
+    )
+
+
 def check(fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
     name = type(action).__name__
     kind = action_class(fight, who, action)
+    if kind == "primary" and by_advantage(fight, who, action):
+        kind = "secondary"  # with Advantage, a Special Advantage is taken at any moment
     own_turn = window.is_turn and fight.state.active == who
     if kind == "unknown":
         return f"{name} is not an action of the tactical ruleset"

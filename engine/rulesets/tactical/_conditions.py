@@ -22,6 +22,8 @@ MOVED = "moved_cm"
 DASHES = "dashes"
 INSERTED = "in_delayed_turn"
 WITHDRAWN = "disengaged_clear"
+ADVANTAGE = "advantage"
+"""Condition: won an exchange; a Special Advantage may be taken (see ``_attacks``)."""
 """Condition: Disengaged and moved out of an enemy's engagement range this turn."""
 
 
@@ -113,6 +115,7 @@ def end_of_turn(fight: Fight, who: str) -> None:
     """What ends with ``who``'s turn: Disengage (and the withdrawal it allowed) and Feint."""
     fight.remove_condition(who, "disengaged")
     fight.remove_condition(who, WITHDRAWN)
+    fight.remove_condition(who, ADVANTAGE)
     for c in conditions_with(fight, who, "feint:"):
         fight.remove_condition(who, c)
 

@@ -28,6 +28,11 @@ SKILL_BASES: dict[str, tuple[str, str]] = {
     "magic": ("pow", "int"),
 }
 
+#: The seed's special actions, by action type name (what ``special_advantages`` may list).
+SPECIALS = frozenset(
+    {"Arise", "Bash", "BlindOpponent", "Disarm", "Feint", "ForceMovement", "Resist", "Trip"}
+)
+
 #: Conditions a combatant may start with (``options = { conditions = [...] }``).
 CONDITIONS = frozenset({"prone", "hidden", "blinded", "restrained", "unconscious"})
 
@@ -89,6 +94,10 @@ class CombatantOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     """Conditions it starts with (prone, hidden, blinded, restrained, unconscious)."""
     coup_de_grace_immune: bool = False
     """The GM rules it immune to Coup de Grâce."""
+    special_advantages: tuple[str, ...] = ()
+    """The special actions its Combat Style lists as Special Advantages (action type names:
+    ``Bash``, ``Trip``, ...): with Advantage, one of them is free (0 AP) and may be taken in
+    its turn or in any opening."""
 
 
 def combatant_options(c: CombatantSpec) -> CombatantOptions:

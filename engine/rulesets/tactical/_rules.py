@@ -42,8 +42,9 @@ from events import (
 from ..._dice import parse_dice
 from ..._ruleset import Hook, Ruleset
 from . import _attacks, _reactions, _specials
-from ._checks import FREE, check
+from ._checks import FREE, by_advantage, check
 from ._conditions import (
+    ADVANTAGE,
     ATTACKS,
     DASHES,
     break_aim,
@@ -57,6 +58,7 @@ from ._offers import offers
 from ._options import (
     CONDITIONS,
     SKILL_BASES,
+    SPECIALS,
     STATS,
     CombatantOptions,
     TacticalOptions,
@@ -104,6 +106,13 @@ class Tactical(Ruleset):
                 raise EncounterFileError(
                     f"{where}: unknown condition {condition!r} (known: {known})"
                     f"{did_you_mean(condition, CONDITIONS)}"
+                )
+        for index, special in enumerate(opts.special_advantages):
+            if special not in SPECIALS:
+                raise EncounterFileError(
+                    f"{where}: at key options.special_advantages[{index}]: {special!r} is not a"
+                    f" special action (known: {', '.join(sorted(SPECIALS))})"
+                    f"{did_you_mean(special, SPECIALS)}"
                 )
         for spell in c.spells:
             if spell.condition is not None and spell.condition not in CONDITIONS:
@@ -190,7 +199,7 @@ class Tactical(Ruleset):
     def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
         """Seed 002: "Every non-free action costs at least 1 AP." Moving within one's base
         movement, Delay Turn (0 AP) and taking a delayed turn are free."""
-        if isinstance(action, FREE):
+        if isinstance(action, FREE) or by_advantage(fight, who, action):
             return 0
         if isinstance(action, Attack) and action.variant == "all_out":
             return 2
@@ -204,6 +213,8 @@ class Tactical(Ruleset):
     def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
         if not keeps_aim(fight, who, action):
             break_aim(fight, who)
+        if by_advantage(fight, who, action):
+            fight.remove_condition(who, ADVANTAGE)
         result: Any = None
         match action:
             case Attack():
