@@ -15,6 +15,10 @@ From the seed (quoted in the tests that check each rule):
   then priority "returns to the current player".
 - "there are two primary ways in which an opening is made: ending a turn, and leaving a
   creature's space."
+- "Upon the final blows being dealt, with all combatants rendered unable or unwilling to fight,
+  that encounter ends." / "Encounters may also end abruptly when combatants flee": a creature
+  that moves beyond ``escape_distance`` of every enemy has fled; ``idle_rounds`` rounds in which
+  nobody acts end the encounter as "unable or unwilling to fight".
 
 Defaults where the seed is silent (each an option of ``[options]``; see docs/rulesets.md):
 
