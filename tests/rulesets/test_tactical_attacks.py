@@ -245,7 +245,13 @@ def test_disengage_stops_delayed_turns_too() -> None:
     Turn, no Attacks of Opportunity or other delayed reactions may be taken against them": a
     delayed turn waiting for ``move`` or ``approach`` is not inserted either."""
     r = run(
-        unit("b", "y", 1, init=9, script=[act("DelayTurn", triggers=["move", "approach"])]),
+        unit(
+            "b",
+            "y",
+            1,
+            init=9,
+            script=[act("DelayTurn", triggers=["move", "approach", "turn_end"])],
+        ),
         unit("c", "y", -8, init=8, script=[act("DelayTurn", triggers=["move"])]),
         unit("a", "x", init=1, script=[act("Disengage"), act("Move", to=[-4, 0])]),
     )

@@ -53,7 +53,7 @@ from ._conditions import (
     start_of_turn,
     unblind,
 )
-from ._movement import delayed, move
+from ._movement import delayed, move, withdrawn
 from ._offers import offers
 from ._options import (
     CONDITIONS,
@@ -179,8 +179,10 @@ class Tactical(Ruleset):
         yield  # pragma: no cover
 
     def turn_ended(self, fight: Fight, who: str) -> Hook:
+        # Disengage protects to the end of "this Turn", its end included.
+        clear = withdrawn(fight, who)
         end_of_turn(fight, who)
-        if fight.standing(who) and not fight.decided():
+        if fight.standing(who) and not fight.decided() and not clear:
             yield from delayed(fight, who, {"turn_end": [e.id for e in fight.enemies_of(who)]})
 
     def turn_over(self, fight: Fight, who: str) -> str | None:
