@@ -121,3 +121,22 @@ def test_hide_succeeds_without_a_test_when_nobody_can_detect() -> None:
     )
     assert events(r, "CheckResolved") == []
     assert events(r, "ConditionAdded", who="a", condition="hidden")
+
+
+def test_aim_with_only_a_bolt_spell_and_not_for_other_spells() -> None:
+    """Seed 002 Aim: "Gain +10 to the next ranged attack or Bolt spell": a caster with no
+    ranged weapon may Aim for its Bolt spell; a spell that is not a Bolt gets no bonus and
+    breaks the chain ("The chain breaks if the character takes any other action")."""
+    spells = [{"name": "dart", "damage": "1", "bolt": True}, {"name": "hex", "damage": "1"}]
+    script = [
+        act("Aim"),
+        act("CastMagic", spell="hex", target="b"),
+        act("Aim"),
+        act("CastMagic", spell="dart", target="b"),
+    ]
+    r = run(
+        unit("a", "x", init=9, ap=9, skills={"magic": 10}, spells=spells, script=script),
+        unit("b", "y", 10, init=1),
+    )
+    casts = [(e.check, e.against) for e in events(r, "CheckResolved", who="a")]
+    assert casts == [("cast hex", 10), ("cast dart", 20)]
