@@ -12,6 +12,7 @@ from ._encounter import (
     normalize as normalize,
 )
 from ._fight import ENGINE_VERSION as ENGINE_VERSION, Fight as Fight, simulate as simulate
+from ._live import LiveState as LiveState, Snapshot as Snapshot
 from ._geometry import (
     approach as approach,
     at as at,
@@ -33,6 +34,7 @@ from ._ruleset import (
     find_ruleset as find_ruleset,
     ruleset_names as ruleset_names,
 )
+from ._stepper import Stepper as Stepper
 from ._state import (
     CombatantState as CombatantState,
     EncounterState as EncounterState,
