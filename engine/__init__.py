@@ -12,7 +12,6 @@ from ._encounter import (
     normalize as normalize,
 )
 from ._fight import ENGINE_VERSION as ENGINE_VERSION, Fight as Fight, simulate as simulate
-from ._live import LiveState as LiveState, Snapshot as Snapshot
 from ._geometry import (
     approach as approach,
     at as at,
@@ -20,6 +19,7 @@ from ._geometry import (
     distance as distance,
     toward as toward,
 )
+from ._live import LiveState as LiveState, Snapshot as Snapshot
 from ._protocol import (
     Decision as Decision,
     PriorityToken as PriorityToken,
@@ -34,7 +34,6 @@ from ._ruleset import (
     find_ruleset as find_ruleset,
     ruleset_names as ruleset_names,
 )
-from ._stepper import Stepper as Stepper
 from ._state import (
     CombatantState as CombatantState,
     EncounterState as EncounterState,
@@ -44,3 +43,4 @@ from ._state import (
     state_digest as state_digest,
     state_to_builtins as state_to_builtins,
 )
+from ._stepper import Stepper as Stepper

@@ -16,8 +16,7 @@ at each round's end is the same for both.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -79,6 +78,8 @@ from ._stepper import Stepper
 
 log = structlog.get_logger("initiative.engine")
 
+_stamp = msgspec.structs.replace
+
 try:
     ENGINE_VERSION = version("initiative")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree
@@ -87,6 +88,22 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 
 class EncounterOver(Exception):
     """Raised inside the flow when one side is left standing; caught by :meth:`Fight.run`."""
+
+
+class _CausedBy:
+    """The context manager :meth:`Fight.caused_by` returns (a class: it is entered a lot)."""
+
+    __slots__ = ("_causes", "_seq")
+
+    def __init__(self, causes: list[int | None], seq: int | None) -> None:
+        self._causes = causes
+        self._seq = seq
+
+    def __enter__(self) -> None:
+        self._causes.append(self._seq)
+
+    def __exit__(self, *exc: object) -> None:
+        self._causes.pop()
 
 
 class Fight:
@@ -143,23 +160,18 @@ class Fight:
     def cause(self) -> int | None:
         return self._causes[-1]
 
-    @contextmanager
-    def caused_by(self, seq: int | None) -> Iterator[None]:
+    def caused_by(self, seq: int | None) -> _CausedBy:
         """Events emitted inside the block name ``seq`` as their cause."""
-        self._causes.append(seq)
-        try:
-            yield
-        finally:
-            self._causes.pop()
+        return _CausedBy(self._causes, seq)
 
     def emit(self, event: Event, *, cause: int | bool | None = True) -> int:
         """Record ``event`` (stamping its seq and cause), fold it into the state; its seq."""
         seq = self.next_seq
-        real_cause = self.cause if cause is True else (None if cause is False else cause)
-        stamped = msgspec.structs.replace(event, seq=seq, cause=real_cause)
-        self.next_seq += 1
-        self.last_line = encode_event(stamped)
-        self.chain = chain_step(self.chain, self.last_line)
+        real_cause = self._causes[-1] if cause is True else (None if cause is False else cause)
+        stamped = _stamp(event, seq=seq, cause=real_cause)
+        self.next_seq = seq + 1
+        self.last_line = line = encode_event(stamped)
+        self.chain = chain_step(self.chain, line)
         self.state.apply(stamped)
         if self.keep_events:
             self.events.append(stamped)
@@ -633,7 +645,11 @@ class Fight:
     def sides_standing(self) -> list[str]:
         """Sides with someone still fighting or still to arrive, in the encounter's order."""
         if self._base_standing:
-            alive = {side for side, ids in self.state.standing_ids().items() if ids}
+            alive = {
+                self.state.combatants[ids[0]].side
+                for ids in self.state.standing_ids().values()
+                if ids
+            }
         else:
             alive = {c.side for c in self.state.combatants.values() if self.standing(c.id)}
         alive |= {
