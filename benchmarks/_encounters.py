@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 
-def melee_lines(per_side: int, *, ruleset: str = "openings", max_rounds: int = 30) -> str:
+def melee_lines(
+    per_side: int, *, ruleset: str = "openings", max_rounds: int = 30, policy: str = "aggressive"
+) -> str:
     """Two facing lines of melee fighters (``per_side`` each), as encounter-file TOML text.
 
     Fighters stand 1 m apart along a line; the lines are 1 m apart, so each fighter starts
-    with an enemy in reach. Every fighter uses the ``aggressive`` policy."""
+    with an enemy in reach. Every fighter uses ``policy``."""
     lines = [
         f'ruleset = "{ruleset}"',
         f'name = "{per_side}v{per_side} melee lines"',
@@ -26,6 +28,6 @@ def melee_lines(per_side: int, *, ruleset: str = "openings", max_rounds: int = 3
                 "speed = 5",
                 "stats = { agility = 2, strength = 2, defense = 2 }",
                 'weapons = [{ name = "sword", damage = "1d8" }]',
-                'policy = "aggressive"',
+                f'policy = "{policy}"',
             ]
     return "\n".join(lines) + "\n"
