@@ -16,6 +16,7 @@ at each round's end is the same for both.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -69,7 +70,7 @@ from ._branch import SILENT_LOG, Branch
 from ._dice import parse_dice
 from ._geometry import distance
 from ._initiative import groups, roll_initiative
-from ._live import LiveState, Snapshot
+from ._live import CELL, WIDE, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
 from ._ruleset import Ruleset, find_ruleset
@@ -144,6 +145,7 @@ class Fight:
         Kept whole for the fight's forks; ``emit`` consumes its own copy."""
         self._reseed = dict(self.reseed)
         self._base_standing = type(self.ruleset).standing is Ruleset.standing
+        self._base_sight = type(self.ruleset).can_see is Ruleset.can_see
         self._late = [c for c in encounter.combatants if c.arrives > 1]
         self.snapshot: Snapshot | None = None
         """Taken at the start of the current round: what a fork resumes from."""
@@ -235,6 +237,29 @@ class Fight:
             if k != who and distance(here, c[k].position) <= radius + 1e-9
         ]
         return self.state.sort_ids(found)
+
+    def nearest_enemy(self, who: str) -> CombatantState | None:
+        """The nearest standing enemy ``who`` can see (ties by id), as ``min`` over
+        :meth:`enemies_of` would find it, but asked of the position grid in growing circles."""
+        me = self.get(who)
+        c = self.state.combatants
+        see = self.ruleset.can_see
+        radius = CELL
+        while True:
+            wide = math.floor(radius / CELL) + 1 > WIDE
+            found = [
+                (gap, k)
+                for k in self.state.near(me.position, radius)
+                if c[k].side != me.side
+                and c[k].standing
+                and ((gap := distance(me.position, c[k].position)) <= radius or wide)
+                and see(self, who, k)
+            ]
+            if found:
+                return c[min(found)[1]]
+            if wide:
+                return None
+            radius *= 2
 
     def dist(self, a: str, b: str) -> float:
         return distance(self.get(a).position, self.get(b).position)
@@ -531,15 +556,20 @@ class Fight:
 
     def view(self, who: str, window: Window, offers: tuple[Offer, ...], seq: int) -> View:
         me = self.get(who)
-        allies = []
-        enemies = []
-        for c in self.state.standing():
-            if c.id == who:
-                continue
-            if c.side == me.side:
-                allies.append(c)
-            elif self.ruleset.can_see(self, who, c.id):
-                enemies.append(c)
+        if self._base_sight and not self.state.holding.get("hidden"):
+            # Everyone is in plain sight: the standing index has both lists ready.
+            allies = [c for c in self.state.side_standing(me.side) if c.id != who]
+            enemies = self.state.others_standing(me.side)
+        else:
+            allies = []
+            enemies = []
+            for c in self.state.standing():
+                if c.id == who:
+                    continue
+                if c.side == me.side:
+                    allies.append(c)
+                elif self.ruleset.can_see(self, who, c.id):
+                    enemies.append(c)
         return View(
             me=me,
             spec=self.spec(who),

@@ -79,6 +79,7 @@ class LiveState:
         "combatants",
         "depth",
         "ended",
+        "holding",
         "order",
         "priority",
         "rank",
@@ -105,6 +106,8 @@ class LiveState:
         self._standing: dict[str, list[str]] | None = None
         """Standing ids per side, in standing order (rebuilt after a join, a fall, an order)."""
         self._cells: dict[tuple[int, int], dict[str, None]] = {}
+        self.holding: dict[str, set[str]] = {}
+        """Ids holding each condition (so "is anyone hidden?" is one lookup)."""
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -204,6 +207,7 @@ class LiveState:
         new._joined = dict(self._joined)
         new._standing = None
         new._cells = {k: dict(v) for k, v in self._cells.items()}
+        new.holding = {k: set(v) for k, v in self.holding.items()}
         return new
 
     # --- changing -----------------------------------------------------------------------------
@@ -276,11 +280,13 @@ def _condition_added(s: LiveState, e: ConditionAdded) -> None:
     held = s.combatants[e.who].conditions
     if e.condition not in held:
         s._set(e.who, conditions=(*held, e.condition))
+        s.holding.setdefault(e.condition, set()).add(e.who)
 
 
 def _condition_removed(s: LiveState, e: ConditionRemoved) -> None:
     held = s.combatants[e.who].conditions
     s._set(e.who, conditions=tuple(c for c in held if c != e.condition))
+    s.holding.get(e.condition, set()).discard(e.who)
 
 
 def _counter(s: LiveState, e: CounterChanged) -> None:
@@ -299,6 +305,9 @@ def _left(s: LiveState, e: CombatantLeft) -> None:
 
 def _joined(s: LiveState, e: CombatantJoined) -> None:
     old = s.combatants.get(e.who)
+    if old is not None:
+        for held in s.holding.values():
+            held.discard(e.who)
     s.combatants[e.who] = CombatantState(
         id=e.who, side=e.side, hp=e.hp, max_hp=e.hp, ap=e.ap, position=e.position
     )

@@ -80,10 +80,11 @@ def attack_offers(
 def move_offers(fight: Fight, who: str, cost: int, speed: float) -> list[Offer]:
     """Offered moves: up to the nearest visible enemy (stopping in reach), and away from it."""
     me = fight.get(who)
-    enemies = [e for e in fight.enemies_of(who) if fight.ruleset.can_see(fight, who, e.id)]
-    if not enemies or speed <= 0:
+    if speed <= 0:
         return []
-    nearest = min(enemies, key=lambda e: (distance(me.position, e.position), e.id))
+    nearest = fight.nearest_enemy(who)
+    if nearest is None:
+        return []
     reach = melee_reach(fight, who)
     offers = []
     gap = distance(me.position, nearest.position)

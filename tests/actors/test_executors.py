@@ -87,3 +87,16 @@ position = [1, 0]
         run_encounter_sync(spec, 5, policies=plain, executor="inline")
     auto = run_encounter_sync(spec, 5, policies=plain, executor="auto")
     assert encode_lines(auto.events) == via_trio
+
+
+@pytest.mark.parametrize("executor", ["trio", "inline"])
+def test_golden_logs_regenerate_identically(tmp_path, executor):
+    """Each golden log, fought again from its example and seed, is written byte for byte."""
+    import engine
+    from tests.golden.regenerate import GOLDEN, ROOT, golden_path
+
+    for example, seed in GOLDEN:
+        spec = engine.load_encounter(ROOT / "examples" / example)
+        out = tmp_path / f"{example}.jsonl"
+        run_encounter_sync(spec, seed, out=out, executor=executor)
+        assert out.read_bytes() == golden_path(example, seed).read_bytes(), example
