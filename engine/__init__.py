@@ -40,6 +40,7 @@ from ._state import (
     apply as apply,
     chain_step as chain_step,
     fold as fold,
+    fold_pure as fold_pure,
     state_digest as state_digest,
     state_to_builtins as state_to_builtins,
 )

@@ -54,6 +54,9 @@ def test_round_end_digests_equal_the_folds(case):
             digests += 1
         state = engine.apply(state, event)
     assert digests >= 1
+    assert engine.fold(events) == engine.fold_pure(events) == state
+    middle = events[len(events) // 2].seq
+    assert engine.fold(events, middle) == engine.fold_pure(events, middle)
     live = Fight(spec, seed)
     Stepper(live).play(lambda token: aggressive(token.view))
     assert msgspec.to_builtins(live.state.freeze()) == msgspec.to_builtins(engine.fold(live.events))
