@@ -583,6 +583,7 @@ class Fight:
             ruleset=self.ruleset.name,
             seq=seq,
             fork=self._forker(len(self.decisions)),
+            nearest=self.nearest_enemy(who) if enemies else None,
         )
 
     # --- forks --------------------------------------------------------------------------------
