@@ -15,6 +15,15 @@ from ._batch import (
 )
 from ._combatant import PolicyRunner as PolicyRunner, combatant as combatant
 from ._conformance import Conformance as Conformance, check_policy as check_policy
+from ._inline import (
+    EXECUTORS as EXECUTORS,
+    Executor as Executor,
+    InlineSeat as InlineSeat,
+    in_line as in_line,
+    inline_seats as inline_seats,
+    play_fight as play_fight,
+    play_inline as play_inline,
+)
 from ._loading import (
     ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
     LoadedPolicy as LoadedPolicy,

@@ -28,6 +28,8 @@ class PolicyRunner:
 
     def __init__(self, loaded: LoadedPolicy, timeout: float) -> None:
         self.name = loaded.name
+        self.loaded = loaded
+        """The policy as loaded (the in-line executor calls it directly when it qualifies)."""
         self.timeout = timeout
         policy = loaded.policy
         self._decide: Any = getattr(policy, "decide", policy)

@@ -17,10 +17,18 @@ import msgspec
 import structlog
 import trio
 
-from engine import Decision, Fight, PriorityToken, policy_rng
-from events import EncounterSpec, Event, InitiativeError, LogWriter
+from engine import Decision, Fight, PriorityToken, Stepper, policy_rng
+from events import (
+    EncounterEnded,
+    EncounterSpec,
+    Event,
+    InitiativeError,
+    LogWriter,
+    PriorityGranted,
+)
 
 from ._combatant import PolicyRunner, combatant
+from ._inline import Executor, choose, play_inline
 from ._loading import load_policy
 from ._policies import PolicyContext
 
@@ -96,23 +104,19 @@ async def schedule(
         seen = dict.fromkeys(runners, 0)
         recorded = iter(decisions)
         try:
-            drive = fight.run()
-            try:
-                token = next(drive)
-                while True:
-                    token_tx, decision_rx = links[token.who]
-                    if runners[token.who].observes:
-                        token = msgspec.structs.replace(
-                            token, news=tuple(fight.events[seen[token.who] :])
-                        )
-                        seen[token.who] = len(fight.events)
-                    replayed = next(recorded, None)
-                    if replayed is None or warm:
-                        await token_tx.send(token)
-                        decision = await decision_rx.receive()
-                    token = drive.send(decision if replayed is None else replayed)
-            except StopIteration:
-                pass
+            stepper = Stepper(fight)
+            while (token := stepper.token) is not None:
+                token_tx, decision_rx = links[token.who]
+                if runners[token.who].observes:
+                    token = msgspec.structs.replace(
+                        token, news=tuple(fight.events[seen[token.who] :])
+                    )
+                    seen[token.who] = len(fight.events)
+                replayed = next(recorded, None)
+                if replayed is None or warm:
+                    await token_tx.send(token)
+                    decision = await decision_rx.receive()
+                stepper.apply(decision if replayed is None else replayed)
             for who, runner in runners.items():
                 if runner.observes:
                     runner.observe_rest(tuple(fight.events[seen[who] :]))
@@ -136,6 +140,7 @@ async def run_encounter(
     written: int = 0,
     policy_seed: int | None = None,
     reseed: dict[int, int] | None = None,
+    executor: Executor = "trio",
 ) -> Result:
     """Fight ``encounter`` with live policies; write the log to ``out`` as it happens.
 
@@ -143,25 +148,39 @@ async def run_encounter(
     tokens (see :func:`schedule`); ``written`` events are already in ``out``, which is then
     appended to from there on. ``policy_seed`` seeds the policies' random streams (default
     ``seed``); ``reseed={seq: n}`` switches the dice to seed ``n`` after event ``seq`` (recorded
-    as ``SeedChanged``).
+    as ``SeedChanged``). ``executor`` picks how policies are called (see
+    :mod:`actors._inline`): ``trio`` (the default), ``inline`` or ``auto``; the log is the same.
     """
     runners = make_runners(
         encounter, seed if policy_seed is None else policy_seed, policies, timeout=timeout
     )
+    seats = choose(runners, executor)
     writer = LogWriter(out, append=written > 0) if out is not None else None
 
+    pending: list[bytes] = []
+
     def sink(event: Event) -> None:
+        # Lines are written together up to each grant of priority (before any policy runs)
+        # and at the end: whole lines, one write per decision instead of one per event.
         if writer is not None and event.seq >= written:
-            writer.write_line(fight.last_line)
+            pending.append(fight.last_line)
+            if isinstance(event, PriorityGranted | EncounterEnded):
+                writer.write_line(b"".join(pending))
+                pending.clear()
         if on_event is not None:
             on_event(event)
 
     fight = Fight(encounter, seed, sink=sink, parent=parent, reseed=reseed)
     structlog.contextvars.bind_contextvars(encounter=encounter.name or encounter.ruleset)
     try:
-        await schedule(fight, runners, decisions=decisions, warm=warm)
+        if seats is not None:
+            play_inline(fight, seats, decisions=decisions, warm=warm)
+        else:
+            await schedule(fight, runners, decisions=decisions, warm=warm)
     finally:
         if writer is not None:
+            if pending:
+                writer.write_line(b"".join(pending))
             writer.close()
         structlog.contextvars.unbind_contextvars("encounter", "combatant")
     return Result(fight=fight, events=fight.events)

@@ -19,6 +19,7 @@ from ._geometry import (
     distance as distance,
     toward as toward,
 )
+from ._live import LiveState as LiveState, Snapshot as Snapshot
 from ._protocol import (
     Decision as Decision,
     PriorityToken as PriorityToken,
@@ -39,6 +40,8 @@ from ._state import (
     apply as apply,
     chain_step as chain_step,
     fold as fold,
+    fold_pure as fold_pure,
     state_digest as state_digest,
     state_to_builtins as state_to_builtins,
 )
+from ._stepper import Stepper as Stepper

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from events import Action
 
-from ._protocol import Decision, Drive, PriorityToken, View
-from ._state import EncounterState
-
-if TYPE_CHECKING:
-    from ._fight import Fight
+from ._protocol import Decision, PriorityToken, View
+from ._stepper import Stepper
 
 
 class _Silent:
@@ -22,41 +19,23 @@ class _Silent:
 SILENT_LOG = _Silent()
 
 
-class Branch:
-    """A forked fight: its state, and the token it waits on (``None`` once it has ended)."""
+class Branch(Stepper):
+    """A forked fight: a :class:`Stepper` over a copy that writes no log and no sink."""
 
-    def __init__(self, fight: Fight, drive: Drive, token: PriorityToken | None) -> None:
-        self.fight = fight
-        self._drive = drive
-        self.token = token
-        self.decisions = 0
-        """Decisions made on this branch since the fork."""
-
-    @property
-    def state(self) -> EncounterState:
-        return self.fight.state
-
-    @property
-    def over(self) -> bool:
-        return self.token is None
+    decisions = 0
+    """Decisions made on this branch since the fork."""
 
     def send(self, decision: Decision | Action) -> PriorityToken | None:
         """Answer the pending token with a decision (or a bare action); the next token."""
         if self.token is None:
             raise RuntimeError("the forked fight has ended")
-        if not isinstance(decision, Decision):
-            decision = Decision(action=decision)
         self.decisions += 1
-        try:
-            self.token = self._drive.send(decision)
-        except StopIteration:
-            self.token = None
-        return self.token
+        return self.apply(decision)
 
-    def play(self, decide: Callable[[View], Any], *, limit: int | None = None) -> None:
+    def play(self, decide: Callable[[View], Any], *, limit: int | None = None) -> None:  # type: ignore[override]
         """Go on with ``decide(view) -> action`` for everyone, to the end or ``limit`` more
         decisions."""
-        made = 0
-        while self.token is not None and (limit is None or made < limit):
-            self.send(decide(self.token.view))
-            made += 1
+        super().play(lambda token: decide(token.view), limit=limit)
+
+    def _made(self, count: int) -> None:
+        self.decisions += count

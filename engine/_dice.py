@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from events import EncounterFileError
 
@@ -51,8 +52,12 @@ class Dice:
         return kept * (self.sides + 1) / 2 + self.modifier
 
 
+@lru_cache(maxsize=4096)
 def parse_dice(text: str) -> Dice:
-    """Parse a dice expression; raises :class:`EncounterFileError` naming the bad text."""
+    """Parse a dice expression; raises :class:`EncounterFileError` naming the bad text.
+
+    Cached: rules roll the same few expressions over and over (a :class:`Dice` is immutable).
+    """
     if m := _CONST.match(text):
         return Dice(count=0, sides=0, modifier=int(m.group(1)))
     m = _DICE.match(text)

@@ -4,14 +4,20 @@
 priority, openings, the end) and is the only writer of events and the only one who changes
 state. It contains no Trio: :meth:`Fight.run` is a generator that yields a
 :class:`PriorityToken` whenever a combatant must decide and is sent back a :class:`Decision`.
-The Trio scheduler in ``actors`` forwards tokens to combatant tasks; a replay feeds recorded
-decisions; a look-ahead policy drives a copy directly. All three produce the same events.
+Every driver steps it through one :class:`engine.Stepper` (``_stepper.py``): the Trio
+scheduler in ``actors`` forwards its tokens to combatant tasks, the in-line executor calls
+trusted policies directly, a replay feeds recorded decisions, and a look-ahead policy steps a
+fork. All of them produce the same events.
+
+The state a fight keeps is a :class:`~engine._live.LiveState`, changed in place per event; the
+pure fold (:func:`engine.apply`) stays the reference that replays use, and the digest recorded
+at each round's end is the same for both.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+import math
+from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -64,12 +70,16 @@ from ._branch import SILENT_LOG, Branch
 from ._dice import parse_dice
 from ._geometry import distance
 from ._initiative import groups, roll_initiative
+from ._live import CELL, WIDE, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
 from ._ruleset import Ruleset, find_ruleset
-from ._state import CombatantState, EncounterState, apply, chain_step, state_digest
+from ._state import CombatantState, chain_step, state_digest
+from ._stepper import Stepper
 
 log = structlog.get_logger("initiative.engine")
+
+_stamp = msgspec.structs.replace
 
 try:
     ENGINE_VERSION = version("initiative")
@@ -79,6 +89,22 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
 
 class EncounterOver(Exception):
     """Raised inside the flow when one side is left standing; caught by :meth:`Fight.run`."""
+
+
+class _CausedBy:
+    """The context manager :meth:`Fight.caused_by` returns (a class: it is entered a lot)."""
+
+    __slots__ = ("_causes", "_seq")
+
+    def __init__(self, causes: list[int | None], seq: int | None) -> None:
+        self._causes = causes
+        self._seq = seq
+
+    def __enter__(self) -> None:
+        self._causes.append(self._seq)
+
+    def __exit__(self, *exc: object) -> None:
+        self._causes.pop()
 
 
 class Fight:
@@ -100,7 +126,8 @@ class Fight:
         self.ruleset: Ruleset = find_ruleset(encounter.ruleset)(encounter)
         self.options = self.ruleset.options
         self.rng = Rng(seed, "dice")
-        self.state = EncounterState()
+        self.state = LiveState()
+        """The live state, changed in place by every event (read it, never change it)."""
         self.events: list[Event] = []
         self.keep_events = keep_events
         self.sink = sink
@@ -113,8 +140,15 @@ class Fight:
         self.last_line = b""
         """The encoded line of the last event emitted (sinks that write the log can use it)."""
         self._digested = -1
-        self._reseed = dict(reseed or {})
-        """``{seq: seed}``: after event ``seq``, the dice come from ``seed`` (a fork's new luck)."""
+        self.reseed: dict[int, int] = dict(reseed or {})
+        """``{seq: seed}``: after event ``seq``, the dice come from ``seed`` (a fork's new luck).
+        Kept whole for the fight's forks; ``emit`` consumes its own copy."""
+        self._reseed = dict(self.reseed)
+        self._base_standing = type(self.ruleset).standing is Ruleset.standing
+        self._base_sight = type(self.ruleset).can_see is Ruleset.can_see
+        self._late = [c for c in encounter.combatants if c.arrives > 1]
+        self.snapshot: Snapshot | None = None
+        """Taken at the start of the current round: what a fork resumes from."""
         self._causes: list[int | None] = [None]
         self._specs = {c.id: c for c in encounter.combatants}
         self.log: Any = log
@@ -130,24 +164,19 @@ class Fight:
     def cause(self) -> int | None:
         return self._causes[-1]
 
-    @contextmanager
-    def caused_by(self, seq: int | None) -> Iterator[None]:
+    def caused_by(self, seq: int | None) -> _CausedBy:
         """Events emitted inside the block name ``seq`` as their cause."""
-        self._causes.append(seq)
-        try:
-            yield
-        finally:
-            self._causes.pop()
+        return _CausedBy(self._causes, seq)
 
     def emit(self, event: Event, *, cause: int | bool | None = True) -> int:
         """Record ``event`` (stamping its seq and cause), fold it into the state; its seq."""
         seq = self.next_seq
-        real_cause = self.cause if cause is True else (None if cause is False else cause)
-        stamped = msgspec.structs.replace(event, seq=seq, cause=real_cause)
-        self.next_seq += 1
-        self.last_line = encode_event(stamped)
-        self.chain = chain_step(self.chain, self.last_line)
-        self.state = apply(self.state, stamped)
+        real_cause = self._causes[-1] if cause is True else (None if cause is False else cause)
+        stamped = _stamp(event, seq=seq, cause=real_cause)
+        self.next_seq = seq + 1
+        self.last_line = line = encode_event(stamped)
+        self.chain = chain_step(self.chain, line)
+        self.state.apply(stamped)
         if self.keep_events:
             self.events.append(stamped)
         if self.sink is not None:
@@ -191,21 +220,59 @@ class Fight:
         return list(self.state.combatants)
 
     def enemies_of(self, who: str) -> list[CombatantState]:
-        side = self.get(who).side
-        return [c for c in self.state.standing() if c.side != side]
+        """Standing enemies of ``who``, in initiative order then join order."""
+        return self.state.others_standing(self.get(who).side)
 
     def allies_of(self, who: str) -> list[CombatantState]:
-        side = self.get(who).side
-        return [c for c in self.state.standing() if c.side == side and c.id != who]
+        """Standing allies of ``who`` (not ``who``), in initiative order then join order."""
+        return [c for c in self.state.side_standing(self.get(who).side) if c.id != who]
+
+    def near(self, who: str, radius: float) -> list[str]:
+        """Ids of the other combatants present within ``radius`` metres of ``who`` (standing
+        or not), in initiative order then join order: a query of the position grid, so it
+        costs the same among 8 combatants as among 1,000."""
+        here = self.get(who).position
+        c = self.state.combatants
+        found = [
+            k
+            for k in self.state.near(here, radius)
+            if k != who and distance(here, c[k].position) <= radius + 1e-9
+        ]
+        return self.state.sort_ids(found)
+
+    def nearest_enemy(self, who: str) -> CombatantState | None:
+        """The nearest standing enemy ``who`` can see (ties by id), as ``min`` over
+        :meth:`enemies_of` would find it, but asked of the position grid in growing circles."""
+        me = self.get(who)
+        c = self.state.combatants
+        see = self.ruleset.can_see
+        radius = CELL
+        while True:
+            wide = math.floor(radius / CELL) + 1 > WIDE
+            found = [
+                (gap, k)
+                for k in self.state.near(me.position, radius)
+                if c[k].side != me.side
+                and c[k].standing
+                and ((gap := distance(me.position, c[k].position)) <= radius or wide)
+                and see(self, who, k)
+            ]
+            if found:
+                return c[min(found)[1]]
+            if wide:
+                return None
+            radius *= 2
 
     def dist(self, a: str, b: str) -> float:
         return distance(self.get(a).position, self.get(b).position)
 
     def by_initiative(self, ids: Iterable[str]) -> list[str]:
         """``ids`` in initiative order (highest first); those not yet ordered go last."""
-        rank = {cid: i for i, cid in enumerate(self.state.order)}
+        rank = self.state.rank
+        last = len(self.state.order)
         wanted = list(dict.fromkeys(ids))
-        return sorted(wanted, key=lambda c: (rank.get(c, len(rank)), wanted.index(c)))
+        at = {c: i for i, c in enumerate(wanted)}
+        return sorted(wanted, key=lambda c: (rank.get(c, last), at[c]))
 
     # --- changing state (each one event) -------------------------------------------------------
 
@@ -261,8 +328,30 @@ class Fight:
         """See :func:`engine._initiative.groups`."""
         return groups(self, ids)
 
-    def run(self) -> Drive:
-        """The whole encounter: yields priority tokens, is sent decisions, ends with the log."""
+    def run(self, resume: Snapshot | None = None) -> Drive:
+        """The whole encounter: yields priority tokens, is sent decisions, ends with the log.
+
+        With ``resume`` (a :class:`Snapshot` this fight's encounter and seed took at the start
+        of a round) it starts at that round instead of at the header, with the snapshot's
+        state, dice position and log position: a fork's way to skip the fight so far.
+        Drive it through a :class:`engine.Stepper` rather than by hand.
+        """
+        try:
+            if resume is None:
+                yield from self._begin()
+            else:
+                self._restore(resume)
+            while True:
+                number = self.state.round + 1
+                if number > self.encounter.max_rounds:
+                    self._end(None, f"round limit ({self.encounter.max_rounds}) reached")
+                    return self.events
+                self.snapshot = self._take_snapshot()
+                yield from self._round(number)
+        except EncounterOver:
+            return self.events
+
+    def _begin(self) -> Drive:
         R = self.ruleset
         header = EncounterStarted(
             format=LOG_FORMAT,
@@ -276,33 +365,39 @@ class Fight:
         )
         root = self.emit(header, cause=False)
         self.log.info("encounter started", ruleset=R.name, seed=self.seed)
-        try:
-            with self.caused_by(root):
-                for c in self.encounter.combatants:
-                    if c.arrives <= 1:
-                        self._join(c, 0)
-                yield from R.start(self)
-            while True:
-                number = self.state.round + 1
-                if number > self.encounter.max_rounds:
-                    self._end(None, f"round limit ({self.encounter.max_rounds}) reached")
-                    return self.events
-                yield from self._round(number)
-        except EncounterOver:
-            return self.events
+        with self.caused_by(root):
+            for c in self.encounter.combatants:
+                if c.arrives <= 1:
+                    self._join(c, 0)
+            yield from R.start(self)
+
+    def _take_snapshot(self) -> Snapshot:
+        rng = self.rng
+        return Snapshot(
+            state=self.state.copy(),
+            rng=(rng.seed, rng.stream, rng.counter),
+            next_seq=self.next_seq,
+            chain=self.chain,
+            last_line=self.last_line,
+            digested=self._digested,
+            decisions=len(self.decisions),
+        )
+
+    def _restore(self, snap: Snapshot) -> None:
+        self.state = snap.state.copy()
+        self.rng = Rng(*snap.rng)
+        self.next_seq = snap.next_seq
+        self.chain = snap.chain
+        self.last_line = snap.last_line
+        self._digested = snap.digested
+        self._reseed = {seq: n for seq, n in self.reseed.items() if seq >= snap.next_seq}
 
     def play(self, decide: Callable[[PriorityToken], Decision]) -> None:
         """Run the encounter to its end synchronously, asking ``decide`` for every decision.
 
         Exceptions raised by ``decide`` (or by the sink) stop the fight where it stands.
         """
-        drive = self.run()
-        try:
-            token = next(drive)
-            while True:
-                token = drive.send(decide(token))
-        except StopIteration:
-            pass
+        Stepper(self).play(decide)
 
     def _join(self, c: CombatantSpec, round_: int) -> None:
         self.emit(
@@ -476,15 +571,20 @@ class Fight:
 
     def view(self, who: str, window: Window, offers: tuple[Offer, ...], seq: int) -> View:
         me = self.get(who)
-        allies = []
-        enemies = []
-        for c in self.state.standing():
-            if c.id == who:
-                continue
-            if c.side == me.side:
-                allies.append(c)
-            elif self.ruleset.can_see(self, who, c.id):
-                enemies.append(c)
+        if self._base_sight and not self.state.holding.get("hidden"):
+            # Everyone is in plain sight: the standing index has both lists ready.
+            allies = [c for c in self.state.side_standing(me.side) if c.id != who]
+            enemies = self.state.others_standing(me.side)
+        else:
+            allies = []
+            enemies = []
+            for c in self.state.standing():
+                if c.id == who:
+                    continue
+                if c.side == me.side:
+                    allies.append(c)
+                elif self.ruleset.can_see(self, who, c.id):
+                    enemies.append(c)
         return View(
             me=me,
             spec=self.spec(who),
@@ -498,6 +598,7 @@ class Fight:
             ruleset=self.ruleset.name,
             seq=seq,
             fork=self._forker(len(self.decisions)),
+            nearest=self.nearest_enemy(who) if enemies else None,
         )
 
     # --- forks --------------------------------------------------------------------------------
@@ -511,31 +612,42 @@ class Fight:
     def fork(self, *, dice: int | None = None, upto: int | None = None) -> Branch:
         """An independent copy of this fight, positioned at the decision it is waiting for.
 
-        The copy is a new :class:`Fight` of the same encounter and seed fed the decisions made so
-        far (the first ``upto`` of them), so it holds its own state, dice counter and events, and
-        writes to no sink. With ``dice``, its dice from here on come from the stream
-        ``fork/<dice>`` instead of the real fight's, so its future rolls are not the real ones.
+        The copy is a new :class:`Fight` of the same encounter and seed that resumes from the
+        snapshot taken at the start of this round (a copy of the live state and the dice
+        position) and is fed only this round's decisions so far (the first ``upto`` of all
+        decisions), so it holds its own state, dice counter and events, and writes to no sink.
+        A copy taken before this round's start is replayed from the header instead. It keeps
+        this fight's reseeds (``fork --seed``). With ``dice``, its dice from here on come from
+        the stream ``fork/<dice>`` instead of the real fight's, so its future rolls are not the
+        real ones.
         """
-        past = self.decisions[: len(self.decisions) if upto is None else upto]
+        upto = len(self.decisions) if upto is None else upto
         copy = Fight(
             self.encounter,
             self.seed,
             parent=self.parent,
             keep_events=False,
             engine_version=self.engine_version,
-            reseed=self._reseed,
+            reseed=self.reseed,
         )
         copy.log = SILENT_LOG
-        drive = copy.run()
-        try:
-            token: PriorityToken | None = next(drive)
-            for decision in past:
-                token = drive.send(decision)
-        except StopIteration:
-            token = None
+        snap = self.snapshot
+        if snap is not None and snap.decisions <= upto:
+            copy.decisions = self.decisions[: snap.decisions]
+            copy.snapshot = snap
+            past = self.decisions[snap.decisions : upto]
+        else:
+            snap = None
+            past = self.decisions[:upto]
+        branch = Branch(copy, resume=snap)
+        for decision in past:
+            if branch.token is None:
+                break
+            branch.apply(decision)
+        branch.decisions = 0
         if dice is not None:
             copy.rng = Rng(self.seed, f"fork/{dice}")
-        return Branch(copy, drive, token)
+        return branch
 
     def opening(self, trigger: Trigger, candidates: Iterable[str]) -> Drive:
         """Make an opening: each candidate with a legal reaction gets priority in initiative
@@ -578,10 +690,17 @@ class Fight:
 
     def sides_standing(self) -> list[str]:
         """Sides with someone still fighting or still to arrive, in the encounter's order."""
-        alive = {c.side for c in self.state.combatants.values() if self.standing(c.id)}
+        if self._base_standing:
+            alive = {
+                self.state.combatants[ids[0]].side
+                for ids in self.state.standing_ids().values()
+                if ids
+            }
+        else:
+            alive = {c.side for c in self.state.combatants.values() if self.standing(c.id)}
         alive |= {
             c.side
-            for c in self.encounter.combatants
+            for c in self._late
             if c.id not in self.state.combatants and c.arrives > self.state.round
         }
         return [s for s in self.encounter.sides if s in alive]

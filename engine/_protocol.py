@@ -36,10 +36,17 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     its log. With ``dice`` (an int, e.g. drawn from the policy's own stream) the copy's future
     dice come from a fresh stream, so a look-ahead cannot peek at the real fight's dice."""
 
+    nearest: CombatantState | None = None
+    """The nearest enemy it can see (ties by id), found by the engine's position grid; ``None``
+    when there is none. :meth:`nearest_enemy` returns it."""
+
     def distance_to(self, other: CombatantState) -> float:
         return distance(self.me.position, other.position)
 
     def nearest_enemy(self) -> CombatantState | None:
+        """The nearest enemy it can see, ties broken by id (``None`` when none is left)."""
+        if self.nearest is not None or not self.enemies:
+            return self.nearest
         return min(self.enemies, key=lambda e: (self.distance_to(e), e.id), default=None)
 
     def offers_of(self, *kinds: type[Action]) -> list[Offer]:

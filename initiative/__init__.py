@@ -61,13 +61,26 @@ def run(
     *,
     out: str | os.PathLike[str] | None = None,
     policies: Mapping[str, str] | None = None,
+    executor: str = "auto",
 ) -> Result:
-    """Fight an encounter (a file or a spec) with its policies; optionally write the log."""
+    """Fight an encounter (a file or a spec) with its policies; optionally write the log.
+
+    ``executor="auto"`` calls the policies in line when every one is trusted and synchronous
+    (the built-ins, and functions marked with :func:`actors.in_line`), else through a Trio task
+    per combatant; ``"trio"`` or ``"inline"`` forces one. The log is the same either way."""
     ensure_configured()
     spec = encounter if isinstance(encounter, EncounterSpec) else engine.load_encounter(encounter)
     the_seed = spec.seed if seed is None else seed
     target = Path(out) if out is not None else None
-    return trio.run(lambda: run_encounter(spec, the_seed, policies=policies, out=target))
+    return trio.run(
+        lambda: run_encounter(
+            spec,
+            the_seed,
+            policies=policies,
+            out=target,
+            executor=executor,  # type: ignore[arg-type]
+        )
+    )
 
 
 def load(path: str | os.PathLike[str]) -> LogContents:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,6 +13,7 @@ import trio
 import typer
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 import engine
 from actors import policy_names, run_encounter
@@ -63,30 +65,53 @@ def run(
     the_seed = spec.seed if seed is None else seed
     target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
     narrate = Narrator(verbose=verbose)
-    narrating = not quiet
+    narrating = True
+    # Through Rich only for a terminal; a pipe or a file gets plain text, buffered.
+    plain = not out.is_terminal
 
     def show(event: Event) -> None:
         nonlocal narrating
         line = narrate(event)
         if line is not None and narrating:
             try:
-                out.print(line)
+                if plain:
+                    sys.stdout.write(Text.from_markup(line).plain + "\n")
+                else:
+                    out.print(line)
             except (BrokenPipeError, SystemExit):
                 # The reader went away (``| head``): stop narrating, but finish the fight and
-                # its log; Rich has already pointed stdout at the null device.
+                # its log.
                 narrating = False
+                _silence_stdout()
 
     result = trio.run(
         lambda: run_encounter(
-            spec, the_seed, policies=chosen, out=target, on_event=show, timeout=timeout
+            spec,
+            the_seed,
+            policies=chosen,
+            out=target,
+            on_event=None if quiet else show,  # --quiet: no narration work at all
+            timeout=timeout,
         )
     )
+    if plain and narrating:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _silence_stdout()
     state = result.fight.state
     winner = state.winner or "no one"
     err.print(
         f"[dim]{len(result.events)} events, {state.round} round(s), winner: {winner};"
         f" log written to {target}[/dim]"
     )
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device (its reader went away), so nothing fails at exit."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 @app.command(rich_help_panel="Fights and logs")

@@ -11,6 +11,7 @@ from .._geometry import approach, away, distance
 
 if TYPE_CHECKING:
     from .._fight import Fight
+    from .._state import CombatantState
 
 #: Melee reach when a combatant carries no weapon at all (fists).
 UNARMED = Weapon(name="unarmed", damage="1d3", reach=1.5)
@@ -39,6 +40,18 @@ def melee_reach(fight: Fight, who: str) -> float:
     return max((w.reach for w in weapons(fight, who) if not w.ranged), default=UNARMED.reach)
 
 
+def _limit(weapon: Weapon) -> float:
+    return weapon.range if weapon.range is not None else weapon.reach
+
+
+def _enemies_within(fight: Fight, who: str, radius: float) -> list[CombatantState]:
+    """Standing enemies of ``who`` within ``radius`` (a superset is fine), in the order of
+    :meth:`Fight.enemies_of`: asked of the position grid, so it does not scan everyone."""
+    c = fight.state.combatants
+    side = c[who].side
+    return [c[k] for k in fight.near(who, radius) if c[k].side != side and c[k].standing]
+
+
 def attack_offers(
     fight: Fight,
     who: str,
@@ -51,7 +64,7 @@ def attack_offers(
     (among the weapons ``usable`` accepts: a ruleset may leave out an unloaded gun)."""
     offers = []
     me = fight.get(who)
-    for enemy in fight.enemies_of(who):
+    for enemy in _enemies_within(fight, who, max(_limit(w) for w in weapons(fight, who))):
         if not fight.ruleset.can_see(fight, who, enemy.id):
             continue
         gap = distance(me.position, enemy.position)
@@ -67,10 +80,11 @@ def attack_offers(
 def move_offers(fight: Fight, who: str, cost: int, speed: float) -> list[Offer]:
     """Offered moves: up to the nearest visible enemy (stopping in reach), and away from it."""
     me = fight.get(who)
-    enemies = [e for e in fight.enemies_of(who) if fight.ruleset.can_see(fight, who, e.id)]
-    if not enemies or speed <= 0:
+    if speed <= 0:
         return []
-    nearest = min(enemies, key=lambda e: (distance(me.position, e.position), e.id))
+    nearest = fight.nearest_enemy(who)
+    if nearest is None:
+        return []
     reach = melee_reach(fight, who)
     offers = []
     gap = distance(me.position, nearest.position)

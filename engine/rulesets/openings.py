@@ -232,7 +232,14 @@ class Openings(Ruleset):
     def turn_ended(self, fight: Fight, who: str) -> Hook:
         if not self.options.turn_end_openings or fight.decided():
             return
-        others = [c for c in fight.state.order if c != who]
+        # Only those with the AP for a reaction can have one (see ``offers``): a cheap test
+        # first, so a turn's end among hundreds does not ask everyone for offers.
+        o = self.options
+        least = min(o.attack_cost, o.move_cost) if o.reaction_move > 0 else o.attack_cost
+        present = fight.state.combatants
+        others = [
+            c for c in fight.state.order if c != who and c in present and present[c].ap >= least
+        ]
         trigger = Trigger(kind="turn_ended", by=who, event=fight.cause)
         yield from fight.opening(trigger, others)
 

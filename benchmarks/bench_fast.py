@@ -1,0 +1,348 @@
+"""The fast engine's figures, each a ratio measured in one run (against an older commit where
+the target says so).
+
+    git worktree add ../initiative-base 06061ef        # once: the commit to compare against
+    python benchmarks/bench_fast.py --baseline ../initiative-base [--quick]
+
+Each figure runs this same file as a worker in a subprocess, with ``PYTHONPATH`` pointing at
+the source tree to measure (this checkout, or the baseline checkout), so both versions run the
+same measuring code through APIs both have (``initiative.run``). Workers alternate between the
+two trees and the best of the repeats is kept, since the machine may be shared; quote the
+machine's load (``uptime``) beside any figure.
+
+1. 4v4 melee fights per second through the library with the log written (``initiative.run``):
+   this tree against the baseline.                                             target >= 8x
+2. Decisions per second through the Trio executor (a task per combatant) against a bare Trio
+   round trip with the same number of tasks.                                   target >= 0.5
+3. Cost per decision at 1,000 combatants against 8 (two lines of melee fighters, one round;
+   whole fights through the library until 2,000 decisions were made, so fixed costs per fight
+   are spread as they are in use), and the peak memory (max RSS) of the process that fought
+   the 1,000.         target <= 2x,
+                                                                               < 100 MB
+4. ``state``'s fold (parse + fold) against typed msgspec decoding (a ``Decoder`` of the event
+   union) of the same log.                                                     target >= 0.5
+5. ``lookahead``: microseconds per decision against the baseline.              target >= 20x
+6. ``initiative --help`` start-up against ``python -c "import trio, msgspec, structlog"``.
+                                                                               target <= 1.5x
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+
+# --- workers (run in a subprocess under the tree being measured) -------------------------------
+
+
+def _quiet() -> None:
+    import logging
+
+    import structlog
+
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
+
+
+def _spec(per_side: int, *, rounds: int = 30, policy: str = "aggressive"):  # type: ignore[no-untyped-def]
+    from _encounters import melee_lines
+
+    import engine
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "lines.toml"
+        path.write_text(melee_lines(per_side, max_rounds=rounds, policy=policy))
+        return engine.load_encounter(path)
+
+
+def worker_fights(count: int) -> dict[str, float]:
+    import initiative
+
+    _quiet()
+    spec = _spec(4)
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        for seed in range(count):
+            initiative.run(spec, seed, out=Path(tmp) / f"{seed}.jsonl")
+        seconds = time.perf_counter() - start
+        logs = hashlib.blake2b(b"".join(p.read_bytes() for p in sorted(Path(tmp).iterdir())))
+    return {"fights_per_s": count / seconds, "logs": logs.hexdigest()}  # type: ignore[dict-item]
+
+
+def worker_lookahead(count: int) -> dict[str, float]:
+    import initiative
+    from events import PriorityGranted
+
+    _quiet()
+    spec = _spec(2, rounds=4)
+    policies = {"red0": "lookahead", "red1": "lookahead"}
+    decisions = 0
+    seconds = 0.0
+    for seed in range(count):
+        start = time.perf_counter()
+        result = initiative.run(spec, seed, policies=policies)
+        seconds += time.perf_counter() - start
+        decisions += sum(
+            isinstance(e, PriorityGranted) and e.who in policies for e in result.events
+        )
+    return {"us_per_lookahead_decision": seconds / decisions * 1e6}
+
+
+def worker_scale(per_side: int) -> dict[str, float]:
+    import resource
+
+    import initiative
+    from events import PriorityGranted
+
+    _quiet()
+    spec = _spec(per_side, rounds=1)
+    initiative.run(_spec(2, rounds=1), 1)  # warm up: first-call costs are not per decision
+    # Whole one-round fights (seeds 1, 2, ...) until at least 2,000 decisions were made, so
+    # the small fight's figure is not one fight's start-up over a handful of decisions.
+    decisions = 0
+    seconds = 0.0
+    seed = 0
+    while decisions < 2000:
+        seed += 1
+        start = time.perf_counter()
+        result = initiative.run(spec, seed)
+        seconds += time.perf_counter() - start
+        decisions += sum(isinstance(e, PriorityGranted) for e in result.events)
+    return {
+        "us_per_decision": seconds / decisions * 1e6,
+        "decisions": decisions,
+        "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
+def worker_trio(count: int) -> dict[str, float]:
+    import trio
+
+    from actors import run_encounter
+    from events import PriorityGranted
+
+    _quiet()
+    spec = _spec(4)
+    tasks = len(spec.combatants)
+
+    async def fights() -> tuple[int, float]:
+        decisions = 0
+        start = time.perf_counter()
+        for seed in range(count):
+            result = await run_encounter(spec, seed, executor="trio")
+            decisions += sum(isinstance(e, PriorityGranted) for e in result.events)
+        return decisions, time.perf_counter() - start
+
+    async def round_trips(trips: int) -> float:
+        start = time.perf_counter()
+        async with trio.open_nursery() as nursery:
+            links = []
+            for _ in range(tasks):
+                token_tx, token_rx = trio.open_memory_channel[object](0)
+                reply_tx, reply_rx = trio.open_memory_channel[object](0)
+
+                async def echo(rx=token_rx, tx=reply_tx) -> None:  # type: ignore[no-untyped-def]
+                    async with rx, tx:
+                        async for token in rx:
+                            await tx.send(token)
+
+                nursery.start_soon(echo)
+                links.append((token_tx, reply_rx))
+            for i in range(trips):
+                token_tx, reply_rx = links[i % tasks]
+                await token_tx.send(i)
+                await reply_rx.receive()
+            for token_tx, reply_rx in links:
+                await token_tx.aclose()
+                await reply_rx.aclose()
+        return time.perf_counter() - start
+
+    decisions, seconds = trio.run(fights)
+    trips = 20_000
+    return {
+        "trio_decisions_per_s": decisions / seconds,
+        "bare_round_trips_per_s": trips / trio.run(round_trips, trips),
+        "tasks": tasks,
+    }
+
+
+def worker_fold(repeat: int) -> dict[str, float]:
+    import msgspec
+
+    import engine
+    import initiative
+    from events import AnyEvent, encode_lines, parse_log
+
+    _quiet()
+    result = initiative.run(_spec(4), 7)
+    raw = encode_lines(result.events)
+    lines = raw.splitlines()
+    decoder = msgspec.json.Decoder(AnyEvent)
+    best_state = best_typed = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        engine.fold(parse_log(raw).events)
+        best_state = min(best_state, time.perf_counter() - start)
+        start = time.perf_counter()
+        for line in lines:
+            decoder.decode(line)
+        best_typed = min(best_typed, time.perf_counter() - start)
+    return {"events": len(lines), "state_s": best_state, "typed_s": best_typed}
+
+
+WORKERS = {
+    "fights": worker_fights,
+    "lookahead": worker_lookahead,
+    "scale": worker_scale,
+    "trio": worker_trio,
+    "fold": worker_fold,
+}
+
+
+# --- the driver ---------------------------------------------------------------------------------
+
+
+def run_worker(tree: Path, name: str, arg: int) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run(
+        [sys.executable, __file__, "--worker", name, str(arg)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"worker {name} under {tree} failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def best(tree: Path, name: str, arg: int, key: str, repeat: int, *, low: bool = False) -> float:
+    values = [run_worker(tree, name, arg)[key] for _ in range(repeat)]
+    return min(values) if low else max(values)
+
+
+def startup(command: list[str], repeat: int) -> float:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        subprocess.run(command, env=env, capture_output=True, check=True)
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def line(label: str, value: str) -> None:
+    print(f"{label:<58} {value}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="a checkout of the commit to compare against (e.g. a git worktree of 06061ef)",
+    )
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        default=None,
+        help="figures to run: fights trio scale fold lookahead help",
+    )
+    parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        name, arg = args.worker
+        print(json.dumps(WORKERS[name](int(arg))))
+        return
+
+    wanted = set(args.only or ["fights", "trio", "scale", "fold", "lookahead", "help"])
+    repeat = 2 if args.quick else 3
+    base = args.baseline.resolve() if args.baseline else None
+    if base is not None and not (base / "engine" / "_fight.py").is_file():
+        raise SystemExit(f"--baseline {base}: not a checkout of initiative")
+    print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
+
+    if "fights" in wanted:
+        n = 20 if args.quick else 40
+        news, olds = [], []
+        for _ in range(repeat):  # alternate the two trees, keep the best of each
+            news.append(run_worker(ROOT, "fights", n))
+            if base is not None:
+                olds.append(run_worker(base, "fights", n))
+        new = max(r["fights_per_s"] for r in news)
+        line("4v4 melee fights/s, library, log written (this tree)", f"{new:10.1f}")
+        if base is not None:
+            old = max(r["fights_per_s"] for r in olds)
+            line("4v4 melee fights/s (baseline)", f"{old:10.1f}")
+            line("  ratio (target >= 8)", f"{new / old:10.2f}")
+            same = {r["logs"] for r in news} == {r["logs"] for r in olds}
+            line("  logs byte-identical to the baseline's", "       yes" if same else "        NO")
+
+    if "trio" in wanted:
+        got = run_worker(ROOT, "trio", 10 if args.quick else 20)
+        line(
+            f"decisions/s through the Trio executor ({got['tasks']:.0f} tasks)",
+            f"{got['trio_decisions_per_s']:10,.0f}",
+        )
+        line(
+            "round trips/s, bare Trio, same number of tasks",
+            f"{got['bare_round_trips_per_s']:10,.0f}",
+        )
+        line(
+            "  ratio (target >= 0.5)",
+            f"{got['trio_decisions_per_s'] / got['bare_round_trips_per_s']:10.3f}",
+        )
+
+    if "scale" in wanted:
+        small = min(
+            (run_worker(ROOT, "scale", 4) for _ in range(repeat)),
+            key=lambda r: r["us_per_decision"],
+        )
+        large = run_worker(ROOT, "scale", 500)
+        line("µs per decision, 8 combatants, one round", f"{small['us_per_decision']:10.1f}")
+        line(
+            f"µs per decision, 1,000 combatants ({large['decisions']:.0f} decisions)",
+            f"{large['us_per_decision']:10.1f}",
+        )
+        line(
+            "  ratio 1,000 / 8 (target <= 2)",
+            f"{large['us_per_decision'] / small['us_per_decision']:10.2f}",
+        )
+        line("  peak memory (max RSS) at 1,000, MB (target < 100)", f"{large['max_rss_mb']:10.1f}")
+
+    if "fold" in wanted:
+        got = run_worker(ROOT, "fold", 5 if args.quick else 10)
+        line("events/s, state (parse + fold)", f"{got['events'] / got['state_s']:10,.0f}")
+        line("events/s, typed msgspec decoding", f"{got['events'] / got['typed_s']:10,.0f}")
+        line("  ratio (target >= 0.5)", f"{got['typed_s'] / got['state_s']:10.3f}")
+
+    if "lookahead" in wanted:
+        n = 2 if args.quick else 4
+        new = best(ROOT, "lookahead", n, "us_per_lookahead_decision", repeat, low=True)
+        line("µs per lookahead decision (this tree)", f"{new:10,.0f}")
+        if base is not None:
+            old = best(base, "lookahead", n, "us_per_lookahead_decision", 1, low=True)
+            line("µs per lookahead decision (baseline)", f"{old:10,.0f}")
+            line("  ratio baseline / this tree (target >= 20)", f"{old / new:10.2f}")
+
+    if "help" in wanted:
+        r = 5 if args.quick else 10
+        cli = startup([sys.executable, "-m", "initiative", "--help"], r)
+        bare = startup([sys.executable, "-c", "import trio, msgspec, structlog"], r)
+        line("initiative --help start-up, ms", f"{cli * 1e3:10.0f}")
+        line('python -c "import trio, msgspec, structlog", ms', f"{bare * 1e3:10.0f}")
+        line("  ratio (target <= 1.5)", f"{cli / bare:10.2f}")
+
+
+if __name__ == "__main__":
+    main()

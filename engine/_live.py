@@ -1,0 +1,401 @@
+"""The engine's live state: the same facts as the fold, changed in place in O(1) per event.
+
+:func:`engine.apply` (the pure fold) stays the reference: it is what ``state``, ``verify`` and
+``why`` rebuild a log with. A fight being played keeps a :class:`LiveState` instead, whose
+:meth:`LiveState.apply` changes one combatant's value (or one scalar) per event rather than
+copying the whole table, and which keeps the indexes the rules ask for on every decision:
+
+- the initiative rank of each combatant (``rank``), so ordering ids is a dict lookup;
+- who is standing, per side, in the order :meth:`EncounterState.standing` gives;
+- a grid of positions (cells of :data:`CELL` metres), so "who is within ``r`` of here" looks
+  at the cells around a point instead of at every combatant.
+
+The digest recorded at each round's end is taken from :meth:`LiveState.freeze`, and must equal
+the digest of the fold of the same events (a property test holds the two to it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from msgspec.structs import replace
+
+from events import (
+    APChanged,
+    CombatantDefeated,
+    CombatantJoined,
+    CombatantLeft,
+    ConditionAdded,
+    ConditionRemoved,
+    CounterChanged,
+    DamageDealt,
+    EncounterEnded,
+    EncounterStarted,
+    Event,
+    Healed,
+    InitiativeOrdered,
+    InitiativeRolled,
+    InsertedTurnEnded,
+    Moved,
+    OpeningClosed,
+    OpeningOpened,
+    Position,
+    PriorityGranted,
+    RoundStarted,
+    TurnEnded,
+    TurnInserted,
+    TurnStarted,
+)
+
+from ._state import CombatantState, EncounterState, _set_counter
+
+CELL = 4.0
+"""Side of a grid cell in metres; queries wider than :data:`WIDE` cells scan everyone."""
+
+WIDE = 6
+
+_ALL = "\0all"
+"""The key of every standing id in :meth:`LiveState.standing_ids` (no side is called that)."""
+
+
+def _cell(p: Position) -> tuple[int, int]:
+    return (math.floor(p.x / CELL), math.floor(p.y / CELL))
+
+
+class LiveState:
+    """A fight's state, changed in place; reads like :class:`EncounterState`.
+
+    ``combatants`` maps id to an immutable :class:`CombatantState` (a view handed to a policy
+    can never change under it); only the map and the scalars change.
+    """
+
+    __slots__ = (
+        "_cells",
+        "_joined",
+        "_standing",
+        "active",
+        "combatants",
+        "depth",
+        "ended",
+        "holding",
+        "order",
+        "priority",
+        "rank",
+        "round",
+        "ruleset",
+        "seq",
+        "winner",
+    )
+
+    def __init__(self) -> None:
+        self.seq = -1
+        self.ruleset = ""
+        self.round = 0
+        self.active: str | None = None
+        self.priority: str | None = None
+        self.order: tuple[str, ...] = ()
+        self.combatants: dict[str, CombatantState] = {}
+        self.depth = 0
+        self.ended = False
+        self.winner: str | None = None
+        self.rank: dict[str, int] = {}
+        """Index of each ordered combatant in ``order``."""
+        self._joined: dict[str, int] = {}
+        self._standing: dict[str, list[str]] | None = None
+        """Standing ids per side, in standing order (rebuilt after a join, a fall, an order)."""
+        self._cells: dict[tuple[int, int], dict[str, None]] = {}
+        self.holding: dict[str, set[str]] = {}
+        """Ids holding each condition (so "is anyone hidden?" is one lookup)."""
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def get(self, who: str) -> CombatantState:
+        return self.combatants[who]
+
+    def _key(self, who: str) -> tuple[int, int]:
+        """Standing order: initiative order first, then join order."""
+        rank = self.rank.get(who)
+        return (0, rank) if rank is not None else (1, self._joined[who])
+
+    def standing_ids(self) -> dict[str, list[str]]:
+        """Standing combatants' ids per side, in initiative order then join order (and all of
+        them under a key no side has)."""
+        if self._standing is None:
+            ids = sorted((k for k, c in self.combatants.items() if c.standing), key=self._key)
+            by_side: dict[str, list[str]] = {}
+            for k in ids:
+                by_side.setdefault(self.combatants[k].side, []).append(k)
+            self._standing = by_side
+            by_side[_ALL] = ids
+        return self._standing
+
+    def standing(self) -> list[CombatantState]:
+        """Combatants still in the fight, in initiative order, then by join order."""
+        sides = self.standing_ids()
+        c = self.combatants
+        return [c[k] for k in sides[_ALL]]
+
+    def side_standing(self, side: str) -> list[CombatantState]:
+        c = self.combatants
+        return [c[k] for k in self.standing_ids().get(side, ())]
+
+    def others_standing(self, side: str) -> list[CombatantState]:
+        """Standing combatants of every side but ``side``, in standing order."""
+        sides = self.standing_ids()
+        c = self.combatants
+        groups = [ids for s, ids in sides.items() if s != side and s != _ALL]
+        if len(groups) == 1:
+            return [c[k] for k in groups[0]]
+        return [c[k] for k in sorted((k for g in groups for k in g), key=self._key)]
+
+    def near(self, where: Position, radius: float) -> Iterator[str]:
+        """Ids of combatants (standing or not) whose cell is within ``radius`` of ``where``:
+        a superset of those within ``radius``, in no particular order (callers sort)."""
+        span = math.floor(radius / CELL) + 1
+        if span > WIDE:
+            yield from self.combatants
+            return
+        cx, cy = _cell(where)
+        cells = self._cells
+        for x in range(cx - span, cx + span + 1):
+            for y in range(cy - span, cy + span + 1):
+                found = cells.get((x, y))
+                if found:
+                    yield from found
+
+    def sort_ids(self, ids: list[str]) -> list[str]:
+        """``ids`` (distinct, present) in standing order."""
+        return sorted(ids, key=self._key)
+
+    def freeze(self) -> EncounterState:
+        """The state as an immutable :class:`EncounterState` value (what the fold gives)."""
+        return EncounterState(
+            seq=self.seq,
+            ruleset=self.ruleset,
+            round=self.round,
+            active=self.active,
+            priority=self.priority,
+            order=self.order,
+            combatants=dict(self.combatants),
+            depth=self.depth,
+            ended=self.ended,
+            winner=self.winner,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to an :class:`EncounterState` (or a live state) holding the same facts."""
+        if isinstance(other, LiveState):
+            other = other.freeze()
+        if isinstance(other, EncounterState):
+            return self.freeze() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Live{self.freeze()!r}"
+
+    def copy(self) -> LiveState:
+        """An independent copy (the combatant values are immutable and shared)."""
+        new = LiveState.__new__(LiveState)
+        for name in LiveState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.combatants = dict(self.combatants)
+        new.rank = dict(self.rank)
+        new._joined = dict(self._joined)
+        new._standing = None
+        new._cells = {k: dict(v) for k, v in self._cells.items()}
+        new.holding = {k: set(v) for k, v in self.holding.items()}
+        return new
+
+    # --- changing -----------------------------------------------------------------------------
+
+    def _set(self, who: str, **changes: object) -> None:
+        self.combatants[who] = replace(self.combatants[who], **changes)
+
+    def _place(self, who: str, old: Position | None, new: Position | None) -> None:
+        if old is not None:
+            cell = self._cells.get(_cell(old))
+            if cell is not None:
+                cell.pop(who, None)
+        if new is not None:
+            self._cells.setdefault(_cell(new), {})[who] = None
+
+    def apply(self, event: Event) -> None:
+        """Change the state as ``event`` says (the same facts as :func:`engine.apply`)."""
+        self.seq = event.seq
+        change = _CHANGES.get(type(event))
+        if change is not None:
+            change(self, event)
+
+
+# One small function per event type that changes anything, found by type (cheaper than a
+# ``match`` over every class): each mirrors its case in :func:`engine.apply`.
+
+
+def _ap(s: LiveState, e: APChanged) -> None:
+    s._set(e.who, ap=e.ap)
+
+
+def _priority(s: LiveState, e: PriorityGranted) -> None:
+    s.priority = e.who
+
+
+def _hp(s: LiveState, e: DamageDealt | Healed) -> None:
+    s._set(e.who, hp=e.hp)
+
+
+def _moved(s: LiveState, e: Moved) -> None:
+    s._place(e.who, s.combatants[e.who].position, e.to)
+    s._set(e.who, position=e.to)
+
+
+def _turn(s: LiveState, e: TurnStarted | TurnInserted) -> None:
+    s.active = e.who
+    s.priority = None
+
+
+def _turn_ended(s: LiveState, e: TurnEnded) -> None:
+    s.active = None
+    s.priority = None
+
+
+def _inserted_ended(s: LiveState, e: InsertedTurnEnded) -> None:
+    s.active = e.returns_to
+    s.priority = None
+
+
+def _opened(s: LiveState, e: OpeningOpened) -> None:
+    s.depth += 1
+
+
+def _closed(s: LiveState, e: OpeningClosed) -> None:
+    s.depth = max(0, s.depth - 1)
+    s.priority = e.returns_to
+
+
+def _condition_added(s: LiveState, e: ConditionAdded) -> None:
+    held = s.combatants[e.who].conditions
+    if e.condition not in held:
+        s._set(e.who, conditions=(*held, e.condition))
+        s.holding.setdefault(e.condition, set()).add(e.who)
+
+
+def _condition_removed(s: LiveState, e: ConditionRemoved) -> None:
+    held = s.combatants[e.who].conditions
+    s._set(e.who, conditions=tuple(c for c in held if c != e.condition))
+    s.holding.get(e.condition, set()).discard(e.who)
+
+
+def _counter(s: LiveState, e: CounterChanged) -> None:
+    s._set(e.who, counters=_set_counter(s.combatants[e.who].counters, e.name, e.value))
+
+
+def _defeated(s: LiveState, e: CombatantDefeated) -> None:
+    s._set(e.who, defeated=True)
+    s._standing = None
+
+
+def _left(s: LiveState, e: CombatantLeft) -> None:
+    s._set(e.who, left=True)
+    s._standing = None
+
+
+def _joined(s: LiveState, e: CombatantJoined) -> None:
+    old = s.combatants.get(e.who)
+    if old is not None:
+        for held in s.holding.values():
+            held.discard(e.who)
+    s.combatants[e.who] = CombatantState(
+        id=e.who, side=e.side, hp=e.hp, max_hp=e.hp, ap=e.ap, position=e.position
+    )
+    s._joined.setdefault(e.who, len(s._joined))
+    s._place(e.who, old.position if old is not None else None, e.position)
+    s._standing = None
+
+
+def _rolled(s: LiveState, e: InitiativeRolled) -> None:
+    for member in e.who:
+        if member in s.combatants:
+            s._set(member, initiative=e.total)
+
+
+def _ordered(s: LiveState, e: InitiativeOrdered) -> None:
+    s.order = e.order
+    s.rank = {}
+    for i, cid in enumerate(e.order):
+        s.rank.setdefault(cid, i)
+    s._standing = None
+
+
+def _round(s: LiveState, e: RoundStarted) -> None:
+    s.round = e.round
+
+
+def _started(s: LiveState, e: EncounterStarted) -> None:
+    s.ruleset = e.ruleset
+
+
+def _ended(s: LiveState, e: EncounterEnded) -> None:
+    s.ended = True
+    s.winner = e.winner
+    s.active = None
+    s.priority = None
+
+
+_CHANGES: dict[type, Callable[[LiveState, Any], None]] = {
+    APChanged: _ap,
+    PriorityGranted: _priority,
+    DamageDealt: _hp,
+    Healed: _hp,
+    Moved: _moved,
+    TurnStarted: _turn,
+    TurnInserted: _turn,
+    TurnEnded: _turn_ended,
+    InsertedTurnEnded: _inserted_ended,
+    OpeningOpened: _opened,
+    OpeningClosed: _closed,
+    ConditionAdded: _condition_added,
+    ConditionRemoved: _condition_removed,
+    CounterChanged: _counter,
+    CombatantDefeated: _defeated,
+    CombatantLeft: _left,
+    CombatantJoined: _joined,
+    InitiativeRolled: _rolled,
+    InitiativeOrdered: _ordered,
+    RoundStarted: _round,
+    EncounterStarted: _started,
+    EncounterEnded: _ended,
+}
+
+
+class Snapshot:
+    """A fight at the start of a round: its live state and dice position, and where its log
+    and its decisions stood. :meth:`engine.Fight.run` can resume from one, which is how forks
+    skip replaying the fight from its header."""
+
+    __slots__ = ("chain", "decisions", "digested", "last_line", "next_seq", "rng", "state")
+
+    def __init__(
+        self,
+        *,
+        state: LiveState,
+        rng: tuple[int, str, int],
+        next_seq: int,
+        chain: bytes,
+        last_line: bytes,
+        digested: int,
+        decisions: int,
+    ) -> None:
+        self.state = state
+        """A copy of the live state (copied again on each resume, so one serves many forks)."""
+        self.rng = rng
+        """The dice stream's ``(seed, stream, counter)``."""
+        self.next_seq = next_seq
+        self.chain = chain
+        self.last_line = last_line
+        self.digested = digested
+        self.decisions = decisions
+        """How many decisions the fight had been sent before this round."""

@@ -1,0 +1,114 @@
+"""One way to step a fight: whose priority it is, what is legal, one decision at a time.
+
+:class:`Stepper` is the only thing that drives :meth:`Fight.run`'s generator. The Trio
+scheduler (``actors``), the in-line executor, re-simulation (``Fight.play``, ``verify``), forks
+(``Fight.fork``, ``View.fork``) and look-ahead all step fights through it, the way a game
+program steps OpenSpiel's ``State``: read :attr:`Stepper.token` (who holds priority, their
+view, the legal offers), answer with :meth:`Stepper.apply`, until :attr:`Stepper.over`.
+Chance is not a player here: the fight rolls its own dice, and records every die.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from events import Action, Event, Offer
+
+from ._protocol import Decision, PriorityToken, View
+
+if TYPE_CHECKING:
+    from ._fight import Fight
+    from ._live import LiveState, Snapshot
+
+
+class Stepper:
+    """A fight stepped one decision at a time.
+
+    ``token`` is the :class:`PriorityToken` the fight waits on (``None`` once it has ended):
+    ``token.who`` holds priority, ``token.view`` is what they see, ``token.legal`` the offers.
+    :meth:`apply` answers it and moves the fight on to the next decision.
+    """
+
+    def __init__(self, fight: Fight, *, resume: Snapshot | None = None) -> None:
+        self.fight = fight
+        self._drive = fight.run(resume)
+        self.token: PriorityToken | None = None
+        try:
+            self.token = next(self._drive)
+        except StopIteration:
+            self.token = None
+
+    # --- reading ------------------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        """Whether the fight has ended (its last event is ``EncounterEnded``)."""
+        return self.token is None
+
+    @property
+    def who(self) -> str | None:
+        """Who holds priority now (``None`` once the fight has ended)."""
+        return None if self.token is None else self.token.who
+
+    @property
+    def legal(self) -> tuple[Offer, ...]:
+        """The legal offers of whoever holds priority (empty once the fight has ended)."""
+        return () if self.token is None else self.token.legal
+
+    @property
+    def view(self) -> View | None:
+        return None if self.token is None else self.token.view
+
+    @property
+    def state(self) -> LiveState:
+        """The fight's live state (read it; it changes as the fight goes on)."""
+        return self.fight.state
+
+    @property
+    def events(self) -> list[Event]:
+        return self.fight.events
+
+    # --- stepping -----------------------------------------------------------------------------
+
+    def apply(self, decision: Decision | Action) -> PriorityToken | None:
+        """Answer the pending token with ``decision`` (or a bare action); the next token."""
+        if self.token is None:
+            raise RuntimeError("the fight has ended")
+        if not isinstance(decision, Decision):
+            decision = Decision(action=decision)
+        try:
+            self.token = self._drive.send(decision)
+        except StopIteration:
+            self.token = None
+        return self.token
+
+    def play(
+        self, decide: Callable[[PriorityToken], Decision | Action], *, limit: int | None = None
+    ) -> None:
+        """Answer every token with ``decide(token)``, to the end or ``limit`` more decisions.
+
+        Exceptions raised by ``decide`` (or by the fight's sink) stop the fight where it
+        stands."""
+        made = 0
+        drive = self._drive
+        token = self.token
+        try:
+            while token is not None and (limit is None or made < limit):
+                decision = decide(token)
+                if not isinstance(decision, Decision):
+                    decision = Decision(action=decision)
+                made += 1
+                token = drive.send(decision)
+        except StopIteration:
+            token = None
+        finally:
+            self.token = token
+        self._made(made)
+
+    def _made(self, count: int) -> None:
+        """Hook: ``count`` decisions were made by :meth:`play`."""
+
+    def fork(self, *, dice: int | None = None) -> Any:
+        """An independent copy positioned at the pending decision (see :meth:`Fight.fork`)."""
+        return self.fight.fork(dice=dice)

@@ -1,0 +1,115 @@
+"""The stepping object, the live state against the fold, and forks from snapshots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+
+import engine
+from actors import aggressive, run_encounter_sync
+from engine import Fight, Stepper
+from events import RoundStarted, StateDigested, encode_lines
+from tests.test_determinism import encounters
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+SKIRMISH = EXAMPLES / "openings-skirmish.toml"
+
+
+def test_stepper_says_whose_priority_and_what_is_legal():
+    """A new stepper waits on the first token: its holder, view and offers agree."""
+    stepper = Stepper(Fight(engine.load_encounter(SKIRMISH), 7))
+    token = stepper.token
+    assert token is not None and not stepper.over
+    assert stepper.who == token.who == token.view.me.id
+    assert stepper.legal == token.legal == token.view.legal
+    assert stepper.state.priority == token.who
+
+
+def test_stepping_by_hand_gives_the_log_of_fight_play():
+    """Stepping with apply() and Fight.play give the same events."""
+    spec = engine.load_encounter(SKIRMISH)
+    by_hand = Fight(spec, 7)
+    stepper = Stepper(by_hand)
+    while not stepper.over:
+        stepper.apply(aggressive(stepper.token.view))
+    played = Fight(spec, 7)
+    played.play(lambda token: engine.Decision(action=aggressive(token.view)))
+    assert encode_lines(by_hand.events) == encode_lines(played.events)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(encounters())
+def test_round_end_digests_equal_the_folds(case):
+    """Every digest the live state records equals the digest of the fold of the same events,
+    and the live state at the end equals the fold."""
+    spec, seed = case
+    events = run_encounter_sync(spec, seed).events
+    state = engine.EncounterState()
+    digests = 0
+    for event in events:
+        if isinstance(event, StateDigested):
+            assert event.digest == engine.state_digest(state)
+            digests += 1
+        state = engine.apply(state, event)
+    assert digests >= 1
+    assert engine.fold(events) == engine.fold_pure(events) == state
+    middle = events[len(events) // 2].seq
+    assert engine.fold(events, middle) == engine.fold_pure(events, middle)
+    live = Fight(spec, seed)
+    Stepper(live).play(lambda token: aggressive(token.view))
+    assert msgspec.to_builtins(live.state.freeze()) == msgspec.to_builtins(engine.fold(live.events))
+
+
+def _stepper_at(fight: Fight, decisions: int) -> Stepper:
+    stepper = Stepper(fight)
+    stepper.play(lambda token: aggressive(token.view), limit=decisions)
+    return stepper
+
+
+def test_a_fork_from_the_snapshot_equals_a_fork_replayed_from_the_header():
+    """A fork resumed from the round's snapshot is the same fight as one replayed whole."""
+    spec = engine.load_encounter(SKIRMISH)
+    fight = Fight(spec, 7)
+    _stepper_at(fight, 40)
+    assert fight.snapshot is not None and fight.snapshot.decisions > 0
+    from_snapshot = fight.fork()
+    fight.snapshot = None  # no snapshot: the fork replays from the header
+    from_header = fight.fork()
+    assert from_snapshot.state == from_header.state == fight.state
+    a, b = from_snapshot.token, from_header.token
+    assert (a.who, a.seq, a.legal) == (b.who, b.seq, b.legal)
+    assert msgspec.structs.replace(a.view, fork=None) == msgspec.structs.replace(b.view, fork=None)
+    from_snapshot.play(aggressive)
+    from_header.play(aggressive)
+    assert from_snapshot.state == from_header.state
+    assert from_snapshot.fight.next_seq == from_header.fight.next_seq
+
+
+def _reseed_seq(spec: engine.EncounterSpec, seed: int) -> int:
+    """A seq a few events into round 1 (after the snapshot at its start)."""
+    probe = Fight(spec, seed)
+    _stepper_at(probe, 3)
+    start = next(e.seq for e in probe.events if isinstance(e, RoundStarted))
+    return start + 3
+
+
+def test_a_fork_taken_after_a_reseed_replays_with_it():
+    """Fight.fork keeps the reseed (``fork --seed``) that emit has already acted on: the
+    fork stands where the fight stands and goes on as the fight goes on."""
+    spec = engine.load_encounter(SKIRMISH)
+    at = _reseed_seq(spec, 7)
+    for use_snapshot in (True, False):
+        fight = Fight(spec, 7, reseed={at: 99})
+        stepper = _stepper_at(fight, 12)
+        assert fight.next_seq > at + 1  # the reseed has happened
+        if not use_snapshot:
+            fight.snapshot = None
+        branch = fight.fork()
+        assert branch.fight.rng.stream == "dice" and branch.fight.rng.seed == 99
+        assert branch.fight.rng.counter == fight.rng.counter
+        assert branch.state == fight.state
+        branch.play(aggressive)
+        stepper.play(lambda token: aggressive(token.view))
+        assert branch.state == fight.state
