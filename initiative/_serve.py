@@ -300,7 +300,7 @@ class SeatServer:
                     await self._reader(conn)
                 except Cut as cut:
                     outcome.append(cut)
-                    nursery.cancel_scope.cancel()
+                nursery.cancel_scope.cancel()
 
             nursery.start_soon(writing)
             nursery.start_soon(reading)
