@@ -114,7 +114,7 @@ def test_every_refusal_leaves_the_fight_and_log_untouched(server: Server) -> Non
     ana_refused = [ana.next("error")["reason"] for _ in range(4)]
     assert ana_refused[0] == "'bo' is not played from seat 'ana'"
     assert ana_refused[1] == f"no decision is awaited from 'ana' at seq {first['seq'] - 1}"
-    assert ana_refused[2] == "no offer 99 (there are %d)" % len(first["offers"])
+    assert ana_refused[2] == f"no offer 99 (there are {len(first['offers'])})"
     assert ana_refused[3].startswith("malformed frame: ")
     ana.play()
     thread.join(30)
