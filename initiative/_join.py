@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Callable
-from typing import Any
+from typing import Any, BinaryIO
 
 from events import InitiativeError, decode_event
 from replays import Narrator
@@ -56,6 +56,17 @@ def render_priority(frame: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+NEWS_PREFIX = b'{"type":"news","event":'
+
+
+def log_line(frame: bytes) -> bytes:
+    """The log line a news frame carries, byte for byte (the frame wraps it unchanged)."""
+    frame = frame.rstrip(b"\r\n")
+    if not (frame.startswith(NEWS_PREFIX) and frame.endswith(b"}")):
+        raise InitiativeError("the server sent a news frame this client cannot read")
+    return frame[len(NEWS_PREFIX) : -1] + b"\n"
+
+
 def parse_address(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
@@ -65,14 +76,18 @@ def parse_address(text: str) -> tuple[str, int]:
 
 def join(
     address: str,
-    seat: str,
-    token: str,
+    seat: str | None,
+    token: str | None,
     *,
     say: Callable[[str, bool], None],
     ask: Callable[[str], str],
+    copy: BinaryIO | None = None,
 ) -> str | None:
-    """Play ``seat`` until the end; returns the winner. ``say(text, markup)`` prints a line,
-    ``ask(prompt)`` reads one (``EOFError`` leaves the fight)."""
+    """Play ``seat`` until the end (or watch, without a seat); returns the winner.
+
+    ``say(text, markup)`` prints a line, ``ask(prompt)`` reads one (``EOFError`` leaves the
+    fight); ``copy`` receives every log line as it arrives.
+    """
     host, port = parse_address(address)
     try:
         sock = socket.create_connection((host, port), timeout=10)
@@ -81,18 +96,26 @@ def join(
     sock.settimeout(None)
     narrate = Narrator()
     with sock, sock.makefile("rb") as frames:
-        hello = {"type": "hello", "version": PROTOCOL_VERSION, "seat": seat, "token": token}
+        hello: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION}
+        if seat is not None:
+            hello.update(seat=seat, token=token)
         sock.sendall(json.dumps(hello).encode() + b"\n")
         for line in frames:
             frame = json.loads(line)
             kind = frame.get("type")
-            if kind == "welcome":
+            if kind == "welcome" and frame["seat"] is None:
+                say(f"watching {visible(frame['encounter'])}", False)
+            elif kind == "welcome":
                 say(
                     f"seated as {visible(', '.join(frame['combatants']))} in {visible(frame['encounter'])}",
                     False,
                 )
             elif kind == "news":
-                event = decode_event(json.dumps(frame["event"]).encode())
+                event_line = log_line(line)
+                if copy is not None:
+                    copy.write(event_line)
+                    copy.flush()
+                event = decode_event(event_line)
                 text = narrate(event)
                 if text is not None:
                     say(text, True)

@@ -175,3 +175,24 @@ def test_usage_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         assert done.returncode == 2, done.stderr
         assert message in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_the_bot_in_the_protocol_docs_plays_a_seat(tmp_path: Path) -> None:
+    """The standard-library client printed in docs/protocol.md plays a whole fight."""
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    code = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "import socket" in code and "import json" in code
+    bot = tmp_path / "bot.py"
+    bot.write_text(code)
+    with Server(tmp_path, "--seat", "south") as server:
+        done = subprocess.run(
+            [sys.executable, str(bot), "127.0.0.1", str(server.port), "south",
+             server.tokens["south"]],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert server.finish() == 0
+    events = server.verified()
+    assert done.stdout == f"winner: {events[-1]['winner']}\n"
+    imports = {line.split()[1] for line in code.splitlines() if line.startswith("import ")}
+    assert imports == {"json", "socket", "sys"}

@@ -143,3 +143,46 @@ def test_the_page_is_self_contained(tmp_path: Path) -> None:
             assert response.headers["Content-Type"] == "text/html; charset=utf-8"
         assert not re.search(r"(src|href)=", html)
         assert "location.hash" in html
+
+
+def test_join_watch_narrates_and_keeps_a_byte_identical_copy(tmp_path: Path) -> None:
+    """``join --watch -o`` spectates: narration, and a copy of the log that verifies."""
+    copy = tmp_path / "copy.jsonl"
+    with Server(tmp_path, "--seat", "ana") as server:
+        watcher = subprocess.Popen(
+            [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{server.port}", "--watch",
+             "--out", str(copy)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            first = watcher.stdout.readline()  # connected before the fight starts
+            player = server.client()
+            player.hello("ana", server.tokens["ana"])
+            player.play()
+            output, errors = watcher.communicate(timeout=60)
+            output = first + output
+        finally:
+            if watcher.poll() is None:
+                watcher.kill()
+                watcher.communicate()
+        assert watcher.returncode == 0, errors
+        assert server.finish() == 0
+    events = server.verified()
+    assert copy.read_bytes() == server.log.read_bytes()
+    assert output.startswith("watching Yard duel\n")
+    assert output.endswith(f"the fight is over: {events[-1]['winner'] or 'no one'} won\n")
+
+
+def test_join_usage_errors_are_one_line_and_exit_2() -> None:
+    """Neither a seat nor --watch, a seat without its token, a bad address: exit 2."""
+    for args, message in [
+        (["127.0.0.1:9"], "give either --seat and --token, or --watch"),
+        (["127.0.0.1:9", "--seat", "ana"], "--seat ana: the seat's --token is needed too"),
+        (["nowhere", "--watch"], "'nowhere': expected HOST:PORT"),
+    ]:
+        done = subprocess.run(
+            [sys.executable, "-m", "initiative", "join", *args],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert message in done.stderr and "Traceback" not in done.stderr
