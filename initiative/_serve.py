@@ -53,7 +53,12 @@ class Limits:
 
 
 class Cut(Exception):
-    """Close this connection, with the reason (a control-flow signal)."""
+    """Close this connection, with the reason (a control-flow signal). ``tell``: whether to
+    send the client an error frame first (not after a stalled send: the client reads nothing)."""
+
+    def __init__(self, reason: str, *, tell: bool = True) -> None:
+        super().__init__(reason)
+        self.tell = tell
 
 
 class LineTransport:
@@ -197,7 +202,7 @@ class SeatServer:
 
     # -- connections ------------------------------------------------------------------
 
-    async def handle(self, stream: trio.SocketStream) -> None:
+    async def handle(self, stream: trio.abc.Stream) -> None:
         """One accepted connection, from its first byte to its close."""
         peer = _peer(stream)
         if self.connections >= self.limits.max_connections:
@@ -266,6 +271,8 @@ class SeatServer:
                         log.warning("seat left", peer=peer, seat=conn.seat.name)
         except Cut as cut:
             log.warning("connection cut", peer=peer, reason=str(cut))
+            if not cut.tell:
+                return
             with trio.move_on_after(1):
                 with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
                     await transport.send(wire.encode(wire.Error(reason=str(cut), fatal=True)))
@@ -311,7 +318,7 @@ class SeatServer:
         with trio.move_on_after(self.limits.send_timeout) as scope:
             await conn.transport.send(data)
         if scope.cancelled_caught:
-            raise Cut(f"the client read nothing for {self.limits.send_timeout:g} s")
+            raise Cut(f"the client read nothing for {self.limits.send_timeout:g} s", tell=False)
 
     async def _writer(self, conn: Connection) -> None:
         """Catch ``conn`` up: refusals, missed deadlines, news, its seat's pending token."""
@@ -389,12 +396,13 @@ class SeatServer:
                 if reason is not None:
                     self._refuse(conn, reason)
 
-    async def _http(self, stream: trio.SocketStream, first: bytes, peer: str) -> None:
+    async def _http(self, stream: trio.abc.Stream, first: bytes, peer: str) -> None:
         head = bytearray(first)
         with trio.move_on_after(self.limits.hello_timeout) as scope:
             while b"\r\n\r\n" not in head:
                 if len(head) > 8192:
-                    raise trio.BrokenResourceError
+                    log.warning("connection cut", peer=peer, reason="request head over 8 KiB")
+                    return
                 data = await stream.receive_some(4096)
                 if not data:
                     return
@@ -440,10 +448,10 @@ def page() -> bytes:
     return resources.files(__package__).joinpath("seat.html").read_bytes()
 
 
-def _peer(stream: trio.SocketStream) -> str:
+def _peer(stream: trio.abc.Stream) -> str:
     try:
-        host, port, *_ = stream.socket.getpeername()
-    except (OSError, ValueError):
+        host, port, *_ = stream.socket.getpeername()  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
         return "?"
     return f"{host}:{port}"
 

@@ -10,7 +10,10 @@ import textwrap
 import time
 from pathlib import Path
 
-from serve_support import Client, Server, events_of
+from serve_support import ENCOUNTER, Client, Server, events_of
+
+from events import EncounterEnded, read_log
+from replays import verify_log
 
 
 def test_stdlib_client_plays_a_whole_fight(tmp_path: Path) -> None:
@@ -36,6 +39,24 @@ def test_stdlib_client_plays_a_whole_fight(tmp_path: Path) -> None:
     assert events_of(events, "DecisionFailed") == []
     token = server.tokens["ana"]
     assert token not in server.log.read_text() and token not in server.err
+    # The log is a log like any other: view renders it, resume finishes a cut copy of it.
+    cut = tmp_path / "cut.jsonl"
+    lines = server.log.read_bytes().splitlines(keepends=True)
+    cut.write_bytes(b"".join(lines[: len(lines) // 2]))
+    for command in (
+        ["resume", str(cut), "-q"],
+        ["view", str(server.log), "-o", str(tmp_path / "v.html")],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "initiative", *command],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+    resumed = read_log(cut)
+    assert isinstance(resumed.events[-1], EncounterEnded)
+    assert verify_log(resumed).ok
 
 
 def test_a_side_seat_plays_every_combatant_of_its_side(tmp_path: Path) -> None:
@@ -158,8 +179,6 @@ def retake(server: Server, seat: str) -> Client:
 def test_usage_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
     """An unknown seat, or no seat at all: one clear line, exit 2, no traceback."""
     enc = tmp_path / "duel.toml"
-    from serve_support import ENCOUNTER
-
     enc.write_text(ENCOUNTER)
     for args, message in [
         (["--seat", "zed"], "--seat zed: no combatant or side 'zed' in the encounter"),
