@@ -127,7 +127,14 @@ def serve(
 
             listening(await nursery.start(fight_task))
 
-    trio.run(run)
+    try:
+        trio.run(run)
+    except KeyboardInterrupt:
+        err.print(
+            f"stopped; the log so far is in {escape(str(target))}"
+            f" ([bold]initiative resume {escape(str(target))}[/bold] finishes the fight)"
+        )
+        raise typer.Exit(130) from None
     fight = fight_holder[0]
     state = fight.state
     err.print(

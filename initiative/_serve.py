@@ -307,7 +307,10 @@ class SeatServer:
                     await self._reader(conn)
                 except Cut as cut:
                     outcome.append(cut)
-                nursery.cancel_scope.cancel()
+                # A seat that hangs up has left; a spectator may close its sending half and
+                # still read to the end.
+                if outcome or conn.seat is not None:
+                    nursery.cancel_scope.cancel()
 
             nursery.start_soon(writing)
             nursery.start_soon(reading)

@@ -98,6 +98,12 @@ def test_every_refusal_leaves_the_fight_and_log_untouched(server: Server) -> Non
         "reason": "a frame took longer than 1 s",
         "fatal": True,
     }
+    # A spectator that keeps sending: each frame refused, then cut off.
+    chatty = raw(server)
+    chatty.sendall(hello(None, None) + b'{"type": "hello", "version": 1}\n' * 9)
+    chat = frames_of(chatty)
+    assert chat[0]["type"] == "welcome"
+    assert chat[-1] == {"type": "error", "reason": "more than 8 refused frames", "fatal": True}
     # A flood: idle connections up to the bound, then refused at once.
     idle = [raw(server) for _ in range(4)]
     refused = frames_of(raw(server))
@@ -125,7 +131,13 @@ def test_every_refusal_leaves_the_fight_and_log_untouched(server: Server) -> Non
     reasons = {entry.get("reason", "") for entry in log}
     for _, reason in intruders.values():
         assert any(r.startswith(reason) for r in reasons), reason
-    assert {"no hello in time", "too many connections", "a frame took longer than 1 s"} <= reasons
+    assert {
+        "no hello in time",
+        "too many connections",
+        "a frame took longer than 1 s",
+        "already greeted: a second hello is refused",
+        "more than 8 refused frames",
+    } <= reasons
     for token in server.tokens.values():
         assert token not in server.err and token not in server.log.read_text()
 
