@@ -22,6 +22,9 @@ import trio
 from engine import View
 from events import InitiativeError
 
+from ._combatant import PolicyRunner
+from ._loading import LoadedPolicy
+
 
 class SeatDropped(InitiativeError):
     """The connection holding a seat went away while the seat held priority."""
@@ -139,6 +142,11 @@ class Seat:
 
     def policy(self, who: str) -> SeatPolicy:
         return SeatPolicy(self, who)
+
+    def runner(self, who: str) -> PolicyRunner:
+        """The actor's decider for ``who``: the seat's policy under the seat's deadline."""
+        loaded = LoadedPolicy(name=f"seat {self.name}", policy=self.policy(who), trusted=False)
+        return PolicyRunner(loaded, self.deadline)
 
 
 class SeatPolicy:

@@ -25,7 +25,7 @@ import structlog
 import trio
 import trio_websocket
 
-from actors import LoadedPolicy, PolicyRunner, Seat, make_runners, schedule
+from actors import PolicyRunner, Seat, make_runners, schedule
 from engine import Fight
 from events import EncounterSpec, Event, InitiativeError, LogWriter
 
@@ -521,10 +521,7 @@ async def serve_fight(
     runners: dict[str, PolicyRunner] = make_runners(spec, seed, policies, timeout=timeout)
     for seat in seats.values():
         for who in seat.combatants:
-            runners[who] = PolicyRunner(
-                LoadedPolicy(name=f"seat {seat.name}", policy=seat.policy(who), trusted=False),
-                deadline,
-            )
+            runners[who] = seat.runner(who)
     server = SeatServer(spec, seats, limits)
     listeners = await trio.open_tcp_listeners(port, host=host)
     bound = listeners[0].socket.getsockname()[1]

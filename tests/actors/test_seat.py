@@ -6,18 +6,15 @@ import trio
 from helpers import encounter, of_type
 from serve_support import ENCOUNTER
 
-from actors import LoadedPolicy, PolicyRunner, Seat, make_runners, schedule
+from actors import PolicyRunner, Seat, make_runners, schedule
 from engine import Fight
 
 
-def seated(seat: Seat, deadline: float = 5.0) -> tuple[Fight, dict[str, PolicyRunner]]:
+def seated(seat: Seat) -> tuple[Fight, dict[str, PolicyRunner]]:
     spec = encounter(ENCOUNTER)
     runners = make_runners(spec, 5)
     for who in seat.combatants:
-        runners[who] = PolicyRunner(
-            LoadedPolicy(name=f"seat {seat.name}", policy=seat.policy(who), trusted=False),
-            deadline,
-        )
+        runners[who] = seat.runner(who)
     return Fight(spec, 5), runners
 
 
@@ -56,8 +53,8 @@ async def test_answers_reach_the_fight() -> None:
 
 async def test_silence_is_a_recorded_timeout(autojump_clock: trio.abc.Clock) -> None:
     """Nobody answers: each of the seat's decisions fails at the deadline; the fight ends."""
-    seat = Seat("ana", ("ana",))
-    fight, runners = seated(seat, deadline=3.0)
+    seat = Seat("ana", ("ana",), deadline=3.0)
+    fight, runners = seated(seat)
     await schedule(fight, runners)
     failed = of_type(fight.events, "DecisionFailed")
     assert failed and {(e.who, e.kind) for e in failed} == {("ana", "timeout")}
@@ -67,7 +64,7 @@ async def test_silence_is_a_recorded_timeout(autojump_clock: trio.abc.Clock) -> 
 
 async def test_a_drop_while_deciding_is_a_recorded_error() -> None:
     """The holder goes away while the seat holds priority: that decision fails at once."""
-    seat = Seat("ana", ("ana",))
+    seat = Seat("ana", ("ana",), deadline=3.0)
     holder = object()
     assert seat.attach(holder) and not seat.attach(object())
 
@@ -76,7 +73,7 @@ async def test_a_drop_while_deciding_is_a_recorded_error() -> None:
             seat.detach(holder)
 
     seat.on_change = drop_on_request
-    fight, runners = seated(seat, deadline=3.0)
+    fight, runners = seated(seat)
     with trio.fail_after(60):
         done = trio.Event()
         async with trio.open_nursery() as nursery:
