@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -71,8 +72,6 @@ def test_a_side_seat_plays_every_combatant_of_its_side(tmp_path: Path) -> None:
         def note(frame: dict) -> int:
             asked.add(frame["who"])
             return len(frame["offers"]) - 1  # always end the turn or pass
-
-        import threading
 
         thread = threading.Thread(target=lambda: ana.play(note), daemon=True)
         thread.start()

@@ -10,6 +10,7 @@ import select
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -136,8 +137,6 @@ def test_browser_seat_plays_a_whole_fight_by_clicking(tmp_path: Path) -> None:
 def test_the_page_is_self_contained(tmp_path: Path) -> None:
     """The seat page loads nothing from elsewhere and never sends the token to the server."""
     with Server(tmp_path, "--seat", "ana", "--no-wait") as server:
-        import urllib.request
-
         with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/seat/ana") as response:
             html = response.read().decode()
             assert response.headers["Content-Type"] == "text/html; charset=utf-8"
