@@ -49,3 +49,4 @@ from ._run import (
     run_encounter_sync as run_encounter_sync,
     schedule as schedule,
 )
+from ._seat import Seat as Seat, SeatDropped as SeatDropped, new_token as new_token

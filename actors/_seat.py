@@ -1,0 +1,160 @@
+"""Seats: combatants whose decisions come from outside the process, over a connection.
+
+A :class:`Seat` holds one combatant or a whole side. For each combatant it hands the actor an
+async policy (:meth:`Seat.policy`) whose ``decide`` publishes the token as the seat's *pending
+request* and waits for whoever holds the seat to answer it. The seat knows nothing of sockets:
+a server attaches a connection (:meth:`Seat.attach`), reads the pending request to send it, and
+passes answers in (:meth:`Seat.answer`). So the actor's deadline covers the whole round trip, a
+missing or silent connection costs the fight one recorded timeout, and a dropped connection
+while the seat holds priority is a recorded failure, both exactly like a policy's.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from engine import View
+from events import InitiativeError
+
+from ._combatant import PolicyRunner
+from ._loading import LoadedPolicy
+
+
+class SeatDropped(InitiativeError):
+    """The connection holding a seat went away while the seat held priority."""
+
+
+@dataclass(eq=False)
+class Request:
+    """A token waiting for its seat's answer."""
+
+    view: View
+    answered: trio.Event = field(default_factory=trio.Event)
+    action: Any = None
+    dropped: bool = False
+
+    @property
+    def who(self) -> str:
+        return self.view.me.id
+
+    @property
+    def seq(self) -> int:
+        return self.view.seq
+
+
+def new_token() -> str:
+    """A seat's secret: 128 bits from :mod:`secrets`, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+class Seat:
+    """One seat: a name (a combatant id or a side), the combatants it plays, and its secret.
+
+    ``on_change`` is called (synchronously, never awaited) whenever the pending request
+    changes, so a server can wake the connection that must send it; nothing here ever waits on
+    a client.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        combatants: tuple[str, ...],
+        *,
+        token: str | None = None,
+        deadline: float = 60.0,
+        on_change: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.name = name
+        self.combatants = combatants
+        self._token = token if token is not None else new_token()
+        self.deadline = deadline
+        self.on_change = on_change
+        self.pending: Request | None = None
+        self.holder: object | None = None
+        """The connection that holds the seat now (any object; ``None`` when free)."""
+        self.missed: list[int] = []
+        """Seqs of requests whose deadline passed, for the holder to be told."""
+
+    @property
+    def token(self) -> str:
+        """The secret, for the game master's eyes only (never log it)."""
+        return self._token
+
+    def token_matches(self, offered: str | None) -> bool:
+        """Compare in constant time, so the answer's timing says nothing about the secret."""
+        if not isinstance(offered, str):
+            return False
+        return hmac.compare_digest(offered.encode(), self._token.encode())
+
+    def attach(self, conn: object) -> bool:
+        """Give the seat to ``conn``; false when another connection holds it."""
+        if self.holder is not None:
+            return False
+        self.holder = conn
+        self.on_change()
+        return True
+
+    def detach(self, conn: object) -> None:
+        """``conn`` is gone. If the seat held priority, that decision fails: the fight goes on."""
+        if self.holder is not conn:
+            return
+        self.holder = None
+        request = self.pending
+        if request is not None and not request.answered.is_set():
+            request.dropped = True
+            request.answered.set()
+        self.on_change()
+
+    def answer(self, who: str, seq: int, action: Any) -> str | None:
+        """Answer the pending request; the reason when the answer is refused."""
+        if who not in self.combatants:
+            return f"{who!r} is not played from seat {self.name!r}"
+        request = self.pending
+        if request is None or request.answered.is_set():
+            return f"no decision is awaited from seat {self.name!r} now"
+        if request.who != who or request.seq != seq:
+            return f"the decision awaited is for {request.who!r} at seq {request.seq}, not {who!r} at seq {seq}"
+        request.action = action
+        request.answered.set()
+        return None
+
+    async def ask(self, view: View) -> Any:
+        """Publish ``view`` as the pending request and wait for the answer (or the drop)."""
+        request = Request(view=view)
+        self.pending = request
+        self.on_change()
+        try:
+            await request.answered.wait()
+        finally:
+            self.pending = None
+            if not request.answered.is_set():
+                self.missed.append(request.seq)
+            self.on_change()
+        if request.dropped:
+            raise SeatDropped(f"the connection to seat {self.name!r} dropped")
+        return request.action
+
+    def policy(self, who: str) -> SeatPolicy:
+        return SeatPolicy(self, who)
+
+    def runner(self, who: str) -> PolicyRunner:
+        """The actor's decider for ``who``: the seat's policy under the seat's deadline."""
+        loaded = LoadedPolicy(name=f"seat {self.name}", policy=self.policy(who), trusted=False)
+        return PolicyRunner(loaded, self.deadline)
+
+
+class SeatPolicy:
+    """The async policy an actor hosts for a seated combatant: it asks the seat."""
+
+    def __init__(self, seat: Seat, who: str) -> None:
+        self.seat = seat
+        self.who = who
+
+    async def decide(self, view: View) -> Any:
+        return await self.seat.ask(view)

@@ -1,0 +1,551 @@
+"""The seat server: a live fight whose seats are played over the network.
+
+One TCP port speaks two things, told apart by the first bytes a client sends: the seat protocol
+(newline-delimited JSON frames, ``docs/protocol.md``), and HTTP for the browser seat (``GET
+/seat/NAME`` is the page, ``GET /ws`` the same frames over a WebSocket).
+
+The fight never waits on a client. The scheduler only publishes: each log line is appended to
+:attr:`SeatServer.lines` and a seat's pending request is set on the seat; every connection has
+its own writer task that catches up from there, and is cut off when a send stalls. Each actor's
+deadline covers the whole round trip to its seat, so a slow, silent or vanished player costs one
+recorded fault and the fight goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import structlog
+import trio
+import trio_websocket
+
+from actors import PolicyRunner, Seat, make_runners, schedule
+from engine import Fight
+from events import EncounterSpec, Event, InitiativeError, LogWriter
+
+from . import _wire as wire
+
+log = structlog.get_logger("initiative.serve")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much the server puts up with from one client."""
+
+    hello_timeout: float = 10.0
+    """Seconds from connecting to a complete hello (or HTTP request head)."""
+    frame_timeout: float = 10.0
+    """Seconds a frame may take from its first byte to its newline."""
+    send_timeout: float = 10.0
+    """Seconds a send to a client may stall before the client is cut off."""
+    max_frame: int = 64 * 1024
+    """Bytes in one frame, newline included."""
+    max_connections: int = 64
+    """Connections open at once; more are refused at once."""
+    max_refusals: int = 8
+    """Refused frames on one connection before it is cut off."""
+
+
+class Cut(Exception):
+    """Close this connection, with the reason (a control-flow signal). ``tell``: whether to
+    send the client an error frame first (not after a stalled send: the client reads nothing)."""
+
+    def __init__(self, reason: str, *, tell: bool = True) -> None:
+        super().__init__(reason)
+        self.tell = tell
+
+
+class LineTransport:
+    """Newline-delimited frames on a byte stream, with the size and pace limits applied."""
+
+    def __init__(self, stream: trio.abc.Stream, buffer: bytes, limits: Limits) -> None:
+        self.stream = stream
+        self.buffer = bytearray(buffer)
+        self.limits = limits
+        self.started = trio.current_time() if buffer else None
+
+    async def receive(self) -> bytes | None:
+        """The next frame (without its newline), or ``None`` at the end of the stream."""
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                if end + 1 > self.limits.max_frame:
+                    raise Cut(f"frame longer than {self.limits.max_frame} bytes")
+                frame = bytes(self.buffer[:end])
+                del self.buffer[: end + 1]
+                self.started = trio.current_time() if self.buffer else None
+                return frame
+            if len(self.buffer) >= self.limits.max_frame:
+                raise Cut(f"frame longer than {self.limits.max_frame} bytes")
+            if self.started is None:
+                data = await self.stream.receive_some(4096)
+                self.started = trio.current_time()
+            else:
+                with trio.move_on_at(self.started + self.limits.frame_timeout) as scope:
+                    data = await self.stream.receive_some(4096)
+                if scope.cancelled_caught:
+                    raise Cut(f"a frame took longer than {self.limits.frame_timeout:g} s")
+            if not data:
+                return None
+            self.buffer += data
+
+    async def send(self, data: bytes) -> None:
+        await self.stream.send_all(data)
+
+
+class WebSocketTransport:
+    """The same frames, one per WebSocket text message."""
+
+    def __init__(self, ws: trio_websocket.WebSocketConnection, limits: Limits) -> None:
+        self.ws = ws
+        self.limits = limits
+
+    async def receive(self) -> bytes | None:
+        try:
+            message = await self.ws.get_message()
+        except trio_websocket.ConnectionClosed:
+            return None
+        data = message.encode() if isinstance(message, str) else message
+        if len(data) > self.limits.max_frame:
+            raise Cut(f"frame longer than {self.limits.max_frame} bytes")
+        return data
+
+    async def send(self, data: bytes) -> None:
+        try:
+            await self.ws.send_message(data.rstrip(b"\n").decode())
+        except trio_websocket.ConnectionClosed:
+            raise trio.BrokenResourceError from None
+
+
+class PrefixedStream(trio.abc.Stream):
+    """A stream that first gives back bytes already read from it (to hand it on)."""
+
+    def __init__(self, stream: trio.abc.Stream, prefix: bytes) -> None:
+        self.stream = stream
+        self.prefix = prefix
+
+    async def receive_some(self, max_bytes: int | None = None) -> bytes:
+        if self.prefix:
+            data, self.prefix = self.prefix, b""
+            return data
+        return await self.stream.receive_some(max_bytes)
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        await self.stream.send_all(data)
+
+    async def wait_send_all_might_not_block(self) -> None:
+        await self.stream.wait_send_all_might_not_block()
+
+    async def send_eof(self) -> None:
+        await self.stream.send_eof()  # type: ignore[attr-defined]
+
+    async def aclose(self) -> None:
+        await self.stream.aclose()
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client: what it has been sent, and what it is owed."""
+
+    transport: Any
+    peer: str
+    seat: Seat | None = None
+    cursor: int = 0
+    sent: object | None = None
+    errors: list[bytes] = field(default_factory=list)
+    refusals: int = 0
+
+
+class SeatServer:
+    """The seats, the log lines so far, and the connections that follow them."""
+
+    def __init__(
+        self, spec: EncounterSpec, seats: Mapping[str, Seat], limits: Limits | None = None
+    ) -> None:
+        self.spec = spec
+        self.seats = dict(seats)
+        self.limits = limits or Limits()
+        self.lines: list[bytes] = []
+        self.ended = False
+        self.winner: str | None = None
+        self.connections = 0
+        self._changed = trio.Event()
+        self._all_seated = trio.Event()
+        for seat in self.seats.values():
+            seat.on_change = self.notify
+
+    # -- what the fight publishes (synchronous: the fight never waits on a client) --------
+
+    def notify(self) -> None:
+        self._changed.set()
+        self._changed = trio.Event()
+        if all(seat.holder is not None for seat in self.seats.values()):
+            self._all_seated.set()
+
+    def publish(self, line: bytes) -> None:
+        self.lines.append(line.rstrip(b"\n"))
+        self.notify()
+
+    def finish(self, winner: str | None) -> None:
+        self.ended = True
+        self.winner = winner
+        self.notify()
+
+    async def wait_all_seated(self) -> None:
+        await self._all_seated.wait()
+
+    # -- connections ------------------------------------------------------------------
+
+    async def handle(self, stream: trio.abc.Stream) -> None:
+        """One accepted connection, from its first byte to its close."""
+        peer = _peer(stream)
+        if self.connections >= self.limits.max_connections:
+            log.warning("connection refused", peer=peer, reason="too many connections")
+            with trio.move_on_after(1):
+                await stream.send_all(
+                    wire.encode(wire.Error(reason="too many connections", fatal=True))
+                )
+            await trio.aclose_forcefully(stream)
+            return
+        self.connections += 1
+        try:
+            with trio.move_on_after(self.limits.hello_timeout) as scope:
+                first = await stream.receive_some(4096)
+            if scope.cancelled_caught:
+                log.warning("connection cut", peer=peer, reason="no hello in time")
+                await _fatal(stream, "no hello in time")
+                return
+            if first.startswith(b"GET "):
+                await self._http(stream, first, peer)
+            elif first:
+                await self._session(LineTransport(stream, first, self.limits), peer)
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            self.connections -= 1
+            await trio.aclose_forcefully(stream)
+
+    async def _session(self, transport: Any, peer: str) -> None:
+        conn = Connection(transport=transport, peer=peer)
+        try:
+            with trio.move_on_after(self.limits.hello_timeout) as scope:
+                data = await transport.receive()
+            if scope.cancelled_caught:
+                raise Cut("no hello in time")
+            if data is None:
+                return
+            try:
+                hello = wire.decode_client(data)
+            except wire.FrameError as err:
+                raise Cut(str(err)) from None
+            if not isinstance(hello, wire.Hello):
+                raise Cut("the first frame must be a hello")
+            if hello.version != wire.PROTOCOL_VERSION:
+                raise Cut(
+                    f"protocol version {hello.version} is not spoken here"
+                    f" (this server speaks {wire.PROTOCOL_VERSION})"
+                )
+            if hello.seat is not None:
+                seat = self.seats.get(hello.seat)
+                if seat is None:
+                    raise Cut(f"no seat {hello.seat!r}")
+                if not seat.token_matches(hello.token):
+                    raise Cut(f"wrong or missing token for seat {hello.seat!r}")
+                if not seat.attach(conn):
+                    raise Cut(f"seat {hello.seat!r} is taken")
+                conn.seat = seat
+                seat.missed.clear()
+            log.info("connected", peer=peer, seat=hello.seat or "(spectator)")
+            try:
+                await self._play(conn)
+            finally:
+                if conn.seat is not None:
+                    conn.seat.detach(conn)
+                    if not self.ended:
+                        log.warning("seat left", peer=peer, seat=conn.seat.name)
+        except Cut as cut:
+            log.warning("connection cut", peer=peer, reason=str(cut))
+            if not cut.tell:
+                return
+            with trio.move_on_after(1):
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await transport.send(wire.encode(wire.Error(reason=str(cut), fatal=True)))
+
+    async def _play(self, conn: Connection) -> None:
+        seat = conn.seat
+        await self._send(
+            conn,
+            wire.encode(
+                wire.Welcome(
+                    version=wire.PROTOCOL_VERSION,
+                    seat=seat.name if seat else None,
+                    combatants=seat.combatants if seat else (),
+                    deadline=seat.deadline if seat else 0.0,
+                    encounter=self.spec.name,
+                    ruleset=self.spec.ruleset,
+                )
+            ),
+        )
+        outcome: list[BaseException] = []
+        async with trio.open_nursery() as nursery:
+
+            async def writing() -> None:
+                try:
+                    await self._writer(conn)
+                except Cut as cut:
+                    outcome.append(cut)
+                nursery.cancel_scope.cancel()
+
+            async def reading() -> None:
+                try:
+                    await self._reader(conn)
+                except Cut as cut:
+                    outcome.append(cut)
+                # A seat that hangs up has left; a spectator may close its sending half and
+                # still read to the end.
+                if outcome or conn.seat is not None:
+                    nursery.cancel_scope.cancel()
+
+            nursery.start_soon(writing)
+            nursery.start_soon(reading)
+        if outcome:
+            raise outcome[0]
+
+    async def _send(self, conn: Connection, data: bytes) -> None:
+        with trio.move_on_after(self.limits.send_timeout) as scope:
+            await conn.transport.send(data)
+        if scope.cancelled_caught:
+            raise Cut(f"the client read nothing for {self.limits.send_timeout:g} s", tell=False)
+
+    async def _writer(self, conn: Connection) -> None:
+        """Catch ``conn`` up: refusals, missed deadlines, news, its seat's pending token."""
+        while True:
+            changed = self._changed
+            while conn.errors:
+                await self._send(conn, conn.errors.pop(0))
+            seat = conn.seat
+            while seat is not None and seat.missed:
+                seq = seat.missed.pop(0)
+                reason = (
+                    f"no decision for seq {seq} within {seat.deadline:g} s: recorded as a timeout"
+                )
+                await self._send(conn, wire.encode(wire.Error(reason=reason)))
+            while conn.cursor < len(self.lines):
+                line = self.lines[conn.cursor]
+                conn.cursor += 1
+                await self._send(conn, wire.encode(wire.News(event=msgspec.Raw(line))))
+            request = seat.pending if seat is not None else None
+            if request is not None and conn.sent is not request and not request.answered.is_set():
+                conn.sent = request
+                await self._send(conn, wire.priority(request.view, seat.deadline))
+            if self.ended and conn.cursor == len(self.lines):
+                await self._send(
+                    conn, wire.encode(wire.End(winner=self.winner, events=len(self.lines)))
+                )
+                return
+            await changed.wait()
+
+    def _refuse(self, conn: Connection, reason: str) -> None:
+        conn.refusals += 1
+        log.warning(
+            "frame refused",
+            peer=conn.peer,
+            seat=conn.seat.name if conn.seat else None,
+            reason=reason,
+        )
+        if conn.refusals > self.limits.max_refusals:
+            raise Cut(f"more than {self.limits.max_refusals} refused frames")
+        conn.errors.append(wire.encode(wire.Error(reason=reason)))
+        self.notify()
+
+    async def _reader(self, conn: Connection) -> None:
+        while True:
+            data = await conn.transport.receive()
+            if data is None:
+                return
+            if not data.strip():
+                continue
+            try:
+                frame = wire.decode_client(data)
+            except wire.FrameError as err:
+                self._refuse(conn, str(err))
+                continue
+            seat = conn.seat
+            if not isinstance(frame, wire.Decide):
+                self._refuse(conn, "already greeted: a second hello is refused")
+            elif seat is None:
+                self._refuse(conn, "spectators are read-only")
+            elif frame.who not in seat.combatants:
+                self._refuse(conn, f"{frame.who!r} is not played from seat {seat.name!r}")
+            else:
+                request = seat.pending
+                if request is None or (request.who, request.seq) != (frame.who, frame.seq):
+                    self._refuse(
+                        conn, f"no decision is awaited from {frame.who!r} at seq {frame.seq}"
+                    )
+                    continue
+                try:
+                    action = wire.chosen_action(frame, request.view.legal)
+                except wire.FrameError as err:
+                    self._refuse(conn, str(err))
+                    continue
+                reason = seat.answer(frame.who, frame.seq, action)
+                if reason is not None:
+                    self._refuse(conn, reason)
+
+    async def _http(self, stream: trio.abc.Stream, first: bytes, peer: str) -> None:
+        head = bytearray(first)
+        with trio.move_on_after(self.limits.hello_timeout) as scope:
+            while b"\r\n\r\n" not in head:
+                if len(head) > 8192:
+                    log.warning("connection cut", peer=peer, reason="request head over 8 KiB")
+                    return
+                data = await stream.receive_some(4096)
+                if not data:
+                    return
+                head += data
+        if scope.cancelled_caught:
+            log.warning("connection cut", peer=peer, reason="no request in time")
+            return
+        request_line, _, rest = bytes(head).partition(b"\r\n")
+        parts = request_line.split()
+        path = parts[1].decode("latin-1") if len(parts) >= 2 else "/"
+        upgrade = b"upgrade: websocket" in rest.lower()
+        if path == "/ws" and upgrade:
+            async with trio.open_nursery() as nursery:
+                request = await trio_websocket.wrap_server_stream(
+                    nursery,
+                    PrefixedStream(stream, bytes(head)),
+                    max_message_size=self.limits.max_frame,
+                )
+                ws = await request.accept()
+                await self._session(WebSocketTransport(ws, self.limits), peer)
+                with trio.move_on_after(1):
+                    await ws.aclose()
+                nursery.cancel_scope.cancel()
+            return
+        if path == "/" or path.startswith("/seat/"):
+            body = page()
+            status = b"200 OK"
+        else:
+            body, status = b"not found\n", b"404 Not Found"
+        headers = (
+            b"HTTP/1.1 " + status + b"\r\n"
+            b"Content-Type: text/html; charset=utf-8\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n"
+            b"Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n"
+            b"X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
+        )
+        with trio.move_on_after(self.limits.send_timeout):
+            await stream.send_all(headers + body)
+
+
+def page() -> bytes:
+    """The browser seat: one self-contained HTML file (no external resources)."""
+    return resources.files(__package__).joinpath("seat.html").read_bytes()
+
+
+def _peer(stream: trio.abc.Stream) -> str:
+    try:
+        host, port, *_ = stream.socket.getpeername()  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return "?"
+    return f"{host}:{port}"
+
+
+async def _fatal(stream: trio.abc.Stream, reason: str) -> None:
+    with trio.move_on_after(1):
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await stream.send_all(wire.encode(wire.Error(reason=reason, fatal=True)))
+
+
+def seats_for(spec: EncounterSpec, names: Sequence[str], deadline: float) -> dict[str, Seat]:
+    """One seat per name, a combatant id or a side; a combatant sits in one seat at most."""
+    seats: dict[str, Seat] = {}
+    taken: dict[str, str] = {}
+    for name in names:
+        members = tuple(c.id for c in spec.combatants if c.id == name) or tuple(
+            c.id for c in spec.combatants if c.side == name
+        )
+        if not members:
+            raise InitiativeError(f"--seat {name}: no combatant or side {name!r} in the encounter")
+        for who in members:
+            if who in taken:
+                raise InitiativeError(f"--seat {name}: {who!r} already sits in seat {taken[who]!r}")
+            taken[who] = name
+        seats[name] = Seat(name, members, deadline=deadline)
+    return seats
+
+
+@dataclass
+class Served:
+    """What ``serve`` tells the game master once it listens."""
+
+    host: str
+    port: int
+    seats: dict[str, Seat]
+
+
+async def serve_fight(
+    spec: EncounterSpec,
+    seed: int,
+    seat_names: Sequence[str],
+    *,
+    out: str | Path,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    deadline: float = 60.0,
+    policies: Mapping[str, str] | None = None,
+    timeout: float | None = None,
+    limits: Limits | None = None,
+    wait: bool = True,
+    linger: float = 5.0,
+    on_event: Callable[[Event], None] | None = None,
+    task_status: trio.TaskStatus[Served] = trio.TASK_STATUS_IGNORED,
+) -> Fight:
+    """Listen, wait for every seat (with ``wait``), fight, and let clients hear the end.
+
+    ``deadline`` is each seat's time per decision; ``timeout`` the other policies'.
+    """
+    if not deadline > 0:
+        raise InitiativeError(
+            f"the seat deadline must be a positive number of seconds, got {deadline:g}"
+        )
+    seats = seats_for(spec, seat_names, deadline)
+    runners: dict[str, PolicyRunner] = make_runners(spec, seed, policies, timeout=timeout)
+    for seat in seats.values():
+        for who in seat.combatants:
+            runners[who] = seat.runner(who)
+    server = SeatServer(spec, seats, limits)
+    listeners = await trio.open_tcp_listeners(port, host=host)
+    bound = listeners[0].socket.getsockname()[1]
+    writer = LogWriter(out)
+
+    def sink(event: Event) -> None:
+        writer.write_line(fight.last_line)
+        server.publish(fight.last_line)
+        if on_event is not None:
+            on_event(event)
+
+    fight = Fight(spec, seed, sink=sink)
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(trio.serve_listeners, server.handle, listeners)
+            task_status.started(Served(host=host, port=bound, seats=seats))
+            if wait and seats:
+                await server.wait_all_seated()
+            await schedule(fight, runners)
+            server.finish(fight.state.winner)
+            with trio.move_on_after(linger):
+                while server.connections:
+                    await trio.sleep(0.05)
+            nursery.cancel_scope.cancel()
+    finally:
+        writer.close()
+    return fight

@@ -1,0 +1,139 @@
+"""The seat protocol's frames: newline-delimited JSON objects tagged by ``"type"``.
+
+``docs/protocol.md`` is the reference; this module is its one implementation. A client sends a
+:class:`Hello`, then :class:`Decide` frames; the server sends :class:`Welcome`, then
+:class:`Priority`, :class:`News` (each a log line), :class:`Error` and finally :class:`End`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from engine import View
+from events import AnyAction, Offer, Window
+
+#: The protocol's version, sent in every hello and welcome.
+PROTOCOL_VERSION = 1
+
+
+class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello"):
+    """Client, first frame: who is connecting."""
+
+    version: int
+    """The protocol version the client speaks."""
+    seat: str | None = None
+    """The seat to take (a combatant id or a side); omit it to spectate."""
+    token: str | None = None
+    """The seat's secret, as the game master received it from ``serve``."""
+
+
+class Decide(msgspec.Struct, frozen=True, kw_only=True, tag="decision"):
+    """Client: the answer to a priority frame."""
+
+    who: str
+    """The combatant the decision is for (the priority frame's ``who``)."""
+    seq: int
+    """The priority frame's ``seq``."""
+    offer: int | None = None
+    """The index of the chosen offer."""
+    action: Any = None
+    """Or an action object itself; one that is not among the offers goes to the rules, which
+    reject it as any illegal action."""
+
+
+class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome"):
+    """Server: the hello is accepted."""
+
+    version: int
+    seat: str | None
+    """The seat taken (``None`` for a spectator)."""
+    combatants: tuple[str, ...]
+    """The combatants this connection plays."""
+    deadline: float
+    """Seconds each decision may take."""
+    encounter: str
+    ruleset: str
+
+
+class Priority(msgspec.Struct, frozen=True, kw_only=True, tag="priority"):
+    """Server: one of the seat's combatants holds priority."""
+
+    who: str
+    seq: int
+    deadline: float
+    window: Window
+    offers: tuple[Offer, ...]
+    view: View
+
+
+class News(msgspec.Struct, frozen=True, kw_only=True, tag="news"):
+    """Server: one event of the log, exactly as its line in the log file."""
+
+    event: msgspec.Raw
+
+
+class Error(msgspec.Struct, frozen=True, kw_only=True, tag="error"):
+    """Server: something was refused; ``fatal`` when the server closes the connection."""
+
+    reason: str
+    fatal: bool = False
+
+
+class End(msgspec.Struct, frozen=True, kw_only=True, tag="end"):
+    """Server: the encounter is over (every event has been sent as news)."""
+
+    winner: str | None
+    events: int
+
+
+ClientFrame = Hello | Decide
+ServerFrame = Welcome | Priority | News | Error | End
+
+_encoder = msgspec.json.Encoder()
+_client_decoder = msgspec.json.Decoder(ClientFrame)
+
+
+class FrameError(Exception):
+    """A frame that cannot be read; the message says why (no ``Error`` suffix for the signal)."""
+
+
+def encode(frame: msgspec.Struct) -> bytes:
+    """One frame as a line (with its newline)."""
+    return _encoder.encode(frame) + b"\n"
+
+
+def priority(view: View, deadline: float) -> bytes:
+    plain = msgspec.structs.replace(view, fork=None)
+    return encode(
+        Priority(
+            who=view.me.id,
+            seq=view.seq,
+            deadline=deadline,
+            window=view.window,
+            offers=view.legal,
+            view=plain,
+        )
+    )
+
+
+def decode_client(data: bytes) -> Hello | Decide:
+    try:
+        return _client_decoder.decode(data)
+    except msgspec.DecodeError as err:
+        raise FrameError(f"malformed frame: {err}") from None
+
+
+def chosen_action(frame: Decide, offers: tuple[Offer, ...]) -> Any:
+    """The action a decision names: an offer by index, or an action object."""
+    if frame.offer is not None:
+        if not 0 <= frame.offer < len(offers):
+            raise FrameError(f"no offer {frame.offer} (there are {len(offers)})")
+        return offers[frame.offer].action
+    if frame.action is None:
+        raise FrameError("a decision needs an offer index or an action")
+    try:
+        return msgspec.convert(frame.action, AnyAction)
+    except msgspec.ValidationError as err:
+        raise FrameError(f"malformed action: {err}") from None

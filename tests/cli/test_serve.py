@@ -1,0 +1,216 @@
+"""``initiative serve``: whole fights with seats held by a standard-library client over a real
+loopback socket; spectators; deadlines, drops and reconnection; the log verifies throughout."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+from serve_support import ENCOUNTER, Client, Server, events_of
+
+from events import EncounterEnded, read_log
+from replays import verify_log
+
+
+def test_stdlib_client_plays_a_whole_fight(tmp_path: Path) -> None:
+    """A seat held by a socket+json client plays to the end; the log verifies, holds no token."""
+    with Server(tmp_path, "--seat", "ana") as server:
+        client = server.client()
+        welcome = client.hello("ana", server.tokens["ana"])
+        assert welcome == {
+            "type": "welcome",
+            "version": 1,
+            "seat": "ana",
+            "combatants": ["ana"],
+            "deadline": 60.0,
+            "encounter": "Yard duel",
+            "ruleset": "openings",
+        }
+        end = client.play()
+        assert server.finish() == 0
+    events = server.verified()
+    assert end == {"type": "end", "winner": events[-1]["winner"], "events": len(events)}
+    granted = [e for e in events_of(events, "PriorityGranted") if e["who"] == "ana"]
+    assert granted, "ana was never asked"
+    assert events_of(events, "DecisionFailed") == []
+    token = server.tokens["ana"]
+    assert token not in server.log.read_text() and token not in server.err
+    # The log is a log like any other: view renders it, resume finishes a cut copy of it.
+    cut = tmp_path / "cut.jsonl"
+    lines = server.log.read_bytes().splitlines(keepends=True)
+    cut.write_bytes(b"".join(lines[: len(lines) // 2]))
+    for command in (
+        ["resume", str(cut), "-q"],
+        ["view", str(server.log), "-o", str(tmp_path / "v.html")],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "initiative", *command],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr
+    resumed = read_log(cut)
+    assert isinstance(resumed.events[-1], EncounterEnded)
+    assert verify_log(resumed).ok
+
+
+def test_a_side_seat_plays_every_combatant_of_its_side(tmp_path: Path) -> None:
+    """``--seat south`` hands both south combatants to one connection; the others stay AI."""
+    with Server(tmp_path, "--seat", "south", "--seat", "ana") as server:
+        south = server.client()
+        assert south.hello("south", server.tokens["south"])["combatants"] == ["bo", "cur"]
+        ana = server.client()
+        ana.hello("ana", server.tokens["ana"])
+        asked: set[str] = set()
+
+        def note(frame: dict) -> int:
+            asked.add(frame["who"])
+            return len(frame["offers"]) - 1  # always end the turn or pass
+
+        thread = threading.Thread(target=lambda: ana.play(note), daemon=True)
+        thread.start()
+        end = south.play(note)
+        thread.join(30)
+        assert server.finish() == 0
+    events = server.verified()
+    assert end["winner"] == events[-1]["winner"]
+    granted = {e["who"] for e in events_of(events, "PriorityGranted")}
+    assert asked == granted == {"ana", "bo", "cur"}
+
+
+def test_spectator_receives_the_log_line_for_line(tmp_path: Path) -> None:
+    """A hello without a seat spectates: every log line as news, then the end."""
+    with Server(tmp_path, "--seat", "ana") as server:
+        watcher = server.client()
+        assert watcher.hello(None, None)["seat"] is None
+        player = server.client()
+        player.hello("ana", server.tokens["ana"])
+        player.play()
+        seen = []
+        while (frame := watcher.receive())["type"] == "news":
+            seen.append(frame["event"])
+        assert frame["type"] == "end"
+        assert server.finish() == 0
+    assert seen == server.verified()
+
+
+def test_a_missed_deadline_is_a_recorded_timeout_and_the_fight_goes_on(tmp_path: Path) -> None:
+    """No answer within --deadline: DecisionFailed (timeout), the seat is told, play goes on."""
+    with Server(tmp_path, "--seat", "ana", "--deadline", "2") as server:
+        client = server.client()
+        client.hello("ana", server.tokens["ana"])
+        first = client.next("priority")  # and say nothing
+        told = client.next("error")
+        assert told == {
+            "type": "error",
+            "reason": f"no decision for seq {first['seq']} within 2 s: recorded as a timeout",
+            "fatal": False,
+        }
+        client.decide(first, 0)  # too late: refused, changes nothing
+        client.play()
+        assert client.errors == [f"no decision is awaited from 'ana' at seq {first['seq']}"]
+        assert server.finish() == 0
+    events = server.verified()
+    failed = events_of(events, "DecisionFailed")
+    assert [(e["who"], e["kind"], e["cause"]) for e in failed] == [("ana", "timeout", first["seq"])]
+
+
+KILLABLE = textwrap.dedent(
+    """
+    import json, socket, sys
+    sock = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+    sock.sendall(json.dumps({"type": "hello", "version": 1, "seat": "ana",
+                             "token": sys.argv[2]}).encode() + b"\\n")
+    for line in sock.makefile("rb"):
+        frame = json.loads(line)
+        if frame["type"] == "priority":
+            print(frame["seq"], flush=True)  # then wait to be killed, holding priority
+    """
+)
+
+
+def test_a_killed_client_is_a_recorded_fault_and_its_token_reconnects(tmp_path: Path) -> None:
+    """Kill the client holding priority: a recorded failure; the same token carries on."""
+    script = tmp_path / "client.py"
+    script.write_text(KILLABLE)
+    with Server(tmp_path, "--seat", "ana") as server:
+        token = server.tokens["ana"]
+        child = subprocess.Popen(
+            [sys.executable, str(script), str(server.port), token],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        held = int(child.stdout.readline())
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+        child.stdout.close()
+        again = retake(server, "ana")
+        resumed = again.next("priority")
+        assert resumed["seq"] > held
+        again.decide(resumed, len(resumed["offers"]) - 1)
+        again.play()
+        assert server.finish() == 0
+    events = server.verified()
+    failed = events_of(events, "DecisionFailed")
+    assert [(e["who"], e["kind"], e["cause"]) for e in failed] == [("ana", "error", held)]
+    assert "dropped" in failed[0]["detail"]
+    assert "seat left" in server.err
+
+
+def retake(server: Server, seat: str) -> Client:
+    """Reconnect to ``seat``; until the server has seen the old connection go, it is taken."""
+    for _ in range(100):
+        client = server.client()
+        answer = client.hello(seat, server.tokens[seat])
+        if answer["type"] == "welcome":
+            return client
+        assert answer == {"type": "error", "reason": f"seat {seat!r} is taken", "fatal": True}
+        time.sleep(0.05)
+    raise AssertionError("the seat stayed taken")
+
+
+def test_usage_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
+    """An unknown seat, or no seat at all: one clear line, exit 2, no traceback."""
+    enc = tmp_path / "duel.toml"
+    enc.write_text(ENCOUNTER)
+    for args, message in [
+        (["--seat", "zed"], "--seat zed: no combatant or side 'zed' in the encounter"),
+        ([], "name at least one --seat"),
+        (["--seat", "south", "--seat", "bo"], "--seat bo: 'bo' already sits in seat 'south'"),
+    ]:
+        done = subprocess.run(
+            [sys.executable, "-m", "initiative", "serve", str(enc), *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 2, done.stderr
+        assert message in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_the_bot_in_the_protocol_docs_plays_a_seat(tmp_path: Path) -> None:
+    """The standard-library client printed in docs/protocol.md plays a whole fight."""
+    doc = (Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    code = doc.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "import socket" in code and "import json" in code
+    bot = tmp_path / "bot.py"
+    bot.write_text(code)
+    with Server(tmp_path, "--seat", "south") as server:
+        done = subprocess.run(
+            [sys.executable, str(bot), "127.0.0.1", str(server.port), "south",
+             server.tokens["south"]],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert server.finish() == 0
+    events = server.verified()
+    assert done.stdout == f"winner: {events[-1]['winner']}\n"
+    imports = {line.split()[1] for line in code.splitlines() if line.startswith("import ")}
+    assert imports == {"json", "socket", "sys"}

@@ -1,0 +1,187 @@
+"""The seat clients people use: ``initiative join`` in a pseudo-terminal, and the browser page in
+headless Chromium, each playing a whole served fight."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from serve_support import Server, events_of
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def read_until(fd: int, pattern: re.Pattern[str], seen: list[str], timeout: float = 60) -> str:
+    """Read the terminal until ``pattern`` matches what came since the last match."""
+    deadline = time.monotonic() + timeout
+    buffer = ""
+    while not (found := pattern.search(buffer)):
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {pattern.pattern!r} in:\n{''.join(seen)}{buffer}"
+        ready, _, _ = select.select([fd], [], [], left)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096).decode(errors="replace")
+            except OSError:  # the child closed the terminal
+                chunk = ""
+            assert chunk, f"terminal closed before {pattern.pattern!r}:\n{''.join(seen)}{buffer}"
+            buffer += chunk
+    seen.append(buffer)
+    return found.group(0) + buffer[: found.start()]
+
+
+def test_join_plays_a_whole_fight_in_a_terminal(tmp_path: Path) -> None:
+    """``join`` shows each priority as numbered offers and sends the number typed."""
+    with Server(tmp_path, "--seat", "ana") as server:
+        master, slave = pty.openpty()
+        child = subprocess.Popen(
+            [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{server.port}",
+             "--seat", "ana", "--token", server.tokens["ana"]],
+            stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+            env={**os.environ, "COLUMNS": "120", "TERM": "dumb"},
+        )  # fmt: skip
+        os.close(slave)
+        seen: list[str] = []
+        prompts = 0
+        try:
+            turn = re.compile(r"choose 1-(\d+): |the fight is over: .* won")
+            while True:
+                screen = read_until(master, turn, seen)
+                if screen.startswith("the fight is over"):
+                    break
+                prompts += 1
+                offers = re.findall(r"^ +(\d+)\. (\w+)", screen, re.M)
+                assert [int(n) for n, _ in offers] == list(range(1, len(offers) + 1))
+                attack = [n for n, kind in offers if kind == "Attack"]
+                if prompts == 1:
+                    os.write(master, b"zero\n")  # not a number: asked again
+                    read_until(master, re.compile(r"choose 1-\d+: "), seen)
+                os.write(master, (attack[0] if attack else offers[-1][0]).encode() + b"\n")
+            assert child.wait(30) == 0
+        finally:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+            os.close(master)
+        assert server.finish() == 0
+    events = server.verified()
+    text = "".join(seen)
+    winner = events[-1]["winner"] or "no one"
+    assert f"the fight is over: {winner} won" in text
+    assert "seated as ana in Yard duel" in text
+    assert prompts == len([e for e in events_of(events, "PriorityGranted") if e["who"] == "ana"])
+    assert events_of(events, "DecisionFailed") == []
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+def test_browser_seat_plays_a_whole_fight_by_clicking(tmp_path: Path) -> None:
+    """The page served per seat shows the state and the offers; a fight is won by clicks."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    with Server(tmp_path, "--seat", "ana") as server, playwright.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-default-apps",
+                "--disable-sync",
+                "--no-first-run",
+                "--metrics-recording-only",
+            ],
+        )
+        try:
+            page = browser.new_page()
+            problems: list[str] = []
+            page.on("pageerror", lambda exc: problems.append(str(exc)))
+            page.goto(server.url("ana"))
+            clicks = 0
+            status = page.locator("#status")
+            while True:
+                page.wait_for_function(
+                    "document.querySelector('button.offer')"
+                    " || document.getElementById('status').textContent.startsWith('the fight is over')",
+                    timeout=60_000,
+                )
+                if status.text_content().startswith("the fight is over"):
+                    break
+                assert page.locator("#state td", has_text="ana").count() >= 1
+                offers = page.locator("button.offer")
+                labels = offers.all_text_contents()
+                attack = [i for i, label in enumerate(labels) if ". Attack" in label]
+                offers.nth(attack[0] if attack else len(labels) - 1).click()
+                clicks += 1
+                page.wait_for_function(
+                    "!document.querySelector('button.offer')"
+                    " || document.getElementById('status').textContent.startsWith('the fight is over')"
+                )
+            final = status.text_content()
+            assert problems == []
+        finally:
+            browser.close()
+        assert server.finish() == 0
+    events = server.verified()
+    assert final == f"the fight is over: {events[-1]['winner'] or 'no one'} won"
+    assert clicks == len([e for e in events_of(events, "PriorityGranted") if e["who"] == "ana"])
+    assert events_of(events, "DecisionFailed") == []
+
+
+def test_the_page_is_self_contained(tmp_path: Path) -> None:
+    """The seat page loads nothing from elsewhere and never sends the token to the server."""
+    with Server(tmp_path, "--seat", "ana", "--no-wait") as server:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/seat/ana") as response:
+            html = response.read().decode()
+            assert response.headers["Content-Type"] == "text/html; charset=utf-8"
+        assert not re.search(r"(src|href)=", html)
+        assert "location.hash" in html
+
+
+def test_join_watch_narrates_and_keeps_a_byte_identical_copy(tmp_path: Path) -> None:
+    """``join --watch -o`` spectates: narration, and a copy of the log that verifies."""
+    copy = tmp_path / "copy.jsonl"
+    with Server(tmp_path, "--seat", "ana") as server:
+        watcher = subprocess.Popen(
+            [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{server.port}", "--watch",
+             "--out", str(copy)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            first = watcher.stdout.readline()  # connected before the fight starts
+            player = server.client()
+            player.hello("ana", server.tokens["ana"])
+            player.play()
+            output, errors = watcher.communicate(timeout=60)
+            output = first + output
+        finally:
+            if watcher.poll() is None:
+                watcher.kill()
+                watcher.communicate()
+        assert watcher.returncode == 0, errors
+        assert server.finish() == 0
+    events = server.verified()
+    assert copy.read_bytes() == server.log.read_bytes()
+    assert output.startswith("watching Yard duel\n")
+    assert output.endswith(f"the fight is over: {events[-1]['winner'] or 'no one'} won\n")
+
+
+def test_join_usage_errors_are_one_line_and_exit_2() -> None:
+    """Neither a seat nor --watch, a seat without its token, a bad address: exit 2."""
+    for args, message in [
+        (["127.0.0.1:9"], "give either --seat and --token, or --watch"),
+        (["127.0.0.1:9", "--seat", "ana"], "--seat ana: the seat's --token is needed too"),
+        (["nowhere", "--watch"], "'nowhere': expected HOST:PORT"),
+    ]:
+        done = subprocess.run(
+            [sys.executable, "-m", "initiative", "join", *args],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert message in done.stderr and "Traceback" not in done.stderr

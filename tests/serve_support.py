@@ -1,0 +1,198 @@
+"""A real ``initiative serve`` process on a loopback port, and a seat client made of ``socket``
+and ``json`` alone, written from ``docs/protocol.md`` as a bot in another language would be."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from events import read_log
+from replays import verify_log
+
+#: Two duellists and a dog: small enough to end in a few rounds, with a side of two.
+ENCOUNTER = """\
+ruleset = "openings"
+name = "Yard duel"
+seed = 5
+decision_timeout = 5.0
+
+[[combatants]]
+id = "ana"
+side = "north"
+hp = 14
+position = [0, 0]
+stats = { agility = 4, strength = 4, defense = 2 }
+weapons = [{ name = "sword", damage = "1d6+2", reach = 1.5 }]
+policy = "aggressive"
+
+[[combatants]]
+id = "bo"
+side = "south"
+hp = 10
+position = [1, 0]
+stats = { agility = 3, strength = 4, defense = 2 }
+weapons = [{ name = "axe", damage = "1d6+2", reach = 1.5 }]
+policy = "aggressive"
+
+[[combatants]]
+id = "cur"
+side = "south"
+hp = 4
+position = [0, 1]
+stats = { agility = 5, strength = 2, defense = 1 }
+weapons = [{ name = "bite", damage = "1d4", natural = true }]
+policy = "aggressive"
+"""
+
+
+class Server:
+    """``initiative serve`` in a child process; the seats' tokens and the port it printed."""
+
+    def __init__(self, tmp: Path, *args: str, timeout: float = 60) -> None:
+        self.tmp = tmp
+        self.encounter = tmp / "duel.toml"
+        self.encounter.write_text(ENCOUNTER)
+        self.log = tmp / "served.jsonl"
+        self.stdout = tmp / "serve.out"
+        self.stderr = tmp / "serve.err"
+        self.clients: list[Client] = []
+        with self.stdout.open("wb") as out, self.stderr.open("wb") as err:
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "initiative",
+                    "serve",
+                    str(self.encounter),
+                    "--out",
+                    str(self.log),
+                    "-q",
+                    *args,
+                ],
+                stdout=out,
+                stderr=err,
+                stdin=subprocess.DEVNULL,
+                env={**os.environ, "COLUMNS": "200"},
+            )
+        deadline = time.monotonic() + timeout
+        while "waiting for every seat" not in self.out and "the fight begins" not in self.out:
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"serve did not start:\n{self.out}\n{self.err}")
+            time.sleep(0.05)
+        self.port = int(re.search(r"listening on \S+:(\d+)", self.out).group(1))
+        self.tokens = dict(re.findall(r"^seat (\S+) \(.*\): token (\S+)$", self.out, re.M))
+
+    @property
+    def out(self) -> str:
+        return self.stdout.read_text()
+
+    @property
+    def err(self) -> str:
+        return self.stderr.read_text()
+
+    def client(self) -> Client:
+        """A new standard-library client, closed when the server is."""
+        client = Client(self.port)
+        self.clients.append(client)
+        return client
+
+    def url(self, seat: str) -> str:
+        return f"http://127.0.0.1:{self.port}/seat/{seat}#token={self.tokens[seat]}"
+
+    def finish(self, timeout: float = 60) -> int:
+        try:
+            return self.proc.wait(timeout)
+        finally:
+            self.kill()
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def verified(self) -> list[dict[str, Any]]:
+        """The log's events (as plain objects), after checking that it verifies."""
+        contents = read_log(self.log)
+        result = verify_log(contents)
+        assert result.ok, result
+        return [json.loads(line) for line in self.log.read_bytes().splitlines()]
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for client in self.clients:
+            client.close()
+        self.kill()
+
+
+class Client:
+    """A seat client with ``socket`` and ``json`` only."""
+
+    def __init__(self, port: int, timeout: float = 30) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        self.file = self.sock.makefile("rb")
+        self.errors: list[str] = []
+
+    def send(self, frame: dict[str, Any]) -> None:
+        self.sock.sendall(json.dumps(frame).encode() + b"\n")
+
+    def hello(self, seat: str | None, token: str | None) -> dict[str, Any]:
+        frame: dict[str, Any] = {"type": "hello", "version": 1}
+        if seat is not None:
+            frame["seat"] = seat
+        if token is not None:
+            frame["token"] = token
+        self.send(frame)
+        return self.receive()
+
+    def receive(self) -> dict[str, Any]:
+        line = self.file.readline()
+        if not line:
+            raise EOFError("the server closed the connection")
+        return json.loads(line)
+
+    def next(self, *types: str) -> dict[str, Any]:
+        """The next frame of one of ``types`` (news in between is skipped)."""
+        while True:
+            frame = self.receive()
+            if frame["type"] in types:
+                return frame
+
+    def decide(self, frame: dict[str, Any], offer: int) -> None:
+        self.send({"type": "decision", "who": frame["who"], "seq": frame["seq"], "offer": offer})
+
+    def play(self, choose: Callable[[dict[str, Any]], int] | None = None) -> dict[str, Any]:
+        """Answer every priority until the end; returns the end frame. Errors are kept."""
+        while True:
+            frame = self.next("priority", "end", "error")
+            if frame["type"] == "error":
+                self.errors.append(frame["reason"])
+                continue
+            if frame["type"] == "end":
+                return frame
+            self.decide(frame, (choose or first_attack)(frame))
+
+    def close(self) -> None:
+        self.file.close()
+        self.sock.close()
+
+
+def first_attack(frame: dict[str, Any]) -> int:
+    """The first Attack on offer, else the closing EndTurn or Pass (always the last offer)."""
+    for i, offer in enumerate(frame["offers"]):
+        if offer["action"]["type"] == "Attack":
+            return i
+    return len(frame["offers"]) - 1
+
+
+def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [e for e in events if e["type"] == kind]
