@@ -18,7 +18,9 @@ from ._conformance import Conformance as Conformance, check_policy as check_poli
 from ._loading import (
     ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
     LoadedPolicy as LoadedPolicy,
+    PolicyChoice as PolicyChoice,
     load_policy as load_policy,
+    policy_label as policy_label,
     policy_names as policy_names,
 )
 from ._lookahead import Lookahead as Lookahead, hp_balance as hp_balance
