@@ -1,10 +1,15 @@
 """Combatants as Trio tasks, their policies, and the nursery that runs an encounter."""
 
 from ._batch import (
+    BatchError as BatchError,
+    Paired as Paired,
+    ResultStore as ResultStore,
     Summary as Summary,
     Task as Task,
     faults_by_policy as faults_by_policy,
     fight_one as fight_one,
+    iter_batch as iter_batch,
+    paired as paired,
     quiet_logging as quiet_logging,
     rerun_command as rerun_command,
     run_batch as run_batch,
