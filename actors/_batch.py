@@ -121,6 +121,10 @@ def fight_one(
     fight = Fight(encounter, seed, sink=sink)
     try:
         trio.run(schedule, fight, runners)
+    except BaseExceptionGroup as group:  # Ctrl-C inside the nursery arrives wrapped
+        if group.subgroup(KeyboardInterrupt) is not None:
+            raise KeyboardInterrupt from None
+        raise
     finally:
         if writer is not None:
             writer.close()
