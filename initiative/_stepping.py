@@ -19,6 +19,13 @@ from events import Action, EncounterSpec, Event, LogWriter, Offer, Window
 _NO_WINDOW = Window(kind="turn")
 
 
+class _Silent:
+    """A logger that drops everything."""
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return lambda *args, **kwargs: None
+
+
 class Stepper:
     """One fight stepped from outside: ``token`` is the decision it waits for (``None`` once
     the encounter has ended); :meth:`send` answers it.
@@ -36,6 +43,7 @@ class Stepper:
         *,
         out: str | os.PathLike[str] | None = None,
         on_event: Callable[[Event], None] | None = None,
+        quiet: bool = False,
     ) -> None:
         self.encounter = encounter
         self.seed = seed
@@ -44,6 +52,8 @@ class Stepper:
         self._writer = LogWriter(out) if out is not None else None
         self._on_event = on_event
         self.fight = Fight(encounter, seed, sink=self._sink)
+        if quiet:  # an environment's agents fail decisions on purpose while they learn
+            self.fight.log = _Silent()
         self._drive = self.fight.run()
         self.token: PriorityToken | None = None
         try:
