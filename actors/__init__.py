@@ -18,6 +18,7 @@ from ._batch import (
     store as store,
     wilson as wilson,
 )
+from ._cluster import check_cluster as check_cluster
 from ._combatant import PolicyRunner as PolicyRunner, combatant as combatant
 from ._conformance import Conformance as Conformance, check_policy as check_policy
 from ._loading import (

@@ -12,6 +12,7 @@ written by the process that asked, as results arrive, so none is written twice.
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import uuid
 from collections.abc import Iterator, Sequence
@@ -36,16 +37,10 @@ def _run_chunk(
     return list(zip(indices, summaries, strict=True))
 
 
-def _client(address: str, level: int) -> tuple[object, object | None]:
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise InitiativeError(
-            "--cluster needs Dask distributed: pip install 'initiative[cluster]'"
-        ) from None
-    if level > logging.INFO:
-        for name in ("distributed", "tornado", "bokeh"):
-            logging.getLogger(name).setLevel(logging.CRITICAL)
+def check_cluster(address: str) -> int | None:
+    """Check a ``--cluster`` value before anything starts; ``N`` of ``local:N``, else None."""
+    if importlib.util.find_spec("distributed") is None:
+        raise InitiativeError("--cluster needs Dask distributed: pip install 'initiative[cluster]'")
     if address.startswith("local:"):
         try:
             workers = int(address.removeprefix("local:"))
@@ -53,6 +48,22 @@ def _client(address: str, level: int) -> tuple[object, object | None]:
             workers = 0
         if workers < 1:
             raise InitiativeError(f"--cluster {address}: expected local:N with N at least 1")
+        return workers
+    if not address.startswith(("tcp://", "tls://", "ws://", "wss://")):
+        raise InitiativeError(
+            f"--cluster {address}: expected a scheduler address (tcp://host:port) or local:N"
+        )
+    return None
+
+
+def _client(address: str, level: int) -> tuple[object, object | None]:
+    from distributed import Client, LocalCluster
+
+    workers = check_cluster(address)
+    if level > logging.INFO:
+        for name in ("distributed", "tornado", "bokeh"):
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+    if workers is not None:
         cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
@@ -61,10 +72,6 @@ def _client(address: str, level: int) -> tuple[object, object | None]:
             silence_logs=level,
         )
         return Client(cluster), cluster
-    if not address.startswith(("tcp://", "tls://", "ws://", "wss://")):
-        raise InitiativeError(
-            f"--cluster {address}: expected a scheduler address (tcp://host:port) or local:N"
-        )
     try:
         return Client(address, timeout="10s"), None
     except OSError as problem:

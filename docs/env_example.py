@@ -29,7 +29,7 @@ def play(encounter: Path, episodes: int, seed: int = 0) -> Counter[str]:
         fights.reset(seed=seed + episode)
         final: dict[str, float] = {}
         for agent in fights.agent_iter():
-            observation, reward, terminated, truncated, info = fights.last()
+            observation, reward, terminated, truncated, _info = fights.last()
             if terminated or truncated:
                 final[agent] = reward  # +1 for the winning side, -1 for the others
                 fights.step(None)

@@ -29,6 +29,7 @@ from actors import (
     ResultStore,
     Summary,
     Task,
+    check_cluster,
     faults_by_policy,
     iter_batch,
     make_runners,
@@ -266,6 +267,8 @@ def batch(
     chosen = parse_policies(policy)
     spec = _check(encounter, runs, jobs, chosen, seed_start)
     tasks = [Task(seed=seed_start + i, policies=tuple(chosen.items())) for i in range(runs)]
+    if cluster is not None:
+        check_cluster(cluster)
     saved = _open_store(
         db,
         resume,
@@ -415,6 +418,8 @@ def duel(
         )
         for i in range(runs)
     ]
+    if cluster is not None:
+        check_cluster(cluster)
     saved = _open_store(
         db,
         resume,
