@@ -1,10 +1,15 @@
 """Combatants as Trio tasks, their policies, and the nursery that runs an encounter."""
 
 from ._batch import (
+    BatchError as BatchError,
+    Paired as Paired,
+    ResultStore as ResultStore,
     Summary as Summary,
     Task as Task,
     faults_by_policy as faults_by_policy,
     fight_one as fight_one,
+    iter_batch as iter_batch,
+    paired as paired,
     quiet_logging as quiet_logging,
     rerun_command as rerun_command,
     run_batch as run_batch,
@@ -13,6 +18,7 @@ from ._batch import (
     store as store,
     wilson as wilson,
 )
+from ._cluster import check_cluster as check_cluster
 from ._combatant import PolicyRunner as PolicyRunner, combatant as combatant
 from ._conformance import Conformance as Conformance, check_policy as check_policy
 from ._inline import (
@@ -27,7 +33,9 @@ from ._inline import (
 from ._loading import (
     ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
     LoadedPolicy as LoadedPolicy,
+    PolicyChoice as PolicyChoice,
     load_policy as load_policy,
+    policy_label as policy_label,
     policy_names as policy_names,
 )
 from ._lookahead import Lookahead as Lookahead, hp_balance as hp_balance

@@ -15,15 +15,18 @@ import json
 import logging
 import math
 import multiprocessing
+import queue
 import shlex
+import signal
 import sqlite3
 import statistics
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import structlog
 import trio
@@ -35,10 +38,15 @@ from events import (
     DecisionFailed,
     EncounterSpec,
     Event,
+    InitiativeError,
     LogWriter,
 )
 
 from ._run import make_runners, schedule
+
+
+class BatchError(InitiativeError):
+    """A batch could not go on (a worker process failed, or a results database mismatch)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +121,10 @@ def fight_one(
     fight = Fight(encounter, seed, sink=sink)
     try:
         trio.run(schedule, fight, runners)
+    except BaseExceptionGroup as group:  # Ctrl-C inside the nursery arrives wrapped
+        if group.subgroup(KeyboardInterrupt) is not None:
+            raise KeyboardInterrupt from None
+        raise
     finally:
         if writer is not None:
             writer.close()
@@ -158,21 +170,134 @@ def run_tasks(
     tasks: Sequence[Task],
     keep_logs: str | None = None,
     timeout: float | None = None,
+    encounter: EncounterSpec | None = None,
 ) -> list[Summary]:
-    """Fight ``tasks`` of the encounter at ``path`` one after another (in this process)."""
-    encounter = _encounter(path)
+    """Fight ``tasks`` of the encounter at ``path`` one after another (in this process).
+
+    ``encounter`` is the loaded file, when the caller has it (a cluster worker may not see the
+    file itself); ``path`` then only names the kept logs.
+    """
+    spec = encounter if encounter is not None else _encounter(path)
     out = []
     for task in tasks:
         target = str(Path(keep_logs) / log_name(path, task.seed, task.label)) if keep_logs else None
-        out.append(
-            fight_one(encounter, task.seed, dict(task.policies), out=target, timeout=timeout)
-        )
+        out.append(fight_one(spec, task.seed, dict(task.policies), out=target, timeout=timeout))
     return out
 
 
-def _chunks(tasks: Sequence[Task], jobs: int) -> list[tuple[int, Sequence[Task]]]:
-    size = max(1, min(8, len(tasks) // (jobs * 4) or 1))
-    return [(i, tasks[i : i + size]) for i in range(0, len(tasks), size)]
+def chunks(indices: Sequence[int], jobs: int, most: int = 8) -> list[list[int]]:
+    """Split the work into chunks: small enough that every worker stays busy to the end, big
+    enough that handing them out costs little."""
+    size = max(1, min(most, len(indices) // (jobs * 4) or 1))
+    return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
+
+
+def _worker(
+    path: str,
+    tasks: Sequence[Task],
+    keep_logs: str | None,
+    timeout: float | None,
+    level: int,
+    inbox: Any,
+    outbox: Any,
+) -> None:
+    """A worker process: lives for the whole batch, fights the chunks it is handed and sends
+    each summary back as soon as it is done. Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    quiet_logging(level)
+    try:
+        while (chunk := inbox.get()) is not None:
+            for index in chunk:
+                outbox.put((index, run_tasks(path, [tasks[index]], keep_logs, timeout)[0]))
+    except BaseException as problem:  # reported to the parent, which stops the batch
+        outbox.put((-1, f"{type(problem).__name__}: {problem}"))
+
+
+def _in_processes(
+    path: str,
+    tasks: Sequence[Task],
+    todo: Sequence[int],
+    jobs: int,
+    keep_logs: str | None,
+    timeout: float | None,
+    level: int,
+) -> Iterator[tuple[int, Summary]]:
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["actors", "engine", "events"])
+    inbox = context.Queue()
+    outbox = context.Queue()
+    for chunk in chunks(todo, jobs):
+        inbox.put(chunk)
+    workers = [
+        context.Process(
+            target=_worker,
+            args=(path, tasks, keep_logs, timeout, level, inbox, outbox),
+            daemon=True,
+        )
+        for _ in range(jobs)
+    ]
+    for _ in workers:
+        inbox.put(None)
+    try:
+        for w in workers:
+            w.start()
+        left = len(todo)
+        while left:
+            try:
+                index, got = outbox.get(timeout=0.5)
+            except queue.Empty:
+                if all(not w.is_alive() for w in workers):
+                    raise BatchError(
+                        "every worker process stopped before the batch was done"
+                    ) from None
+                continue
+            if index < 0:
+                raise BatchError(f"a worker process failed: {got}")
+            left -= 1
+            yield index, got
+    finally:
+        for w in workers:
+            if w.is_alive():
+                w.terminate()
+        for w in workers:
+            w.join(timeout=5)
+        inbox.cancel_join_thread()
+        outbox.cancel_join_thread()
+
+
+def iter_batch(
+    path: str | Path,
+    tasks: Sequence[Task],
+    *,
+    todo: Sequence[int] | None = None,
+    jobs: int = 1,
+    keep_logs: str | Path | None = None,
+    timeout: float | None = None,
+    log_level: int = logging.ERROR,
+    cluster: str | None = None,
+) -> Iterator[tuple[int, Summary]]:
+    """Fight the tasks at positions ``todo`` (all by default) and yield ``(position, summary)``
+    as each is done, in the order they finish.
+
+    ``jobs`` > 1 runs that many worker processes for the whole batch, each handed chunks of
+    work; ``cluster`` (``tcp://host:port`` or ``local:N``) runs them on Dask instead. Each
+    encounter depends only on its task, so results never depend on how they were run.
+    Closing the iterator early (Ctrl-C) stops the workers at once.
+    """
+    where = str(path)
+    kept = str(keep_logs) if keep_logs is not None else None
+    if kept is not None:
+        Path(kept).mkdir(parents=True, exist_ok=True)
+    indices = list(range(len(tasks))) if todo is None else list(todo)
+    if cluster is not None:
+        from ._cluster import on_cluster
+
+        yield from on_cluster(cluster, where, tasks, indices, kept, timeout, log_level)
+    elif jobs <= 1 or len(indices) <= 1:
+        for index in indices:
+            yield index, run_tasks(where, [tasks[index]], kept, timeout)[0]
+    else:
+        yield from _in_processes(where, tasks, indices, jobs, kept, timeout, log_level)
 
 
 def run_batch(
@@ -184,39 +309,25 @@ def run_batch(
     timeout: float | None = None,
     progress: Callable[[int], None] | None = None,
     log_level: int = logging.ERROR,
+    cluster: str | None = None,
 ) -> list[Summary]:
-    """Fight every task; ``jobs`` > 1 uses that many worker processes. Results in task order.
+    """Fight every task (see :func:`iter_batch`); the results in task order.
 
     ``progress(n)`` is called in this process after each ``n`` encounters finished.
     """
-    where = str(path)
-    kept = str(keep_logs) if keep_logs is not None else None
-    if kept is not None:
-        Path(kept).mkdir(parents=True, exist_ok=True)
-    if jobs <= 1:
-        results = []
-        for task in tasks:
-            results.extend(run_tasks(where, [task], kept, timeout))
-            if progress is not None:
-                progress(1)
-        return results
     by_index: dict[int, Summary] = {}
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=context, initializer=quiet_logging, initargs=(log_level,)
-    ) as pool:
-        starts: dict[Future[list[Summary]], int] = {
-            pool.submit(run_tasks, where, list(chunk), kept, timeout): start
-            for start, chunk in _chunks(tasks, jobs)
-        }
-        pending = set(starts)
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                for offset, summary in enumerate(future.result()):
-                    by_index[starts[future] + offset] = summary
-                if progress is not None:
-                    progress(len(future.result()))
+    for index, summary in iter_batch(
+        path,
+        tasks,
+        jobs=jobs,
+        keep_logs=keep_logs,
+        timeout=timeout,
+        log_level=log_level,
+        cluster=cluster,
+    ):
+        by_index[index] = summary
+        if progress is not None:
+            progress(1)
     return [by_index[i] for i in range(len(tasks))]
 
 
@@ -256,6 +367,44 @@ def sign_test(wins: int, losses: int) -> float:
     k = min(wins, losses)
     tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
     return min(1.0, 2 * tail)
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A duel's games paired by seed: each seed fought once each way round."""
+
+    a_better: int
+    """Seeds where A won more of the two games than B (both, or one and a draw)."""
+    b_better: int
+    even: int
+    """Seeds that split one each, or where neither won."""
+    unpaired: int = 0
+    """Seeds with a single game (an odd ``--runs``), counted by that game alone."""
+
+    @property
+    def p(self) -> float:
+        """Exact two-sided sign test over the seeds that were not even."""
+        return sign_test(self.a_better, self.b_better)
+
+
+def paired(scores: Iterable[tuple[int, int]]) -> Paired:
+    """Pair a duel's games by seed: ``scores`` gives, per game, ``(seed, +1)`` for a win of A,
+    ``(seed, -1)`` for one of B and ``(seed, 0)`` for no winner.
+
+    Both games of a seed share its dice, so luck and side cancel inside the pair; the sign test
+    is over the seeds where one policy did better, as a paired design asks.
+    """
+    net: dict[int, int] = {}
+    games: dict[int, int] = {}
+    for seed, score in scores:
+        net[seed] = net.get(seed, 0) + score
+        games[seed] = games.get(seed, 0) + 1
+    return Paired(
+        a_better=sum(1 for v in net.values() if v > 0),
+        b_better=sum(1 for v in net.values() if v < 0),
+        even=sum(1 for v in net.values() if v == 0),
+        unpaired=sum(1 for n in games.values() if n == 1),
+    )
 
 
 @dataclass
@@ -321,7 +470,7 @@ CREATE TABLE IF NOT EXISTS runs (
     encounter TEXT NOT NULL,      -- the encounter file
     policies TEXT NOT NULL,       -- JSON: the --policy overrides (or the duel's two policies)
     seed_start INTEGER NOT NULL,
-    runs INTEGER NOT NULL,
+    runs INTEGER NOT NULL,        -- encounters planned; the run is complete when all have rows
     jobs INTEGER NOT NULL,
     started TEXT NOT NULL         -- wall-clock, UTC (this database is not the event log)
 );
@@ -337,9 +486,144 @@ CREATE TABLE IF NOT EXISTS encounters (
     policies TEXT NOT NULL,       -- JSON: the policy of each combatant
     log TEXT,                     -- where its log was kept, NULL if not kept
     rerun TEXT NOT NULL,          -- the command that fights it again
+    side_faults TEXT,             -- JSON: faults by side
     PRIMARY KEY (run_id, ordinal)
 );
 """
+
+_COLUMNS = (
+    "run_id, ordinal, seed, winner, rounds, events, damage, faults, policies, log, rerun,"
+    " side_faults"
+)
+
+
+class ResultStore:
+    """A run's rows in the SQLite file ``db``, written as encounters finish.
+
+    Rows are committed in small groups (and on :meth:`close`), so an interrupted batch keeps
+    every encounter that finished. ``(run_id, ordinal)`` is the primary key: an encounter can
+    never be written twice. With ``resume``, the newest unfinished run of ``db`` is continued,
+    and only if it was started with the same settings; otherwise :class:`BatchError`.
+    """
+
+    def __init__(
+        self,
+        db: str | Path,
+        *,
+        kind: str,
+        encounter: str | Path,
+        policies: object,
+        seed_start: int,
+        tasks: Sequence[Task],
+        jobs: int,
+        timeout: float | None = None,
+        resume: bool = False,
+    ) -> None:
+        self.db = str(db)
+        self.encounter = encounter
+        self.tasks = tasks
+        self.timeout = timeout
+        self._con = sqlite3.connect(self.db)
+        self._con.executescript(SCHEMA)
+        found = {row[1] for row in self._con.execute("PRAGMA table_info(encounters)")}
+        if "side_faults" not in found:  # a database from before the column existed
+            self._con.execute("ALTER TABLE encounters ADD COLUMN side_faults TEXT")
+        settings = (kind, str(encounter), json.dumps(policies, sort_keys=True), seed_start)
+        self.done: dict[int, Summary] = {}
+        if resume:
+            self.run_id = self._resumable(settings, len(tasks))
+        else:
+            cur = self._con.execute(
+                "INSERT INTO runs (kind, encounter, policies, seed_start, runs, jobs, started)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (*settings, len(tasks), jobs, datetime.now(UTC).isoformat(timespec="seconds")),
+            )
+            self.run_id = int(cur.lastrowid or 0)
+        self._con.commit()
+        self._last_commit = time.monotonic()
+
+    def _resumable(self, settings: tuple[object, ...], runs: int) -> int:
+        row = self._con.execute(
+            "SELECT r.id, r.kind, r.encounter, r.policies, r.seed_start, r.runs,"
+            " (SELECT COUNT(*) FROM encounters e WHERE e.run_id = r.id)"
+            " FROM runs r ORDER BY r.id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            raise BatchError(f"--resume: {self.db} holds no run to continue")
+        run_id, *recorded, planned, count = row
+        if count >= planned:
+            raise BatchError(
+                f"--resume: run {run_id} in {self.db} is complete ({count} of {planned});"
+                " leave out --resume to start a new run"
+            )
+        if tuple(recorded) != settings or planned != runs:
+            raise BatchError(
+                f"--resume: run {run_id} in {self.db} was a {recorded[0]} of {planned} encounters"
+                f" of {recorded[1]} with policies {recorded[2]} from seed {recorded[3]}; this"
+                " command asks for something else, and runs are never mixed"
+            )
+        for ordinal, rerun, summary in self._rows(run_id):
+            if rerun != rerun_command(
+                self.encounter, self.tasks[ordinal], summary.log, self.timeout
+            ):
+                raise BatchError(
+                    f"--resume: run {run_id} in {self.db} fought its encounters with other"
+                    " settings (compare its rerun commands); runs are never mixed"
+                )
+            self.done[ordinal] = summary
+        return int(run_id)
+
+    def _rows(self, run_id: int) -> Iterator[tuple[int, str, Summary]]:
+        for row in self._con.execute(
+            "SELECT ordinal, seed, winner, rounds, events, damage, faults, policies, log, rerun,"
+            " side_faults FROM encounters WHERE run_id = ? ORDER BY ordinal",
+            (run_id,),
+        ):
+            ordinal, seed, winner, rounds, events, damage, faults, policies, log, rerun, sf = row
+            yield (
+                ordinal,
+                rerun,
+                Summary(
+                    seed=seed,
+                    winner=winner,
+                    rounds=rounds,
+                    events=events,
+                    damage=json.loads(damage),
+                    faults=json.loads(faults),
+                    policies=json.loads(policies),
+                    side_faults=json.loads(sf) if sf else {},
+                    log=log,
+                ),
+            )
+
+    def add(self, ordinal: int, summary: Summary) -> None:
+        """Write one finished encounter (committed within a quarter of a second)."""
+        task = self.tasks[ordinal]
+        self._con.execute(
+            f"INSERT INTO encounters ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                self.run_id,
+                ordinal,
+                summary.seed,
+                summary.winner,
+                summary.rounds,
+                summary.events,
+                json.dumps(summary.damage, sort_keys=True),
+                json.dumps(summary.faults, sort_keys=True),
+                json.dumps(summary.policies, sort_keys=True),
+                summary.log,
+                rerun_command(self.encounter, task, summary.log, self.timeout),
+                json.dumps(summary.side_faults, sort_keys=True),
+            ),
+        )
+        self.done[ordinal] = summary
+        if time.monotonic() - self._last_commit > 0.25:
+            self._con.commit()
+            self._last_commit = time.monotonic()
+
+    def close(self) -> None:
+        self._con.commit()
+        self._con.close()
 
 
 def store(
@@ -354,41 +638,20 @@ def store(
     results: Sequence[Summary],
     timeout: float | None = None,
 ) -> int:
-    """Write one run and its encounters to the SQLite file ``db``; the run's id."""
-    with sqlite3.connect(db) as con:
-        con.executescript(SCHEMA)
-        cur = con.execute(
-            "INSERT INTO runs (kind, encounter, policies, seed_start, runs, jobs, started)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                kind,
-                str(encounter),
-                json.dumps(policies, sort_keys=True),
-                seed_start,
-                len(results),
-                jobs,
-                datetime.now(UTC).isoformat(timespec="seconds"),
-            ),
-        )
-        run_id = int(cur.lastrowid or 0)
-        con.executemany(
-            "INSERT INTO encounters VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    run_id,
-                    ordinal,
-                    r.seed,
-                    r.winner,
-                    r.rounds,
-                    r.events,
-                    json.dumps(r.damage, sort_keys=True),
-                    json.dumps(r.faults, sort_keys=True),
-                    json.dumps(r.policies, sort_keys=True),
-                    r.log,
-                    rerun_command(encounter, task, r.log, timeout),
-                )
-                for ordinal, (task, r) in enumerate(zip(tasks, results, strict=True))
-            ],
-        )
-    con.close()
-    return run_id
+    """Write one whole run and its encounters to the SQLite file ``db``; the run's id."""
+    saved = ResultStore(
+        db,
+        kind=kind,
+        encounter=encounter,
+        policies=policies,
+        seed_start=seed_start,
+        tasks=tasks,
+        jobs=jobs,
+        timeout=timeout,
+    )
+    try:
+        for ordinal, summary in enumerate(results):
+            saved.add(ordinal, summary)
+    finally:
+        saved.close()
+    return saved.run_id

@@ -89,8 +89,28 @@ def policy_names() -> list[str]:
     return sorted(names)
 
 
-def load_policy(name: str, ctx: PolicyContext) -> LoadedPolicy:
-    """Resolve ``name`` for the combatant in ``ctx``; raises :class:`PolicyLoadError`."""
+PolicyChoice = Any
+"""A policy as a caller gives it: a name (built-in, ``file.py:function`` or entry point), a
+function or async function of a view, an object with a ``decide`` method, or a class of such
+objects (instantiated with the :class:`PolicyContext` when its constructor takes one)."""
+
+
+def policy_label(choice: PolicyChoice) -> str:
+    """The name a policy goes by in results: its name, or its function's or class's name."""
+    if isinstance(choice, str):
+        return choice
+    return str(getattr(choice, "__name__", None) or type(choice).__name__)
+
+
+def load_policy(name: PolicyChoice, ctx: PolicyContext) -> LoadedPolicy:
+    """Resolve ``name`` for the combatant in ``ctx``; raises :class:`PolicyLoadError`.
+
+    A value that is not a string is used as the policy itself (a class is instantiated); it is
+    not trusted to run in line, so a plain function runs in a worker thread under the timeout.
+    """
+    if not isinstance(name, str):
+        label = policy_label(name)
+        return LoadedPolicy(label, _instantiate(name, ctx, label), trusted=False)
     if name in BUILTIN:
         return LoadedPolicy(name, BUILTIN[name](ctx), trusted=True)
     if ":" in name and (name.rpartition(":")[0].endswith(".py") or "/" in name):

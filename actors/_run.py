@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import structlog
 import trio
 
-from engine import Decision, Fight, PriorityToken, Stepper, policy_rng
+from engine import Decision, EncounterState, Fight, PriorityToken, Stepper, policy_rng
 from events import (
     EncounterEnded,
     EncounterSpec,
@@ -29,7 +30,7 @@ from events import (
 
 from ._combatant import PolicyRunner, combatant
 from ._inline import Executor, choose, play_inline
-from ._loading import load_policy
+from ._loading import PolicyChoice, load_policy
 from ._policies import PolicyContext
 
 log = structlog.get_logger("initiative.actors")
@@ -50,15 +51,26 @@ class Result:
     def rounds(self) -> int:
         return self.fight.state.round
 
+    @property
+    def state(self) -> EncounterState:
+        """The final state of the encounter."""
+        return self.fight.state
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        """The events as plain dicts (one per event, ``type`` first): what
+        ``pandas.DataFrame(result.to_dicts())`` or ``polars.DataFrame(...)`` take."""
+        return [msgspec.to_builtins(event) for event in self.events]
+
 
 def make_runners(
     encounter: EncounterSpec,
     seed: int,
-    policies: Mapping[str, str] | None = None,
+    policies: Mapping[str, PolicyChoice] | None = None,
     *,
     timeout: float | None = None,
 ) -> dict[str, PolicyRunner]:
-    """Load every combatant's policy (``policies`` overrides by combatant id or side)."""
+    """Load every combatant's policy (``policies`` overrides by combatant id or side, each a
+    name, a function, an object with ``decide`` or a class; see :data:`PolicyChoice`)."""
     if timeout is not None and not timeout > 0:
         raise InitiativeError(
             f"the decision timeout must be a positive number of seconds, got {timeout:g}"
@@ -66,7 +78,7 @@ def make_runners(
     chosen = dict(policies or {})
     runners = {}
     for c in encounter.combatants:
-        name = chosen.get(c.id) or chosen.get(c.side) or c.policy
+        name = chosen[c.id] if c.id in chosen else chosen.get(c.side, c.policy)
         ctx = PolicyContext(combatant=c, encounter=encounter, rng=policy_rng(seed, c.id))
         runners[c.id] = PolicyRunner(
             load_policy(name, ctx), timeout if timeout is not None else encounter.decision_timeout
@@ -130,7 +142,7 @@ async def run_encounter(
     encounter: EncounterSpec,
     seed: int,
     *,
-    policies: Mapping[str, str] | None = None,
+    policies: Mapping[str, PolicyChoice] | None = None,
     out: str | Path | None = None,
     on_event: Callable[[Event], None] | None = None,
     timeout: float | None = None,

@@ -6,6 +6,12 @@ The front door for scripts and notebooks::
     result = initiative.run("examples/openings-skirmish.toml", seed=7, out="fight.jsonl")
     log = initiative.load("fight.jsonl")
     print(initiative.verify(log).ok)
+
+Policies are names, functions, async functions, objects with ``decide`` or classes
+(``policies={"north": lambda view: view.legal[0].action}``). Fights can also be stepped one
+decision at a time (:func:`step`) or awaited from Trio code (:func:`run_async`). The library is
+quiet: the program's own log goes to standard error at warning level unless structlog is
+configured by the caller. See ``docs/library.md``.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from pathlib import Path
 import trio
 
 import engine
-from actors import Result, run_encounter
+from actors import PolicyChoice, Result, run_encounter
 from events import (
     EncounterFileError as EncounterFileError,
     EncounterSpec,
@@ -33,6 +39,9 @@ from events import (
 from replays import Verification, state_at, verify_log
 
 from ._logging import ensure_configured
+from ._stepping import Stepper as Stepper
+
+ensure_configured()
 
 __all__ = [
     "EncounterFileError",
@@ -41,11 +50,14 @@ __all__ = [
     "LogFormatError",
     "PolicyLoadError",
     "ReplayDivergedError",
+    "Stepper",
     "UnknownRulesetError",
     "load",
     "load_encounter",
     "run",
+    "run_async",
     "state",
+    "step",
     "verify",
 ]
 
@@ -55,41 +67,86 @@ def load_encounter(path: str | os.PathLike[str]) -> EncounterSpec:
     return engine.load_encounter(path)
 
 
+def _spec(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
+    return encounter if isinstance(encounter, EncounterSpec) else engine.load_encounter(encounter)
+
+
 def run(
     encounter: str | os.PathLike[str] | EncounterSpec,
     seed: int | None = None,
     *,
     out: str | os.PathLike[str] | None = None,
-    policies: Mapping[str, str] | None = None,
+    policies: Mapping[str, PolicyChoice] | None = None,
+    timeout: float | None = None,
     executor: str = "auto",
 ) -> Result:
-    """Fight an encounter (a file or a spec) with its policies; optionally write the log.
+    """Fight an encounter (a file or a spec) to its end; optionally write the log.
+
+    ``policies`` overrides by combatant id or side; each a policy name, a function or async
+    function of a :class:`engine.View`, an object with ``decide``, or a class. The result has
+    ``events``, ``state`` (the final state), ``winner``, ``rounds`` and ``to_dicts()``.
 
     ``executor="auto"`` calls the policies in line when every one is trusted and synchronous
     (the built-ins, and functions marked with :func:`actors.in_line`), else through a Trio task
-    per combatant; ``"trio"`` or ``"inline"`` forces one. The log is the same either way."""
-    ensure_configured()
-    spec = encounter if isinstance(encounter, EncounterSpec) else engine.load_encounter(encounter)
-    the_seed = spec.seed if seed is None else seed
-    target = Path(out) if out is not None else None
+    per combatant; ``"trio"`` or ``"inline"`` forces one. The log is the same either way.
+    """
     return trio.run(
-        lambda: run_encounter(
-            spec,
-            the_seed,
-            policies=policies,
-            out=target,
-            executor=executor,  # type: ignore[arg-type]
+        lambda: run_async(
+            encounter, seed, out=out, policies=policies, timeout=timeout, executor=executor
         )
     )
 
 
+async def run_async(
+    encounter: str | os.PathLike[str] | EncounterSpec,
+    seed: int | None = None,
+    *,
+    out: str | os.PathLike[str] | None = None,
+    policies: Mapping[str, PolicyChoice] | None = None,
+    timeout: float | None = None,
+    executor: str = "auto",
+) -> Result:
+    """:func:`run` for Trio code: ``await initiative.run_async(...)`` inside ``trio.run``."""
+    ensure_configured()
+    spec = _spec(encounter)
+    the_seed = spec.seed if seed is None else seed
+    target = Path(out) if out is not None else None
+    return await run_encounter(
+        spec,
+        the_seed,
+        policies=policies,
+        out=target,
+        timeout=timeout,
+        executor=executor,  # type: ignore[arg-type]
+    )
+
+
+def step(
+    encounter: str | os.PathLike[str] | EncounterSpec,
+    seed: int | None = None,
+    *,
+    out: str | os.PathLike[str] | None = None,
+) -> Stepper:
+    """A fight stepped by the caller, one decision at a time (see :class:`Stepper`)::
+
+    fight = initiative.step("examples/openings-duel.toml", seed=3)
+    while not fight.over:
+        fight.send(fight.offers[0].action)
+    """
+    ensure_configured()
+    spec = _spec(encounter)
+    return Stepper(spec, spec.seed if seed is None else seed, out=out)
+
+
 def load(path: str | os.PathLike[str]) -> LogContents:
     """Read a log (a torn last line is dropped and listed in ``warnings``)."""
+    ensure_configured()
     return read_log(path)
 
 
 def verify(log: LogContents | str | os.PathLike[str]) -> Verification:
     """Re-simulate a log and compare every event."""
+    ensure_configured()
     contents = log if isinstance(log, LogContents) else read_log(log)
     return verify_log(contents)
 
@@ -98,5 +155,6 @@ def state(
     log: LogContents | str | os.PathLike[str], at: int | None = None
 ) -> engine.EncounterState:
     """The state after event ``at`` (the last when ``None``), folded from the log."""
+    ensure_configured()
     contents = log if isinstance(log, LogContents) else read_log(log)
     return state_at(contents, at)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import logging
+import shlex
+import sys
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Annotated
 
@@ -23,21 +26,23 @@ from rich.text import Text
 
 import engine
 from actors import (
+    ResultStore,
     Summary,
     Task,
+    check_cluster,
     faults_by_policy,
+    iter_batch,
     make_runners,
+    paired,
     quiet_logging,
     rerun_command,
-    run_batch,
     side_stats,
-    sign_test,
-    store,
     wilson,
 )
 from events import EncounterSpec
 
 from ._app import UsageProblem, app, err, out, parse_policies
+from ._output import print_json, print_table, rounded
 
 RUNS = Annotated[int, typer.Option("--runs", "-n", help="How many encounters (seeds) to fight.")]
 JOBS = Annotated[
@@ -55,12 +60,61 @@ TIMEOUT = Annotated[
 ]
 
 
+CLUSTER = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        help="Run on Dask distributed: tcp://HOST:PORT of a scheduler, or local:N for a local"
+        " cluster of N worker processes (needs the 'cluster' extra).",
+    ),
+]
+RESUME = Annotated[
+    bool,
+    typer.Option(
+        "--resume",
+        help="Continue the unfinished run in --db (after Ctrl-C); refused if it was started"
+        " with other settings.",
+    ),
+]
+AS_JSON = Annotated[
+    bool, typer.Option("--json", help="Print the results as one JSON object (for jq).")
+]
+
+
+class Clock:
+    """When the fighting started and when the last encounter finished: the progress bar and
+    the summary give the same rate because both read it."""
+
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self.last = self.started
+        self.done = 0
+
+    def tick(self) -> None:
+        self.done += 1
+        self.last = time.perf_counter()
+
+    @property
+    def elapsed(self) -> float:
+        return max(self.last - self.started, 1e-9)
+
+    @property
+    def rate(self) -> float:
+        return self.done / self.elapsed
+
+    def rate_text(self) -> str:
+        return f"{self.rate:,.1f} enc/s"
+
+
 class RateColumn(ProgressColumn):
-    """Encounters per second so far."""
+    """Encounters per second so far: those finished over the time to the last of them."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__()
+        self.clock = clock
 
     def render(self, task: ProgressTask) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text("" if speed is None else f"{speed:,.1f} enc/s", style="cyan")
+        return Text("" if not self.clock.done else self.clock.rate_text(), style="cyan")
 
 
 def _check(
@@ -93,31 +147,94 @@ def _fight_all(
     jobs: int,
     keep_logs: Path | None,
     timeout: float | None,
-) -> tuple[list[Summary], float]:
+    cluster: str | None = None,
+    saved: ResultStore | None = None,
+) -> tuple[list[Summary], Clock]:
+    """Fight the tasks not yet in ``saved``, with a progress bar; rows are stored as they come.
+
+    Ctrl-C stops the workers at once, keeps every finished encounter's row, says how many were
+    done and how to go on, and exits 130.
+    """
     level = _level(ctx)
     quiet_logging(level)
+    results: dict[int, Summary] = dict(saved.done) if saved is not None else {}
+    todo = [i for i in range(len(tasks)) if i not in results]
+    clock = Clock()
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        RateColumn(),
+        RateColumn(clock),
         TimeElapsedColumn(),
         TextColumn("left"),
         TimeRemainingColumn(),
     )
-    started = time.perf_counter()
-    with Progress(*columns, console=err, transient=False) as progress:
-        bar = progress.add_task(encounter.name, total=len(tasks))
-        results = run_batch(
-            encounter,
-            tasks,
-            jobs=jobs,
-            keep_logs=keep_logs,
-            timeout=timeout,
-            progress=lambda n: progress.advance(bar, n),
-            log_level=level,
-        )
-    return results, time.perf_counter() - started
+    try:
+        with Progress(*columns, console=err, transient=False) as progress:
+            bar = progress.add_task(encounter.name, total=len(tasks), completed=len(results))
+            fought = iter_batch(
+                encounter,
+                tasks,
+                todo=todo,
+                jobs=jobs,
+                keep_logs=keep_logs,
+                timeout=timeout,
+                log_level=level,
+                cluster=cluster,
+            )
+            with closing(fought):
+                for index, summary in fought:
+                    results[index] = summary
+                    if saved is not None:
+                        saved.add(index, summary)
+                    clock.tick()
+                    progress.advance(bar, 1)
+    except KeyboardInterrupt:
+        _interrupted(len(results), len(tasks), saved)
+        raise typer.Exit(130) from None
+    finally:
+        if saved is not None:
+            saved.close()
+    return [results[i] for i in range(len(tasks))], clock
+
+
+def _interrupted(done: int, total: int, saved: ResultStore | None) -> None:
+    where = (
+        f"their rows are in {saved.db} (run {saved.run_id}); continue with: "
+        + shlex.join(["initiative", *[a for a in sys.argv[1:] if a != "--resume"], "--resume"])
+        if saved is not None
+        else "nothing was stored (give --db to keep rows and --resume later)"
+    )
+    err.print(Text(f"interrupted: {done} of {total} encounters done; {where}"))
+
+
+def _open_store(
+    db: Path | None,
+    resume: bool,
+    *,
+    kind: str,
+    encounter: Path,
+    policies: object,
+    seed_start: int,
+    tasks: list[Task],
+    jobs: int,
+    timeout: float | None,
+) -> ResultStore | None:
+    if db is None:
+        if resume:
+            raise UsageProblem("--resume continues a run stored with --db; give --db")
+        return None
+    return ResultStore(
+        db,
+        kind=kind,
+        encounter=encounter,
+        policies=policies,
+        seed_start=seed_start,
+        tasks=tasks,
+        jobs=jobs,
+        timeout=timeout,
+        resume=resume,
+    )
 
 
 def _pct(x: float) -> str:
@@ -141,19 +258,68 @@ def batch(
     db: DB = None,
     keep_logs: KEEP = None,
     timeout: TIMEOUT = None,
+    cluster: CLUSTER = None,
+    resume: RESUME = False,
+    as_json: AS_JSON = False,
 ) -> None:
     """Fight an encounter over many seeds: win rates with 95% intervals, rounds, damage and
     policy faults per side; results optionally stored in SQLite."""
     chosen = parse_policies(policy)
     spec = _check(encounter, runs, jobs, chosen, seed_start)
     tasks = [Task(seed=seed_start + i, policies=tuple(chosen.items())) for i in range(runs)]
-    results, elapsed = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout)
-
+    if cluster is not None:
+        check_cluster(cluster)
+    saved = _open_store(
+        db,
+        resume,
+        kind="batch",
+        encounter=encounter,
+        policies=chosen,
+        seed_start=seed_start,
+        tasks=tasks,
+        jobs=jobs,
+        timeout=timeout,
+    )
+    results, clock = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout, cluster, saved)
+    first = results[0].policies
+    stats = side_stats(spec.sides, results)
+    draws = sum(1 for r in results if r.winner is None)
+    rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
+    if as_json:
+        print_json(
+            {
+                "command": "batch",
+                "encounter": str(encounter),
+                "runs": runs,
+                "seed_start": seed_start,
+                "sides": [
+                    {
+                        "side": s.side,
+                        "policies": sorted(
+                            {first[c.id] for c in spec.combatants if c.side == s.side}
+                        ),
+                        "wins": s.wins,
+                        "rate": rounded(s.rate),
+                        "ci95": [rounded(s.interval[0]), rounded(s.interval[1])],
+                        "rounds_mean": rounded(s.rounds_mean),
+                        "rounds_sd": rounded(s.rounds_sd),
+                        "damage_mean": rounded(s.damage_mean),
+                        "faults": s.faults,
+                    }
+                    for s in stats
+                ],
+                "no_winner": draws,
+                "faults_by_policy": faults_by_policy(results),
+                **_timing(clock, jobs, cluster),
+                **_storage(saved, keep_logs),
+                "rerun": rerun,
+            }
+        )
+        return
     table = Table(title=f"{spec.name or encounter.name}: {runs} encounters", header_style="bold")
     for column in ("side", "policy", "wins", "rate", "95% CI", "rounds", "damage", "faults"):
         table.add_column(column, justify="left" if column in ("side", "policy") else "right")
-    first = results[0].policies
-    for s in side_stats(spec.sides, results):
+    for s in stats:
         names = sorted({first[c.id] for c in spec.combatants if c.side == s.side})
         low, high = s.interval
         table.add_row(
@@ -166,49 +332,53 @@ def batch(
             f"{s.damage_mean:.1f}",
             str(s.faults),
         )
-    out.print(table)
-    draws = sum(1 for r in results if r.winner is None)
+    print_table(out, table)
     out.print(f"no winner: {draws}")
     out.print(
         "faults by policy: "
         + ", ".join(f"{name} {n}" for name, n in faults_by_policy(results).items())
     )
+    _print_timing(clock, jobs, cluster)
+    _report_storage(saved, keep_logs, rerun)
+
+
+def _workers(jobs: int, cluster: str | None) -> str:
+    return f"cluster {cluster}" if cluster else f"{jobs} job(s)"
+
+
+def _timing(clock: Clock, jobs: int, cluster: str | None) -> dict[str, object]:
+    return {
+        "fought": clock.done,
+        "seconds": rounded(clock.elapsed, 3),
+        "per_second": rounded(clock.rate, 3),
+        "jobs": jobs,
+        "cluster": cluster,
+    }
+
+
+def _print_timing(clock: Clock, jobs: int, cluster: str | None) -> None:
     out.print(
-        f"{runs} encounters in {elapsed:.2f} s ({runs / elapsed:,.1f} per second, {jobs} job(s))"
-    )
-    _report_storage(
-        encounter, "batch", chosen, seed_start, jobs, tasks, results, db, keep_logs, timeout
+        f"{clock.done} encounters in {clock.elapsed:.2f} s ({clock.rate:,.1f} per second,"
+        f" {_workers(jobs, cluster)})"
     )
 
 
-def _report_storage(
-    encounter: Path,
-    kind: str,
-    policies: object,
-    seed_start: int,
-    jobs: int,
-    tasks: list[Task],
-    results: list[Summary],
-    db: Path | None,
-    keep_logs: Path | None,
-    timeout: float | None,
-) -> None:
+def _storage(saved: ResultStore | None, keep_logs: Path | None) -> dict[str, object]:
+    return {
+        "db": saved.db if saved is not None else None,
+        "run_id": saved.run_id if saved is not None else None,
+        "logs": str(keep_logs) if keep_logs is not None else None,
+    }
+
+
+def _report_storage(saved: ResultStore | None, keep_logs: Path | None, rerun: str) -> None:
     if keep_logs is not None:
-        out.print(f"logs kept in {keep_logs}/")
-    if db is not None:
-        run_id = store(
-            db,
-            kind=kind,
-            encounter=encounter,
-            policies=policies,
-            seed_start=seed_start,
-            jobs=jobs,
-            tasks=tasks,
-            results=results,
-            timeout=timeout,
+        out.print(Text(f"logs kept in {keep_logs}/"))
+    if saved is not None:
+        out.print(
+            Text(f"results stored in {saved.db} as run {saved.run_id} (tables runs, encounters)")
         )
-        out.print(f"results stored in {db} as run {run_id} (tables runs, encounters)")
-    out.print("fight one again: " + rerun_command(encounter, tasks[0], results[0].log, timeout))
+    out.print(Text("fight one again: " + rerun))
 
 
 @app.command(rich_help_panel="Simulation at scale")
@@ -222,10 +392,13 @@ def duel(
     db: DB = None,
     keep_logs: KEEP = None,
     timeout: TIMEOUT = None,
+    cluster: CLUSTER = None,
+    resume: RESUME = False,
+    as_json: AS_JSON = False,
 ) -> None:
     """Pit two policies against each other: each seed is fought twice, with the policies on
     one side and then on the other. Says which is better and how sure that is (an exact
-    two-sided sign test)."""
+    two-sided sign test over the seeds, paired: the two games of a seed share their dice)."""
     a, b = policies
     spec = engine.load_encounter(encounter)
     if len(spec.sides) != 2:
@@ -245,11 +418,25 @@ def duel(
         )
         for i in range(runs)
     ]
-    results, elapsed = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout)
+    if cluster is not None:
+        check_cluster(cluster)
+    saved = _open_store(
+        db,
+        resume,
+        kind="duel",
+        encounter=encounter,
+        policies=[a, b],
+        seed_start=seed_start,
+        tasks=tasks,
+        jobs=jobs,
+        timeout=timeout,
+    )
+    results, clock = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout, cluster, saved)
 
     wins = {"A": 0, "B": 0}
     by_side = {("A", one): 0, ("A", two): 0, ("B", one): 0, ("B", two): 0}
     faults = {"A": 0, "B": 0}
+    scores = []
     for i, r in enumerate(results):
         side_of = {"A": one, "B": two} if i % 2 == 0 else {"A": two, "B": one}
         for who, side in side_of.items():
@@ -257,7 +444,52 @@ def duel(
             if r.winner == side:
                 wins[who] += 1
                 by_side[(who, side)] += 1
+        score = 1 if r.winner == side_of["A"] else -1 if r.winner == side_of["B"] else 0
+        scores.append((tasks[i].seed, score))
+    pairs = paired(scores)
+    p = pairs.p
     draws = runs - wins["A"] - wins["B"]
+    split = pairs.a_better + pairs.b_better
+    better = None
+    if p < 0.05 and pairs.a_better != pairs.b_better:
+        better = a if pairs.a_better > pairs.b_better else b
+    rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
+    if as_json:
+        print_json(
+            {
+                "command": "duel",
+                "encounter": str(encounter),
+                "runs": runs,
+                "seed_start": seed_start,
+                "policies": [
+                    {
+                        "label": who,
+                        "policy": name,
+                        "wins": wins[who],
+                        "wins_by_side": {one: by_side[(who, one)], two: by_side[(who, two)]},
+                        "rate": rounded(wins[who] / runs),
+                        "ci95": [rounded(x) for x in wilson(wins[who], runs)],
+                        "faults": faults[who],
+                    }
+                    for who, name in (("A", a), ("B", b))
+                ],
+                "no_winner": draws,
+                "paired": {
+                    "seeds": pairs.a_better + pairs.b_better + pairs.even,
+                    "a_better": pairs.a_better,
+                    "b_better": pairs.b_better,
+                    "even": pairs.even,
+                    "single_game_seeds": pairs.unpaired,
+                    "p": p,
+                    "test": "exact two-sided sign test over the seeds where one policy did better",
+                },
+                "better": better,
+                **_timing(clock, jobs, cluster),
+                **_storage(saved, keep_logs),
+                "rerun": rerun,
+            }
+        )
+        return
     table = Table(title=f"{spec.name or encounter.name}: {runs} duels", header_style="bold")
     for column in (
         "policy",
@@ -280,24 +512,23 @@ def duel(
             _ci(low, high),
             str(faults[who]),
         )
-    out.print(table)
-    p = sign_test(wins["A"], wins["B"])
-    decisive = wins["A"] + wins["B"]
+    print_table(out, table)
     out.print(f"no winner: {draws}")
-    if p < 0.05 and wins["A"] != wins["B"]:
-        better, worse = (a, b) if wins["A"] > wins["B"] else (b, a)
-        out.print(
-            f"verdict: {better} is better than {worse} (p = {p:.3g}, two-sided sign test"
-            f" over {decisive} decisive encounters)"
+    out.print(
+        Text(
+            f"paired by seed: each seed is fought twice, {a} once on each side, with the same"
+            f" dice; {a} did better on {pairs.a_better} seeds, {b} on {pairs.b_better},"
+            f" {pairs.even} even (one game each, or no winner)"
+            + (f"; {pairs.unpaired} seed(s) with a single game" if pairs.unpaired else "")
         )
+    )
+    test = f"p = {p:.3g}, exact two-sided sign test over the {split} seeds that were not even"
+    if better is not None:
+        worse = b if better == a else a
+        out.print(Text(f"verdict: {better} is better than {worse} ({test})"))
     else:
         out.print(
-            f"verdict: no clear difference between {a} and {b} (p = {p:.3g}, two-sided sign"
-            f" test over {decisive} decisive encounters); more runs may tell"
+            Text(f"verdict: no clear difference between {a} and {b} ({test}); more runs may tell")
         )
-    out.print(
-        f"{runs} encounters in {elapsed:.2f} s ({runs / elapsed:,.1f} per second, {jobs} job(s))"
-    )
-    _report_storage(
-        encounter, "duel", [a, b], seed_start, jobs, tasks, results, db, keep_logs, timeout
-    )
+    _print_timing(clock, jobs, cluster)
+    _report_storage(saved, keep_logs, rerun)

@@ -6,10 +6,11 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import trio
 import typer
+from msgspec import to_builtins
 from rich.markup import escape
 
 from actors import Result
@@ -27,6 +28,7 @@ from replays import (
 )
 
 from ._app import UsageProblem, app, err, load_log, out, parse_policies
+from ._output import print_json
 
 _CONTEXT = 3
 
@@ -51,9 +53,13 @@ def why(
     chain = cause_chain(contents.events, seq, name=str(log))
     caused = effects(contents.events, seq, name=str(log)) if show_effects else []
     if as_json:
-        data: dict[str, object] = {"seq": seq, "causes": [s.to_builtins() for s in chain]}
+
+        def with_event(step: Step) -> dict[str, object]:
+            return {**step.to_builtins(), "event": to_builtins(contents.events[step.seq])}
+
+        data: dict[str, object] = {"seq": seq, "causes": [with_event(s) for s in chain]}
         if show_effects:
-            data["effects"] = [s.to_builtins() for s in caused]
+            data["effects"] = [with_event(s) for s in caused]
         sys.stdout.write(json.dumps(data) + "\n")
         return
     target = chain[-1]
@@ -78,12 +84,17 @@ def diff(
     context: Annotated[int, typer.Option(help="Events of context around the difference.")] = (
         _CONTEXT
     ),
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the difference as one JSON object.")
+    ] = False,
 ) -> None:
     """The first event where two logs differ, with the differing fields side by side.
 
     Exit 0 when the logs are identical (apart from where they came from), 1 otherwise."""
     a, b = load_log(log_a), load_log(log_b)
     result = diff_logs(a, b)
+    if as_json:
+        _diff_json(result, a, b)
     for note in result.notes:
         out.print(f"note: {escape(note)}")
     if result.identical:
@@ -111,6 +122,30 @@ def diff(
     _context_lines(a, seq, seq + context, "A")
     _context_lines(b, seq, seq + context, "B")
     raise typer.Exit(1)
+
+
+def _diff_json(result: Any, a: LogContents, b: LogContents) -> None:
+    seq = result.seq
+
+    def event_at(log: LogContents) -> object:
+        return to_builtins(log.events[seq]) if seq is not None and seq < len(log.events) else None
+
+    print_json(
+        {
+            "identical": result.identical,
+            "seq": seq,
+            "events_a": result.events_a,
+            "events_b": result.events_b,
+            "ended": result.ended,
+            "fields": [{"path": f.path, "a": f.a, "b": f.b} for f in result.fields],
+            "a": event_at(a),
+            "b": event_at(b),
+            "notes": list(result.notes),
+        }
+    )
+    if not result.identical:
+        raise typer.Exit(1)
+    raise typer.Exit(0)
 
 
 def _narrator(start: int, quiet: bool) -> Callable[[Event], None]:

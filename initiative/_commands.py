@@ -33,6 +33,7 @@ from replays import (
 )
 
 from ._app import UsageProblem, app, err, load_log, out, parse_policies
+from ._output import print_json
 
 
 @app.command(rich_help_panel="Fights and logs")
@@ -131,51 +132,83 @@ def replay(
 
 
 @app.command(rich_help_panel="Fights and logs")
-def verify(log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")]) -> None:
+def verify(
+    log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the verdict as one JSON object.")
+    ] = False,
+) -> None:
     """Check a log's tamper-evidence chain and state digests, then re-simulate it from its
     header and recorded decisions; exit 1 when it was tampered with or diverges."""
+
+    def verdict(status: str, text: str, **facts: object) -> None:
+        if as_json:
+            print_json({"log": str(log), "status": status, "ok": status == "verified", **facts})
+        else:
+            out.print(text)
+        if status != "verified":
+            raise typer.Exit(1)
+
     try:
         data = log.read_bytes()
     except OSError as problem:
         raise UsageProblem(f"{log}: cannot read: {problem.strerror}") from None
     chain = check_chain(data)
     if chain.tampered:
-        out.print(f"[red]tampered[/red]: {chain.detail}")
+        lines = [f"[red]tampered[/red]: {chain.detail}"]
+        facts: dict[str, object] = {"detail": chain.detail}
         try:
             contents = parse_log(data, name=str(log))
         except InitiativeError as problem:
-            out.print(f"first damage: {problem}")
+            lines.append(f"first damage: {problem}")
+            facts["first_damage"] = str(problem)
         else:
             first = verify_log(contents).divergence
             if first is not None:
                 what = _describe_divergence(first.expected, first.got)
-                out.print(f"first line unlike the re-simulation: seq {first.seq}: {what}")
-        raise typer.Exit(1)
+                lines.append(f"first line unlike the re-simulation: seq {first.seq}: {what}")
+                facts["divergence"] = {"seq": first.seq, "detail": what}
+        verdict("tampered", "\n".join(lines), **facts)
     contents = load_log(log)
     digests, mismatch = check_digests(contents.events)
     if mismatch is not None:
-        out.print(
+        verdict(
+            "diverged",
             f"[red]diverged[/red]: the state at the end of round {mismatch.round} differs"
             f" (seq {mismatch.seq}: the log records digest {mismatch.recorded}, folding its"
-            f" events gives {mismatch.folded})"
+            f" events gives {mismatch.folded})",
+            divergence={
+                "seq": mismatch.seq,
+                "round": mismatch.round,
+                "recorded_digest": mismatch.recorded,
+                "folded_digest": mismatch.folded,
+            },
         )
-        raise typer.Exit(1)
     result = verify_log(contents)
     d = result.divergence
     if d is not None:
-        out.print(f"[red]diverged[/red] at seq {d.seq}: {_describe_divergence(d.expected, d.got)}")
-        raise typer.Exit(1)
-    if not result.complete:
-        out.print(
-            f"[yellow]incomplete[/yellow]: all {result.events} events match, but the log ends"
-            " before EncounterEnded"
+        what = _describe_divergence(d.expected, d.got)
+        verdict(
+            "diverged",
+            f"[red]diverged[/red] at seq {d.seq}: {what}",
+            divergence={"seq": d.seq, "detail": what},
         )
-        raise typer.Exit(1)
+    if not result.complete:
+        verdict(
+            "incomplete",
+            f"[yellow]incomplete[/yellow]: all {result.events} events match, but the log ends"
+            " before EncounterEnded",
+            events=result.events,
+        )
     extra = f", {digests} state digests" if digests else ""
     sealed = ", chain intact" if chain.status == "ok" else f" ({chain.detail})"
-    out.print(
+    verdict(
+        "verified",
         f"[green]verified[/green]: all {result.events} events match the re-simulation"
-        f"{extra}{sealed}"
+        f"{extra}{sealed}",
+        events=result.events,
+        digests=digests,
+        chain=chain.status,
     )
 
 
@@ -341,8 +374,27 @@ def state(
 
 
 @app.command(rich_help_panel="Fights and logs")
-def rulesets() -> None:
+def rulesets(
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the rulesets and policies as one JSON object.")
+    ] = False,
+) -> None:
     """List the installed rulesets and built-in policies."""
+    if as_json:
+        print_json(
+            {
+                "rulesets": [
+                    {
+                        "name": name,
+                        "version": engine.find_ruleset(name).version,
+                        "seed_file": engine.find_ruleset(name).seed_file,
+                    }
+                    for name in engine.ruleset_names()
+                ],
+                "policies": policy_names(),
+            }
+        )
+        return
     for name in engine.ruleset_names():
         cls = engine.find_ruleset(name)
         out.print(f"[bold]{name}[/bold] (version {cls.version}, seed {cls.seed_file})")

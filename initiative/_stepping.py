@@ -1,0 +1,132 @@
+"""Stepping a fight from outside, one decision at a time, with no Trio and no policy tasks.
+
+:class:`Stepper` is the one adapter between the engine's flow (today the generator of
+:meth:`engine.Fight.run`, which yields priority tokens and is sent decisions) and everything in
+this package that steps a fight by hand: the synchronous stepping API and the PettingZoo and
+Gymnasium environments. It says whose priority it is and what is legal, takes one decision, and
+writes the log as it goes, so a stepped fight's log verifies like any other.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+from engine import Decision, EncounterState, Fight, PriorityToken, View
+from events import Action, EncounterSpec, Event, LogWriter, Offer, Window
+
+_NO_WINDOW = Window(kind="turn")
+
+
+class _Silent:
+    """A logger that drops everything."""
+
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return lambda *args, **kwargs: None
+
+
+class Stepper:
+    """One fight stepped from outside: ``token`` is the decision it waits for (``None`` once
+    the encounter has ended); :meth:`send` answers it.
+
+    >>> step = Stepper(initiative.load_encounter("examples/openings-duel.toml"), seed=1)
+    >>> while not step.over:
+    ...     step.send(step.offers[0].action)
+    >>> step.winner
+    """
+
+    def __init__(
+        self,
+        encounter: EncounterSpec,
+        seed: int,
+        *,
+        out: str | os.PathLike[str] | None = None,
+        on_event: Callable[[Event], None] | None = None,
+        quiet: bool = False,
+    ) -> None:
+        self.encounter = encounter
+        self.seed = seed
+        self.lines: list[bytes] = []
+        """Every encoded line of the log so far (the bytes a log file of this fight holds)."""
+        self._writer = LogWriter(out) if out is not None else None
+        self._on_event = on_event
+        self.fight = Fight(encounter, seed, sink=self._sink)
+        if quiet:  # an environment's agents fail decisions on purpose while they learn
+            self.fight.log = _Silent()
+        self._drive = self.fight.run()
+        self.token: PriorityToken | None = None
+        try:
+            self.token = next(self._drive)
+        except StopIteration:
+            self._finish()
+
+    def _sink(self, event: Event) -> None:
+        line = self.fight.last_line
+        self.lines.append(line)
+        if self._writer is not None:
+            self._writer.write_line(line)
+        if self._on_event is not None:
+            self._on_event(event)
+
+    def _finish(self) -> None:
+        self.token = None
+        self.close()
+
+    def close(self) -> None:
+        """Release the log file (done by itself when the encounter ends)."""
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+
+    @property
+    def over(self) -> bool:
+        return self.token is None
+
+    @property
+    def who(self) -> str | None:
+        """The combatant that holds priority (``None`` once over)."""
+        return None if self.token is None else self.token.who
+
+    @property
+    def view(self) -> View | None:
+        return None if self.token is None else self.token.view
+
+    @property
+    def offers(self) -> tuple[Offer, ...]:
+        """The legal actions now, with their costs; the closing one (EndTurn/Pass) is last."""
+        return () if self.token is None else self.token.legal
+
+    @property
+    def state(self) -> EncounterState:
+        return self.fight.state
+
+    @property
+    def events(self) -> list[Event]:
+        return self.fight.events
+
+    @property
+    def winner(self) -> str | None:
+        return self.fight.state.winner
+
+    def view_of(self, who: str) -> View:
+        """What ``who`` would see now (its offers only when it holds priority)."""
+        if self.token is not None and self.token.who == who:
+            return self.token.view
+        window = self.token.window if self.token is not None else _NO_WINDOW
+        return self.fight.view(who, window, (), self.fight.next_seq - 1)
+
+    def send(self, decision: Decision | Action | Any) -> PriorityToken | None:
+        """Answer the pending token with an action (or a :class:`Decision`); the next token.
+
+        Anything that is not an action is recorded as an invalid decision, as for any policy.
+        """
+        if self.token is None:
+            raise RuntimeError("the encounter has ended")
+        if not isinstance(decision, Decision):
+            decision = Decision(action=decision)
+        try:
+            self.token = self._drive.send(decision)
+        except StopIteration:
+            self._finish()
+        return self.token

@@ -1,0 +1,132 @@
+"""``batch --cluster``: a real Dask cluster of separate worker processes, one killed mid-batch."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed")
+
+ROOT = Path(__file__).parents[2]
+DUEL = ROOT / "examples" / "openings-duel.toml"
+INITIATIVE = str(Path(sys.executable).parent / "initiative")
+
+# A local cluster in its own process (as a real one would be): prints the scheduler's address
+# and each worker's pid, then runs until its standard input closes.
+CLUSTER = """
+import os, sys
+from distributed import Client, LocalCluster
+cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                       dashboard_address=None, silence_logs=50)
+client = Client(cluster)
+print(cluster.scheduler_address, *client.run(os.getpid).values(), flush=True)
+sys.stdin.read()
+client.close()
+cluster.close()
+"""
+
+
+def rows(db: Path) -> list[tuple[object, ...]]:
+    con = sqlite3.connect(db)
+    got = con.execute(
+        "SELECT ordinal, seed, winner, rounds, events, damage, faults, policies, rerun"
+        " FROM encounters ORDER BY ordinal"
+    ).fetchall()
+    con.close()
+    return got
+
+
+def cli(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [INITIATIVE, *map(str, args)], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_a_worker_killed_mid_batch_loses_nothing_and_writes_nothing_twice(tmp_path: Path) -> None:
+    """With one of two workers killed in the middle, the rows equal those of ``--jobs 1``."""
+    reference = cli("batch", DUEL, "--runs", 16, "--db", tmp_path / "one.db")
+    assert reference.returncode == 0, reference.stderr
+    cluster = subprocess.Popen(
+        [sys.executable, "-c", CLUSTER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert cluster.stdout is not None
+        address, *pids = cluster.stdout.readline().split()
+        assert len(pids) == 2
+        db = tmp_path / "cluster.db"
+        batch = subprocess.Popen(
+            [INITIATIVE, "batch", str(DUEL), "--runs", "16", "--db", str(db), "--cluster", address],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and batch.poll() is None:
+            try:
+                if len(rows(db)) >= 2:
+                    break
+            except sqlite3.Error:
+                pass
+            time.sleep(0.05)
+        assert batch.poll() is None, batch.communicate()
+        os.kill(int(pids[0]), signal.SIGKILL)
+        stdout, stderr = batch.communicate(timeout=240)
+        assert batch.returncode == 0, stderr
+        assert "16 encounters in" in stdout
+        assert rows(db) == rows(tmp_path / "one.db")
+    finally:
+        cluster.stdin.close()  # type: ignore[union-attr]
+        try:
+            cluster.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            cluster.kill()
+            cluster.wait()
+        cluster.stdout.close()  # type: ignore[union-attr]
+
+
+def test_a_local_cluster_gives_the_same_rows_as_one_job(tmp_path: Path) -> None:
+    """``--cluster local:2`` starts two worker processes and gives the ``--jobs 1`` rows."""
+    one = cli(
+        "duel", DUEL, "--policies", "aggressive", "random", "--runs", 8, "--db", tmp_path / "1.db"
+    )
+    assert one.returncode == 0, one.stderr
+    two = cli(
+        "duel",
+        DUEL,
+        "--policies",
+        "aggressive",
+        "random",
+        "--runs",
+        8,
+        "--db",
+        tmp_path / "2.db",
+        "--cluster",
+        "local:2",
+    )
+    assert two.returncode == 0, two.stderr
+    assert rows(tmp_path / "1.db") == rows(tmp_path / "2.db")
+    assert "(8.0 per second" not in two.stdout  # the timing line names the cluster instead
+    assert "cluster local:2)" in two.stdout
+
+
+@pytest.mark.parametrize(
+    ("cluster", "message"),
+    [("local:0", "expected local:N"), ("nowhere", "expected a scheduler address")],
+)
+def test_a_bad_cluster_is_one_line_and_exit_2(cluster: str, message: str) -> None:
+    """A mistaken ``--cluster`` is a clear one-line error."""
+    done = cli("batch", DUEL, "--runs", 2, "--cluster", cluster)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
