@@ -97,7 +97,7 @@ def test_damage_rewards_add_up_to_the_damage_dealt() -> None:
     """With ``reward="damage"`` each agent's rewards over an episode are the damage it dealt."""
     aec = env(EXAMPLES["openings"], reward="damage")
     rng = np.random.default_rng(0)
-    aec.reset(seed=5)
+    aec.reset(seed=7)  # a seed whose random episode has hits in it
     total = dict.fromkeys(aec.possible_agents, 0.0)
     for agent in aec.agent_iter():
         obs, reward, terminated, truncated, _ = aec.last()
