@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import structlog
-import trio
 
 from engine import Fight, load_encounter
 from events import (
@@ -42,7 +41,8 @@ from events import (
     LogWriter,
 )
 
-from ._run import make_runners, schedule
+from ._inline import play_fight
+from ._run import make_runners
 
 
 class BatchError(InitiativeError):
@@ -95,7 +95,8 @@ def fight_one(
     out: str | Path | None = None,
     timeout: float | None = None,
 ) -> Summary:
-    """Fight one encounter with live policies (through the Trio actors) and summarize it."""
+    """Fight one encounter with live policies and summarize it: called in line when every
+    policy is trusted and synchronous, else through the Trio actors (the log is the same)."""
     names = policy_of(encounter, policies)
     side_of = {c.id: c.side for c in encounter.combatants}
     damage = dict.fromkeys(encounter.sides, 0)
@@ -120,7 +121,7 @@ def fight_one(
 
     fight = Fight(encounter, seed, sink=sink)
     try:
-        trio.run(schedule, fight, runners)
+        play_fight(fight, runners)  # in line when every policy is trusted and synchronous
     except BaseExceptionGroup as group:  # Ctrl-C inside the nursery arrives wrapped
         if group.subgroup(KeyboardInterrupt) is not None:
             raise KeyboardInterrupt from None
