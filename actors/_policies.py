@@ -116,7 +116,8 @@ class Cautious:
             aways = [
                 o
                 for o in view.offers_of(Move)
-                if distance(o.action.to, nearest.position) > view.distance_to(nearest)  # type: ignore[union-attr]
+                if isinstance(o.action, Move)
+                and distance(o.action.to, nearest.position) > view.distance_to(nearest)
             ]
             if aways:
                 self.acted = turn

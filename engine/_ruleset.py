@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import msgspec
 
 from events import (
-    AnyAction,
     CombatantSpec,
     EncounterFileError,
     EncounterSpec,
@@ -186,21 +185,23 @@ class Ruleset:
         return None
 
     # --- actions ------------------------------------------------------------------------------
+    # ``check``, ``cost`` and ``perform`` receive any :class:`events.Action` a combatant sent; a
+    # ruleset annotates the parameter with the union of the actions it knows.
 
     def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
         """The legal actions, ready to send, with costs. ``EndTurn`` or ``Pass`` is added by
         the scheduler; in an opening, an empty list means the creature is not offered it."""
         return []
 
-    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Fight, who: str, action: Any, window: Window) -> str | None:
         """Why ``action`` is illegal now, or ``None`` when it is legal."""
         return f"{type(action).__name__} is not an action of the {self.name} ruleset"
 
-    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Fight, who: str, action: Any, window: Window) -> int:
         """AP the action spends (called only for a legal action)."""
         return 1
 
-    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Fight, who: str, action: Any, window: Window) -> Hook:
         """Resolve a declared, paid-for action. May open openings; returns a result that the
         opening's caller sees (a successful Dodge, say)."""
         return None

@@ -41,10 +41,18 @@ from events import (
 from ..._geometry import distance
 from .._common import check_move, check_target, reaches
 from ._attacks import spell_of, weapon_of
-from ._conditions import INSERTED, helpless, loaded, may_attack, melee_weapons, reach
+from ._conditions import (
+    INSERTED,
+    dropped_at,
+    helpless,
+    loaded,
+    may_attack,
+    melee_weapons,
+    reach,
+)
 from ._movement import budget
 from ._options import AOO_TRIGGERS, DELAY_TRIGGERS, LOCATIONS, combatant_options
-from ._specials import disarm_target, dropped_at, not_larger, within
+from ._specials import disarm_target, not_larger, within
 
 if TYPE_CHECKING:
     from events import AnyAction

@@ -95,7 +95,7 @@ def free_hand(fight: Fight, who: str) -> bool:
     """A hand not holding a weapon or shield (``hands`` hands each)."""
     spec = fight.spec(who)
     held = [w for w in spec.weapons if not fight.get(who).has(f"disarmed:{w.name}")]
-    return len(held) + (1 if spec.shield else 0) < fight.options.hands
+    return len(held) + (1 if spec.shield else 0) < int(fight.options.hands)
 
 
 def disarm(fight: Fight, who: str, action: Disarm) -> None:
