@@ -80,3 +80,29 @@ def test_public_names(package, names):
     """Each package exposes its deliberate public names."""
     module = __import__(package)
     assert names <= set(dir(module))
+
+
+def private_imports(package: str) -> list[str]:
+    """``from other._module import ...`` or ``import other._module`` in ``package``'s files."""
+    found = []
+    for path in sorted((ROOT / package).rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                modules = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            else:
+                continue
+            for module in modules:
+                top, *rest = module.split(".")
+                if top in ORDER and top != package and any(p.startswith("_") for p in rest):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {module}")
+    return found
+
+
+@pytest.mark.parametrize("package", ORDER)
+def test_no_package_imports_another_packages_private_modules(package):
+    """Packages meet through each other's ``__init__``: no ``from engine._fight import ...``
+    outside ``engine``."""
+    assert private_imports(package) == []
