@@ -85,6 +85,7 @@ SURFACE = {
         "POSITION_DECIMALS",
         "Parry",
         "Pass",
+        "RULESET_GROUP",
         "PolicyLoadError",
         "Position",
         "PriorityGranted",
@@ -111,6 +112,7 @@ SURFACE = {
         "TurnStarted",
         "UnknownRulesetError",
         "UseItem",
+        "action_types",
         "Weapon",
         "Window",
         "decode_event",
@@ -118,6 +120,7 @@ SURFACE = {
         "encode_lines",
         "parse_log",
         "read_log",
+        "register_actions",
     ],
     "engine": [
         "ALGORITHM",
