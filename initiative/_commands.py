@@ -318,5 +318,6 @@ def rulesets() -> None:
     """List the installed rulesets and built-in policies."""
     for name in engine.ruleset_names():
         cls = engine.find_ruleset(name)
-        out.print(f"[bold]{name}[/bold] (version {cls.version}, seed {cls.seed_file})")
+        seed = f", seed {cls.seed_file}" if cls.seed_file else ""
+        out.print(f"[bold]{name}[/bold] (version {cls.version}{seed})")
     out.print("policies: " + ", ".join(policy_names()))

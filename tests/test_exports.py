@@ -182,6 +182,7 @@ SURFACE = {
         "fight_one",
         "hp_balance",
         "load_policy",
+        "offers_that",
         "make_runners",
         "policy_names",
         "quiet_logging",
