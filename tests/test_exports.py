@@ -12,6 +12,7 @@ import importlib
 import types
 
 import pytest
+from packages import import_name
 
 SURFACE = {
     "events": [
@@ -253,7 +254,7 @@ SURFACE = {
 
 
 def public_names(package: str) -> list[str]:
-    module = importlib.import_module(package)
+    module = importlib.import_module(import_name(package))
     if package == "initiative":
         return sorted(module.__all__)
     return sorted(
@@ -271,6 +272,6 @@ def test_the_public_surface_is_exactly_the_pinned_one(package: str) -> None:
 @pytest.mark.parametrize("package", sorted(SURFACE))
 def test_every_public_name_exists(package: str) -> None:
     """``__all__`` (where a package has one) names only what is there."""
-    module = importlib.import_module(package)
+    module = importlib.import_module(import_name(package))
     for name in SURFACE[package]:
         assert hasattr(module, name), name
