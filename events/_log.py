@@ -18,7 +18,7 @@ import msgspec
 
 from ._errors import LogFormatError
 from ._events import EncounterStarted, Event
-from ._vocabulary import event_decoder, event_type, load_ruleset_actions
+from ._vocabulary import as_declared, event_decoder, event_type, load_ruleset_actions
 
 #: Version of the log format this code writes. Bump it (and add an upcaster) when a field's
 #: meaning changes; new fields with defaults need no bump.
@@ -42,7 +42,7 @@ def decode_event(line: bytes) -> Event:
 
     A header registers the actions of an installed ruleset it names, for the lines after it.
     """
-    event: Event = event_decoder().decode(line)
+    event: Event = as_declared(event_decoder().decode(line))
     if isinstance(event, EncounterStarted):
         load_ruleset_actions(event.ruleset)
     return event
@@ -126,9 +126,9 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
                 obj = _dict_decoder.decode(line)
                 for step in upcast:
                     obj = step(obj)
-                event = msgspec.convert(obj, event_type())
+                event = as_declared(msgspec.convert(obj, event_type()))
             else:
-                event = event_decoder().decode(line)
+                event = as_declared(event_decoder().decode(line))
         except msgspec.DecodeError as err:
             raise LogFormatError(f"{name}: line {number}: not a valid event: {err}") from None
         except msgspec.ValidationError as err:

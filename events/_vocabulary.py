@@ -28,6 +28,8 @@ _CORE_TAGS = {cls.__struct_config__.tag for cls in _CORE_ACTIONS}
 _extra: dict[str, type[Action]] = {}
 _loaded: set[str] = set()
 _built: dict[str, Any] = {}
+#: The decoding stand-ins (wider ``action`` field) and the event classes they stand for.
+_bases: dict[type[Any], type[Any]] = {}
 
 
 def register_actions(*classes: type[Action]) -> None:
@@ -77,12 +79,24 @@ def event_type() -> Any:
                 ActionDeclared: _with_action(ActionDeclared, union),
                 ActionRejected: _with_action(ActionRejected, union),
             }
+            _bases.clear()
+            _bases.update({wide: base for base, wide in swap.items()})
             events = tuple(swap.get(t, t) for t in typing.get_args(AnyEvent))
             found: Any = Union[events]  # noqa: UP007
         else:
             found = AnyEvent
         _built.update(count=len(_extra), type=found, decoder=msgspec.json.Decoder(found))
     return _built["type"]
+
+
+def as_declared(event: Any) -> Any:
+    """A decoded event as its declared class (a stand-in that decoded a registered action is
+    turned back into ``ActionDeclared`` or ``ActionRejected``, so decoded events compare equal
+    to built ones)."""
+    base = _bases.get(type(event))
+    if base is None:
+        return event
+    return base(**{name: getattr(event, name) for name in base.__struct_fields__})
 
 
 def event_decoder() -> msgspec.json.Decoder[Any]:
