@@ -49,6 +49,7 @@ from ._policies import (
     aggressive as aggressive,
     cautious as cautious,
     closing as closing,
+    offers_that as offers_that,
 )
 from ._run import (
     Result as Result,

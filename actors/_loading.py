@@ -6,7 +6,7 @@ import hashlib
 import importlib.util
 import inspect
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -33,11 +33,12 @@ def _instantiate(obj: Any, ctx: PolicyContext, name: str) -> Any:
     """A class is instantiated (with the context when its constructor takes an argument)."""
     if inspect.isclass(obj):
         try:
-            params = inspect.signature(obj).parameters
+            params: Mapping[str, inspect.Parameter] = inspect.signature(obj).parameters
         except (TypeError, ValueError):
             params = {}
         try:
-            return obj(ctx) if params else obj()
+            factory: Callable[..., Any] = obj
+            return factory(ctx) if params else factory()
         except Exception as err:
             raise PolicyLoadError(f"policy {name!r}: constructing it failed: {err}") from None
     if callable(obj) or hasattr(obj, "decide"):

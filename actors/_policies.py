@@ -19,24 +19,25 @@ from engine import CombatantState, Rng, View, distance
 from events import (
     Action,
     Attack,
-    Block,
     CombatantSpec,
-    CounterAttack,
-    Dodge,
     EncounterSpec,
     EndTurn,
-    Evade,
     Intercept,
     Move,
     Offer,
-    OpportunityAttack,
-    Parry,
     Pass,
-    Retaliate,
 )
 
-OFFENSIVE = (Attack, OpportunityAttack, Retaliate, CounterAttack)
-DEFENSIVE = (Dodge, Parry, Block, Evade)
+
+def offers_that(view: View, marker: str, *, reaction: bool | None = None) -> list[Offer]:
+    """The legal offers whose action has ``marker`` (``is_attack``, ``is_defence``, ``is_hold``,
+    ``is_aim``: see :class:`events.Action`), optionally only those that are or are not
+    reactions. Policies never match actions by class name."""
+    return [
+        o
+        for o in view.legal
+        if getattr(o.action, marker) and (reaction is None or o.action.is_reaction == reaction)
+    ]
 
 
 @dataclass(frozen=True)
@@ -82,10 +83,10 @@ def aggressive(view: View) -> Action:
             return _weakest_target(view, attacks).action
         move = _closer_move(view)
         return move.action if move else EndTurn()
-    attacks = view.offers_of(*OFFENSIVE)
+    attacks = offers_that(view, "is_attack")
     if attacks:
         return _weakest_target(view, attacks).action
-    defences = view.offers_of(*DEFENSIVE)
+    defences = offers_that(view, "is_defence")
     return defences[0].action if defences else Pass()
 
 
@@ -102,10 +103,10 @@ class Cautious:
 
     def decide(self, view: View) -> Action:
         if not view.window.is_turn:
-            defences = view.offers_of(*DEFENSIVE)
+            defences = offers_that(view, "is_defence")
             if defences:
                 return defences[0].action
-            attacks = view.offers_of(*OFFENSIVE)
+            attacks = offers_that(view, "is_attack")
             return _weakest_target(view, attacks).action if attacks else Pass()
         me = view.me
         turn = (view.round, me.id)
@@ -116,7 +117,8 @@ class Cautious:
             aways = [
                 o
                 for o in view.offers_of(Move)
-                if distance(o.action.to, nearest.position) > view.distance_to(nearest)  # type: ignore[union-attr]
+                if isinstance(o.action, Move)
+                and distance(o.action.to, nearest.position) > view.distance_to(nearest)
             ]
             if aways:
                 self.acted = turn
@@ -129,19 +131,6 @@ class Cautious:
         if move is not None and me.ap - move.cost >= (_max_ap(view) + 1) // 2:
             return move.action
         return EndTurn()
-
-
-def _kind(offer: Offer) -> str:
-    return type(offer.action).__name__
-
-
-def _named(view: View, *names: str) -> list[Offer]:
-    """Offers whose action class is called one of ``names`` (for actions a ruleset adds)."""
-    return [o for o in view.legal if _kind(o) in names]
-
-
-#: Actions that hold one's turn for later; matched by name, as rulesets add them.
-HOLDS = ("DelayTurn", "Delay", "Ready", "HoldAction")
 
 
 class Tactician:
@@ -168,14 +157,14 @@ class Tactician:
         return self._turn(view) if view.window.is_turn else self._react(view)
 
     def _react(self, view: View) -> Action:
-        free = view.offers_of(OpportunityAttack, Retaliate, CounterAttack)
+        free = offers_that(view, "is_attack", reaction=True)
         if free:
             return _weakest_target(view, free).action
         me = view.me
         trigger = view.window.trigger
         aimed_at_me = trigger is not None and trigger.target in (me.id, None)
         attacks = view.offers_of(Attack)
-        defences = view.offers_of(*DEFENSIVE)
+        defences = offers_that(view, "is_defence")
         if defences and aimed_at_me:
             cheapest = min(defences, key=lambda o: o.cost)
             if _hurt_at(me, 3) or cheapest.cost == 0 or not attacks:
@@ -193,7 +182,7 @@ class Tactician:
         me = view.me
         turn = (view.round, me.id)
         attacks = view.offers_of(Attack)
-        aims = _named(view, "Aim")
+        aims = offers_that(view, "is_aim")
         if attacks and aims and self.aimed != turn:
             cheapest = min(attacks, key=lambda o: o.cost)
             if me.ap - aims[0].cost >= cheapest.cost:
@@ -208,7 +197,7 @@ class Tactician:
         before = self.last_distance.get(nearest.id)
         self.last_distance[nearest.id] = gap
         coming = before is not None and gap < before - 0.01
-        holds = _named(view, *HOLDS)
+        holds = offers_that(view, "is_hold")
         if coming and holds and self.held != turn:
             self.held = turn
             return holds[0].action

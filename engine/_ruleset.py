@@ -1,7 +1,8 @@
 """The ruleset interface: the hooks every ruleset overrides, and finding one by name.
 
 A ruleset is a class with a name, a version and an ``Options`` Struct, found by name among the
-modules of ``engine.rulesets`` (each module exposes ``RULESET``). The scheduler (:class:`Fight`)
+modules of ``engine.rulesets`` (each module exposes ``RULESET``) and, beside them, among the
+``initiative.rulesets`` entry points of installed packages (see docs/rulesets.md). The scheduler (:class:`Fight`)
 owns the flow every seed shares: header, joins, rounds, turns, priority, openings, the end. A
 ruleset fills in the rest through hooks. Hooks that can open an opening are generators, driven
 with ``yield from`` so an opening can pause them while other combatants decide; they contain no
@@ -14,12 +15,14 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Generator
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
 from events import (
-    AnyAction,
+    RULESET_GROUP,
+    Action,
     CombatantSpec,
     EncounterFileError,
     EncounterSpec,
@@ -29,6 +32,7 @@ from events import (
     UnknownRulesetError,
     Window,
     did_you_mean,
+    register_actions,
 )
 
 from ._dice import parse_dice
@@ -88,6 +92,9 @@ class Ruleset:
     #: Whether the seed lets one initiative roll serve a group of like combatants (``group``,
     #: and the copies of a ``count``). When false, every participant rolls its own.
     group_initiative: ClassVar[bool] = False
+    #: Actions this ruleset adds to the shared ones in ``events``, each tagged
+    #: ``"<name>.<Action>"``; the log codec decodes them in this ruleset's logs.
+    actions: ClassVar[tuple[type[Action], ...]] = ()
 
     def __init__(self, encounter: EncounterSpec) -> None:
         self.encounter = encounter
@@ -263,21 +270,23 @@ class Ruleset:
         return None
 
     # --- actions ------------------------------------------------------------------------------
+    # ``check``, ``cost`` and ``perform`` receive any :class:`events.Action` a combatant sent; a
+    # ruleset annotates the parameter with the union of the actions it knows.
 
     def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
         """The legal actions, ready to send, with costs. ``EndTurn`` or ``Pass`` is added by
         the scheduler; in an opening, an empty list means the creature is not offered it."""
         return []
 
-    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Fight, who: str, action: Any, window: Window) -> str | None:
         """Why ``action`` is illegal now, or ``None`` when it is legal."""
         return f"{type(action).__name__} is not an action of the {self.name} ruleset"
 
-    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Fight, who: str, action: Any, window: Window) -> int:
         """AP the action spends (called only for a legal action)."""
         return 1
 
-    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Fight, who: str, action: Any, window: Window) -> Hook:
         """Resolve a declared, paid-for action. May open openings; returns a result that the
         opening's caller sees (a successful Dodge, say)."""
         return None
@@ -328,22 +337,61 @@ def _discover() -> None:
             _REGISTRY[cls.name] = cls
 
 
-def ruleset_names() -> list[str]:
-    """Names of the installed rulesets, sorted."""
+def _installed() -> dict[str, Any]:
+    """The ``initiative.rulesets`` entry points by name, bundled names left out."""
     _discover()
-    return sorted(_REGISTRY)
+    found = {ep.name: ep for ep in entry_points(group=RULESET_GROUP)}
+    return {name: ep for name, ep in sorted(found.items()) if name not in _REGISTRY}
+
+
+def _load_installed(name: str, ep: Any, prefix: str) -> type[Ruleset]:
+    try:
+        loaded = ep.load()
+    except Exception as err:
+        raise UnknownRulesetError(
+            f"{prefix}ruleset {name!r}: loading entry point {ep.value!r} failed:"
+            f" {type(err).__name__}: {err}"
+        ) from None
+    cls = getattr(loaded, "RULESET", loaded)
+    if not (isinstance(cls, type) and issubclass(cls, Ruleset)):
+        raise UnknownRulesetError(
+            f"{prefix}ruleset {name!r}: entry point {ep.value!r} is not a Ruleset subclass"
+        )
+    if cls.name != name:
+        raise UnknownRulesetError(
+            f"{prefix}ruleset {name!r}: entry point {ep.value!r} names itself {cls.name!r}"
+        )
+    try:
+        register_actions(*cls.actions)
+    except (TypeError, ValueError) as err:
+        raise UnknownRulesetError(f"{prefix}ruleset {name!r}: {err}") from None
+    return cls
+
+
+def ruleset_names() -> list[str]:
+    """Names of the bundled and installed rulesets, sorted."""
+    _discover()
+    return sorted({*_REGISTRY, *_installed()})
 
 
 def find_ruleset(name: str, *, where: str = "") -> type[Ruleset]:
-    """The ruleset class called ``name``; :class:`UnknownRulesetError` lists the known ones."""
+    """The ruleset class called ``name``; :class:`UnknownRulesetError` lists the known ones.
+
+    Bundled rulesets come first; an installed package cannot replace one.
+    """
     _discover()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        prefix = f"{where}: " if where else ""
-        raise UnknownRulesetError(
-            f"{prefix}unknown ruleset {name!r} (known: {', '.join(sorted(_REGISTRY))})"
-        ) from None
+    prefix = f"{where}: " if where else ""
+    found = _REGISTRY.get(name)
+    if found is not None:
+        return found
+    installed = _installed()
+    if name in installed:
+        cls = _load_installed(name, installed[name], prefix)
+        _REGISTRY[name] = cls
+        return cls
+    raise UnknownRulesetError(
+        f"{prefix}unknown ruleset {name!r} (known: {', '.join(ruleset_names())})"
+    )
 
 
 __all__ = ["EndTurn", "Pass", "Hook", "Options", "Ruleset", "find_ruleset", "ruleset_names"]

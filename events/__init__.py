@@ -120,3 +120,8 @@ from ._values import (
     Trigger as Trigger,
     Window as Window,
 )
+from ._vocabulary import (
+    RULESET_GROUP as RULESET_GROUP,
+    action_types as action_types,
+    register_actions as register_actions,
+)

@@ -10,7 +10,7 @@ rejects the rest with a reason. New actions go at the end of their section and i
 
 from __future__ import annotations
 
-from typing import Union
+from typing import ClassVar, Union
 
 import msgspec
 
@@ -18,7 +18,22 @@ from ._values import Position
 
 
 class Action(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="type"):
-    """Base of every action."""
+    """Base of every action.
+
+    Policies ask what an action is through these markers, never through its class name, so a
+    ruleset's own actions (``Ruleset.actions``) are understood by every policy that reads them.
+    """
+
+    is_attack: ClassVar[bool] = False
+    """It strikes at an opponent (an attack, an attack of opportunity, a counter-attack)."""
+    is_reaction: ClassVar[bool] = False
+    """It is taken only in an opening, in answer to someone else's deed."""
+    is_defence: ClassVar[bool] = False
+    """It defends against an incoming attack (dodge, parry, block)."""
+    is_hold: ClassVar[bool] = False
+    """It keeps one's turn to take later (delay)."""
+    is_aim: ClassVar[bool] = False
+    """It improves one's next attack (aim)."""
 
     def describe(self) -> str:
         """A short human phrase for narration and tables."""
@@ -44,6 +59,8 @@ class Pass(Action, frozen=True, tag="Pass"):
 class Attack(Action, frozen=True, tag="Attack"):
     """Attack a target with a weapon (melee or ranged, as the weapon is)."""
 
+    is_attack: ClassVar[bool] = True
+
     target: str
     """Id of the combatant attacked."""
     weapon: str | None = None
@@ -67,17 +84,29 @@ class Move(Action, frozen=True, tag="Move"):
 class Dodge(Action, frozen=True, tag="Dodge"):
     """Try to avoid an incoming attack."""
 
+    is_defence: ClassVar[bool] = True
+    is_reaction: ClassVar[bool] = True
+
 
 class Parry(Action, frozen=True, tag="Parry"):
     """Turn aside an incoming melee attack with a weapon."""
+
+    is_defence: ClassVar[bool] = True
+    is_reaction: ClassVar[bool] = True
 
 
 class Block(Action, frozen=True, tag="Block"):
     """Take an incoming attack on a shield."""
 
+    is_defence: ClassVar[bool] = True
+    is_reaction: ClassVar[bool] = True
+
 
 class Evade(Action, frozen=True, tag="Evade"):
     """Throw oneself out of the way of an attack, optionally stepping to a point."""
+
+    is_defence: ClassVar[bool] = True
+    is_reaction: ClassVar[bool] = True
 
     to: Position | None = None
     """Where to step on success (the ruleset bounds the distance)."""
@@ -86,9 +115,14 @@ class Evade(Action, frozen=True, tag="Evade"):
 class Intercept(Action, frozen=True, tag="Intercept"):
     """Take a hit meant for an adjacent ally."""
 
+    is_reaction: ClassVar[bool] = True
+
 
 class Retaliate(Action, frozen=True, tag="Retaliate"):
     """Counterattack someone who has just attacked one in melee."""
+
+    is_attack: ClassVar[bool] = True
+    is_reaction: ClassVar[bool] = True
 
     target: str
     """Id of the attacker struck back at."""
@@ -97,9 +131,15 @@ class Retaliate(Action, frozen=True, tag="Retaliate"):
 class CounterAttack(Action, frozen=True, tag="CounterAttack"):
     """Meet an incoming melee attack with one's own; the better result hits."""
 
+    is_attack: ClassVar[bool] = True
+    is_reaction: ClassVar[bool] = True
+
 
 class OpportunityAttack(Action, frozen=True, tag="OpportunityAttack"):
     """A melee attack against an opponent who presents an opening."""
+
+    is_attack: ClassVar[bool] = True
+    is_reaction: ClassVar[bool] = True
 
     target: str
     """Id of the opponent attacked."""
@@ -112,6 +152,8 @@ class OpportunityAttack(Action, frozen=True, tag="OpportunityAttack"):
 
 class Aim(Action, frozen=True, tag="Aim"):
     """Take aim for the next ranged attack."""
+
+    is_aim: ClassVar[bool] = True
 
     target: str | None = None
     """Who is aimed at, when the ruleset cares."""
@@ -202,6 +244,8 @@ class Disengage(Action, frozen=True, tag="Disengage"):
 
 class DelayTurn(Action, frozen=True, tag="DelayTurn"):
     """Skip the turn, keeping it to insert later when one of the triggers happens."""
+
+    is_hold: ClassVar[bool] = True
 
     triggers: tuple[str, ...] = ()
     """The trigger conditions declared (names the ruleset documents)."""

@@ -17,7 +17,8 @@ from typing import Any
 import msgspec
 
 from ._errors import LogFormatError
-from ._events import AnyEvent, EncounterStarted, Event
+from ._events import EncounterStarted, Event
+from ._vocabulary import as_declared, event_decoder, event_type, load_ruleset_actions
 
 #: Version of the log format this code writes. Bump it (and add an upcaster) when a field's
 #: meaning changes; new fields with defaults need no bump.
@@ -28,7 +29,6 @@ LOG_FORMAT = 1
 UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 _encoder = msgspec.json.Encoder()
-_decoder = msgspec.json.Decoder(AnyEvent)
 _dict_decoder = msgspec.json.Decoder(dict[str, Any])
 _list_decoder = msgspec.json.Decoder(list[AnyEvent])
 
@@ -39,8 +39,14 @@ def encode_event(event: Event) -> bytes:
 
 
 def decode_event(line: bytes) -> Event:
-    """Decode one log line (without or with its newline)."""
-    return _decoder.decode(line)
+    """Decode one log line (without or with its newline).
+
+    A header registers the actions of an installed ruleset it names, for the lines after it.
+    """
+    event: Event = as_declared(event_decoder().decode(line))
+    if isinstance(event, EncounterStarted):
+        load_ruleset_actions(event.ruleset)
+    return event
 
 
 class LogWriter:
@@ -130,15 +136,17 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
                 obj = _dict_decoder.decode(line)
                 for step in upcast:
                     obj = step(obj)
-                event = msgspec.convert(obj, AnyEvent)
+                event = as_declared(msgspec.convert(obj, event_type()))
             else:
-                event = _decoder.decode(line)
+                event = as_declared(event_decoder().decode(line))
         except msgspec.DecodeError as err:
             raise LogFormatError(f"{name}: line {number}: not a valid event: {err}") from None
         except msgspec.ValidationError as err:
             raise LogFormatError(f"{name}: line {number}: not a valid event: {err}") from None
         if number == 1:
             upcast = _check_header(event, name)
+            assert isinstance(event, EncounterStarted)
+            load_ruleset_actions(event.ruleset)
         elif isinstance(event, EncounterStarted):
             raise LogFormatError(f"{name}: line {number}: a second EncounterStarted header")
         if event.seq != number - 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version as package_version
 from pathlib import Path
 from typing import Annotated
 
@@ -28,6 +29,16 @@ class UsageProblem(InitiativeError):
     """A command-line value the user gave is wrong."""
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        try:
+            number = package_version("initiative")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            number = "unknown"
+        out.print(f"initiative {number}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _main(
     log_level: Annotated[
@@ -38,6 +49,15 @@ def _main(
             case_sensitive=False,
         ),
     ] = "warning",
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the installed version and exit.",
+            callback=_show_version,
+            is_eager=True,
+        ),
+    ] = False,
 ) -> None:
     if log_level.lower() not in _logging.LEVELS:
         raise typer.BadParameter(f"choose one of {', '.join(_logging.LEVELS)}")

@@ -397,5 +397,6 @@ def rulesets(
         return
     for name in engine.ruleset_names():
         cls = engine.find_ruleset(name)
-        out.print(f"[bold]{name}[/bold] (version {cls.version}, seed {cls.seed_file})")
+        seed = f", seed {cls.seed_file}" if cls.seed_file else ""
+        out.print(f"[bold]{name}[/bold] (version {cls.version}{seed})")
     out.print("policies: " + ", ".join(policy_names()))

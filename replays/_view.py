@@ -71,5 +71,5 @@ def embed_json(data: object) -> str:
 
 def render_html(contents: LogContents) -> str:
     """The whole page for ``contents``: one string, inline CSS and JS, no external resource."""
-    template = files("replays").joinpath("view.html").read_text(encoding="utf-8")
+    template = files(__package__).joinpath("view.html").read_text(encoding="utf-8")
     return template.replace("/*@DATA@*/null", embed_json(view_data(contents)), 1)

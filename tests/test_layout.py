@@ -3,24 +3,34 @@
 from __future__ import annotations
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
+from packages import FOLDERS, folder_of, import_name
 
 ROOT = Path(__file__).parents[1]
-ORDER = ["events", "engine", "actors", "replays", "initiative"]
+ORDER = FOLDERS
 
 
-def imported_packages(package: str) -> set[str]:
-    found = set()
-    for path in (ROOT / package).rglob("*.py"):
+def imported_modules(package: str) -> list[tuple[Path, int, str]]:
+    """Every absolute import in ``package``'s files: (file, line, dotted name imported), with
+    ``from a import b`` as ``a.b``."""
+    found = []
+    for path in sorted((ROOT / package).rglob("*.py")):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                found |= {alias.name.split(".")[0] for alias in node.names}
+                found += [(path, node.lineno, alias.name) for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add(node.module.split(".")[0])
-    return found & set(ORDER)
+                found += [(path, node.lineno, f"{node.module}.{a.name}") for a in node.names]
+    return found
+
+
+def imported_packages(package: str) -> set[str]:
+    """The project packages ``package`` imports (``initiative.engine`` counts as ``engine``)."""
+    found = (folder_of(module) for _, _, module in imported_modules(package))
+    return {where[0] for where in found if where is not None}
 
 
 @pytest.mark.parametrize("package", ORDER)
@@ -91,5 +101,25 @@ def test_events_knows_only_msgspec_and_the_standard_library():
 )
 def test_public_names(package, names):
     """Each package exposes its deliberate public names."""
-    module = __import__(package)
+    module = importlib.import_module(import_name(package))
     assert names <= set(dir(module))
+
+
+def private_imports(package: str) -> list[str]:
+    """``from other._module import ...`` or ``import other._module`` in ``package``'s files."""
+    found = []
+    for path, line, module in imported_modules(package):
+        where = folder_of(module)
+        if where is None:
+            continue
+        folder, rest = where
+        if folder != package and any(part.startswith("_") for part in rest):
+            found.append(f"{path.relative_to(ROOT)}:{line}: {module}")
+    return found
+
+
+@pytest.mark.parametrize("package", ORDER)
+def test_no_package_imports_another_packages_private_modules(package):
+    """Packages meet through each other's ``__init__``: no ``from engine._fight import ...``
+    outside ``engine``."""
+    assert private_imports(package) == []

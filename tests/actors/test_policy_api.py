@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import ClassVar
 
 import msgspec
 import pytest
@@ -202,12 +203,15 @@ def test_tactician_dodges_a_blow_at_itself_when_nothing_else_is_offered() -> Non
     assert Tactician().decide(view_with([Offer(action=Dodge(), cost=1)], target="c")) == Pass()
 
 
-class DelayTurn(Action, frozen=True, tag="DelayTurn"):
-    """Stands in for the tactical ruleset's Delay Turn (matched by class name)."""
+class Bide(Action, frozen=True, tag="test.Bide"):
+    """A ruleset's own way to hold a turn: policies know it by its marker, not its name."""
+
+    is_hold: ClassVar[bool] = True
 
 
 def test_tactician_holds_its_turn_while_the_enemy_comes_to_it() -> None:
-    """With no one in reach and the enemy closing in, a DelayTurn offer is taken."""
+    """With no one in reach and the enemy closing in, an offer to hold the turn (an action
+    marked ``is_hold``, whatever its name) is taken."""
     replace = msgspec.structs.replace
     policy = Tactician()
     step = Move(to=Position(3, 0))
@@ -218,6 +222,6 @@ def test_tactician_holds_its_turn_while_the_enemy_comes_to_it() -> None:
         far,
         round=2,
         enemies=(replace(far.enemies[0], position=Position(6, 0)),),
-        legal=(Offer(action=DelayTurn(), cost=0), *far.legal),
+        legal=(Offer(action=Bide(), cost=0), *far.legal),
     )
-    assert policy.decide(near) == DelayTurn()
+    assert policy.decide(near) == Bide()

@@ -16,6 +16,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from debug_support import EXAMPLES, INITIATIVE, cli, record
 
 from events import parse_log
@@ -69,6 +70,24 @@ def _one(example: Path, reference: bytes, point: Path, size: int) -> tuple[bool,
     return True, cut, "; ".join(problems)
 
 
+def test_sigkill_then_resume_at_chosen_points(tmp_path: Path) -> None:
+    """Real SIGKILLs where a crash matters most: just after the header, mid-line early, on a
+    line boundary, in the middle, and mid-line near the end. Each resumed log verifies and
+    equals the uninterrupted run's byte for byte."""
+    example = EXAMPLES / "openings-duel.toml"
+    ref = record(example, tmp_path / "ref.jsonl").read_bytes()
+    header = ref.index(b"\n") + 1
+    boundary = ref.index(b"\n", len(ref) // 3) + 1
+    sizes = [header + 1, header + 40, boundary, len(ref) // 2, len(ref) - 20]
+    jobs = [(example, ref, tmp_path / f"kill{i}.jsonl", size) for i, size in enumerate(sizes)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda job: _one(*job), jobs))
+    killed = [(cut, problem) for ok, cut, problem in results if ok]
+    assert not [problem for _, problem in killed if problem]
+    assert len(killed) >= 3, f"only {len(killed)} runs were killed before they finished"
+
+
+@pytest.mark.slow
 def test_sigkill_then_resume_at_random_points(tmp_path: Path) -> None:
     """At least 20 real SIGKILLs at random log sizes: every resumed log verifies and equals the
     uninterrupted run's log byte for byte (which ``initiative verify`` passes: checked once

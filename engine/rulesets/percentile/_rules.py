@@ -30,7 +30,7 @@ from .._common import (
     weapon_named,
 )
 from ._checks import SKILL_BASE, STATS, percent_test, skill_value
-from ._options import CombatantOptions, PercentileOptions
+from ._options import CombatantOptions, CombatantOptions as PercentileCombatant, PercentileOptions
 from ._surprise import SURPRISED, decide_surprise
 
 if TYPE_CHECKING:
@@ -85,14 +85,14 @@ class Percentile(Ruleset):
         cls._decode_combatant(c, name=name)
 
     @staticmethod
-    def _decode_combatant(c: CombatantSpec, *, name: str) -> CombatantOptions:
+    def _decode_combatant(c: CombatantSpec, *, name: str) -> PercentileCombatant:
         try:
             return msgspec.convert(c.options, CombatantOptions)
         except msgspec.ValidationError as err:
             text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
             raise EncounterFileError(f"{name}: combatant {c.id!r}: {text}") from None
 
-    def combatant_options(self, c: CombatantSpec) -> CombatantOptions:
+    def combatant_options(self, c: CombatantSpec) -> PercentileCombatant:
         return self._combatant_options[c.id]
 
     def max_ap(self, c: CombatantSpec) -> int:

@@ -50,7 +50,7 @@ def attack_limit(fight: Fight, who: str) -> int:
     """Seed 002: 2 attacks a round; "Attack limit is reduced to 0" in Defensive Stance."""
     if fight.get(who).has("defensive_stance"):
         return 0
-    return fight.options.attack_limit
+    return int(fight.options.attack_limit)
 
 
 def may_attack(fight: Fight, who: str) -> str | None:

@@ -61,7 +61,7 @@ def margin(fight: Fight, t: Test) -> int:
     """DoS on a success, minus the degrees of failure on a failure."""
     if t.success:
         return t.dos
-    return -(1 + max(0, t.roll - t.target - 1) // fight.options.degree_step)
+    return -(1 + max(0, t.roll - t.target - 1) // int(fight.options.degree_step))
 
 
 def test(

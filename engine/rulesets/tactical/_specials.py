@@ -100,7 +100,7 @@ def free_hand(fight: Fight, who: str) -> bool:
         for w in spec.weapons
         if not me.has(f"disarmed:{w.name}") and not me.has(f"sheathed:{w.name}")
     ]
-    return len(held) + (1 if spec.shield else 0) < fight.options.hands
+    return len(held) + (1 if spec.shield else 0) < int(fight.options.hands)
 
 
 def disarm(fight: Fight, who: str, action: Disarm) -> None:

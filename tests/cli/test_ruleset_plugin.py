@@ -1,0 +1,276 @@
+"""A fifth game, shipped as its own package: installed, its ruleset is found by name through the
+``initiative.rulesets`` entry-point group, and its encounters run, verify, show, view and batch
+like the bundled ones. The package is the example of docs/rulesets.md ("Writing a ruleset")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from events import ActionDeclared, ConditionAdded, read_log
+
+INITIATIVE = str(Path(sys.executable).parent / "initiative")
+
+PYPROJECT = """
+[build-system]
+requires = ["setuptools"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "initiative-test-brawl"
+version = "0.1"
+
+[project.entry-points."initiative.rulesets"]
+brawl = "brawl:Brawl"
+
+[tool.setuptools]
+packages = ["brawl"]
+"""
+
+MODULE = '''
+"""brawl: fists and shoves. A small ruleset shipped as its own package.
+
+- Initiative: 1d6 + might. Each combatant has 2 AP a turn (``ap`` in [options]).
+- Attack (1 AP): 1d6 + might against 4; a hit deals the weapon's damage.
+- Shove (1 AP, this ruleset's own action): 1d6 + might against the target's 1d6 + might; on a
+  win the target is staggered (this ruleset's own condition) and has 1 AP less next turn.
+- Move (1 AP): up to one's speed, to within reach of the nearest enemy.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engine import Fight, Hook, Options, Ruleset, approach, distance
+from events import Action, Attack, AttackResolved, CombatantSpec, Move, Offer, Window
+
+
+class Shove(Action, frozen=True, tag="brawl.Shove"):
+    """Shove an enemy in reach off balance."""
+
+    is_attack: ClassVar[bool] = True
+    target: str
+
+
+#: The condition a successful shove leaves; it costs 1 AP at the start of the next turn.
+STAGGERED = "brawl.staggered"
+
+
+class BrawlOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    ap: int = 2
+    """Action points a turn."""
+    reach: float = 1.5
+    """Metres within which one can hit or shove."""
+
+
+class Brawl(Ruleset):
+    name = "brawl"
+    version = 1
+    Options = BrawlOptions
+    stats = frozenset({"might"})
+    initiative_die = 6
+    roll_off_die = 6
+    actions = (Shove,)
+    options: BrawlOptions
+
+    def max_ap(self, c: CombatantSpec) -> int:
+        return c.ap if c.ap is not None else self.options.ap
+
+    def initiative_modifier(self, c: CombatantSpec) -> int:
+        return c.stats.get("might", 0)
+
+    def turn_started(self, fight: Fight, who: str) -> Hook:
+        ap = self.max_ap(fight.spec(who))
+        if fight.get(who).has(STAGGERED):
+            fight.remove_condition(who, STAGGERED)
+            ap -= 1
+        fight.set_ap(who, ap, "turn start")
+        return None
+        yield
+
+    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+        me = fight.get(who)
+        enemies = fight.enemies_of(who)
+        if not window.is_turn or me.ap < 1 or not enemies:
+            return []
+        near = [e for e in enemies if distance(me.position, e.position) <= self.options.reach]
+        offers = []
+        for e in near:
+            offers += [Offer(action=Attack(target=e.id), cost=1)]
+            offers += [Offer(action=Shove(target=e.id), cost=1)]
+        if not near:
+            nearest = min(enemies, key=lambda e: (distance(me.position, e.position), e.id))
+            stop = self.options.reach - 0.25
+            to = approach(me.position, nearest.position, fight.spec(who).speed, stop)
+            offers.append(Offer(action=Move(to=to), cost=1))
+        return offers
+
+    def check(self, fight: Fight, who: str, action: Any, window: Window) -> str | None:
+        if not window.is_turn:
+            return "brawl has no reactions"
+        match action:
+            case Attack(target=target) | Shove(target=target):
+                if target not in [e.id for e in fight.enemies_of(who)]:
+                    return f"{target} is not an enemy still fighting"
+                if fight.dist(who, target) > self.options.reach:
+                    return f"{target} is out of reach"
+                return None
+            case Move(to=to):
+                if distance(fight.get(who).position, to) > fight.spec(who).speed:
+                    return "that is further than one's speed"
+                return None
+        return f"{type(action).__name__} is not an action of the brawl ruleset"
+
+    def perform(self, fight: Fight, who: str, action: Any, window: Window) -> Hook:
+        might = fight.spec(who).stats.get("might", 0)
+        if isinstance(action, Move):
+            fight.move(who, action.to)
+        elif isinstance(action, Shove):
+            mine = fight.roll(who, f"shove {action.target}", f"1d6{might:+d}")
+            theirs_might = fight.spec(action.target).stats.get("might", 0)
+            theirs = fight.roll(action.target, "stand firm", f"1d6{theirs_might:+d}")
+            if mine.total > theirs.total:
+                fight.add_condition(action.target, STAGGERED, until="its next turn")
+        else:
+            weapon = fight.spec(who).weapons[0]
+            roll = fight.roll(who, f"attack on {action.target}", f"1d6{might:+d}")
+            hit = roll.total >= 4
+            fight.emit(
+                AttackResolved(
+                    who=who, target=action.target, hit=hit, roll=roll.total, against=4,
+                    detail=weapon.name,
+                )
+            )
+            if hit:
+                damage = fight.roll(who, f"damage to {action.target}", weapon.damage)
+                fight.damage(action.target, damage.total, source=who)
+        return None
+        yield
+'''
+
+ENCOUNTER = """
+ruleset = "brawl"
+name = "Tavern brawl"
+seed = 5
+
+[options]
+ap = 2
+
+[[combatants]]
+id = "bruno"
+side = "locals"
+hp = 12
+position = [0, 0]
+stats = { might = 2 }
+weapons = [{ name = "fists", damage = "1d3" }]
+policy = "random"
+
+[[combatants]]
+id = "kasia"
+side = "sailors"
+hp = 10
+position = [4, 0]
+stats = { might = 1 }
+weapons = [{ name = "bottle", damage = "1d4" }]
+policy = "aggressive"
+"""
+
+
+def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [INITIATIVE, *map(str, args)], capture_output=True, text=True, timeout=300
+    )
+
+
+def pip(*args: str) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pip", "-q", *args], check=True, capture_output=True, timeout=300
+    )
+
+
+@pytest.fixture(scope="module")
+def brawl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The package built and installed offline into this environment (uninstalled afterwards);
+    yields the encounter file."""
+    src = tmp_path_factory.mktemp("brawl-package")
+    (src / "pyproject.toml").write_text(PYPROJECT)
+    (src / "brawl").mkdir()
+    (src / "brawl" / "__init__.py").write_text(MODULE)
+    pip("install", "--no-deps", "--no-build-isolation", "--no-index", str(src))
+    encounter = tmp_path_factory.mktemp("brawl") / "tavern.toml"
+    encounter.write_text(ENCOUNTER)
+    try:
+        yield encounter
+    finally:
+        pip("uninstall", "-y", "initiative-test-brawl")
+
+
+@pytest.fixture(scope="module")
+def log(brawl: Path) -> Path:
+    out = brawl.parent / "tavern.jsonl"
+    done = run("run", brawl, "--seed", "5", "--out", out, "--quiet")
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_the_installed_ruleset_is_listed(brawl: Path) -> None:
+    done = run("rulesets")
+    assert done.returncode == 0, done.stderr
+    assert "brawl (version 1)\n" in done.stdout
+
+
+def test_it_runs_with_its_own_action_and_condition(log: Path) -> None:
+    """The log holds the ruleset's own action (tag ``brawl.Shove``) and condition."""
+    events = read_log(log).events
+    assert events[0].ruleset == "brawl"
+    shoves = [
+        e
+        for e in events
+        if isinstance(e, ActionDeclared) and e.action.describe().startswith("Shove")
+    ]
+    assert shoves
+    assert b'"type":"brawl.Shove"' in log.read_bytes()
+    staggered = [e for e in events if isinstance(e, ConditionAdded)]
+    assert staggered and {e.condition for e in staggered} == {"brawl.staggered"}
+    assert type(events[-1]).__name__ == "EncounterEnded"
+
+
+def test_its_log_verifies(log: Path) -> None:
+    done = run("verify", log)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_show_lists_its_actions(log: Path) -> None:
+    done = run("show", log, "--type", "ActionDeclared", "--json")
+    assert done.returncode == 0, done.stderr
+    tags = {json.loads(line)["action"]["type"] for line in done.stdout.splitlines()}
+    assert "brawl.Shove" in tags
+    table = run("show", log, "--type", "ConditionAdded")
+    assert table.returncode == 0, table.stderr
+    assert "brawl.staggered" in table.stdout
+
+
+def test_view_writes_its_timeline(log: Path, tmp_path: Path) -> None:
+    page = tmp_path / "tavern.html"
+    done = run("view", log, "-o", page)
+    assert done.returncode == 0, done.stderr
+    assert "brawl.Shove" in page.read_text()
+
+
+def test_it_batches(brawl: Path) -> None:
+    done = run("batch", brawl, "--runs", "6", "--jobs", "2")
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if " locals " in line or " sailors " in line]
+    assert len(rows) == 2
+
+
+def test_docs_show_this_very_package() -> None:
+    """docs/rulesets.md ("Writing a ruleset") shows the package this test installs, verbatim."""
+    docs = (Path(__file__).parents[2] / "docs" / "rulesets.md").read_text()
+    for text in (PYPROJECT, MODULE, ENCOUNTER):
+        assert text.strip() in docs
