@@ -30,7 +30,7 @@ UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 _encoder = msgspec.json.Encoder()
 _dict_decoder = msgspec.json.Decoder(dict[str, Any])
-_list_decoder = msgspec.json.Decoder(list[AnyEvent])
+_list_decoders: dict[Any, msgspec.json.Decoder[Any]] = {}
 
 
 def encode_event(event: Event) -> bytes:
@@ -172,7 +172,14 @@ def _parse_current(lines: list[bytes], name: str) -> list[Event] | None:
     if not lines or not lines[0].startswith(b'{"type":"EncounterStarted"'):
         return None
     try:
-        events = _list_decoder.decode(b"[" + b",".join(lines) + b"]")
+        head = event_decoder().decode(lines[0])
+        if isinstance(head, EncounterStarted):
+            load_ruleset_actions(head.ruleset)
+        union = event_type()
+        decoder = _list_decoders.get(union)
+        if decoder is None:
+            decoder = _list_decoders[union] = msgspec.json.Decoder(list[union])  # type: ignore[valid-type]
+        events = [as_declared(e) for e in decoder.decode(b"[" + b",".join(lines) + b"]")]
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
     header = events[0]
