@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 
 from events import InitiativeError, LogContents, read_log
+from replays import literal
 
 from . import _logging
 
@@ -47,7 +48,7 @@ def _main(
 def load_log(path: Path) -> LogContents:
     contents = read_log(path)
     for warning in contents.warnings:
-        err.print(f"[yellow]warning:[/yellow] {warning}")
+        err.print(f"[yellow]warning:[/yellow] {literal(warning)}")
     return contents
 
 

@@ -36,6 +36,7 @@ from actors import (
     wilson,
 )
 from events import EncounterSpec
+from replays import literal, plain
 
 from ._app import UsageProblem, app, err, out, parse_policies
 
@@ -107,7 +108,7 @@ def _fight_all(
     )
     started = time.perf_counter()
     with Progress(*columns, console=err, transient=False) as progress:
-        bar = progress.add_task(encounter.name, total=len(tasks))
+        bar = progress.add_task(literal(encounter.name), total=len(tasks))
         results = run_batch(
             encounter,
             tasks,
@@ -149,7 +150,9 @@ def batch(
     tasks = [Task(seed=seed_start + i, policies=tuple(chosen.items())) for i in range(runs)]
     results, elapsed = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout)
 
-    table = Table(title=f"{spec.name or encounter.name}: {runs} encounters", header_style="bold")
+    table = Table(
+        title=plain(f"{spec.name or encounter.name}: {runs} encounters"), header_style="bold"
+    )
     for column in ("side", "policy", "wins", "rate", "95% CI", "rounds", "damage", "faults"):
         table.add_column(column, justify="left" if column in ("side", "policy") else "right")
     first = results[0].policies
@@ -157,8 +160,8 @@ def batch(
         names = sorted({first[c.id] for c in spec.combatants if c.side == s.side})
         low, high = s.interval
         table.add_row(
-            s.side,
-            ", ".join(names),
+            plain(s.side),
+            plain(", ".join(names)),
             str(s.wins),
             _pct(s.rate),
             _ci(low, high),
@@ -170,8 +173,10 @@ def batch(
     draws = sum(1 for r in results if r.winner is None)
     out.print(f"no winner: {draws}")
     out.print(
-        "faults by policy: "
-        + ", ".join(f"{name} {n}" for name, n in faults_by_policy(results).items())
+        plain(
+            "faults by policy: "
+            + ", ".join(f"{name} {n}" for name, n in faults_by_policy(results).items())
+        )
     )
     out.print(
         f"{runs} encounters in {elapsed:.2f} s ({runs / elapsed:,.1f} per second, {jobs} job(s))"
@@ -194,7 +199,7 @@ def _report_storage(
     timeout: float | None,
 ) -> None:
     if keep_logs is not None:
-        out.print(f"logs kept in {keep_logs}/")
+        out.print(plain(f"logs kept in {keep_logs}/"))
     if db is not None:
         run_id = store(
             db,
@@ -207,8 +212,10 @@ def _report_storage(
             results=results,
             timeout=timeout,
         )
-        out.print(f"results stored in {db} as run {run_id} (tables runs, encounters)")
-    out.print("fight one again: " + rerun_command(encounter, tasks[0], results[0].log, timeout))
+        out.print(plain(f"results stored in {db} as run {run_id} (tables runs, encounters)"))
+    out.print(
+        plain("fight one again: " + rerun_command(encounter, tasks[0], results[0].log, timeout))
+    )
 
 
 @app.command(rich_help_panel="Simulation at scale")
@@ -258,11 +265,11 @@ def duel(
                 wins[who] += 1
                 by_side[(who, side)] += 1
     draws = runs - wins["A"] - wins["B"]
-    table = Table(title=f"{spec.name or encounter.name}: {runs} duels", header_style="bold")
+    table = Table(title=plain(f"{spec.name or encounter.name}: {runs} duels"), header_style="bold")
     for column in (
         "policy",
-        f"wins as {one}",
-        f"wins as {two}",
+        plain(f"wins as {one}"),
+        plain(f"wins as {two}"),
         "wins",
         "rate",
         "95% CI",
@@ -272,7 +279,7 @@ def duel(
     for who, name in (("A", a), ("B", b)):
         low, high = wilson(wins[who], runs)
         table.add_row(
-            f"{who} {name}",
+            plain(f"{who} {name}"),
             str(by_side[(who, one)]),
             str(by_side[(who, two)]),
             str(wins[who]),
@@ -287,12 +294,12 @@ def duel(
     if p < 0.05 and wins["A"] != wins["B"]:
         better, worse = (a, b) if wins["A"] > wins["B"] else (b, a)
         out.print(
-            f"verdict: {better} is better than {worse} (p = {p:.3g}, two-sided sign test"
+            f"verdict: {literal(better)} is better than {literal(worse)} (p = {p:.3g}, two-sided sign test"
             f" over {decisive} decisive encounters)"
         )
     else:
         out.print(
-            f"verdict: no clear difference between {a} and {b} (p = {p:.3g}, two-sided sign"
+            f"verdict: no clear difference between {literal(a)} and {literal(b)} (p = {p:.3g}, two-sided sign"
             f" test over {decisive} decisive encounters); more runs may tell"
         )
     out.print(

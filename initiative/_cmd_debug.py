@@ -10,7 +10,6 @@ from typing import Annotated
 
 import trio
 import typer
-from rich.markup import escape
 
 from actors import Result
 from events import Event, LogContents
@@ -21,6 +20,8 @@ from replays import (
     diff_logs,
     effects,
     fork_log,
+    literal,
+    plain,
     render_html,
     resume_log,
     step_of,
@@ -34,7 +35,7 @@ _CONTEXT = 3
 def _step_line(step: Step, marker: str = " ") -> str:
     indent = "  " * max(0, step.depth - 1)
     who = step.who or "-"
-    return escape(f"{marker}{step.seq:>6}  {indent}{step.type:<18} {who:<12} {step.summary}")
+    return literal(f"{marker}{step.seq:>6}  {indent}{step.type:<18} {who:<12} {step.summary}")
 
 
 @app.command(rich_help_panel="Debugging and what-if")
@@ -57,7 +58,7 @@ def why(
         sys.stdout.write(json.dumps(data) + "\n")
         return
     target = chain[-1]
-    out.print(f"why seq {seq} ({target.type}{' ' + target.who if target.who else ''}):")
+    out.print(plain(f"why seq {seq} ({target.type}{' ' + target.who if target.who else ''}):"))
     for step in chain:
         out.print(_step_line(step, ">" if step.seq == seq else " "))
     if show_effects:
@@ -85,27 +86,29 @@ def diff(
     a, b = load_log(log_a), load_log(log_b)
     result = diff_logs(a, b)
     for note in result.notes:
-        out.print(f"note: {escape(note)}")
+        out.print(f"note: {literal(note)}")
     if result.identical:
         out.print(f"identical: {result.events_a} events")
         return
     seq = result.seq
     assert seq is not None
     out.print(f"first difference at seq {seq}")
-    out.print(f"  A = {escape(str(log_a))} ({result.events_a} events)")
-    out.print(f"  B = {escape(str(log_b))} ({result.events_b} events)")
+    out.print(f"  A = {literal(str(log_a))} ({result.events_a} events)")
+    out.print(f"  B = {literal(str(log_b))} ({result.events_b} events)")
     if result.ended is not None:
         longer, name = (b, "B") if result.ended == "a" else (a, "A")
         short = "A" if name == "B" else "B"
         nxt = step_of(longer.events[seq])
-        out.print(f"{short} ends after seq {seq - 1}; {name} goes on with {nxt.type} at seq {seq}")
+        out.print(
+            plain(f"{short} ends after seq {seq - 1}; {name} goes on with {nxt.type} at seq {seq}")
+        )
     else:
         width = max(len("field"), *(len(f.path) for f in result.fields))
         va = [json.dumps(f.a) for f in result.fields]
         vwidth = max(len("A"), *(len(v) for v in va))
-        out.print(escape(f"  {'field':<{width}}  {'A':<{vwidth}}  B"))
+        out.print(literal(f"  {'field':<{width}}  {'A':<{vwidth}}  B"))
         for f, left in zip(result.fields, va, strict=True):
-            out.print(escape(f"  {f.path:<{width}}  {left:<{vwidth}}  {json.dumps(f.b)}"))
+            out.print(literal(f"  {f.path:<{width}}  {left:<{vwidth}}  {json.dumps(f.b)}"))
     out.print("context:")
     _context_lines(a, seq - context, seq, " ")
     _context_lines(a, seq, seq + context, "A")
@@ -144,7 +147,7 @@ def _finished(result: Result, target: Path) -> None:
     state = result.fight.state
     err.print(
         f"[dim]{result.fight.next_seq} events, {state.round} round(s),"
-        f" winner: {state.winner or 'no one'}; log written to {escape(str(target))}[/dim]"
+        f" winner: {literal(state.winner or 'no one')}; log written to {literal(str(target))}[/dim]"
     )
 
 
@@ -229,4 +232,4 @@ def view(
         target.write_text(render_html(contents), encoding="utf-8")
     except OSError as problem:
         raise UsageProblem(f"{target}: cannot write: {problem.strerror}") from None
-    err.print(f"[dim]{len(contents.events)} events; page written to {escape(str(target))}[/dim]")
+    err.print(f"[dim]{len(contents.events)} events; page written to {literal(str(target))}[/dim]")

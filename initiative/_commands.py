@@ -10,7 +10,6 @@ from typing import Annotated, Any
 import msgspec
 import trio
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 import engine
@@ -22,6 +21,8 @@ from replays import (
     check_digests,
     differing_fields,
     follow,
+    literal,
+    plain,
     select,
     state_at,
     summary,
@@ -83,8 +84,8 @@ def run(
     state = result.fight.state
     winner = state.winner or "no one"
     err.print(
-        f"[dim]{len(result.events)} events, {state.round} round(s), winner: {winner};"
-        f" log written to {target}[/dim]"
+        f"[dim]{len(result.events)} events, {state.round} round(s), winner: {literal(winner)};"
+        f" log written to {literal(target)}[/dim]"
     )
 
 
@@ -114,30 +115,33 @@ def verify(log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")]) ->
         raise UsageProblem(f"{log}: cannot read: {problem.strerror}") from None
     chain = check_chain(data)
     if chain.tampered:
-        out.print(f"[red]tampered[/red]: {chain.detail}")
+        out.print(f"[red]tampered[/red]: {literal(chain.detail)}")
         try:
             contents = parse_log(data, name=str(log))
         except InitiativeError as problem:
-            out.print(f"first damage: {problem}")
+            out.print(f"first damage: {literal(problem)}")
         else:
             first = verify_log(contents).divergence
             if first is not None:
                 what = _describe_divergence(first.expected, first.got)
-                out.print(f"first line unlike the re-simulation: seq {first.seq}: {what}")
+                out.print(f"first line unlike the re-simulation: seq {first.seq}: {literal(what)}")
         raise typer.Exit(1)
     contents = load_log(log)
     digests, mismatch = check_digests(contents.events)
     if mismatch is not None:
         out.print(
             f"[red]diverged[/red]: the state at the end of round {mismatch.round} differs"
-            f" (seq {mismatch.seq}: the log records digest {mismatch.recorded}, folding its"
+            f" (seq {mismatch.seq}: the log records digest {literal(mismatch.recorded)}, folding its"
             f" events gives {mismatch.folded})"
         )
         raise typer.Exit(1)
     result = verify_log(contents)
     d = result.divergence
     if d is not None:
-        out.print(f"[red]diverged[/red] at seq {d.seq}: {_describe_divergence(d.expected, d.got)}")
+        out.print(
+            f"[red]diverged[/red] at seq {d.seq}:"
+            f" {literal(_describe_divergence(d.expected, d.got))}"
+        )
         raise typer.Exit(1)
     if not result.complete:
         out.print(
@@ -231,8 +235,8 @@ def show(
             str(e.seq),
             str(row.round),
             type(e).__name__,
-            who_of(e) or "",
-            summary(e),
+            plain(who_of(e) or ""),
+            plain(summary(e)),
             "" if e.cause is None else str(e.cause),
         )
     out.print(table)
@@ -263,7 +267,7 @@ def _follow(
         else:
             cause = "" if event.cause is None else f" <- {event.cause}"
             out.print(
-                escape(
+                plain(
                     f"{event.seq:>6}  {type(event).__name__:<18} {who_of(event) or '-':<12}"
                     f" {summary(event)}{cause}"
                 )
@@ -288,9 +292,9 @@ def state(
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return
     out.print(
-        f"after seq [bold]{st.seq}[/bold]: round {st.round}, active {st.active or '-'},"
-        f" priority {st.priority or '-'}"
-        + (f", ended (winner: {st.winner or 'no one'})" if st.ended else "")
+        f"after seq [bold]{st.seq}[/bold]: round {st.round}, active {literal(st.active or '-')},"
+        f" priority {literal(st.priority or '-')}"
+        + (f", ended (winner: {literal(st.winner or 'no one')})" if st.ended else "")
     )
     table = Table(header_style="bold")
     for column in ("id", "side", "init", "hp", "ap", "position", "conditions", "status"):
@@ -301,13 +305,13 @@ def state(
         c = st.combatants[cid]
         status = "defeated" if c.defeated else "left" if c.left else "standing"
         table.add_row(
-            cid,
-            c.side,
+            plain(cid),
+            plain(c.side),
             "" if c.initiative is None else str(c.initiative),
             f"{c.hp}/{c.max_hp}",
             str(c.ap),
             str(c.position),
-            ", ".join(c.conditions),
+            plain(", ".join(c.conditions)),
             status,
         )
     out.print(table)

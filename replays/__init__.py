@@ -6,6 +6,7 @@ from ._fork import (
     fork_log as fork_log,
     resume_log as resume_log,
 )
+from ._literal import literal as literal, plain as plain, visible as visible
 from ._narrate import Narrator as Narrator, summary as summary, who_of as who_of
 from ._query import (
     Row as Row,
