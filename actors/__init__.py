@@ -19,6 +19,7 @@ from ._loading import (
     ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
     LoadedPolicy as LoadedPolicy,
     load_policy as load_policy,
+    names_file as names_file,
     policy_names as policy_names,
 )
 from ._lookahead import Lookahead as Lookahead, hp_balance as hp_balance

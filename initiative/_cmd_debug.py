@@ -15,6 +15,7 @@ from actors import Result
 from events import Event, LogContents
 from replays import (
     Narrator,
+    NothingToResume,
     Step,
     cause_chain,
     diff_logs,
@@ -27,7 +28,25 @@ from replays import (
     step_of,
 )
 
-from ._app import UsageProblem, app, err, load_log, out, parse_policies
+from ._app import (
+    FORCE,
+    UsageProblem,
+    app,
+    err,
+    load_log,
+    out,
+    parse_policies,
+    refuse_existing,
+    warn,
+)
+
+TRUST = Annotated[
+    bool,
+    typer.Option(
+        "--trust-log-policies",
+        help="Load the policy files the log names (they run as code: only for logs you trust).",
+    ),
+]
 
 _CONTEXT = 3
 
@@ -116,14 +135,16 @@ def diff(
     raise typer.Exit(1)
 
 
-def _narrator(start: int, quiet: bool) -> Callable[[Event], None]:
+def _narrator(start: int | list[int], quiet: bool) -> Callable[[Event], None]:
+    """Narrate events from seq ``start`` on (a one-item list: set once the log is read)."""
     narrate = Narrator()
     narrating = not quiet
+    first = start if isinstance(start, list) else [start]
 
     def show(event: Event) -> None:
         nonlocal narrating
         line = narrate(event)  # always called, so names and nesting are known
-        if narrating and line is not None and event.seq >= start:
+        if narrating and line is not None and event.seq >= first[0]:
             try:
                 out.print(line)
             except (BrokenPipeError, SystemExit):
@@ -165,10 +186,14 @@ def fork(
         Path | None, typer.Option("--out", "-o", help="Where to write the fork's log.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    trust: TRUST = False,
+    force: FORCE = False,
 ) -> None:
     """Replay LOG's recorded decisions up to --at, then go on with live policies ("what if").
 
-    --at just before a decision undoes it: that decision is asked of the live policy again."""
+    --at just before a decision undoes it: that decision is asked of the live policy again.
+    Policies come from --policy and the built-ins; a policy file the log names is never loaded
+    without --policy for that combatant or --trust-log-policies."""
     try:
         data = log.read_bytes()
     except OSError as problem:
@@ -177,8 +202,7 @@ def fork(
     chosen = parse_policies(policy)
     _check_policies(chosen, contents)
     target = out_path or log.with_name(f"{log.stem}.fork{at}.jsonl")
-    if target.resolve() == log.resolve():
-        raise UsageProblem(f"--out {target}: the fork cannot overwrite its parent")
+    refuse_existing(target, force, inputs=[log])
     existed = target.exists()
     try:
         result = trio.run(
@@ -190,6 +214,7 @@ def fork(
                 policies=chosen,
                 seed=seed,
                 on_event=_narrator(at + 1, quiet),
+                trust_log_policies=trust,
             )
         )
     except BaseException:
@@ -207,14 +232,33 @@ def resume(
         typer.Option(help="The overrides the fight was run with: ID=NAME or SIDE=NAME."),
     ] = [],  # noqa: B006 - typer reads the default
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    trust: TRUST = False,
 ) -> None:
-    """Go on with an interrupted fight from its last complete event, appending to its log."""
-    contents = load_log(log)
+    """Go on with an interrupted fight from its last complete event, appending to its log.
+
+    Holds the log's lock while it writes (a log another process is writing is refused). A
+    policy file the log names is never loaded without --policy or --trust-log-policies."""
     chosen = parse_policies(policy)
-    _check_policies(chosen, contents)
-    result = trio.run(
-        lambda: resume_log(log, policies=chosen, on_event=_narrator(len(contents.events), quiet))
-    )
+    start = [0]
+
+    def ready(contents: LogContents) -> None:
+        warn(contents)
+        _check_policies(chosen, contents)
+        start[0] = len(contents.events)
+
+    try:
+        result = trio.run(
+            lambda: resume_log(
+                log,
+                policies=chosen,
+                on_event=_narrator(start, quiet),
+                on_ready=ready,
+                trust_log_policies=trust,
+            )
+        )
+    except NothingToResume as done:
+        out.print(literal(done))
+        return
     _finished(result, log)
 
 
@@ -224,10 +268,12 @@ def view(
     out_path: Annotated[
         Path | None, typer.Option("--out", "-o", help="The HTML file (default: LOG.html).")
     ] = None,
+    force: FORCE = False,
 ) -> None:
     """Write one self-contained HTML page for LOG: lanes, hit points, events, causes, state."""
     contents = load_log(log)
     target = out_path or log.with_suffix(".html")
+    refuse_existing(target, force, inputs=[log])
     try:
         target.write_text(render_html(contents), encoding="utf-8")
     except OSError as problem:

@@ -30,7 +30,7 @@ from replays import (
     who_of,
 )
 
-from ._app import UsageProblem, app, err, load_log, out, parse_policies
+from ._app import FORCE, UsageProblem, app, err, load_log, out, parse_policies, refuse_existing
 
 
 @app.command(rich_help_panel="Fights and logs")
@@ -52,6 +52,7 @@ def run(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
+    force: FORCE = False,
 ) -> None:
     """Run an encounter with its policies, narrate it, and write its log."""
     spec = engine.load_encounter(encounter)
@@ -62,6 +63,7 @@ def run(
             raise UsageProblem(f"--policy {who}=...: no combatant or side {who!r} in {encounter}")
     the_seed = spec.seed if seed is None else seed
     target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
+    refuse_existing(target, force, inputs=[encounter])
     narrate = Narrator(verbose=verbose)
     narrating = not quiet
 
