@@ -14,7 +14,14 @@ from rich.table import Table
 
 import engine
 from actors import policy_names, run_encounter
-from events import Event, InitiativeError, RoundStarted, parse_log
+from events import (
+    Event,
+    InitiativeError,
+    LogFormatError,
+    LogNeverStartedError,
+    RoundStarted,
+    parse_log,
+)
 from replays import (
     Narrator,
     check_chain,
@@ -128,7 +135,15 @@ def verify(log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")]) ->
                 what = _describe_divergence(first.expected, first.got)
                 out.print(f"first line unlike the re-simulation: seq {first.seq}: {literal(what)}")
         raise typer.Exit(1)
-    contents = load_log(log)
+    try:
+        contents = load_log(log)
+    except LogNeverStartedError as problem:
+        out.print(f"[yellow]incomplete[/yellow]: {literal(problem)}")
+        raise typer.Exit(1) from None
+    except LogFormatError as problem:
+        # Damage to the lines themselves is tampering, whether the fight finished or not.
+        out.print(f"[red]tampered[/red]: {literal(problem)}")
+        raise typer.Exit(1) from None
     digests, mismatch = check_digests(contents.events)
     if mismatch is not None:
         out.print(
