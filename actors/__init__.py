@@ -35,6 +35,7 @@ from ._loading import (
     LoadedPolicy as LoadedPolicy,
     PolicyChoice as PolicyChoice,
     load_policy as load_policy,
+    names_file as names_file,
     policy_label as policy_label,
     policy_names as policy_names,
 )

@@ -103,6 +103,15 @@ def policy_label(choice: PolicyChoice) -> str:
     return str(getattr(choice, "__name__", None) or type(choice).__name__)
 
 
+def names_file(name: str) -> bool:
+    """Whether policy ``name`` is a ``path/to/file.py:function`` (loading it runs that file)."""
+    return (
+        name not in BUILTIN
+        and ":" in name
+        and (name.rpartition(":")[0].endswith(".py") or "/" in name)
+    )
+
+
 def load_policy(name: PolicyChoice, ctx: PolicyContext) -> LoadedPolicy:
     """Resolve ``name`` for the combatant in ``ctx``; raises :class:`PolicyLoadError`.
 
@@ -114,7 +123,7 @@ def load_policy(name: PolicyChoice, ctx: PolicyContext) -> LoadedPolicy:
         return LoadedPolicy(label, _instantiate(name, ctx, label), trusted=False)
     if name in BUILTIN:
         return LoadedPolicy(name, BUILTIN[name](ctx), trusted=True)
-    if ":" in name and (name.rpartition(":")[0].endswith(".py") or "/" in name):
+    if names_file(name):
         return LoadedPolicy(name, _instantiate(_from_file(name), ctx, name), trusted=False)
     found = _from_entry_point(name)
     if found is not None:

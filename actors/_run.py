@@ -143,7 +143,7 @@ async def run_encounter(
     seed: int,
     *,
     policies: Mapping[str, PolicyChoice] | None = None,
-    out: str | Path | None = None,
+    out: str | Path | LogWriter | None = None,
     on_event: Callable[[Event], None] | None = None,
     timeout: float | None = None,
     parent: str | None = None,
@@ -158,16 +158,25 @@ async def run_encounter(
 
     To go on from a recorded fight (a fork, or a resumed one): ``decisions`` answers the first
     tokens (see :func:`schedule`); ``written`` events are already in ``out``, which is then
-    appended to from there on. ``policy_seed`` seeds the policies' random streams (default
+    appended to from there on. ``out`` may be an open :class:`LogWriter` (whose lock the
+    caller took before reading the log); it is closed at the end. ``policy_seed`` seeds the policies' random streams (default
     ``seed``); ``reseed={seq: n}`` switches the dice to seed ``n`` after event ``seq`` (recorded
     as ``SeedChanged``). ``executor`` picks how policies are called (see
     :mod:`actors._inline`): ``trio`` (the default), ``inline`` or ``auto``; the log is the same.
     """
-    runners = make_runners(
-        encounter, seed if policy_seed is None else policy_seed, policies, timeout=timeout
-    )
+    try:
+        runners = make_runners(
+            encounter, seed if policy_seed is None else policy_seed, policies, timeout=timeout
+        )
+    except BaseException:
+        if isinstance(out, LogWriter):
+            out.close()
+        raise
+    if out is None or isinstance(out, LogWriter):
+        writer = out
+    else:
+        writer = LogWriter(out, append=written > 0)  # the log's lock, held to the end
     seats = choose(runners, executor)
-    writer = LogWriter(out, append=written > 0) if out is not None else None
 
     pending: list[bytes] = []
 

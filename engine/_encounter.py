@@ -11,7 +11,14 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from events import CombatantSpec, EncounterFileError, EncounterSpec, Position
+from events import (
+    MAX_COMBATANTS,
+    CombatantSpec,
+    EncounterFileError,
+    EncounterSpec,
+    Position,
+    check_encounter_data,
+)
 
 _PATH = re.compile(r"\$\.?(?P<path>\S*)`?$")
 
@@ -22,6 +29,8 @@ def _where(err: msgspec.ValidationError) -> tuple[str, str]:
     what, sep, path = text.rpartition(" - at `")
     if not sep:
         return text, ""
+    if what.startswith("Expected `str` matching regex"):
+        what = "must not be blank"
     return what, path.rstrip("`").removeprefix("$").removeprefix(".")
 
 
@@ -40,6 +49,7 @@ def _describe_key(data: dict[str, Any], path: str) -> str:
 
 def decode_encounter(data: dict[str, Any], *, name: str = "<encounter>") -> EncounterSpec:
     """Decode a parsed encounter mapping, then normalize it (see :func:`normalize`)."""
+    check_encounter_data(data, name=name)
     try:
         spec = msgspec.convert(data, EncounterSpec)
     except msgspec.ValidationError as err:
@@ -91,6 +101,12 @@ def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpe
     """
     from ._ruleset import find_ruleset
 
+    total = sum(max(c.count, 1) for c in spec.combatants)
+    if total > MAX_COMBATANTS:
+        raise EncounterFileError(
+            f"{name}: at key combatants: {total} combatants (counting copies), more than the"
+            f" {MAX_COMBATANTS} an encounter may hold"
+        )
     ruleset_cls = find_ruleset(spec.ruleset, where=name)
     combatants: list[CombatantSpec] = []
     for index, c in enumerate(spec.combatants):

@@ -47,6 +47,7 @@ from ._actions import (
     UseItem as UseItem,
 )
 from ._encounter import (
+    MAX_COMBATANTS as MAX_COMBATANTS,
     CombatantSpec as CombatantSpec,
     EncounterSpec as EncounterSpec,
     Item as Item,
@@ -54,12 +55,15 @@ from ._encounter import (
     SpecialAction as SpecialAction,
     Spell as Spell,
     Weapon as Weapon,
+    check_encounter_data as check_encounter_data,
 )
 from ._errors import (
     EncounterFileError as EncounterFileError,
     IllegalActionError as IllegalActionError,
     InitiativeError as InitiativeError,
+    LogBusyError as LogBusyError,
     LogFormatError as LogFormatError,
+    LogNeverStartedError as LogNeverStartedError,
     PolicyLoadError as PolicyLoadError,
     ReplayDivergedError as ReplayDivergedError,
     UnknownNameError as UnknownNameError,

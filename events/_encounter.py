@@ -7,26 +7,47 @@ file is reported instead of silently ignored.
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Annotated, Any
 
 import msgspec
 
 from ._actions import AnyAction
+from ._errors import EncounterFileError
 from ._values import Position
+
+#: The most combatants one encounter may hold, ``count`` copies included. Play time grows faster
+#: than the number of combatants (500 took many minutes and wrote a 4.8 MB log), so a larger
+#: number is refused when the encounter is loaded rather than left to run for hours.
+MAX_COMBATANTS = 200
+
+#: The longest decision timeout an encounter may give, in seconds (a day).
+MAX_TIMEOUT = 86_400.0
+
+Metres = Annotated[float, msgspec.Meta(ge=0.0, le=100_000.0)]
+"""A distance: reach, range, speed; never negative."""
+Count = Annotated[int, msgspec.Meta(ge=0)]
+"""Armor, AP, stats, reload, uses: never negative."""
+Size = Annotated[int, msgspec.Meta(ge=1, le=4)]
+"""1 small, 2 medium, 3 large, 4 huge."""
+Name = Annotated[str, msgspec.Meta(pattern=r"\S")]
+"""A name that says something: not empty, not only spaces."""
+OptionalName = Annotated[str, msgspec.Meta(pattern=r"^$|\S")]
+"""A name that may be left out (empty), but is not only spaces when given."""
 
 
 class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A weapon: melee when ``range`` is absent, ranged otherwise."""
 
-    name: str
+    name: Name
     """Name the weapon is chosen by."""
     damage: str = "1d6"
     """Damage dice, e.g. ``1d8+2``."""
-    reach: float = 1.5
+    reach: Metres = 1.5
     """Melee reach in metres."""
-    range: float | None = None
+    range: Metres | None = None
     """Maximum range in metres for a ranged weapon; ``None`` for melee."""
-    reload: int = 0
+    reload: Count = 0
     """AP needed to reload after each shot (0: never needs reloading)."""
     natural: bool = False
     """A natural weapon (claws, teeth): cannot be disarmed."""
@@ -45,15 +66,15 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 class Item(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A consumable or usable item."""
 
-    name: str
+    name: Name
     """Name the item is chosen by."""
-    count: int = 1
+    count: Count = 1
     """How many uses there are."""
     heal: str | None = None
     """Dice of hit points restored when used, if any."""
     damage: str | None = None
     """Dice of damage dealt to the target when used, if any."""
-    range: float = 1.5
+    range: Metres = 1.5
     """How far away the target may be, in metres."""
     potion: bool = False
     """A potion (drunk, not used)."""
@@ -62,9 +83,9 @@ class Item(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 class Shield(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A shield, for rulesets that let one Block."""
 
-    name: str = "shield"
+    name: Name = "shield"
     """Name of the shield."""
-    br: int = 4
+    br: Count = 4
     """Block rating: damage up to this is stopped."""
     magic_br: bool = False
     """Its BR holds in full against magic damage."""
@@ -73,13 +94,13 @@ class Shield(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
 class Spell(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A spell a caster knows."""
 
-    name: str
+    name: Name
     """Name the spell is chosen by."""
     damage: str | None = None
     """Damage dice, if the spell deals damage (it then counts as an attack)."""
     heal: str | None = None
     """Hit points restored, if it heals."""
-    range: float = 20.0
+    range: Metres = 20.0
     """Range in metres."""
     instant: bool = False
     """Has the Instant attribute (castable as a secondary action or reaction)."""
@@ -87,7 +108,7 @@ class Spell(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """Is a Bolt spell (benefits from Aim)."""
     melee: bool = False
     """Counts as a melee attack (casting it provokes no Attack of Opportunity)."""
-    ap: int = 1
+    ap: Count = 1
     """AP cost."""
     condition: str | None = None
     """A condition the spell inflicts on a success."""
@@ -98,11 +119,11 @@ class Spell(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 class SpecialAction(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A special action a combatant can take: a ritual, rigging explosives, a stunt."""
 
-    name: str
+    name: Name
     """Name the action is chosen by."""
-    ap: int = 2
+    ap: Count = 2
     """AP it costs each turn it is worked on."""
-    turns: int = 1
+    turns: Annotated[int, msgspec.Meta(ge=1)] = 1
     """Turns of work it takes to complete."""
     skill: str | None = None
     """The skill tested when it completes."""
@@ -110,7 +131,7 @@ class SpecialAction(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     """The target the skill check must reach."""
     damage: str | None = None
     """Damage dealt to the target on success, if any."""
-    range: float = 30.0
+    range: Metres = 30.0
     """How far the target may be."""
     condition: str | None = None
     """A condition given to the target on success, if any."""
@@ -121,25 +142,25 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 
     id: str
     """Unique id; ``count = N`` makes ids ``ID-1`` .. ``ID-N``."""
-    side: str
+    side: Name
     """The side it fights for."""
     hp: int
     """Hit points at the start."""
-    name: str = ""
+    name: OptionalName = ""
     """Display name (defaults to the id)."""
-    stats: dict[str, int] = {}
+    stats: dict[str, Count] = {}
     """Characteristics by name; the ruleset says which names it knows."""
     skills: dict[str, int] = {}
     """Skills by name (Stealth, Perception, Combat Style, ...)."""
     position: Position = Position(0.0, 0.0)
     """Where it stands at the start, in metres."""
-    speed: float = 6.0
+    speed: Metres = 6.0
     """Metres it may move with one move action."""
-    ap: int | None = None
+    ap: Count | None = None
     """Maximum action points; ``None`` lets the ruleset derive them."""
-    armor: int = 0
+    armor: Count = 0
     """Damage subtracted from each hit."""
-    size: int = 2
+    size: Size = 2
     """1 small, 2 medium, 3 large, 4 huge."""
     weapons: tuple[Weapon, ...] = ()
     """Weapons carried; the first is used when an action names none."""
@@ -159,8 +180,9 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     """Decisions for the ``scripted`` policy in its own turns, in order."""
     reactions: tuple[AnyAction, ...] = ()
     """Decisions for the ``scripted`` policy in openings, in order."""
-    count: int = 1
-    """Make this many numbered copies (normalized to 1 in the log)."""
+    count: Annotated[int, msgspec.Meta(ge=1, le=MAX_COMBATANTS)] = 1
+    """Make this many numbered copies (normalized to 1 in the log; at most
+    :data:`MAX_COMBATANTS`)."""
     group: str | None = None
     """Initiative group: one roll for the whole group (defaults to the copies of a ``count``)."""
     arrives: int = 1
@@ -182,19 +204,64 @@ class EncounterSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
 
     ruleset: str
     """Name of the ruleset (``openings``, ``thriller``, ``percentile``, ``tactical``)."""
-    combatants: tuple[CombatantSpec, ...]
-    """Everyone who fights, including late arrivals."""
+    combatants: Annotated[tuple[CombatantSpec, ...], msgspec.Meta(max_length=MAX_COMBATANTS)]
+    """Everyone who fights, including late arrivals (at most :data:`MAX_COMBATANTS`, copies
+    included)."""
     name: str = ""
     """A title for the encounter."""
     description: str = ""
     """A few words on the situation."""
     seed: int = 0
     """Default seed when the command line gives none."""
-    sides: tuple[str, ...] = ()
+    sides: tuple[Name, ...] = ()
     """Side names in display order (defaults to the order they first appear)."""
     options: dict[str, Any] = {}
     """Ruleset options (defaults documented per ruleset)."""
-    decision_timeout: float = 5.0
+    decision_timeout: Annotated[float, msgspec.Meta(gt=0.0, le=MAX_TIMEOUT)] = 5.0
     """Seconds a policy has for one decision before it is recorded as timed out."""
     max_rounds: int = 100
     """The encounter ends undecided after this many rounds."""
+
+
+def check_encounter_data(data: object, *, name: str = "<encounter>") -> None:
+    """Refuse what no encounter means, anywhere in a parsed file, before it is decoded: a number
+    that is not finite (``nan``, ``inf``: JSON cannot carry them, so the log could not be read
+    back) and text with control characters (they would drive the terminal of whoever reads the
+    log). Raises :class:`EncounterFileError` naming the file and the key."""
+
+    def walk(value: object, path: str) -> None:
+        where = path or "the top level"
+        if isinstance(value, float) and not math.isfinite(value):
+            raise EncounterFileError(f"{name}: at key {where}: {value} is not a finite number")
+        if isinstance(value, str) and _has_control(value, multiline=path == "description"):
+            raise EncounterFileError(
+                f"{name}: at key {where}: text with control characters ({value!r})"
+            )
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if _has_control(str(key), multiline=False):
+                    raise EncounterFileError(
+                        f"{name}: at key {where}: a key with control characters ({key!r})"
+                    )
+                walk(item, f"{path}.{key}" if path else str(key))
+        elif isinstance(value, list | tuple):
+            for index, item in enumerate(value):
+                walk(item, f"{path}[{index}]")
+
+    walk(data, "")
+
+
+def _has_control(text: str, *, multiline: bool) -> bool:
+    if text.isprintable():
+        return False
+    allowed = "\n\t" if multiline else ""
+    return any(
+        (ord(ch) < 0x20 or 0x7F <= ord(ch) < 0xA0 or ch in _INVISIBLE) and ch not in allowed
+        for ch in text
+    )
+
+
+#: Characters that reorder or hide text (bidirectional controls, line separators).
+_INVISIBLE = frozenset(
+    "\u061c\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)

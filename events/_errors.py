@@ -30,6 +30,14 @@ class LogFormatError(InitiativeError):
     """A log file is damaged: a malformed line that is not a torn last line, or a bad header."""
 
 
+class LogNeverStartedError(LogFormatError):
+    """A log holds no complete event: its process stopped before the header was written."""
+
+
+class LogBusyError(InitiativeError):
+    """Another process holds a log's write lock: it is still writing that log."""
+
+
 class ReplayDivergedError(InitiativeError):
     """A re-simulation produced an event different from the recorded one."""
 

@@ -8,6 +8,7 @@ any other damage as an error that names the line.
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -16,8 +17,21 @@ from typing import Any
 
 import msgspec
 
-from ._errors import LogFormatError
-from ._events import EncounterStarted, Event
+from ._errors import LogBusyError, LogFormatError, LogNeverStartedError
+from ._events import (
+    APChanged,
+    CombatantDefeated,
+    CombatantJoined,
+    CombatantLeft,
+    ConditionAdded,
+    ConditionRemoved,
+    CounterChanged,
+    DamageDealt,
+    EncounterStarted,
+    Event,
+    Healed,
+    Moved,
+)
 from ._vocabulary import as_declared, event_decoder, event_type, load_ruleset_actions
 
 #: Version of the log format this code writes. Bump it (and add an upcaster) when a field's
@@ -50,15 +64,41 @@ def decode_event(line: bytes) -> Event:
 
 
 class LogWriter:
-    """Append events to a log file, one whole line per write, flushed as it goes."""
+    """Append events to a log file, one whole line per write, flushed as it goes.
+
+    The writer holds an exclusive lock (``flock``) on the file from opening to closing, so one
+    process writes a log at a time: a second writer (another ``resume``, a ``run --force`` onto
+    the same file) is refused with :class:`LogBusyError` instead of interleaving its lines. The
+    file is always opened for append; a fresh log is emptied only once the lock is held, and
+    ``append=True`` never creates or empties anything.
+    """
 
     def __init__(self, path: str | os.PathLike[str], *, append: bool = False) -> None:
         self.path = Path(path)
-        flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else os.O_TRUNC)
+        flags = os.O_WRONLY | os.O_APPEND | (0 if append else os.O_CREAT)
         try:
             self._fd: int | None = os.open(self.path, flags, 0o644)
         except OSError as err:
             raise LogFormatError(f"{self.path}: cannot open for writing: {err.strerror}") from None
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.close()
+            raise LogBusyError(
+                f"{self.path}: another process is writing this log (it holds the log's lock);"
+                " wait until it has finished, or stop it first"
+            ) from None
+        except OSError as err:
+            self.close()
+            raise LogFormatError(f"{self.path}: cannot lock for writing: {err.strerror}") from None
+        if not append:
+            os.ftruncate(self._fd, 0)
+
+    def truncate(self, size: int) -> None:
+        """Cut the file to ``size`` bytes (a torn last line), under the writer's lock."""
+        if self._fd is None:
+            raise ValueError("log writer is closed")
+        os.ftruncate(self._fd, size)
 
     def write_line(self, line: bytes) -> None:
         """Write one encoded line (it must end with a newline)."""
@@ -113,10 +153,15 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
     lines = data.split(b"\n")
     tail = lines.pop()
     warnings = []
-    if tail:
+    if tail and lines:
         warnings.append(
-            f"{name}: dropped a torn last line ({len(tail)} bytes without a newline);"
-            " the events before it are complete"
+            f"{name}: dropped a torn last line ({len(tail)} bytes without a newline), probably"
+            " from a crash or a killed process; the events before it are complete"
+        )
+    elif tail:
+        raise LogNeverStartedError(
+            f"{name}: the fight never started: the log's first line (its header) is cut short"
+            f" ({len(tail)} bytes without a newline); run the encounter again"
         )
     fast = _parse_current(lines, name)
     if fast is not None:
@@ -130,7 +175,14 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
     events: list[Event] = []
     raw: list[bytes] = []
     upcast: list[Callable[[dict[str, Any]], dict[str, Any]]] = []
+    joined: set[str] = set()
     for number, line in enumerate(lines, start=1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise LogFormatError(
+                f"{name}: line {number}: not UTF-8 text (byte {err.start + 1})"
+            ) from None
         try:
             if upcast:
                 obj = _dict_decoder.decode(line)
@@ -158,10 +210,14 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
             raise LogFormatError(
                 f"{name}: line {number}: cause {event.cause} does not name an earlier event"
             )
+        _check_names(event, events[0] if events else event, joined, name, number)
         events.append(event)
         raw.append(line + b"\n")
     if not events:
-        raise LogFormatError(f"{name}: empty log (no EncounterStarted header)")
+        raise LogNeverStartedError(
+            f"{name}: empty log (no EncounterStarted header): the fight never started;"
+            " run the encounter again"
+        )
     return LogContents(events=events, lines=raw, torn=len(tail), path=name, warnings=warnings)
 
 
@@ -185,6 +241,7 @@ def _parse_current(lines: list[bytes], name: str) -> list[Event] | None:
     header = events[0]
     if not isinstance(header, EncounterStarted) or header.format != LOG_FORMAT:
         return None
+    joined: set[str] = set()
     for seq, event in enumerate(events):
         cause = event.cause
         if (
@@ -193,7 +250,45 @@ def _parse_current(lines: list[bytes], name: str) -> list[Event] | None:
             or (seq and isinstance(event, EncounterStarted))
         ):
             return None
+        try:
+            _check_names(event, header, joined, name, seq + 1)
+        except LogFormatError:
+            return None  # the line-by-line reader names the line
     return events
+
+
+#: Events that change a combatant's state: the one they name must have joined the fight.
+_ABOUT_A_COMBATANT = (
+    APChanged,
+    CombatantDefeated,
+    CombatantLeft,
+    ConditionAdded,
+    ConditionRemoved,
+    CounterChanged,
+    DamageDealt,
+    Healed,
+    Moved,
+)
+
+
+def _check_names(event: Event, header: Event, joined: set[str], name: str, number: int) -> None:
+    """An event about a combatant names one that has joined (and ``CombatantJoined`` one that
+    the header describes), so that folding a crafted log never looks up a stranger."""
+    who = getattr(event, "who", None)
+    if not isinstance(who, str):
+        return
+    if isinstance(event, CombatantJoined):
+        assert isinstance(header, EncounterStarted)
+        if who not in {c.id for c in header.encounter.combatants}:
+            raise LogFormatError(
+                f"{name}: line {number}: CombatantJoined names {who!r}, who is not in the header"
+            )
+        joined.add(who)
+    elif isinstance(event, _ABOUT_A_COMBATANT) and who not in joined:
+        raise LogFormatError(
+            f"{name}: line {number}: {type(event).__name__} names {who!r}, who has not joined"
+            " the fight"
+        )
 
 
 def _check_header(event: Event, name: str) -> list[Callable[[dict[str, Any]], dict[str, Any]]]:
@@ -203,6 +298,11 @@ def _check_header(event: Event, name: str) -> list[Callable[[dict[str, Any]], di
         raise LogFormatError(
             f"{name}: log format {event.format} is newer than this initiative reads"
             f" ({LOG_FORMAT}); upgrade initiative"
+        )
+    if event.format < 1 or any(v not in UPCASTERS for v in range(event.format, LOG_FORMAT)):
+        raise LogFormatError(
+            f"{name}: line 1: log format {event.format} is not one this initiative knows"
+            f" (1 to {LOG_FORMAT})"
         )
     return [UPCASTERS[v] for v in range(event.format, LOG_FORMAT)]
 

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from events import InitiativeError, LogContents, read_log
+from replays import literal
 
 from . import _logging
 
@@ -64,11 +65,29 @@ def _main(
     _logging.configure(log_level.lower())
 
 
+FORCE = Annotated[
+    bool, typer.Option("--force", help="Replace the output file if it exists (never the input).")
+]
+
+
+def warn(contents: LogContents) -> None:
+    for warning in contents.warnings:
+        err.print(f"[yellow]warning:[/yellow] {literal(warning)}")
+
+
 def load_log(path: Path) -> LogContents:
     contents = read_log(path)
-    for warning in contents.warnings:
-        err.print(f"[yellow]warning:[/yellow] {warning}")
+    warn(contents)
     return contents
+
+
+def refuse_existing(target: Path, force: bool, *, inputs: list[Path]) -> None:
+    """An output file never replaces an input, nor an existing file without ``--force``."""
+    for source in inputs:
+        if target.exists() and source.exists() and target.samefile(source):
+            raise UsageProblem(f"--out {target}: that is the input {source}; choose another file")
+    if target.exists() and not force:
+        raise UsageProblem(f"--out {target}: the file exists; use --force to replace it")
 
 
 def parse_policies(pairs: list[str]) -> dict[str, str]:

@@ -10,6 +10,7 @@ import importlib
 import sys
 
 from events import InitiativeError
+from replays import literal
 
 from ._app import app, err
 
@@ -41,8 +42,8 @@ def main() -> None:
                 raise leaves[0] from None
             raise
     except InitiativeError as problem:
-        err.print(f"[red]error:[/red] {problem}", markup=True, highlight=False)
+        err.print(f"[red]error:[/red] {literal(problem)}")
         sys.exit(2)
     except OSError as problem:
-        err.print(f"[red]error:[/red] {problem}")
+        err.print(f"[red]error:[/red] {literal(problem)}")
         sys.exit(2)

@@ -40,6 +40,7 @@ from actors import (
     wilson,
 )
 from events import EncounterSpec
+from replays import literal, plain
 
 from ._app import UsageProblem, app, err, out, parse_policies
 from ._output import print_json, print_table, rounded
@@ -171,7 +172,7 @@ def _fight_all(
     )
     try:
         with Progress(*columns, console=err, transient=False) as progress:
-            bar = progress.add_task(encounter.name, total=len(tasks), completed=len(results))
+            bar = progress.add_task(literal(encounter.name), total=len(tasks), completed=len(results))
             fought = iter_batch(
                 encounter,
                 tasks,
@@ -205,7 +206,7 @@ def _interrupted(done: int, total: int, saved: ResultStore | None) -> None:
         if saved is not None
         else "nothing was stored (give --db to keep rows and --resume later)"
     )
-    err.print(Text(f"interrupted: {done} of {total} encounters done; {where}"))
+    err.print(plain(f"interrupted: {done} of {total} encounters done; {where}"))
 
 
 def _open_store(
@@ -316,15 +317,17 @@ def batch(
             }
         )
         return
-    table = Table(title=f"{spec.name or encounter.name}: {runs} encounters", header_style="bold")
+    table = Table(
+        title=plain(f"{spec.name or encounter.name}: {runs} encounters"), header_style="bold"
+    )
     for column in ("side", "policy", "wins", "rate", "95% CI", "rounds", "damage", "faults"):
         table.add_column(column, justify="left" if column in ("side", "policy") else "right")
     for s in stats:
         names = sorted({first[c.id] for c in spec.combatants if c.side == s.side})
         low, high = s.interval
         table.add_row(
-            s.side,
-            ", ".join(names),
+            plain(s.side),
+            plain(", ".join(names)),
             str(s.wins),
             _pct(s.rate),
             _ci(low, high),
@@ -335,8 +338,10 @@ def batch(
     print_table(out, table)
     out.print(f"no winner: {draws}")
     out.print(
-        "faults by policy: "
-        + ", ".join(f"{name} {n}" for name, n in faults_by_policy(results).items())
+        plain(
+            "faults by policy: "
+            + ", ".join(f"{name} {n}" for name, n in faults_by_policy(results).items())
+        )
     )
     _print_timing(clock, jobs, cluster)
     _report_storage(saved, keep_logs, rerun)
@@ -373,12 +378,12 @@ def _storage(saved: ResultStore | None, keep_logs: Path | None) -> dict[str, obj
 
 def _report_storage(saved: ResultStore | None, keep_logs: Path | None, rerun: str) -> None:
     if keep_logs is not None:
-        out.print(Text(f"logs kept in {keep_logs}/"))
+        out.print(plain(f"logs kept in {keep_logs}/"))
     if saved is not None:
         out.print(
-            Text(f"results stored in {saved.db} as run {saved.run_id} (tables runs, encounters)")
+            plain(f"results stored in {saved.db} as run {saved.run_id} (tables runs, encounters)")
         )
-    out.print(Text("fight one again: " + rerun))
+    out.print(plain("fight one again: " + rerun))
 
 
 @app.command(rich_help_panel="Simulation at scale")
@@ -490,11 +495,11 @@ def duel(
             }
         )
         return
-    table = Table(title=f"{spec.name or encounter.name}: {runs} duels", header_style="bold")
+    table = Table(title=plain(f"{spec.name or encounter.name}: {runs} duels"), header_style="bold")
     for column in (
         "policy",
-        f"wins as {one}",
-        f"wins as {two}",
+        plain(f"wins as {one}"),
+        plain(f"wins as {two}"),
         "wins",
         "rate",
         "95% CI",
@@ -504,7 +509,7 @@ def duel(
     for who, name in (("A", a), ("B", b)):
         low, high = wilson(wins[who], runs)
         table.add_row(
-            f"{who} {name}",
+            plain(f"{who} {name}"),
             str(by_side[(who, one)]),
             str(by_side[(who, two)]),
             str(wins[who]),
@@ -515,7 +520,7 @@ def duel(
     print_table(out, table)
     out.print(f"no winner: {draws}")
     out.print(
-        Text(
+        plain(
             f"paired by seed: each seed is fought twice, {a} once on each side, with the same"
             f" dice; {a} did better on {pairs.a_better} seeds, {b} on {pairs.b_better},"
             f" {pairs.even} even (one game each, or no winner)"
@@ -525,10 +530,10 @@ def duel(
     test = f"p = {p:.3g}, exact two-sided sign test over the {split} seeds that were not even"
     if better is not None:
         worse = b if better == a else a
-        out.print(Text(f"verdict: {better} is better than {worse} ({test})"))
+        out.print(plain(f"verdict: {better} is better than {worse} ({test})"))
     else:
         out.print(
-            Text(f"verdict: no clear difference between {a} and {b} ({test}); more runs may tell")
+            plain(f"verdict: no clear difference between {a} and {b} ({test}); more runs may tell")
         )
     _print_timing(clock, jobs, cluster)
     _report_storage(saved, keep_logs, rerun)

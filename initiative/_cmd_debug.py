@@ -11,24 +11,44 @@ from typing import Annotated, Any
 import trio
 import typer
 from msgspec import to_builtins
-from rich.markup import escape
 
 from actors import Result
 from events import Event, LogContents
 from replays import (
     Narrator,
+    NothingToResume,
     Step,
     cause_chain,
     diff_logs,
     effects,
     fork_log,
+    literal,
+    plain,
     render_html,
     resume_log,
     step_of,
 )
 
-from ._app import UsageProblem, app, err, load_log, out, parse_policies
+from ._app import (
+    FORCE,
+    UsageProblem,
+    app,
+    err,
+    load_log,
+    out,
+    parse_policies,
+    refuse_existing,
+    warn,
+)
 from ._output import print_json
+
+TRUST = Annotated[
+    bool,
+    typer.Option(
+        "--trust-log-policies",
+        help="Load the policy files the log names (they run as code: only for logs you trust).",
+    ),
+]
 
 _CONTEXT = 3
 
@@ -36,7 +56,7 @@ _CONTEXT = 3
 def _step_line(step: Step, marker: str = " ") -> str:
     indent = "  " * max(0, step.depth - 1)
     who = step.who or "-"
-    return escape(f"{marker}{step.seq:>6}  {indent}{step.type:<18} {who:<12} {step.summary}")
+    return literal(f"{marker}{step.seq:>6}  {indent}{step.type:<18} {who:<12} {step.summary}")
 
 
 @app.command(rich_help_panel="Debugging and what-if")
@@ -63,7 +83,7 @@ def why(
         sys.stdout.write(json.dumps(data) + "\n")
         return
     target = chain[-1]
-    out.print(f"why seq {seq} ({target.type}{' ' + target.who if target.who else ''}):")
+    out.print(plain(f"why seq {seq} ({target.type}{' ' + target.who if target.who else ''}):"))
     for step in chain:
         out.print(_step_line(step, ">" if step.seq == seq else " "))
     if show_effects:
@@ -96,27 +116,29 @@ def diff(
     if as_json:
         _diff_json(result, a, b)
     for note in result.notes:
-        out.print(f"note: {escape(note)}")
+        out.print(f"note: {literal(note)}")
     if result.identical:
         out.print(f"identical: {result.events_a} events")
         return
     seq = result.seq
     assert seq is not None
     out.print(f"first difference at seq {seq}")
-    out.print(f"  A = {escape(str(log_a))} ({result.events_a} events)")
-    out.print(f"  B = {escape(str(log_b))} ({result.events_b} events)")
+    out.print(f"  A = {literal(str(log_a))} ({result.events_a} events)")
+    out.print(f"  B = {literal(str(log_b))} ({result.events_b} events)")
     if result.ended is not None:
         longer, name = (b, "B") if result.ended == "a" else (a, "A")
         short = "A" if name == "B" else "B"
         nxt = step_of(longer.events[seq])
-        out.print(f"{short} ends after seq {seq - 1}; {name} goes on with {nxt.type} at seq {seq}")
+        out.print(
+            plain(f"{short} ends after seq {seq - 1}; {name} goes on with {nxt.type} at seq {seq}")
+        )
     else:
         width = max(len("field"), *(len(f.path) for f in result.fields))
         va = [json.dumps(f.a) for f in result.fields]
         vwidth = max(len("A"), *(len(v) for v in va))
-        out.print(escape(f"  {'field':<{width}}  {'A':<{vwidth}}  B"))
+        out.print(literal(f"  {'field':<{width}}  {'A':<{vwidth}}  B"))
         for f, left in zip(result.fields, va, strict=True):
-            out.print(escape(f"  {f.path:<{width}}  {left:<{vwidth}}  {json.dumps(f.b)}"))
+            out.print(literal(f"  {f.path:<{width}}  {left:<{vwidth}}  {json.dumps(f.b)}"))
     out.print("context:")
     _context_lines(a, seq - context, seq, " ")
     _context_lines(a, seq, seq + context, "A")
@@ -148,14 +170,16 @@ def _diff_json(result: Any, a: LogContents, b: LogContents) -> None:
     raise typer.Exit(0)
 
 
-def _narrator(start: int, quiet: bool) -> Callable[[Event], None]:
+def _narrator(start: int | list[int], quiet: bool) -> Callable[[Event], None]:
+    """Narrate events from seq ``start`` on (a one-item list: set once the log is read)."""
     narrate = Narrator()
     narrating = not quiet
+    first = start if isinstance(start, list) else [start]
 
     def show(event: Event) -> None:
         nonlocal narrating
         line = narrate(event)  # always called, so names and nesting are known
-        if narrating and line is not None and event.seq >= start:
+        if narrating and line is not None and event.seq >= first[0]:
             try:
                 out.print(line)
             except (BrokenPipeError, SystemExit):
@@ -179,7 +203,7 @@ def _finished(result: Result, target: Path) -> None:
     state = result.fight.state
     err.print(
         f"[dim]{result.fight.next_seq} events, {state.round} round(s),"
-        f" winner: {state.winner or 'no one'}; log written to {escape(str(target))}[/dim]"
+        f" winner: {literal(state.winner or 'no one')}; log written to {literal(str(target))}[/dim]"
     )
 
 
@@ -197,10 +221,14 @@ def fork(
         Path | None, typer.Option("--out", "-o", help="Where to write the fork's log.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    trust: TRUST = False,
+    force: FORCE = False,
 ) -> None:
     """Replay LOG's recorded decisions up to --at, then go on with live policies ("what if").
 
-    --at just before a decision undoes it: that decision is asked of the live policy again."""
+    --at just before a decision undoes it: that decision is asked of the live policy again.
+    Policies come from --policy and the built-ins; a policy file the log names is never loaded
+    without --policy for that combatant or --trust-log-policies."""
     try:
         data = log.read_bytes()
     except OSError as problem:
@@ -209,8 +237,7 @@ def fork(
     chosen = parse_policies(policy)
     _check_policies(chosen, contents)
     target = out_path or log.with_name(f"{log.stem}.fork{at}.jsonl")
-    if target.resolve() == log.resolve():
-        raise UsageProblem(f"--out {target}: the fork cannot overwrite its parent")
+    refuse_existing(target, force, inputs=[log])
     existed = target.exists()
     try:
         result = trio.run(
@@ -222,6 +249,7 @@ def fork(
                 policies=chosen,
                 seed=seed,
                 on_event=_narrator(at + 1, quiet),
+                trust_log_policies=trust,
             )
         )
     except BaseException:
@@ -239,14 +267,33 @@ def resume(
         typer.Option(help="The overrides the fight was run with: ID=NAME or SIDE=NAME."),
     ] = [],  # noqa: B006 - typer reads the default
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    trust: TRUST = False,
 ) -> None:
-    """Go on with an interrupted fight from its last complete event, appending to its log."""
-    contents = load_log(log)
+    """Go on with an interrupted fight from its last complete event, appending to its log.
+
+    Holds the log's lock while it writes (a log another process is writing is refused). A
+    policy file the log names is never loaded without --policy or --trust-log-policies."""
     chosen = parse_policies(policy)
-    _check_policies(chosen, contents)
-    result = trio.run(
-        lambda: resume_log(log, policies=chosen, on_event=_narrator(len(contents.events), quiet))
-    )
+    start = [0]
+
+    def ready(contents: LogContents) -> None:
+        warn(contents)
+        _check_policies(chosen, contents)
+        start[0] = len(contents.events)
+
+    try:
+        result = trio.run(
+            lambda: resume_log(
+                log,
+                policies=chosen,
+                on_event=_narrator(start, quiet),
+                on_ready=ready,
+                trust_log_policies=trust,
+            )
+        )
+    except NothingToResume as done:
+        out.print(literal(done))
+        return
     _finished(result, log)
 
 
@@ -256,12 +303,14 @@ def view(
     out_path: Annotated[
         Path | None, typer.Option("--out", "-o", help="The HTML file (default: LOG.html).")
     ] = None,
+    force: FORCE = False,
 ) -> None:
     """Write one self-contained HTML page for LOG: lanes, hit points, events, causes, state."""
     contents = load_log(log)
     target = out_path or log.with_suffix(".html")
+    refuse_existing(target, force, inputs=[log])
     try:
         target.write_text(render_html(contents), encoding="utf-8")
     except OSError as problem:
         raise UsageProblem(f"{target}: cannot write: {problem.strerror}") from None
-    err.print(f"[dim]{len(contents.events)} events; page written to {escape(str(target))}[/dim]")
+    err.print(f"[dim]{len(contents.events)} events; page written to {literal(str(target))}[/dim]")

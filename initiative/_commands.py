@@ -11,13 +11,19 @@ from typing import Annotated, Any
 import msgspec
 import trio
 import typer
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 import engine
 from actors import policy_names, run_encounter
-from events import Event, InitiativeError, RoundStarted, parse_log
+from events import (
+    Event,
+    InitiativeError,
+    LogFormatError,
+    LogNeverStartedError,
+    RoundStarted,
+    parse_log,
+)
 from replays import (
     Narrator,
     check_chain,
@@ -25,6 +31,8 @@ from replays import (
     check_filters,
     differing_fields,
     follow,
+    literal,
+    plain,
     select,
     state_at,
     summary,
@@ -32,7 +40,7 @@ from replays import (
     who_of,
 )
 
-from ._app import UsageProblem, app, err, load_log, out, parse_policies
+from ._app import FORCE, UsageProblem, app, err, load_log, out, parse_policies, refuse_existing
 from ._output import print_json
 
 
@@ -55,6 +63,7 @@ def run(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
+    force: FORCE = False,
 ) -> None:
     """Run an encounter with its policies, narrate it, and write its log."""
     spec = engine.load_encounter(encounter)
@@ -65,17 +74,18 @@ def run(
             raise UsageProblem(f"--policy {who}=...: no combatant or side {who!r} in {encounter}")
     the_seed = spec.seed if seed is None else seed
     target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
+    refuse_existing(target, force, inputs=[encounter])
     narrate = Narrator(verbose=verbose)
     narrating = True
     # Through Rich only for a terminal; a pipe or a file gets plain text, buffered.
-    plain = not out.is_terminal
+    piped = not out.is_terminal
 
     def show(event: Event) -> None:
         nonlocal narrating
         line = narrate(event)
         if line is not None and narrating:
             try:
-                if plain:
+                if piped:
                     sys.stdout.write(Text.from_markup(line).plain + "\n")
                 else:
                     out.print(line)
@@ -95,7 +105,7 @@ def run(
             timeout=timeout,
         )
     )
-    if plain and narrating:
+    if piped and narrating:
         try:
             sys.stdout.flush()
         except BrokenPipeError:
@@ -103,8 +113,8 @@ def run(
     state = result.fight.state
     winner = state.winner or "no one"
     err.print(
-        f"[dim]{len(result.events)} events, {state.round} round(s), winner: {winner};"
-        f" log written to {target}[/dim]"
+        f"[dim]{len(result.events)} events, {state.round} round(s), winner: {literal(winner)};"
+        f" log written to {literal(target)}[/dim]"
     )
 
 
@@ -155,28 +165,38 @@ def verify(
         raise UsageProblem(f"{log}: cannot read: {problem.strerror}") from None
     chain = check_chain(data)
     if chain.tampered:
-        lines = [f"[red]tampered[/red]: {chain.detail}"]
+        lines = [f"[red]tampered[/red]: {literal(chain.detail)}"]
         facts: dict[str, object] = {"detail": chain.detail}
         try:
             contents = parse_log(data, name=str(log))
         except InitiativeError as problem:
-            lines.append(f"first damage: {problem}")
+            lines.append(f"first damage: {literal(problem)}")
             facts["first_damage"] = str(problem)
         else:
             first = verify_log(contents).divergence
             if first is not None:
                 what = _describe_divergence(first.expected, first.got)
-                lines.append(f"first line unlike the re-simulation: seq {first.seq}: {what}")
+                lines.append(
+                    f"first line unlike the re-simulation: seq {first.seq}: {literal(what)}"
+                )
                 facts["divergence"] = {"seq": first.seq, "detail": what}
         verdict("tampered", "\n".join(lines), **facts)
-    contents = load_log(log)
+    try:
+        contents = load_log(log)
+    except LogNeverStartedError as problem:
+        verdict("incomplete", f"[yellow]incomplete[/yellow]: {literal(problem)}", detail=str(problem))
+        raise
+    except LogFormatError as problem:
+        # Damage to the lines themselves is tampering, whether the fight finished or not.
+        verdict("tampered", f"[red]tampered[/red]: {literal(problem)}", detail=str(problem))
+        raise
     digests, mismatch = check_digests(contents.events)
     if mismatch is not None:
         verdict(
             "diverged",
             f"[red]diverged[/red]: the state at the end of round {mismatch.round} differs"
-            f" (seq {mismatch.seq}: the log records digest {mismatch.recorded}, folding its"
-            f" events gives {mismatch.folded})",
+            f" (seq {mismatch.seq}: the log records digest {literal(mismatch.recorded)},"
+            f" folding its events gives {mismatch.folded})",
             divergence={
                 "seq": mismatch.seq,
                 "round": mismatch.round,
@@ -190,7 +210,7 @@ def verify(
         what = _describe_divergence(d.expected, d.got)
         verdict(
             "diverged",
-            f"[red]diverged[/red] at seq {d.seq}: {what}",
+            f"[red]diverged[/red] at seq {d.seq}: {literal(what)}",
             divergence={"seq": d.seq, "detail": what},
         )
     if not result.complete:
@@ -291,8 +311,8 @@ def show(
             str(e.seq),
             str(row.round),
             type(e).__name__,
-            who_of(e) or "",
-            summary(e),
+            plain(who_of(e) or ""),
+            plain(summary(e)),
             "" if e.cause is None else str(e.cause),
         )
     out.print(table)
@@ -323,7 +343,7 @@ def _follow(
         else:
             cause = "" if event.cause is None else f" <- {event.cause}"
             out.print(
-                escape(
+                plain(
                     f"{event.seq:>6}  {type(event).__name__:<18} {who_of(event) or '-':<12}"
                     f" {summary(event)}{cause}"
                 )
@@ -348,9 +368,9 @@ def state(
         sys.stdout.write(json.dumps(data, indent=2) + "\n")
         return
     out.print(
-        f"after seq [bold]{st.seq}[/bold]: round {st.round}, active {st.active or '-'},"
-        f" priority {st.priority or '-'}"
-        + (f", ended (winner: {st.winner or 'no one'})" if st.ended else "")
+        f"after seq [bold]{st.seq}[/bold]: round {st.round}, active {literal(st.active or '-')},"
+        f" priority {literal(st.priority or '-')}"
+        + (f", ended (winner: {literal(st.winner or 'no one')})" if st.ended else "")
     )
     table = Table(header_style="bold")
     for column in ("id", "side", "init", "hp", "ap", "position", "conditions", "status"):
@@ -361,13 +381,13 @@ def state(
         c = st.combatants[cid]
         status = "defeated" if c.defeated else "left" if c.left else "standing"
         table.add_row(
-            cid,
-            c.side,
+            plain(cid),
+            plain(c.side),
             "" if c.initiative is None else str(c.initiative),
             f"{c.hp}/{c.max_hp}",
             str(c.ap),
             str(c.position),
-            ", ".join(c.conditions),
+            plain(", ".join(c.conditions)),
             status,
         )
     out.print(table)

@@ -2,10 +2,13 @@
 
 from ._diff import FieldDiff as FieldDiff, LogDiff as LogDiff, diff_logs as diff_logs
 from ._fork import (
+    NothingToResume as NothingToResume,
     fork_description as fork_description,
     fork_log as fork_log,
+    live_policies as live_policies,
     resume_log as resume_log,
 )
+from ._literal import literal as literal, plain as plain, visible as visible
 from ._narrate import Narrator as Narrator, summary as summary, who_of as who_of
 from ._query import (
     Row as Row,

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import msgspec
 
-from actors import Result, run_encounter
+from actors import Result, names_file, run_encounter
 from events import (
     EncounterEnded,
     Event,
-    InitiativeError,
     LogContents,
     LogFormatError,
+    LogWriter,
+    PolicyLoadError,
     ReplayDivergedError,
     decode_event,
     encode_event,
@@ -64,6 +65,43 @@ def _prefix_checker(
     return check
 
 
+class NothingToResume(Exception):
+    """``resume`` was given a log whose encounter already ended (not an error: exit 0)."""
+
+
+def live_policies(
+    contents: LogContents,
+    policies: Mapping[str, str] | None,
+    *,
+    trust_log_policies: bool = False,
+) -> dict[str, str]:
+    """The policy of every combatant for a fork or a resumed fight, by combatant id.
+
+    A command-line choice (by id or side) wins; otherwise the policy the log's header names is
+    used only when it is a built-in or an installed entry point, found by name. A header naming
+    ``file.py:function`` would make reading a stranger's log run that file, so it is refused
+    unless the combatant has a command-line choice or ``trust_log_policies`` is given.
+    """
+    chosen = dict(policies or {})
+    resolved: dict[str, str] = {}
+    refused: list[str] = []
+    for c in contents.header.encounter.combatants:
+        name = chosen.get(c.id) or chosen.get(c.side)
+        if name is None:
+            name = c.policy
+            if names_file(name) and not trust_log_policies:
+                refused.append(f"{c.id} ({name})")
+        resolved[c.id] = name
+    if refused:
+        raise PolicyLoadError(
+            f"{contents.path or '<log>'}: the log names policy files for {', '.join(refused)};"
+            " a log never runs code it names, so give --policy ID=NAME for each (a built-in, an"
+            " installed policy or a file you trust), or --trust-log-policies if you trust the"
+            " log and those files"
+        )
+    return resolved
+
+
 def _chain(*hooks: Callable[[Event], None] | None) -> Callable[[Event], None]:
     live = [h for h in hooks if h is not None]
 
@@ -83,6 +121,7 @@ async def fork_log(
     policies: Mapping[str, str] | None = None,
     seed: int | None = None,
     on_event: Callable[[Event], None] | None = None,
+    trust_log_policies: bool = False,
 ) -> Result:
     """Replay ``contents`` up to event ``at`` with its recorded decisions, then go on live.
 
@@ -90,10 +129,12 @@ async def fork_log(
     live policy, so ``at`` just before a decision undoes it. Events ``1..at`` of the fork equal
     the parent's; the header differs only in ``parent``. With ``seed``, the dice after ``at``
     come from that seed (recorded as ``SeedChanged``) and so do the policies' own streams.
+    Policies come from ``policies`` and the built-ins; see :func:`live_policies`.
     """
     name = contents.path or "<log>"
     header = contents.header
     check_header(header, name)
+    chosen = live_policies(contents, policies, trust_log_policies=trust_log_policies)
     last = len(contents.events) - 1
     if not 0 <= at <= last:
         raise LogFormatError(f"{name}: no event {at}: the log holds seq 0 to {last}")
@@ -105,8 +146,8 @@ async def fork_log(
     return await run_encounter(
         header.encounter,
         header.seed,
-        policies=policies,
-        out=Path(out),
+        policies=chosen,
+        out=out,
         on_event=_chain(check, on_event),
         parent=fork_description(contents, data, at, seed),
         decisions=decisions,
@@ -120,37 +161,51 @@ async def resume_log(
     *,
     policies: Mapping[str, str] | None = None,
     on_event: Callable[[Event], None] | None = None,
+    on_ready: Callable[[LogContents], None] | None = None,
+    trust_log_policies: bool = False,
 ) -> Result:
     """Go on with an interrupted fight from its last complete event, appending to its log.
 
-    The log's complete events are re-simulated with their recorded decisions and must match it
-    byte for byte; a torn last line is cut off; then the same policies (the header's, with
-    ``policies`` overriding as they did for ``run``) play on. The policies are shown every
-    replayed decision first, so ones with memory or randomness pick up where they were.
+    The log's write lock is taken first (another writer makes this :class:`LogBusyError`), then
+    the log is read: a finished one raises :class:`NothingToResume`. Its complete events are
+    re-simulated with their recorded decisions and must match it byte for byte; a torn last
+    line is cut off; then the same policies (see :func:`live_policies`: ``policies`` override
+    as they did for ``run``) play on. ``on_ready`` sees the log as read, before anything runs.
+    The policies are shown every replayed decision first, so ones with memory or randomness
+    pick up where they were.
     """
     p = Path(path)
+    writer = LogWriter(p, append=True)
     try:
-        data = p.read_bytes()
-    except OSError as err:
-        raise LogFormatError(f"{p}: cannot read: {err.strerror}") from None
-    contents = parse_log(data, name=str(p))
-    if contents.complete:
-        raise InitiativeError(
-            f"{p}: the encounter already ended (EncounterEnded is seq {len(contents.events) - 1}); nothing to resume"
-        )
-    header = contents.header
-    check_header(header, str(p))
-    kept = sum(len(line) for line in contents.lines)
-    decisions = [r.decision for r in recorded_decisions(contents.events)]
-    count = len(contents.events)
-    check = _prefix_checker(contents.lines, count - 1, skip_header=False, name=str(p))
-    if contents.torn:
-        os.truncate(p, kept)
+        try:
+            data = p.read_bytes()
+        except OSError as err:
+            raise LogFormatError(f"{p}: cannot read: {err.strerror}") from None
+        contents = parse_log(data, name=str(p))
+        if contents.complete:
+            raise NothingToResume(
+                f"{p}: nothing to resume: the encounter already ended"
+                f" (EncounterEnded is seq {len(contents.events) - 1})"
+            )
+        header = contents.header
+        check_header(header, str(p))
+        chosen = live_policies(contents, policies, trust_log_policies=trust_log_policies)
+        if on_ready is not None:
+            on_ready(contents)
+        kept = sum(len(line) for line in contents.lines)
+        decisions = [r.decision for r in recorded_decisions(contents.events)]
+        count = len(contents.events)
+        check = _prefix_checker(contents.lines, count - 1, skip_header=False, name=str(p))
+        if contents.torn:
+            writer.truncate(kept)
+    except BaseException:
+        writer.close()
+        raise
     return await run_encounter(
         header.encounter,
         header.seed,
-        policies=policies,
-        out=p,
+        policies=chosen,
+        out=writer,
         on_event=_chain(check, on_event),
         parent=header.parent,
         decisions=decisions,

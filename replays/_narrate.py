@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
-
 from events import (
     ActionDeclared,
     ActionRejected,
@@ -33,6 +31,8 @@ from events import (
     TurnStarted,
 )
 
+from ._literal import literal
+
 
 class Narrator:
     """Turns events into Rich-markup lines; keeps the names and the nesting of openings."""
@@ -45,7 +45,7 @@ class Narrator:
     def name(self, who: str | None) -> str:
         if who is None:
             return "-"
-        return f"[bold]{escape(self.names.get(who, who))}[/bold]"
+        return f"[bold]{literal(self.names.get(who, who))}[/bold]"
 
     def __call__(self, event: Event) -> str | None:
         """One line of narration for ``event``, or ``None`` for bookkeeping events."""
@@ -58,7 +58,7 @@ class Narrator:
         if text is None:
             if not self.verbose:
                 return None
-            text = f"[dim]{escape(type(event).__name__)} {escape(summary(event))}[/dim]"
+            text = f"[dim]{literal(type(event).__name__)} {literal(summary(event))}[/dim]"
         top = isinstance(event, (RoundStarted, TurnStarted, EncounterEnded))
         indent = "  " * (depth + (0 if top else 1))
         return f"[dim]{event.seq:>5}[/dim] {indent}{text}"
@@ -68,69 +68,73 @@ class Narrator:
         match event:
             case EncounterStarted(encounter=enc, ruleset=ruleset, seed=seed):
                 self.names = {c.id: c.display for c in enc.combatants}
-                title = escape(enc.name or "Encounter")
-                return f"[bold magenta]{title}[/bold magenta] ({ruleset} rules, seed {seed})"
+                title = literal(enc.name or "Encounter")
+                return (
+                    f"[bold magenta]{title}[/bold magenta] ({literal(ruleset)} rules, seed {seed})"
+                )
             case CombatantJoined(who=who, side=side, hp=hp, ap=ap, round=r):
                 verb = f"arrives in round {r}" if r else "joins"
-                return f"{n(who)} {verb} for {escape(side)} ({hp} hp, {ap} AP)"
+                return f"{n(who)} {verb} for {literal(side)} ({hp} hp, {ap} AP)"
             case InitiativeRolled(who=who, total=total, die=die, modifier=mod, given=given):
                 whom = ", ".join(n(w) for w in who)
                 how = "rolled at the table" if given else "rolls"
                 return f"initiative: {whom} {how} {die} {mod:+d} = [bold]{total}[/bold]"
             case InitiativeOrdered(order=order, ties=ties):
-                extra = f" ({escape('; '.join(ties))})" if ties else ""
+                extra = f" ({literal('; '.join(ties))})" if ties else ""
                 return "order: " + ", ".join(n(c) for c in order) + extra
             case RoundStarted(round=r):
                 return f"[bold cyan]-- Round {r} --[/bold cyan]"
             case TurnStarted(who=who):
                 return f"[cyan]{n(who)}'s turn[/cyan]"
             case TurnEnded(who=who, reason=reason) if reason not in ("ended",):
-                return f"{n(who)}'s turn ends ({escape(reason)})"
+                return f"{n(who)}'s turn ends ({literal(reason)})"
             case ActionDeclared(action=EndTurn()):
                 return None
             case ActionDeclared(who=who, action=action, cost=cost):
                 paid = f" [dim]({cost} AP)[/dim]" if cost else ""
-                return f"{n(who)}: {escape(action.describe())}{paid}"
+                return f"{n(who)}: {literal(action.describe())}{paid}"
             case ActionRejected(who=who, action=action, reason=reason):
                 return (
-                    f"[yellow]{n(who)} tried {escape(action.describe())}: rejected,"
-                    f" {escape(reason)}[/yellow]"
+                    f"[yellow]{n(who)} tried {literal(action.describe())}: rejected,"
+                    f" {literal(reason)}[/yellow]"
                 )
             case DecisionFailed(who=who, kind=kind, detail=detail):
-                return f"[red]{n(who)}'s policy failed ({kind}): {escape(detail)}[/red]"
+                return f"[red]{n(who)}'s policy failed ({literal(kind)}): {literal(detail)}[/red]"
             case PriorityPassed(who=who, reason=reason) if reason != "pass":
-                return f"{n(who)} passes ({escape(reason)})"
+                return f"{n(who)} passes ({literal(reason)})"
             case AttackResolved(who=who, target=target, hit=hit, roll=roll, against=against):
                 verdict = "[green]hits[/green]" if hit else "misses"
                 return f"{n(who)} {verdict} {n(target)} ({roll} against {against})"
             case CheckResolved(who=who, check=check, success=ok, roll=roll, against=against):
                 verdict = "succeeds" if ok else "fails"
-                return f"{n(who)} {verdict} at {escape(check)} ({roll} against {against})"
+                return f"{n(who)} {verdict} at {literal(check)} ({roll} against {against})"
             case DamageDealt(who=who, amount=amount, hp=hp, location=loc):
-                where = f" to the {escape(loc)}" if loc else ""
+                where = f" to the {literal(loc)}" if loc else ""
                 return f"{n(who)} takes [red]{amount}[/red] damage{where} ({hp} hp left)"
             case Healed(who=who, amount=amount, hp=hp):
                 return f"{n(who)} recovers {amount} hp ({hp} hp)"
             case Moved(who=who, to=to, distance=d):
-                return f"{n(who)} moves {d:g} m to {to}"
+                return f"{n(who)} moves {d:g} m to {literal(to)}"
             case ConditionAdded(who=who, condition=c, until=until):
-                return f"{n(who)} is now {escape(c)}" + (f" until {escape(until)}" if until else "")
+                return f"{n(who)} is now {literal(c)}" + (
+                    f" until {literal(until)}" if until else ""
+                )
             case ConditionRemoved(who=who, condition=c):
-                return f"{n(who)} is no longer {escape(c)}"
+                return f"{n(who)} is no longer {literal(c)}"
             case OpeningOpened(trigger=t, offered=offered):
                 by = f" by {n(t.by)}" if t.by else ""
                 return (
-                    f"[magenta]opening ({escape(t.kind)}{by}) for "
+                    f"[magenta]opening ({literal(t.kind)}{by}) for "
                     + ", ".join(n(c) for c in offered)
                     + "[/magenta]"
                 )
             case CombatantDefeated(who=who, reason=reason):
-                return f"[bold red]{n(who)} is defeated[/bold red] ({escape(reason)})"
+                return f"[bold red]{n(who)} is defeated[/bold red] ({literal(reason)})"
             case CombatantLeft(who=who, reason=reason):
-                return f"{n(who)} leaves the fight ({escape(reason)})"
+                return f"{n(who)} leaves the fight ({literal(reason)})"
             case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
-                head = f"{escape(winner)} win" if winner else "No winner"
-                return f"[bold green]{head}[/bold green] after {rounds} round(s): {escape(reason)}"
+                head = f"{literal(winner)} win" if winner else "No winner"
+                return f"[bold green]{head}[/bold green] after {rounds} round(s): {literal(reason)}"
         return None
 
 

@@ -143,7 +143,10 @@ def follow(
         for line in whole:
             number += 1
             try:
+                line.decode("utf-8")
                 event = decode_event(line)
+            except UnicodeDecodeError:
+                raise LogFormatError(f"{p}: line {number}: not UTF-8 text") from None
             except (msgspec.DecodeError, msgspec.ValidationError) as err:
                 raise LogFormatError(f"{p}: line {number}: not a valid event: {err}") from None
             yield event, line + b"\n"

@@ -182,7 +182,11 @@ def verify_log(contents: LogContents) -> Verification:
     except _Stop:
         pass
     except OutOfDecisions:
-        # The log ends before the encounter did: everything present matched.
+        # The engine waits for a decision the log does not hold. Every line up to here matched;
+        # a line after it (forged damage, a defeat) is one the rules never produced.
+        if produced < len(lines):
+            found.append(Divergence(seq=produced, expected=lines[produced], got=None))
+            return Verification(events=produced, divergence=found[0], complete=contents.complete)
         return Verification(events=produced, divergence=None, complete=False)
     if not found and produced < len(lines):
         found.append(Divergence(seq=produced, expected=lines[produced], got=None))

@@ -124,10 +124,12 @@ def test_fork_bad_input_exits_2(
     assert not out.exists()
 
 
-def test_resume_a_finished_fight_exits_2(logged: Path) -> None:
-    """Nothing to resume in a finished log: exit 2 and say so."""
-    proc = cli("resume", logged, check=2)
-    assert "already ended" in proc.stderr
+def test_resume_a_finished_fight_says_there_is_nothing_to_do(logged: Path) -> None:
+    """Nothing to resume in a finished log: say so and exit 0, leaving the log as it was."""
+    before = logged.read_bytes()
+    proc = cli("resume", logged, check=0)
+    assert "nothing to resume: the encounter already ended" in proc.stdout
+    assert logged.read_bytes() == before
 
 
 def test_resume_cut_log_equals_uninterrupted(logged: Path, tmp_path: Path) -> None:

@@ -126,12 +126,29 @@ def test_verify_unreadable_log_exits_2(tmp_path: Path) -> None:
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
-def test_verify_corrupt_line_exits_2(logged: Path, tmp_path: Path) -> None:
-    """Garbage in the middle of an unfinished log is a format error naming the line, exit 2."""
+def test_verify_corrupt_line_is_tampered(logged: Path, tmp_path: Path) -> None:
+    """Issue: "Structural damage is 'tampered' (exit 1) from verify whether the log is complete
+    or not": garbage in the middle of an unfinished log names the line, exit 1."""
     lines = _lines(logged)[:20]
     lines[5] = b"{not json\n"
     bad = tmp_path / "corrupt.jsonl"
     bad.write_bytes(b"".join(lines))
-    proc = cli("verify", bad, check=2)
-    assert "line 6" in proc.stderr
+    proc = cli("verify", bad, check=1)
+    assert "tampered" in proc.stdout and "line 6" in proc.stdout
     assert "Traceback" not in proc.stderr
+
+
+def test_verify_checks_lines_forged_after_the_last_decision(logged: Path, tmp_path: Path) -> None:
+    """Issue: "verify stops checking at the last pending decision of an incomplete log": a
+    line added after it is a divergence, not "incomplete: all events match"."""
+    lines = _lines(logged)
+    grant = max(i for i, line in enumerate(lines[:60]) if b'"PriorityGranted"' in line)
+    kept = lines[: grant + 1]
+    forged = next(line for line in lines if b'"RoundStarted"' in line)
+    obj = json.loads(forged)
+    obj["seq"], obj["cause"] = grant + 1, 0
+    cut = tmp_path / "forged.jsonl"
+    cut.write_bytes(b"".join(kept) + json.dumps(obj, separators=(",", ":")).encode() + b"\n")
+    proc = cli("verify", cut, check=1)
+    assert "diverged" in proc.stdout and f"seq {grant + 1}" in proc.stdout
+    assert "incomplete" not in proc.stdout
