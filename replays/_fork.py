@@ -17,6 +17,7 @@ from pathlib import Path
 import msgspec
 
 from actors import Result, run_encounter
+from engine import DiceSource, recorded_dice
 from events import (
     EncounterEnded,
     Event,
@@ -83,6 +84,8 @@ async def fork_log(
     policies: Mapping[str, str] | None = None,
     seed: int | None = None,
     on_event: Callable[[Event], None] | None = None,
+    dice: DiceSource | None = None,
+    hosts: Mapping[str, str] | None = None,
 ) -> Result:
     """Replay ``contents`` up to event ``at`` with its recorded decisions, then go on live.
 
@@ -112,6 +115,8 @@ async def fork_log(
         decisions=decisions,
         policy_seed=seed,
         reseed=reseed,
+        dice=recorded_dice(contents.events, upto=at, then=dice),
+        hosts=hosts,
     )
 
 
@@ -120,6 +125,8 @@ async def resume_log(
     *,
     policies: Mapping[str, str] | None = None,
     on_event: Callable[[Event], None] | None = None,
+    dice: DiceSource | None = None,
+    hosts: Mapping[str, str] | None = None,
 ) -> Result:
     """Go on with an interrupted fight from its last complete event, appending to its log.
 
@@ -156,4 +163,6 @@ async def resume_log(
         decisions=decisions,
         written=count,
         reseed=reseeds(contents.events),
+        dice=recorded_dice(contents.events, then=dice),
+        hosts=hosts,
     )
