@@ -13,8 +13,15 @@ from ._batch import (
     store as store,
     wilson as wilson,
 )
-from ._combatant import PolicyRunner as PolicyRunner, combatant as combatant
+from ._combatant import (
+    FightOver as FightOver,
+    PolicyRunner as PolicyRunner,
+    choose_host as choose_host,
+    combatant as combatant,
+)
 from ._conformance import Conformance as Conformance, check_policy as check_policy
+from ._hosts import HOSTS as HOSTS
+from ._human import Human as Human
 from ._loading import (
     ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
     LoadedPolicy as LoadedPolicy,
@@ -40,3 +47,11 @@ from ._run import (
     run_encounter_sync as run_encounter_sync,
     schedule as schedule,
 )
+from ._screen import Names as Names, screen as screen
+from ._table_dice import (
+    AskDice as AskDice,
+    FileDice as FileDice,
+    check_faces as check_faces,
+    table_dice as table_dice,
+)
+from ._terminal import Terminal as Terminal, TerminalClosed as TerminalClosed

@@ -27,6 +27,7 @@ from replays import (
 )
 
 from ._app import UsageProblem, app, err, load_log, out, parse_policies
+from ._table import DiceOption, HostOption, dice_source, parse_hosts, resume_command, stops_cleanly
 
 _CONTEXT = 3
 
@@ -162,6 +163,8 @@ def fork(
         Path | None, typer.Option("--out", "-o", help="Where to write the fork's log.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    dice: DiceOption = None,
+    host: HostOption = [],  # noqa: B006 - typer reads the default
 ) -> None:
     """Replay LOG's recorded decisions up to --at, then go on with live policies ("what if").
 
@@ -187,6 +190,8 @@ def fork(
                 policies=chosen,
                 seed=seed,
                 on_event=_narrator(at + 1, quiet),
+                dice=dice_source(dice, contents.header.encounter),
+                hosts=parse_hosts(host, contents.header.encounter),
             )
         )
     except BaseException:
@@ -204,14 +209,27 @@ def resume(
         typer.Option(help="The overrides the fight was run with: ID=NAME or SIDE=NAME."),
     ] = [],  # noqa: B006 - typer reads the default
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    dice: DiceOption = None,
+    host: HostOption = [],  # noqa: B006 - typer reads the default
 ) -> None:
-    """Go on with an interrupted fight from its last complete event, appending to its log."""
+    """Go on with an interrupted fight from its last complete event, appending to its log.
+
+    Dice the log records as given are taken from it; --dice says where the rest come from."""
     contents = load_log(log)
     chosen = parse_policies(policy)
     _check_policies(chosen, contents)
-    result = trio.run(
-        lambda: resume_log(log, policies=chosen, on_event=_narrator(len(contents.events), quiet))
-    )
+    spec = contents.header.encounter
+    hosts, given = parse_hosts(host, spec), dice_source(dice, spec)
+    with stops_cleanly(log, lambda: resume_command(log, policy, dice, host)):
+        result = trio.run(
+            lambda: resume_log(
+                log,
+                policies=chosen,
+                on_event=_narrator(len(contents.events), quiet),
+                dice=given,
+                hosts=hosts,
+            )
+        )
     _finished(result, log)
 
 

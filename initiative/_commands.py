@@ -30,6 +30,7 @@ from replays import (
 )
 
 from ._app import UsageProblem, app, err, load_log, out, parse_policies
+from ._table import DiceOption, HostOption, dice_source, parse_hosts, resume_command, stops_cleanly
 
 
 @app.command(rich_help_panel="Fights and logs")
@@ -51,6 +52,8 @@ def run(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
+    dice: DiceOption = None,
+    host: HostOption = [],  # noqa: B006 - typer reads the default
 ) -> None:
     """Run an encounter with its policies, narrate it, and write its log."""
     spec = engine.load_encounter(encounter)
@@ -75,11 +78,20 @@ def run(
                 # its log; Rich has already pointed stdout at the null device.
                 narrating = False
 
-    result = trio.run(
-        lambda: run_encounter(
-            spec, the_seed, policies=chosen, out=target, on_event=show, timeout=timeout
+    hosts, given = parse_hosts(host, spec), dice_source(dice, spec)
+    with stops_cleanly(target, lambda: resume_command(target, policy, dice, host)):
+        result = trio.run(
+            lambda: run_encounter(
+                spec,
+                the_seed,
+                policies=chosen,
+                out=target,
+                on_event=show,
+                timeout=timeout,
+                dice=given,
+                hosts=hosts,
+            )
         )
-    )
     state = result.fight.state
     winner = state.winner or "no one"
     err.print(
