@@ -18,6 +18,7 @@ from events import (
     CombatantSpec,
     EncounterSpec,
     EndTurn,
+    Intercept,
     Move,
     Offer,
     OpportunityAttack,
@@ -90,6 +91,10 @@ def describe_action(action: Action, view: View, names: Names) -> str:
             return f"Strike {names(target)} as they leave, with the {_weapon(me, weapon)}"
         case Retaliate(target=target):
             return f"Strike back at {names(target)}"
+        case Intercept():
+            trigger = view.window.trigger
+            meant = names(trigger.target) if trigger and trigger.target else "an ally"
+            return f"Intercept: take the blow meant for {meant}"
         case Move(to=to):
             gap = distance(view.me.position, to)
             nearest = view.nearest_enemy()

@@ -26,11 +26,11 @@ def page_of(
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    from cdp import CHROMIUM, Page
+    from browser import CHROMIUM, Page
 
     if CHROMIUM is None:
         pytest.skip("chromium is not installed (.ci/run installs Debian's chromium package)")
-    page = Page(tmp_path_factory.mktemp("chromium-profile"))
+    page = Page()
     yield page
     page.close()
 
