@@ -18,6 +18,7 @@ from replays import (
     Narrator,
     Step,
     cause_chain,
+    deciding_rolls,
     diff_logs,
     effects,
     fork_log,
@@ -51,8 +52,10 @@ def why(
     contents = load_log(log)
     chain = cause_chain(contents.events, seq, name=str(log))
     caused = effects(contents.events, seq, name=str(log)) if show_effects else []
+    rolls = deciding_rolls(contents.events, chain)
     if as_json:
         data: dict[str, object] = {"seq": seq, "causes": [s.to_builtins() for s in chain]}
+        data["decided_by"] = {str(k): [s.to_builtins() for s in v] for k, v in rolls.items()}
         if show_effects:
             data["effects"] = [s.to_builtins() for s in caused]
         sys.stdout.write(json.dumps(data) + "\n")
@@ -60,6 +63,8 @@ def why(
     target = chain[-1]
     out.print(f"why seq {seq} ({target.type}{' ' + target.who if target.who else ''}):")
     for step in chain:
+        for roll in rolls.get(step.seq, ()):
+            out.print(_step_line(roll, "~"))
         out.print(_step_line(step, ">" if step.seq == seq else " "))
     if show_effects:
         out.print(f"effects of seq {seq}: {len(caused)} event(s)")

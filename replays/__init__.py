@@ -36,6 +36,7 @@ from ._why import (
     Step as Step,
     cause_chain as cause_chain,
     causes_and_effects as causes_and_effects,
+    deciding_rolls as deciding_rolls,
     effects as effects,
     step_of as step_of,
 )
