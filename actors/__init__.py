@@ -47,7 +47,7 @@ from ._run import (
     run_encounter_sync as run_encounter_sync,
     schedule as schedule,
 )
-from ._screen import Names as Names, screen as screen
+from ._screen import Names as Names, literal as literal, screen as screen
 from ._table_dice import (
     AskDice as AskDice,
     FileDice as FileDice,

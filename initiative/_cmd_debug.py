@@ -17,6 +17,7 @@ from events import Event, LogContents
 from replays import (
     Narrator,
     Step,
+    TableNarrator,
     cause_chain,
     deciding_rolls,
     diff_logs,
@@ -119,8 +120,8 @@ def diff(
     raise typer.Exit(1)
 
 
-def _narrator(start: int, quiet: bool) -> Callable[[Event], None]:
-    narrate = Narrator()
+def _narrator(start: int, quiet: bool, table: bool = False) -> Callable[[Event], None]:
+    narrate = TableNarrator() if table else Narrator()
     narrating = not quiet
 
     def show(event: Event) -> None:
@@ -230,7 +231,9 @@ def resume(
             lambda: resume_log(
                 log,
                 policies=chosen,
-                on_event=_narrator(len(contents.events), quiet),
+                on_event=_narrator(
+                    len(contents.events), quiet, dice is not None or "human" in chosen.values()
+                ),
                 dice=given,
                 hosts=hosts,
             )

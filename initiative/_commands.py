@@ -18,6 +18,7 @@ from actors import policy_names, run_encounter
 from events import Event, InitiativeError, RoundStarted, parse_log
 from replays import (
     Narrator,
+    TableNarrator,
     check_chain,
     check_digests,
     differing_fields,
@@ -64,7 +65,8 @@ def run(
             raise UsageProblem(f"--policy {who}=...: no combatant or side {who!r} in {encounter}")
     the_seed = spec.seed if seed is None else seed
     target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
-    narrate = Narrator(verbose=verbose)
+    at_table = dice is not None or "human" in chosen.values()
+    narrate = TableNarrator() if at_table and not verbose else Narrator(verbose=verbose)
     narrating = not quiet
 
     def show(event: Event) -> None:
