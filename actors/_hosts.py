@@ -29,6 +29,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import traceback
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -134,7 +135,7 @@ async def _await(awaitable: Any) -> Any:
     return await awaitable
 
 
-CANCEL_GRACE = 1.0
+CANCEL_GRACE = 2.0
 """Real seconds an async policy's own loop has to finish once its deadline cancelled it."""
 
 #: Keys (policy name, combatant) of thread calls still running, abandoned or not.
@@ -152,6 +153,7 @@ class ThreadHost:
         self.policy = policy
         self.key = key
         self._loop: tuple[trio.lowlevel.TrioToken, trio.CancelScope] | None = None
+        self._async = inspect.iscoroutinefunction(getattr(policy, "decide", policy))
         self._undelivered: list[Event] = []
         """News that a ``busy`` call could not show; the next call shows it first."""
 
@@ -168,6 +170,21 @@ class ThreadHost:
                 _RUNNING.discard(self.key)
                 self._loop = None
             done.set()
+
+    def _stop_async(self, done: threading.Event) -> bool:
+        """Cancel an async policy in its own loop (once that loop runs) and wait, in real time,
+        a moment for the call to end; whether it did."""
+        end = time.monotonic() + CANCEL_GRACE
+        while time.monotonic() < end:
+            with _RUNNING_LOCK:
+                loop = self._loop
+            if loop is not None:
+                with contextlib.suppress(trio.RunFinishedError):
+                    loop[0].run_sync_soon(loop[1].cancel)
+                return done.wait(max(0.0, end - time.monotonic()))
+            if done.wait(0.02):
+                return True
+        return False
 
     async def _await(self, awaitable: Any) -> Any:
         """Await an async policy in the worker's own loop, which the deadline can cancel."""
@@ -202,14 +219,8 @@ class ThreadHost:
                 abandon_on_cancel=True,
                 limiter=trio.CapacityLimiter(1),
             )
-        with _RUNNING_LOCK:
-            loop = self._loop
-        if loop is not None:
-            # An async policy waits in its own loop: cancel it there and give it a moment.
-            with contextlib.suppress(trio.RunFinishedError):
-                loop[0].run_sync_soon(loop[1].cancel)
-            if await trio.to_thread.run_sync(done.wait, CANCEL_GRACE):
-                return timed_out(timeout)
+        if self._async and await trio.to_thread.run_sync(self._stop_async, done):
+            return timed_out(timeout)
         log.warning("policy abandoned at its deadline", policy=self.key[0], who=self.key[1])
         return timed_out(timeout, "; the call was abandoned (a thread cannot be killed)")
 

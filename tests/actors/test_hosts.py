@@ -12,7 +12,7 @@ from events import DecisionFailed, EncounterEnded, read_log
 DUEL = """
 ruleset = "openings"
 seed = 2
-decision_timeout = 0.3
+decision_timeout = 1.0
 [[combatants]]
 id = "a"
 side = "red"
