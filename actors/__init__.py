@@ -19,8 +19,15 @@ from ._batch import (
     wilson as wilson,
 )
 from ._cluster import check_cluster as check_cluster
-from ._combatant import PolicyRunner as PolicyRunner, combatant as combatant
+from ._combatant import (
+    FightOver as FightOver,
+    PolicyRunner as PolicyRunner,
+    choose_host as choose_host,
+    combatant as combatant,
+)
 from ._conformance import Conformance as Conformance, check_policy as check_policy
+from ._hosts import HOSTS as HOSTS
+from ._human import Human as Human
 from ._inline import (
     EXECUTORS as EXECUTORS,
     Executor as Executor,
@@ -59,4 +66,12 @@ from ._run import (
     run_encounter_sync as run_encounter_sync,
     schedule as schedule,
 )
+from ._screen import Names as Names, literal as literal, screen as screen
 from ._seat import Seat as Seat, SeatDropped as SeatDropped, new_token as new_token
+from ._table_dice import (
+    AskDice as AskDice,
+    FileDice as FileDice,
+    check_faces as check_faces,
+    table_dice as table_dice,
+)
+from ._terminal import Terminal as Terminal, TerminalClosed as TerminalClosed

@@ -1,103 +1,134 @@
-"""The combatant actor: a Trio task that answers priority tokens with decisions.
+"""The combatant actor: a Trio task that owns its decider and answers priority tokens.
 
-It owns a policy. Each token it receives is answered with exactly one :class:`Decision`: the
-policy's action, or a recorded failure when the policy raised or ran past the decision timeout.
-User policies that are plain functions run in a worker thread, so even one stuck in a loop is
-abandoned at the timeout and the fight goes on; built-in policies run inline.
+Everything a combatant's policy sees reaches the actor as a message on its inbox: a
+:class:`~engine.PriorityToken` (with the news since its last one) is answered with exactly one
+:class:`~engine.Decision`; :class:`FightOver` carries the last news and asks for no answer. One
+deadline covers everything the policy does for one message (observing the news and deciding).
+Where the policy runs is the host's business (see :mod:`actors._hosts`): in line for the
+built-ins, in a worker thread for code from files and entry points, in a child process when
+asked (``process:NAME`` or ``--host ID=process``), which is killed at the deadline.
 """
 
 from __future__ import annotations
 
 import inspect
-import traceback
-from typing import Any
 
+import msgspec
 import structlog
 import trio
 
 from engine import Decision, PriorityToken
-from events import Event
+from events import Event, InitiativeError
 
+from . import _wire
+from ._hosts import HOSTS, Host, InlineHost, ProcessHost, TaskHost, ThreadHost
 from ._loading import LoadedPolicy
 
 log = structlog.get_logger("initiative.actors")
 
 
-class PolicyRunner:
-    """Calls one policy with the timeout, observation and failure capture the protocol needs."""
+class FightOver(msgspec.Struct, frozen=True, kw_only=True):
+    """The fight has ended: the events the combatant has not seen yet. No answer is expected."""
 
-    def __init__(self, loaded: LoadedPolicy, timeout: float) -> None:
+    news: tuple[Event, ...] = ()
+
+
+Message = PriorityToken | FightOver
+
+
+def choose_host(loaded: LoadedPolicy, wanted: str | None = None) -> str:
+    """The host a policy runs in: ``wanted`` if given, else in line (trusted, synchronous),
+    a task (trusted, async) or a thread (anything from a file or an entry point)."""
+    if wanted is not None:
+        if wanted not in HOSTS:
+            raise InitiativeError(
+                f"policy {loaded.name!r}: unknown host {wanted!r}; use one of {', '.join(HOSTS)}"
+            )
+        return wanted
+    decide = getattr(loaded.policy, "decide", loaded.policy)
+    if not loaded.trusted:
+        return "thread"
+    return "task" if inspect.iscoroutinefunction(decide) else "inline"
+
+
+class PolicyRunner:
+    """One combatant's decider: its host, its deadline, and what it is shown."""
+
+    def __init__(
+        self,
+        loaded: LoadedPolicy,
+        timeout: float | None,
+        *,
+        host: str | None = None,
+        hello: _wire.Hello | None = None,
+        who: str = "",
+    ) -> None:
         self.name = loaded.name
         self.loaded = loaded
         """The policy as loaded (the in-line executor calls it directly when it qualifies)."""
         self.timeout = timeout
-        policy = loaded.policy
-        self._decide: Any = getattr(policy, "decide", policy)
-        self._observe: Any = getattr(policy, "observe", None)
-        is_async = inspect.iscoroutinefunction(self._decide)
-        self._threaded = not loaded.trusted and not is_async
-        self._inline = loaded.trusted and not is_async
-
-    @property
-    def observes(self) -> bool:
-        return self._observe is not None
-
-    def observe_rest(self, events: tuple[Event, ...]) -> None:
-        """Show an observing policy the events after its last decision (the fight's end), so
-        it sees every event of the encounter; a failure here changes nothing and is logged."""
-        if self._observe is None:
-            return
-        try:
-            for event in events:
-                self._observe(event)
-        except Exception as err:
-            log.warning("policy observe raised", policy=self.name, error=repr(err))
+        """Seconds for one call (observe and decide together); ``None``: no deadline."""
+        self.kind = choose_host(loaded, host)
+        self.host: Host
+        if self.kind == "process":
+            if hello is None:
+                raise InitiativeError(f"policy {loaded.name!r} cannot run in a process here")
+            self.host = ProcessHost(hello)
+        elif self.kind == "thread":
+            self.host = ThreadHost(loaded.policy, (loaded.name, who))
+        elif self.kind == "task":
+            self.host = TaskHost(loaded.policy)
+        else:
+            self.host = InlineHost(loaded.policy)
+        self.observes = self.kind == "process" or hasattr(loaded.policy, "observe")
+        """Whether it is shown the news (a process host might observe: it is always shown)."""
+        self.warm = getattr(loaded.policy, "warm", True)
+        """Whether a resumed or forked fight shows it the replayed tokens (a person is never
+        asked again what the log already holds)."""
 
     async def decide(self, token: PriorityToken) -> Decision:
-        if self._inline:
-            # A trusted plain function cannot be interrupted anyway: skip the cancel scope.
-            try:
-                for event in token.news:
-                    self._observe(event)
-                return Decision(action=self._decide(token.view))
-            except Exception as err:
-                return self._failed(token, err)
-        with trio.move_on_after(self.timeout) as scope:
-            try:
-                for event in token.news:
-                    self._observe(event)
-                if self._threaded:
-                    result = await trio.to_thread.run_sync(
-                        self._decide, token.view, abandon_on_cancel=True
-                    )
-                else:
-                    result = self._decide(token.view)
-                    if inspect.isawaitable(result):
-                        result = await result
-            except Exception as err:
-                return self._failed(token, err)
-        if scope.cancelled_caught:
-            log.warning("policy timed out", who=token.who, policy=self.name)
-            return Decision(failure="timeout", detail=f"no decision within {self.timeout:g} s")
-        return Decision(action=result)
+        decision = await self.host.call(token.news, token.view, self.timeout)
+        if decision.failure is not None:
+            log.warning(
+                "policy failed",
+                who=token.who,
+                policy=self.name,
+                kind=decision.failure,
+                detail=decision.detail,
+            )
+        return decision
 
-    def _failed(self, token: PriorityToken, err: Exception) -> Decision:
-        frame = traceback.extract_tb(err.__traceback__)[-1]
-        where = f" ({frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})"
-        log.warning("policy raised", who=token.who, policy=self.name, error=repr(err))
-        return Decision(failure="error", detail=f"{type(err).__name__}: {err}{where}")
+    async def finish(self, news: tuple[Event, ...]) -> None:
+        """The end of the fight: show the last news (under the deadline), then stop the host."""
+        try:
+            if news and self.observes:
+                decision = await self.host.call(news, None, self.timeout)
+                if decision.failure is not None:
+                    log.warning("policy observe failed", policy=self.name, detail=decision.detail)
+        finally:
+            await self.host.aclose()
+
+    async def aclose(self) -> None:
+        await self.host.aclose()
 
 
 async def combatant(
     who: str,
     runner: PolicyRunner,
-    tokens: trio.MemoryReceiveChannel[PriorityToken],
+    inbox: trio.MemoryReceiveChannel[Message],
     decisions: trio.MemorySendChannel[Decision],
 ) -> None:
-    """The combatant task: one decision for every token, until the scheduler closes the
-    token channel."""
+    """The combatant task: one decision for every token, until :class:`FightOver` or the
+    scheduler closes the inbox."""
     structlog.contextvars.bind_contextvars(combatant=who)
-    async with tokens, decisions:
-        async for token in tokens:
-            decision = await runner.decide(token)
-            await decisions.send(decision)
+    try:
+        async with inbox, decisions:
+            async for message in inbox:
+                if isinstance(message, FightOver):
+                    await runner.finish(message.news)
+                    return
+                decision = await runner.decide(message)
+                await decisions.send(decision)
+    finally:
+        with trio.CancelScope(shield=True):
+            await runner.aclose()

@@ -52,6 +52,8 @@ class InlineSeat:
         self.name = name
         self._decide: Callable[[Any], Any] = getattr(policy, "decide", policy)
         self._observe: Callable[[Event], Any] | None = getattr(policy, "observe", None)
+        self.warm: bool = getattr(policy, "warm", True)
+        """Whether a resumed or forked fight shows it the replayed tokens."""
 
     @property
     def observes(self) -> bool:
@@ -96,7 +98,7 @@ def inline_seats(runners: Mapping[str, Any]) -> dict[str, InlineSeat] | None:
     seats = {}
     for who, runner in runners.items():
         loaded = getattr(runner, "loaded", None)
-        if loaded is None or not qualifies(loaded):
+        if loaded is None or getattr(runner, "kind", None) == "process" or not qualifies(loaded):
             return None
         seats[who] = InlineSeat(loaded.name, loaded.policy)
     return seats
@@ -123,7 +125,7 @@ def play_inline(
             token = msgspec.structs.replace(token, news=tuple(events[seen[who] :]))
             seen[who] = len(events)
         replayed = next(recorded, None)
-        if replayed is None or warm:
+        if replayed is None or (warm and seats[who].warm):
             decision = seats[who].decide(token)
         return decision if replayed is None else replayed
 

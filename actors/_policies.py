@@ -267,3 +267,13 @@ def _lookahead(ctx: PolicyContext) -> Any:
 
 _lookahead.__doc__ = "Tries each candidate on forks of the fight (see actors._lookahead)."
 BUILTIN["lookahead"] = _lookahead
+
+
+def _human(ctx: PolicyContext) -> Any:
+    from ._human import Human
+
+    return Human(ctx)
+
+
+_human.__doc__ = "A person at this terminal chooses from numbered offers (see actors._human)."
+BUILTIN["human"] = _human

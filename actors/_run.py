@@ -18,7 +18,14 @@ import msgspec
 import structlog
 import trio
 
-from engine import Decision, EncounterState, Fight, PriorityToken, Stepper, policy_rng
+from engine import (
+    Decision,
+    DiceSource,
+    EncounterState,
+    Fight,
+    Stepper,
+    policy_rng,
+)
 from events import (
     EncounterEnded,
     EncounterSpec,
@@ -28,10 +35,11 @@ from events import (
     PriorityGranted,
 )
 
-from ._combatant import PolicyRunner, combatant
+from ._combatant import FightOver, Message, PolicyRunner, combatant
 from ._inline import Executor, choose, play_inline
 from ._loading import PolicyChoice, load_policy
 from ._policies import PolicyContext
+from ._wire import Hello
 
 log = structlog.get_logger("initiative.actors")
 
@@ -68,21 +76,42 @@ def make_runners(
     policies: Mapping[str, PolicyChoice] | None = None,
     *,
     timeout: float | None = None,
+    hosts: Mapping[str, str] | None = None,
 ) -> dict[str, PolicyRunner]:
     """Load every combatant's policy (``policies`` overrides by combatant id or side, each a
-    name, a function, an object with ``decide`` or a class; see :data:`PolicyChoice`)."""
+    name, a function, an object with ``decide`` or a class; see :data:`PolicyChoice`).
+
+    ``hosts`` chooses where a policy runs, by combatant id or side (``process`` to run it in a
+    child process that is killed at its deadline); a policy named ``process:NAME`` runs NAME in
+    a child process too. A person at the terminal (``human``) has no deadline unless
+    ``timeout`` is given.
+    """
     if timeout is not None and not timeout > 0:
         raise InitiativeError(
             f"the decision timeout must be a positive number of seconds, got {timeout:g}"
         )
     chosen = dict(policies or {})
+    where = dict(hosts or {})
     runners = {}
     for c in encounter.combatants:
         name = chosen[c.id] if c.id in chosen else chosen.get(c.side, c.policy)
+        host = where.get(c.id) or where.get(c.side)
+        if isinstance(name, str) and name.startswith("process:"):
+            name, host = name.removeprefix("process:"), "process"
         ctx = PolicyContext(combatant=c, encounter=encounter, rng=policy_rng(seed, c.id))
-        runners[c.id] = PolicyRunner(
-            load_policy(name, ctx), timeout if timeout is not None else encounter.decision_timeout
-        )
+        loaded = load_policy(name, ctx)
+        limit = timeout if timeout is not None else encounter.decision_timeout
+        if getattr(loaded.policy, "person", False):
+            limit = timeout
+            loaded.policy.timeout = timeout
+        if host == "process" and not isinstance(name, str):
+            raise InitiativeError(
+                f"{c.id}: a policy given as a Python object cannot run in a child process;"
+                " give it by name (built-in, file.py:function or entry point)"
+            )
+        label = name if isinstance(name, str) else loaded.name
+        hello = Hello(policy=label, combatant=c.id, encounter=encounter, seed=seed)
+        runners[c.id] = PolicyRunner(loaded, limit, host=host, hello=hello, who=c.id)
     return runners
 
 
@@ -101,41 +130,73 @@ async def schedule(
     is still shown to its combatant's policy and the answer dropped, so a policy with memory or
     its own random stream is in the state it would have been in had it made those decisions.
     """
-    async with trio.open_nursery() as nursery:
-        links: dict[
-            str, tuple[trio.MemorySendChannel[PriorityToken], trio.MemoryReceiveChannel[Decision]]
-        ] = {}
-        for who, runner in runners.items():
-            token_tx, token_rx = trio.open_memory_channel[PriorityToken](0)
-            decision_tx, decision_rx = trio.open_memory_channel[Decision](0)
-            nursery.start_soon(
-                combatant, who, runner, token_rx, decision_tx, name=f"combatant {who}"
-            )
-            links[who] = (token_tx, decision_rx)
-        task_status.started()
-        seen = dict.fromkeys(runners, 0)
-        recorded = iter(decisions)
-        try:
-            stepper = Stepper(fight)
-            while (token := stepper.token) is not None:
-                token_tx, decision_rx = links[token.who]
-                if runners[token.who].observes:
+    try:
+        async with trio.open_nursery() as nursery:
+            await _schedule(nursery, fight, runners, decisions, warm, task_status)
+    except BaseExceptionGroup as group:
+        raise unwrap(group) from None
+
+
+def unwrap(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The one exception a library caller should see for ``group``: a Ctrl-C if there is one,
+    else the first of the project's own errors, else the first exception."""
+    leaves: list[BaseException] = []
+
+    def walk(g: BaseExceptionGroup[BaseException]) -> None:
+        for exc in g.exceptions:
+            if isinstance(exc, BaseExceptionGroup):
+                walk(exc)
+            else:
+                leaves.append(exc)
+
+    walk(group)
+    for kind in (KeyboardInterrupt, InitiativeError):
+        for leaf in leaves:
+            if isinstance(leaf, kind):
+                return leaf
+    return leaves[0]
+
+
+async def _schedule(
+    nursery: trio.Nursery,
+    fight: Fight,
+    runners: Mapping[str, PolicyRunner],
+    decisions: Sequence[Decision],
+    warm: bool,
+    task_status: trio.TaskStatus[None],
+) -> None:
+    links: dict[str, tuple[trio.MemorySendChannel[Message], trio.MemoryReceiveChannel[Decision]]]
+    links = {}
+    for who, runner in runners.items():
+        inbox_tx, inbox_rx = trio.open_memory_channel[Message](0)
+        decision_tx, decision_rx = trio.open_memory_channel[Decision](0)
+        nursery.start_soon(combatant, who, runner, inbox_rx, decision_tx, name=f"combatant {who}")
+        links[who] = (inbox_tx, decision_rx)
+    task_status.started()
+    seen = dict.fromkeys(runners, 0)
+    recorded = iter(decisions)
+    try:
+        stepper = Stepper(fight)
+        while (token := stepper.token) is not None:
+            inbox_tx, decision_rx = links[token.who]
+            runner = runners[token.who]
+            replayed = next(recorded, None)
+            if replayed is None or (warm and runner.warm):
+                if runner.observes:
                     token = msgspec.structs.replace(
                         token, news=tuple(fight.events[seen[token.who] :])
                     )
                     seen[token.who] = len(fight.events)
-                replayed = next(recorded, None)
-                if replayed is None or warm:
-                    await token_tx.send(token)
-                    decision = await decision_rx.receive()
-                stepper.apply(decision if replayed is None else replayed)
-            for who, runner in runners.items():
-                if runner.observes:
-                    runner.observe_rest(tuple(fight.events[seen[who] :]))
-        finally:
-            for token_tx, decision_rx in links.values():
-                await token_tx.aclose()
-                await decision_rx.aclose()
+                await inbox_tx.send(token)
+                decision = await decision_rx.receive()
+            stepper.apply(decision if replayed is None else replayed)
+        for who, runner in runners.items():
+            if runner.observes:
+                await links[who][0].send(FightOver(news=tuple(fight.events[seen[who] :])))
+    finally:
+        for inbox_tx, decision_rx in links.values():
+            await inbox_tx.aclose()
+            await decision_rx.aclose()
 
 
 async def run_encounter(
@@ -153,6 +214,8 @@ async def run_encounter(
     policy_seed: int | None = None,
     reseed: dict[int, int] | None = None,
     executor: Executor = "trio",
+    dice: DiceSource | None = None,
+    hosts: Mapping[str, str] | None = None,
 ) -> Result:
     """Fight ``encounter`` with live policies; write the log to ``out`` as it happens.
 
@@ -163,10 +226,16 @@ async def run_encounter(
     ``seed``); ``reseed={seq: n}`` switches the dice to seed ``n`` after event ``seq`` (recorded
     as ``SeedChanged``). ``executor`` picks how policies are called (see
     :mod:`actors._inline`): ``trio`` (the default), ``inline`` or ``auto``; the log is the same.
+    ``dice`` gives dice rolled at the table (see :mod:`engine._given`); ``hosts`` chooses where
+    policies run (see :func:`make_runners`).
     """
     try:
         runners = make_runners(
-            encounter, seed if policy_seed is None else policy_seed, policies, timeout=timeout
+            encounter,
+            seed if policy_seed is None else policy_seed,
+            policies,
+            timeout=timeout,
+            hosts=hosts,
         )
     except BaseException:
         if isinstance(out, LogWriter):
@@ -191,7 +260,7 @@ async def run_encounter(
         if on_event is not None:
             on_event(event)
 
-    fight = Fight(encounter, seed, sink=sink, parent=parent, reseed=reseed)
+    fight = Fight(encounter, seed, sink=sink, parent=parent, reseed=reseed, dice=dice)
     structlog.contextvars.bind_contextvars(encounter=encounter.name or encounter.ruleset)
     try:
         if seats is not None:

@@ -19,6 +19,12 @@ from ._geometry import (
     distance as distance,
     toward as toward,
 )
+from ._given import (
+    DiceSource as DiceSource,
+    RecordedDice as RecordedDice,
+    given_dice as given_dice,
+    recorded_dice as recorded_dice,
+)
 from ._live import LiveState as LiveState, Snapshot as Snapshot
 from ._protocol import (
     Decision as Decision,

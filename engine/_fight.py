@@ -38,6 +38,7 @@ from events import (
     CounterChanged,
     DamageDealt,
     DecisionFailed,
+    DiceGiven,
     DiceRolled,
     EncounterEnded,
     EncounterSpec,
@@ -69,6 +70,7 @@ from events import (
 from ._branch import SILENT_LOG, Branch
 from ._dice import parse_dice
 from ._geometry import distance
+from ._given import DiceSource, RecordedDice
 from ._initiative import groups, roll_initiative
 from ._live import CELL, WIDE, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
@@ -120,6 +122,7 @@ class Fight:
         keep_events: bool = True,
         engine_version: str = ENGINE_VERSION,
         reseed: dict[int, int] | None = None,
+        dice: DiceSource | None = None,
     ) -> None:
         self.encounter = encounter
         self.seed = seed
@@ -153,6 +156,11 @@ class Fight:
         self._specs = {c.id: c for c in encounter.combatants}
         self.log: Any = log
         """The engine's own logger (a fork's is silent)."""
+        self.dice_source = dice
+        """Where dice rolled at the table come from (see :mod:`engine._given`); ``None``: all
+        dice are the generator's."""
+        self.given: dict[int, tuple[int, ...]] = {}
+        """The faces of every die given so far, by the seq of its ``DiceGiven``."""
         self.decisions: list[Decision] = []
         """Every decision sent to :meth:`run` so far, in order (what :meth:`fork` replays)."""
         self.acted_in_round = 0
@@ -190,8 +198,16 @@ class Fight:
     def roll(self, who: str | None, purpose: str, expr: str) -> DiceRolled:
         """Roll dice for ``purpose`` and record every die."""
         dice = parse_dice(expr)
-        faces, total = dice.roll(self.rng)
-        event = DiceRolled(
+        given = None
+        if self.dice_source is not None and dice.sides:
+            given = self.dice_source.faces(self, who, purpose, dice)
+        if given is not None:
+            self.given[self.next_seq] = given
+            faces, total, kind = given, dice.total(given), DiceGiven
+        else:
+            faces, total = dice.roll(self.rng)
+            kind = DiceRolled
+        event = kind(
             who=who,
             purpose=purpose,
             expr=str(dice),
@@ -629,6 +645,7 @@ class Fight:
             keep_events=False,
             engine_version=self.engine_version,
             reseed=self.reseed,
+            dice=RecordedDice(self.given) if self.given else None,
         )
         copy.log = SILENT_LOG
         snap = self.snapshot

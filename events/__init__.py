@@ -86,6 +86,7 @@ from ._events import (
     CounterChanged as CounterChanged,
     DamageDealt as DamageDealt,
     DecisionFailed as DecisionFailed,
+    DiceGiven as DiceGiven,
     DiceRolled as DiceRolled,
     EncounterEnded as EncounterEnded,
     EncounterStarted as EncounterStarted,

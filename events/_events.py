@@ -146,6 +146,12 @@ class DiceRolled(Event, frozen=True, kw_only=True, tag="DiceRolled"):
     total: int
 
 
+class DiceGiven(DiceRolled, frozen=True, kw_only=True, tag="DiceGiven"):
+    """Dice rolled at the table and entered by hand (``--dice ask`` or ``--dice FILE``), used as
+    given: the same fields as ``DiceRolled``, which a replay takes from the log instead of the
+    generator (as given initiative rolls are). The generator is not advanced for them."""
+
+
 class APChanged(Event, frozen=True, kw_only=True, tag="APChanged"):
     who: str
     ap: int
@@ -318,6 +324,7 @@ AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build de
     PriorityPassed,
     DecisionFailed,
     DiceRolled,
+    DiceGiven,
     APChanged,
     Moved,
     AttackResolved,

@@ -13,12 +13,14 @@ import typer
 from msgspec import to_builtins
 
 from actors import Result
-from events import Event, LogContents
+from events import Event, LogContents, read_log
 from replays import (
     Narrator,
     NothingToResume,
     Step,
+    TableNarrator,
     cause_chain,
+    deciding_rolls,
     diff_logs,
     effects,
     fork_log,
@@ -41,6 +43,7 @@ from ._app import (
     warn,
 )
 from ._output import print_json
+from ._table import DiceOption, HostOption, dice_source, parse_hosts, resume_command, stops_cleanly
 
 TRUST = Annotated[
     bool,
@@ -72,12 +75,14 @@ def why(
     contents = load_log(log)
     chain = cause_chain(contents.events, seq, name=str(log))
     caused = effects(contents.events, seq, name=str(log)) if show_effects else []
+    rolls = deciding_rolls(contents.events, chain)
     if as_json:
 
         def with_event(step: Step) -> dict[str, object]:
             return {**step.to_builtins(), "event": to_builtins(contents.events[step.seq])}
 
         data: dict[str, object] = {"seq": seq, "causes": [with_event(s) for s in chain]}
+        data["decided_by"] = {str(k): [s.to_builtins() for s in v] for k, v in rolls.items()}
         if show_effects:
             data["effects"] = [with_event(s) for s in caused]
         sys.stdout.write(json.dumps(data) + "\n")
@@ -85,6 +90,8 @@ def why(
     target = chain[-1]
     out.print(plain(f"why seq {seq} ({target.type}{' ' + target.who if target.who else ''}):"))
     for step in chain:
+        for roll in rolls.get(step.seq, ()):
+            out.print(_step_line(roll, "~"))
         out.print(_step_line(step, ">" if step.seq == seq else " "))
     if show_effects:
         out.print(f"effects of seq {seq}: {len(caused)} event(s)")
@@ -170,9 +177,12 @@ def _diff_json(result: Any, a: LogContents, b: LogContents) -> None:
     raise typer.Exit(0)
 
 
-def _narrator(start: int | list[int], quiet: bool) -> Callable[[Event], None]:
-    """Narrate events from seq ``start`` on (a one-item list: set once the log is read)."""
-    narrate = Narrator()
+def _narrator(
+    start: int | list[int], quiet: bool, table: bool = False
+) -> Callable[[Event], None]:
+    """Narrate events from seq ``start`` on (a one-item list: set once the log is read); at the
+    table (a person or hand-rolled dice), in the table's sentences."""
+    narrate = TableNarrator() if table else Narrator()
     narrating = not quiet
     first = start if isinstance(start, list) else [start]
 
@@ -223,6 +233,8 @@ def fork(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
     trust: TRUST = False,
     force: FORCE = False,
+    dice: DiceOption = None,
+    host: HostOption = [],  # noqa: B006 - typer reads the default
 ) -> None:
     """Replay LOG's recorded decisions up to --at, then go on with live policies ("what if").
 
@@ -250,6 +262,8 @@ def fork(
                 seed=seed,
                 on_event=_narrator(at + 1, quiet),
                 trust_log_policies=trust,
+                dice=dice_source(dice, contents.header.encounter),
+                hosts=parse_hosts(host, contents.header.encounter),
             )
         )
     except BaseException:
@@ -268,12 +282,18 @@ def resume(
     ] = [],  # noqa: B006 - typer reads the default
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
     trust: TRUST = False,
+    dice: DiceOption = None,
+    host: HostOption = [],  # noqa: B006 - typer reads the default
 ) -> None:
     """Go on with an interrupted fight from its last complete event, appending to its log.
 
     Holds the log's lock while it writes (a log another process is writing is refused). A
-    policy file the log names is never loaded without --policy or --trust-log-policies."""
+    policy file the log names is never loaded without --policy or --trust-log-policies. Dice
+    the log records as given are taken from it; --dice says where the rest come from."""
     chosen = parse_policies(policy)
+    # The header, for --dice and --host; the fight itself is read again under the log's lock.
+    spec = read_log(log).header.encounter
+    hosts, given = parse_hosts(host, spec), dice_source(dice, spec)
     start = [0]
 
     def ready(contents: LogContents) -> None:
@@ -282,15 +302,20 @@ def resume(
         start[0] = len(contents.events)
 
     try:
-        result = trio.run(
-            lambda: resume_log(
-                log,
-                policies=chosen,
-                on_event=_narrator(start, quiet),
-                on_ready=ready,
-                trust_log_policies=trust,
+        with stops_cleanly(log, lambda: resume_command(log, policy, dice, host)):
+            result = trio.run(
+                lambda: resume_log(
+                    log,
+                    policies=chosen,
+                    on_event=_narrator(
+                        start, quiet, dice is not None or "human" in chosen.values()
+                    ),
+                    on_ready=ready,
+                    trust_log_policies=trust,
+                    dice=given,
+                    hosts=hosts,
+                )
             )
-        )
     except NothingToResume as done:
         out.print(literal(done))
         return

@@ -26,6 +26,7 @@ from events import (
 )
 from replays import (
     Narrator,
+    TableNarrator,
     check_chain,
     check_digests,
     check_filters,
@@ -42,6 +43,7 @@ from replays import (
 
 from ._app import FORCE, UsageProblem, app, err, load_log, out, parse_policies, refuse_existing
 from ._output import print_json
+from ._table import DiceOption, HostOption, dice_source, parse_hosts, resume_command, stops_cleanly
 
 
 @app.command(rich_help_panel="Fights and logs")
@@ -64,6 +66,8 @@ def run(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
     force: FORCE = False,
+    dice: DiceOption = None,
+    host: HostOption = [],  # noqa: B006 - typer reads the default
 ) -> None:
     """Run an encounter with its policies, narrate it, and write its log."""
     spec = engine.load_encounter(encounter)
@@ -75,7 +79,8 @@ def run(
     the_seed = spec.seed if seed is None else seed
     target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
     refuse_existing(target, force, inputs=[encounter])
-    narrate = Narrator(verbose=verbose)
+    at_table = dice is not None or "human" in chosen.values()
+    narrate = TableNarrator() if at_table and not verbose else Narrator(verbose=verbose)
     narrating = True
     # Through Rich only for a terminal; a pipe or a file gets plain text, buffered.
     piped = not out.is_terminal
@@ -95,16 +100,20 @@ def run(
                 narrating = False
                 _silence_stdout()
 
-    result = trio.run(
-        lambda: run_encounter(
-            spec,
-            the_seed,
-            policies=chosen,
-            out=target,
-            on_event=None if quiet else show,  # --quiet: no narration work at all
-            timeout=timeout,
+    hosts, given = parse_hosts(host, spec), dice_source(dice, spec)
+    with stops_cleanly(target, lambda: resume_command(target, policy, dice, host)):
+        result = trio.run(
+            lambda: run_encounter(
+                spec,
+                the_seed,
+                policies=chosen,
+                out=target,
+                on_event=None if quiet else show,  # --quiet: no narration work at all
+                timeout=timeout,
+                dice=given,
+                hosts=hosts,
+            )
         )
-    )
     if piped and narrating:
         try:
             sys.stdout.flush()

@@ -35,11 +35,13 @@ from ._resim import (
     resimulate as resimulate,
     verify_log as verify_log,
 )
+from ._table_talk import TableNarrator as TableNarrator
 from ._view import embed_json as embed_json, render_html as render_html, view_data as view_data
 from ._why import (
     Step as Step,
     cause_chain as cause_chain,
     causes_and_effects as causes_and_effects,
+    deciding_rolls as deciding_rolls,
     effects as effects,
     step_of as step_of,
 )

@@ -17,6 +17,7 @@ from pathlib import Path
 import msgspec
 
 from actors import Result, names_file, run_encounter
+from engine import DiceSource, recorded_dice
 from events import (
     EncounterEnded,
     Event,
@@ -122,6 +123,8 @@ async def fork_log(
     seed: int | None = None,
     on_event: Callable[[Event], None] | None = None,
     trust_log_policies: bool = False,
+    dice: DiceSource | None = None,
+    hosts: Mapping[str, str] | None = None,
 ) -> Result:
     """Replay ``contents`` up to event ``at`` with its recorded decisions, then go on live.
 
@@ -153,6 +156,8 @@ async def fork_log(
         decisions=decisions,
         policy_seed=seed,
         reseed=reseed,
+        dice=recorded_dice(contents.events, upto=at, then=dice),
+        hosts=hosts,
     )
 
 
@@ -163,6 +168,8 @@ async def resume_log(
     on_event: Callable[[Event], None] | None = None,
     on_ready: Callable[[LogContents], None] | None = None,
     trust_log_policies: bool = False,
+    dice: DiceSource | None = None,
+    hosts: Mapping[str, str] | None = None,
 ) -> Result:
     """Go on with an interrupted fight from its last complete event, appending to its log.
 
@@ -211,4 +218,6 @@ async def resume_log(
         decisions=decisions,
         written=count,
         reseed=reseeds(contents.events),
+        dice=recorded_dice(contents.events, then=dice),
+        hosts=hosts,
     )

@@ -21,6 +21,7 @@ from engine import (
     apply,
     chain_step,
     find_ruleset,
+    recorded_dice,
     state_digest,
 )
 from events import (
@@ -176,6 +177,7 @@ def verify_log(contents: LogContents) -> Verification:
         keep_events=False,
         engine_version=header.engine,
         reseed=reseeds(contents.events),
+        dice=recorded_dice(contents.events),
     )
     try:
         fight.play(replay_decider(recorded_decisions(contents.events)))
@@ -215,6 +217,7 @@ def resimulate(contents: LogContents, upto: int | None = None) -> Fight:
         parent=header.parent,
         engine_version=header.engine,
         reseed=reseeds(contents.events),
+        dice=recorded_dice(contents.events),
     )
     decisions = recorded_decisions(contents.events)
     if upto is not None:

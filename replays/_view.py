@@ -11,6 +11,7 @@ to see the state after any event.
 from __future__ import annotations
 
 import json
+import re
 from importlib.resources import files
 from typing import Any
 
@@ -53,12 +54,19 @@ def view_data(contents: LogContents) -> dict[str, Any]:
         "ruleset": header.ruleset,
         "seed": header.seed,
         "parent": header.parent,
+        "fork_at": _fork_point(header.parent),
         "complete": contents.complete,
         "combatants": [
             {"id": c.id, "name": c.display, "side": c.side, "hp": c.hp} for c in enc.combatants
         ],
         "events": events,
     }
+
+
+def _fork_point(parent: str | None) -> int | None:
+    """The seq where a fork left its parent, from the header's description of it."""
+    found = re.findall(r" at seq (\d+)(?:,|$)", parent or "")
+    return int(found[-1]) if found else None
 
 
 def embed_json(data: object) -> str:

@@ -90,3 +90,25 @@ def causes_and_effects(events: list[Event]) -> dict[int, list[int]]:
         if event.cause is not None:
             children.setdefault(event.cause, []).append(event.seq)
     return children
+
+
+#: Events that decide an outcome: the dice and the tests they feed.
+_DECIDING = ("DiceRolled", "DiceGiven", "AttackResolved", "CheckResolved")
+
+
+def deciding_rolls(events: list[Event], chain: list[Step]) -> dict[int, list[Step]]:
+    """For each step of a cause chain, the rolls and tests that decided it: the events with the
+    same cause recorded between that cause and the step (the attack roll, the test, the damage
+    dice behind a ``DamageDealt``), which the chain of causes alone passes over."""
+    out: dict[int, list[Step]] = {}
+    for step in chain:
+        if step.cause is None:
+            continue
+        rolls = [
+            step_of(e)
+            for e in events[step.cause + 1 : step.seq]
+            if e.cause == step.cause and type(e).__name__ in _DECIDING
+        ]
+        if rolls:
+            out[step.seq] = rolls
+    return out

@@ -22,7 +22,7 @@ def test_the_worked_example_is_in_the_doc() -> None:
     """The doc has the files it uses and the code that runs them."""
     files = [name for name, _ in blocks() if name]
     assert files == ["grudge.py", "ahead.py"]
-    assert len(blocks()) == 7
+    assert len(blocks()) == 8
 
 
 def test_every_python_block_of_the_policy_guide_runs(tmp_path: Path) -> None:
@@ -42,3 +42,4 @@ def test_every_python_block_of_the_policy_guide_runs(tmp_path: Path) -> None:
     assert re.fullmatch(r"(north|south) won after \d+ rounds\n", done.stdout)
     assert (tmp_path / "grudge.jsonl").is_file()
     assert (tmp_path / "ahead.jsonl").is_file()
+    assert (tmp_path / "ford.jsonl").is_file()  # the scripted policy's worked example ran

@@ -100,9 +100,11 @@ async def test_an_async_policy_that_hangs_times_out(policy_file, autojump_clock)
 
 
 def test_a_blocking_sync_policy_is_abandoned_at_the_timeout(policy_file):
-    """A user's plain function that blocks runs in a worker thread and is abandoned."""
+    """A user's plain function that blocks runs in a worker thread and is abandoned; while that
+    call still runs, the combatant's next tokens fail at once as ``busy``."""
     events = fight(one_on_one(f"{policy_file}:sleepy_sync", timeout=0.2)).events
-    assert {(f.who, f.kind) for f in failures(events)} == {("x", "timeout")}
+    kinds = [f.kind for f in failures(events) if f.who == "x"]
+    assert kinds[0] == "timeout" and set(kinds) <= {"timeout", "busy"}
 
 
 def test_an_illegal_action_is_rejected_and_asked_again_a_bounded_number_of_times(policy_file):

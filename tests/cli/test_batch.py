@@ -269,7 +269,8 @@ def test_sign_test_and_wilson_give_known_values() -> None:
 
 
 def test_a_policy_over_its_budget_is_a_fault_and_the_batch_goes_on(tmp_path: Path) -> None:
-    """A stuck plain function is abandoned at ``--timeout``; each is one timeout fault."""
+    """A stuck plain function is abandoned at ``--timeout`` (one timeout fault); while it still
+    runs, its combatant's tokens fail at once as ``busy`` instead of entering it again."""
     slow = tmp_path / "slow.py"
     slow.write_text(
         "import time\n"
@@ -298,9 +299,11 @@ def test_a_policy_over_its_budget_is_a_fault_and_the_batch_goes_on(tmp_path: Pat
     for r in rows(tmp_path / "r.sqlite"):
         events = read_log(Path(str(r["log"]))).events
         failed = [e for e in events if type(e).__name__ == "DecisionFailed"]
-        assert [(e.who, e.kind, e.detail) for e in failed] == [
-            ("ilse", "timeout", "no decision within 0.2 s")
-        ]
-        assert json.loads(str(r["faults"])) == {name: 1}
+        assert {(e.who, e.kind) for e in failed} <= {("ilse", "timeout"), ("ilse", "busy")}
+        assert [e.detail for e in failed if e.kind == "timeout"] in (
+            [],
+            ["no decision within 0.2 s; the call was abandoned (a thread cannot be killed)"],
+        )
+        assert json.loads(str(r["faults"])) == {name: len(failed)}
         assert "--timeout 0.2" in str(r["rerun"])
         assert events[-1].rounds > 1

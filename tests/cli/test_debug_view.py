@@ -26,11 +26,11 @@ def page_of(
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    from cdp import CHROMIUM, Page
+    from browser import CHROMIUM, Page
 
     if CHROMIUM is None:
         pytest.skip("chromium is not installed (.ci/run installs Debian's chromium package)")
-    page = Page(tmp_path_factory.mktemp("chromium-profile"))
+    page = Page()
     yield page
     page.close()
 
@@ -158,3 +158,58 @@ def test_view_missing_log_exits_2(tmp_path: Path) -> None:
     proc = cli("view", tmp_path / "none.jsonl", "-o", tmp_path / "x.html", check=2)
     assert "cannot read" in proc.stderr
     assert not (tmp_path / "x.html").exists()
+
+
+def test_battle_map_follows_the_slider_with_legend_and_round_ticks(
+    page_of: tuple[Path, Path], browser: object
+) -> None:
+    """At any event the map puts every combatant where the fold has it, marks the defeated and
+    whose turn it is, and the slider has one tick per round."""
+    log, html = page_of
+    page = browser
+    page.open(html)  # type: ignore[attr-defined]
+    events = read_log(log).events
+    k = (2 * len(events)) // 3
+    page.js(  # type: ignore[attr-defined]
+        f"(() => {{ const s = document.getElementById('slider'); s.value = '{k}';"
+        " s.dispatchEvent(new Event('input')); })()"
+    )
+    st = fold(events, k)
+    shown = page.js(  # type: ignore[attr-defined]
+        "Object.fromEntries([...document.querySelectorAll('#map g[data-who]')]"
+        ".map(g => [g.dataset.who, [+g.dataset.x, +g.dataset.y,"
+        " g.querySelector('circle').classList.contains('defeated')]]))"
+    )
+    assert shown == {
+        cid: [c.position.x, c.position.y, c.defeated] for cid, c in st.combatants.items()
+    }
+    active = page.js(
+        "[...document.querySelectorAll('#map circle.active')].map(c => c.parentNode.dataset.who)"
+    )  # type: ignore[attr-defined]
+    assert active == ([st.active] if st.active else [])
+    sides = page.js("[...document.querySelectorAll('#side-legend span')].map(s => s.textContent)")  # type: ignore[attr-defined]
+    assert sides == list(read_log(log).header.encounter.sides)
+    assert "defeated" in page.js("document.getElementById('map-legend').textContent")  # type: ignore[attr-defined]
+    rounds = [e.seq for e in events if type(e).__name__ == "RoundStarted"]
+    assert (
+        page.js("[...document.querySelectorAll('#ticks .round-tick')].map(t => +t.dataset.seq)")
+        == rounds
+    )  # type: ignore[attr-defined]
+    assert page.js("document.getElementById('fork-marker')") is None  # type: ignore[attr-defined]
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_fork_marks_where_it_left_its_parent(tmp_path: Path, browser: object) -> None:
+    """The page of a fork has a marker at the fork point under the slider and in the lanes."""
+    log = record(examples()[0], tmp_path / "parent.jsonl")
+    fork = tmp_path / "fork.jsonl"
+    cli("fork", log, "--at", 40, "-q", "--out", fork, check=0)
+    html = tmp_path / "fork.html"
+    cli("view", fork, "-o", html, check=0)
+    page = browser
+    page.open(html)  # type: ignore[attr-defined]
+    assert page.js("+document.getElementById('fork-marker').dataset.seq") == 40  # type: ignore[attr-defined]
+    assert page.js("document.querySelectorAll('.fork-line').length") == len(  # type: ignore[attr-defined]
+        read_log(fork).header.encounter.combatants
+    )
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -133,3 +133,18 @@ def test_diff_logs_of_different_lengths(logged: Path, tmp_path: Path) -> None:
     assert out[3] == f"A ends after seq 39; B goes on with {nxt} at seq 40"
     proc = cli("diff", logged, short, check=1)
     assert proc.stdout.splitlines()[3] == f"B ends after seq 39; A goes on with {nxt} at seq 40"
+
+
+def test_why_shows_the_rolls_that_decided_a_death() -> None:
+    """The chain to a death shows the attack roll, the test and the damage dice behind it."""
+    golden = Path(__file__).parents[1] / "golden" / "thriller-ambush.seed2.jsonl"
+    proc = cli("why", golden, 213, check=0)
+    lines = proc.stdout.splitlines()
+    assert [line.split()[:3] for line in lines if line.startswith("~")] == [
+        ["~", "209", "DiceRolled"],
+        ["~", "210", "AttackResolved"],
+        ["~", "211", "DiceRolled"],
+    ]
+    assert "hit=True roll=15 against=11" in lines[6]
+    data = json.loads(cli("why", golden, 213, "--json", check=0).stdout)
+    assert [s["seq"] for s in data["decided_by"]["212"]] == [209, 210, 211]

@@ -1,0 +1,54 @@
+"""The ``human`` policy: a person at this terminal decides for the combatant.
+
+Shows the screen of :mod:`actors._screen` (names, the situation, numbered offers in plain
+words) and reads the number typed. ``?`` shows help, ``s`` the situation again. A person has no
+deadline unless the fight is given one (``--timeout``); then a decision not typed in time is
+recorded as a timeout, like any policy's, and the fight goes on.
+"""
+
+from __future__ import annotations
+
+from engine import Decision, View
+from events import Action
+
+from ._policies import PolicyContext
+from ._screen import HELP, Names, parse_choice, screen
+from ._terminal import Terminal, TimedOut, terminal
+
+
+class Human:
+    """A person at the terminal."""
+
+    person = True
+    """Marks a person: no deadline unless one is given."""
+    warm = False
+    """A resumed fight never asks a person again what the log already holds."""
+
+    def __init__(self, ctx: PolicyContext, term: Terminal | None = None) -> None:
+        self.names = Names(ctx.encounter)
+        self.me = self.names(ctx.combatant.id)
+        self.term = term
+        self.timeout: float | None = None
+
+    def decide(self, view: View) -> Action | Decision:
+        term = self.term or terminal()
+        shown = screen(view, self.names)
+        term.say("\n" + shown)
+        while True:
+            try:
+                text = term.ask(f"{self.me}> ", self.timeout)
+            except TimedOut:
+                return Decision(
+                    failure="timeout", detail=f"no choice typed within {self.timeout:g} s"
+                )
+            if text.strip() in ("?", "help", "h"):
+                term.say(HELP)
+                continue
+            if text.strip() in ("s", "situation"):
+                term.say(shown)
+                continue
+            index = parse_choice(text, len(view.legal))
+            if index is None:
+                term.say(f"Type a number from 1 to {len(view.legal)}, or ? for help.")
+                continue
+            return view.legal[index].action

@@ -1,0 +1,79 @@
+"""Options for fights played at a table: ``--dice``, ``--host``, and what an interruption says.
+
+Shared by ``run``, ``fork`` and ``resume``; kept here so the commands only gain a line or two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+
+from actors import HOSTS, table_dice
+from engine import DiceSource
+from events import EncounterSpec
+from replays import literal
+
+from ._app import UsageProblem, err
+
+DiceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dice",
+        help="Dice rolled at the table: 'ask' (prompt for every die), 'ask=ID_OR_SIDE' (only"
+        " theirs), or a FILE of faces in order. Recorded in the log as given.",
+    ),
+]
+HostOption = Annotated[
+    list[str],
+    typer.Option(
+        "--host",
+        help="Where a policy runs: ID=process (a child process killed at its deadline) or"
+        " ID=thread; SIDE=... for a whole side; repeatable.",
+    ),
+]
+
+
+def dice_source(option: str | None, encounter: EncounterSpec) -> DiceSource | None:
+    return None if option is None else table_dice(option, encounter)
+
+
+def parse_hosts(pairs: list[str], encounter: EncounterSpec) -> dict[str, str]:
+    ids = {c.id for c in encounter.combatants} | set(encounter.sides)
+    chosen = {}
+    for pair in pairs:
+        who, sep, kind = pair.partition("=")
+        if not sep or who not in ids or kind not in HOSTS:
+            raise UsageProblem(
+                f"--host {pair!r}: expected ID=HOST or SIDE=HOST with a combatant or side of the"
+                f" encounter and HOST one of {', '.join(HOSTS)}"
+            )
+        chosen[who] = kind
+    return chosen
+
+
+T = TypeVar("T")
+
+
+@contextmanager
+def stops_cleanly(log: Path, again: Callable[[], str]) -> Iterator[None]:
+    """Ctrl-C (or a closed terminal) stops the fight with a line saying how to go on."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        err.print(
+            f"\ninterrupted; the log {literal(log)} keeps every event so far. Go on with:"
+            f"\n  {literal(again())}"
+        )
+        raise typer.Exit(130) from None
+
+
+def resume_command(log: Path, policy: list[str], dice: str | None, host: list[str]) -> str:
+    parts = ["initiative", "resume", str(log)]
+    parts += [f"--policy {p}" for p in policy]
+    parts += [f"--dice {dice}"] if dice else []
+    parts += [f"--host {h}" for h in host]
+    return " ".join(parts)

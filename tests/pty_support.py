@@ -1,0 +1,81 @@
+"""A program on a real pseudo-terminal: read what it shows, type into it, press Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import signal
+import time
+from collections.abc import Sequence
+
+ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+class PtyProgram:
+    """``argv`` running with a pseudo-terminal as its controlling terminal."""
+
+    def __init__(self, argv: Sequence[str], cwd: str, env: dict[str, str] | None = None) -> None:
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: becomes the program
+            try:
+                os.chdir(cwd)
+                os.execvpe(argv[0], list(argv), env or dict(os.environ))
+            finally:
+                os._exit(127)
+        self.pid, self.fd = pid, fd
+        self.screen = ""
+        """Everything shown so far, escape sequences removed."""
+        self._read = 0
+        self.status: int | None = None
+
+    def _pump(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.fd, 65536)
+        except OSError:  # the program closed the terminal
+            chunk = b""
+        if not chunk:
+            return False
+        self.screen += ANSI.sub(b"", chunk).decode("utf-8", errors="replace").replace("\r", "")
+        return True
+
+    def prompt(self, timeout: float = 60) -> str | None:
+        """Wait for the program to ask something (a line ending in ``> ``); that line, or
+        ``None`` when the program ended."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            fresh = self.screen[self._read :]
+            if fresh.endswith("> "):
+                self._read = len(self.screen)
+                return fresh.rsplit("\n", 1)[-1]
+            if not self._pump(0.5):
+                return None
+        raise TimeoutError(f"no prompt within {timeout} s; the screen ends:\n{self.screen[-2000:]}")
+
+    def since_last(self) -> str:
+        return self.screen[self._read :]
+
+    def type(self, text: str) -> None:
+        os.write(self.fd, text.encode() + b"\n")
+
+    def interrupt(self) -> None:
+        os.write(self.fd, b"\x03")  # the terminal turns it into SIGINT for the program
+
+    def wait(self, timeout: float = 60) -> int:
+        """The exit status (128 + signal when killed)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self._pump(0.2)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                while self._pump(0.05) and select.select([self.fd], [], [], 0)[0]:
+                    pass
+                os.close(self.fd)
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status if self.status >= 0 else 128 - self.status
+        os.kill(self.pid, signal.SIGKILL)
+        raise TimeoutError(f"still running after {timeout} s:\n{self.screen[-2000:]}")
