@@ -126,6 +126,9 @@ class TaskHost:
         assert scope.cancelled_caught
         return timed_out(timeout)
 
+    async def aclose(self) -> None:
+        pass
+
 
 def timed_out(timeout: float | None, more: str = "") -> Decision:
     return Decision(failure="timeout", detail=f"no decision within {timeout:g} s{more}")
@@ -244,7 +247,7 @@ class ProcessHost:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
         self._proc = await trio.lowlevel.open_process(
-            [sys.executable, "-m", "actors._child"],
+            [sys.executable, "-m", f"{__package__}._child"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,

@@ -61,8 +61,8 @@ class Result:
 
     @property
     def state(self) -> EncounterState:
-        """The final state of the encounter."""
-        return self.fight.state
+        """The final state of the encounter (an immutable value)."""
+        return self.fight.state.freeze()
 
     def to_dicts(self) -> list[dict[str, Any]]:
         """The events as plain dicts (one per event, ``type`` first): what

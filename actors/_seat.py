@@ -146,7 +146,9 @@ class Seat:
     def runner(self, who: str) -> PolicyRunner:
         """The actor's decider for ``who``: the seat's policy under the seat's deadline."""
         loaded = LoadedPolicy(name=f"seat {self.name}", policy=self.policy(who), trusted=False)
-        return PolicyRunner(loaded, self.deadline)
+        # A task in the fight's own Trio loop (it awaits the connection there), cancelled at the
+        # seat's deadline; whoever holds the seat is untrusted, but this code is ours.
+        return PolicyRunner(loaded, self.deadline, host="task")
 
 
 class SeatPolicy:

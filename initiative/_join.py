@@ -1,7 +1,9 @@
 """``join``: a terminal seat. Narrates the news, shows each priority, reads a numbered choice.
 
 The client is plain blocking sockets, one frame per line, as ``docs/protocol.md`` describes; the
-screen is :func:`render_priority` (one function, so a richer table can take its place).
+screen is the ``human`` policy's (names, not ids; offers in plain words; who is in reach and who
+threatens whom), built from the encounter the news stream opens with. :func:`render_priority`
+is the plain fallback for a frame that arrives before it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,11 @@ import socket
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
-from events import InitiativeError, decode_event
+import msgspec
+
+from actors import Names, screen
+from engine import View
+from events import EncounterStarted, InitiativeError, decode_event
 from replays import Narrator
 
 from ._wire import PROTOCOL_VERSION
@@ -95,6 +101,7 @@ def join(
         raise InitiativeError(f"cannot connect to {address}: {err.strerror or err}") from None
     sock.settimeout(None)
     narrate = Narrator()
+    names: Names | None = None
     with sock, sock.makefile("rb") as frames:
         hello: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION}
         if seat is not None:
@@ -116,11 +123,13 @@ def join(
                     copy.write(event_line)
                     copy.flush()
                 event = decode_event(event_line)
+                if isinstance(event, EncounterStarted):
+                    names = Names(event.encounter)
                 text = narrate(event)
                 if text is not None:
                     say(text, True)
             elif kind == "priority":
-                say(render_priority(frame), False)
+                say(_screen(frame, names), False)
                 choice = _choose(len(frame["offers"]), ask)
                 decision = {
                     "type": "decision",
@@ -136,6 +145,22 @@ def join(
             elif kind == "end":
                 return frame.get("winner")
     raise InitiativeError("the server closed the connection before the end of the fight")
+
+
+def _screen(frame: dict[str, Any], names: Names | None) -> str:
+    """The human policy's screen for a priority frame, or the plain one without the encounter."""
+    if names is None:
+        return render_priority(frame)
+    try:
+        view = msgspec.convert(frame["view"], View)
+    except msgspec.ValidationError:
+        return render_priority(frame)
+    head = f"-- round {view.round}: answer within {frame['deadline']:g} s"
+    body = screen(view, names).splitlines()
+    offers = len(view.legal)
+    # The numbered offers are the last lines; indent them like the plain screen does.
+    shown = body[: len(body) - offers] + [f"  {line}" for line in body[len(body) - offers :]]
+    return "\n".join([head, *shown])
 
 
 def _choose(count: int, ask: Callable[[str], str]) -> int:

@@ -1,8 +1,7 @@
 """Stepping a fight from outside, one decision at a time, with no Trio and no policy tasks.
 
-:class:`Stepper` is the one adapter between the engine's flow (today the generator of
-:meth:`engine.Fight.run`, which yields priority tokens and is sent decisions) and everything in
-this package that steps a fight by hand: the synchronous stepping API and the PettingZoo and
+:class:`Stepper` wraps the engine's one stepping object (:class:`engine.Stepper`) for everything
+in this package that steps a fight by hand: the synchronous stepping API and the PettingZoo and
 Gymnasium environments. It says whose priority it is and what is legal, takes one decision, and
 writes the log as it goes, so a stepped fight's log verifies like any other.
 """
@@ -13,7 +12,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from engine import Decision, EncounterState, Fight, PriorityToken, View
+from engine import Decision, EncounterState, Fight, PriorityToken, Stepper as EngineStepper, View
 from events import Action, EncounterSpec, Event, LogWriter, Offer, Window
 
 _NO_WINDOW = Window(kind="turn")
@@ -54,11 +53,9 @@ class Stepper:
         self.fight = Fight(encounter, seed, sink=self._sink)
         if quiet:  # an environment's agents fail decisions on purpose while they learn
             self.fight.log = _Silent()
-        self._drive = self.fight.run()
-        self.token: PriorityToken | None = None
-        try:
-            self.token = next(self._drive)
-        except StopIteration:
+        self._step = EngineStepper(self.fight)
+        self.token: PriorityToken | None = self._step.token
+        if self.token is None:
             self._finish()
 
     def _sink(self, event: Event) -> None:
@@ -99,7 +96,8 @@ class Stepper:
 
     @property
     def state(self) -> EncounterState:
-        return self.fight.state
+        """The state now, as an immutable value."""
+        return self.fight.state.freeze()
 
     @property
     def events(self) -> list[Event]:
@@ -125,8 +123,7 @@ class Stepper:
             raise RuntimeError("the encounter has ended")
         if not isinstance(decision, Decision):
             decision = Decision(action=decision)
-        try:
-            self.token = self._drive.send(decision)
-        except StopIteration:
+        self.token = self._step.apply(decision)
+        if self.token is None:
             self._finish()
         return self.token
