@@ -76,7 +76,7 @@ def main() -> None:
             if inspect.isawaitable(result):
                 result = trio.run(_await, result)
             if isinstance(result, Action):
-                send(_wire.Answer(action=result))
+                send(_wire.Answer(action=result))  # type: ignore[arg-type]
             else:
                 send(
                     _wire.Answer(

@@ -64,16 +64,16 @@ def _client(address: str, level: int) -> tuple[object, object | None]:
         for name in ("distributed", "tornado", "bokeh"):
             logging.getLogger(name).setLevel(logging.CRITICAL)
     if workers is not None:
-        cluster = LocalCluster(
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
             dashboard_address=None,
             silence_logs=level,
         )
-        return Client(cluster), cluster
+        return Client(cluster), cluster  # type: ignore[no-untyped-call]
     try:
-        return Client(address, timeout="10s"), None
+        return Client(address, timeout="10s"), None  # type: ignore[no-untyped-call]
     except OSError as problem:
         raise InitiativeError(
             f"--cluster {address}: cannot reach the scheduler: {problem}"
@@ -115,7 +115,7 @@ def on_cluster(
             for chunk in chunks(indices, workers, most=4)
         ]
         try:
-            for future in as_completed(futures):
+            for future in as_completed(futures):  # type: ignore[no-untyped-call]
                 yield from future.result()
         finally:
             for future in futures:

@@ -304,7 +304,7 @@ class ProcessHost:
         with trio.move_on_after(timeout if timeout is not None else float("inf")):
             try:
                 await self._send(
-                    _wire.Call(news=tuple(self._undelivered), view=_wire.portable(view))
+                    _wire.Call(news=tuple(self._undelivered), view=_wire.portable(view))  # type: ignore[arg-type]
                 )
                 self._undelivered.clear()
                 answer = await self._reader.receive()

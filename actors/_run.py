@@ -100,7 +100,7 @@ def make_runners(
             name, host = name.removeprefix("process:"), "process"
         ctx = PolicyContext(combatant=c, encounter=encounter, rng=policy_rng(seed, c.id))
         loaded = load_policy(name, ctx)
-        limit = timeout if timeout is not None else encounter.decision_timeout
+        limit: float | None = timeout if timeout is not None else encounter.decision_timeout
         if getattr(loaded.policy, "person", False):
             limit = timeout
             loaded.policy.timeout = timeout

@@ -68,7 +68,7 @@ def _weapon(spec: CombatantSpec, name: str | None) -> str:
 
 def _words(name: str) -> str:
     """``OpportunityAttack`` -> ``opportunity attack``."""
-    out = []
+    out: list[str] = []
     for c in name:
         if c.isupper() and out:
             out.append(" ")
@@ -104,10 +104,10 @@ def describe_action(action: Action, view: View, names: Names) -> str:
                 word = "toward" if after < before else "away from"
                 toward = f", {word} {names(nearest.id)} ({after:.1f} m from them)"
             return f"Move {gap:.1f} m to {to}{toward}"
-    target = getattr(action, "target", None)
+    aimed = getattr(action, "target", None)
     text = _words(type(action).__name__).capitalize()
-    if isinstance(target, str):
-        text += f" {names(target)}"
+    if isinstance(aimed, str):
+        text += f" {names(aimed)}"
     return text
 
 

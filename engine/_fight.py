@@ -203,7 +203,8 @@ class Fight:
             given = self.dice_source.faces(self, who, purpose, dice)
         if given is not None:
             self.given[self.next_seq] = given
-            faces, total, kind = given, dice.total(given), DiceGiven
+            faces, total = given, dice.total(given)
+            kind: type[DiceGiven] | type[DiceRolled] = DiceGiven
         else:
             faces, total = dice.roll(self.rng)
             kind = DiceRolled
@@ -736,7 +737,7 @@ class Fight:
     def digest(self, *, cause: int | None) -> None:
         """Record a digest of the whole state as it is now (``StateDigested``)."""
         self.emit(
-            StateDigested(round=self.state.round, digest=state_digest(self.state)), cause=cause
+            StateDigested(round=self.state.round, digest=state_digest(self.state))  # type: ignore[arg-type]  # a LiveState reads as the state it stands for, cause=cause
         )
         self._digested = self.next_seq - 1
 

@@ -158,13 +158,13 @@ class Ruleset:
             raise EncounterFileError(
                 f"{name}: combatant {c.id!r}: in options for ruleset {cls.name!r}: {text}"
             ) from None
-        dice = [(f"weapon {w.name!r}", w.damage) for w in c.weapons]
+        dice: list[tuple[str, str]] = [(f"weapon {w.name!r}", w.damage) for w in c.weapons]
         for group in (c.items, c.spells, c.specials):
             for thing in group:
                 for field in ("damage", "heal"):
-                    value = getattr(thing, field, None)
-                    if value is not None:
-                        dice.append((f"{thing.name!r} {field}", value))
+                    rolled = getattr(thing, field, None)
+                    if isinstance(rolled, str):
+                        dice.append((f"{thing.name!r} {field}", rolled))
         for what, expr in dice:
             try:
                 parse_dice(expr)

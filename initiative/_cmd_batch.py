@@ -183,7 +183,7 @@ def _fight_all(
                 log_level=level,
                 cluster=cluster,
             )
-            with closing(fought):
+            with closing(fought):  # type: ignore[type-var]  # a generator: close() stops its workers
                 for index, summary in fought:
                     results[index] = summary
                     if saved is not None:

@@ -143,7 +143,8 @@ def join(
                     raise InitiativeError(f"the server refused: {visible(frame['reason'])}")
                 say(f"server: {visible(frame['reason'])}", False)
             elif kind == "end":
-                return frame.get("winner")
+                winner = frame.get("winner")
+                return None if winner is None else str(winner)
     raise InitiativeError("the server closed the connection before the end of the fight")
 
 

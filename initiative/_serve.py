@@ -134,7 +134,7 @@ class PrefixedStream(trio.abc.Stream):
         if self.prefix:
             data, self.prefix = self.prefix, b""
             return data
-        return await self.stream.receive_some(max_bytes)
+        return bytes(await self.stream.receive_some(max_bytes))
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
         await self.stream.send_all(data)
@@ -221,6 +221,7 @@ class SeatServer:
                 log.warning("connection cut", peer=peer, reason="no hello in time")
                 await _fatal(stream, "no hello in time")
                 return
+            first = bytes(first)
             if first.startswith(b"GET "):
                 await self._http(stream, first, peer)
             elif first:
@@ -341,7 +342,12 @@ class SeatServer:
                 conn.cursor += 1
                 await self._send(conn, wire.encode(wire.News(event=msgspec.Raw(line))))
             request = seat.pending if seat is not None else None
-            if request is not None and conn.sent is not request and not request.answered.is_set():
+            if (
+                seat is not None
+                and request is not None
+                and conn.sent is not request
+                and not request.answered.is_set()
+            ):
                 conn.sent = request
                 await self._send(conn, wire.priority(request.view, seat.deadline))
             if self.ended and conn.cursor == len(self.lines):

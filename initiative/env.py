@@ -195,7 +195,7 @@ class Encoder:
         return {"observation": vec, "action_mask": mask}
 
 
-class raw_env(AECEnv):
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
     """The AEC environment of one encounter; see the module's docstring for the encoding."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -238,11 +238,11 @@ class raw_env(AECEnv):
         self.log_path: Path | None = None
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo expects
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._obs_space
 
     @functools.cache  # noqa: B019
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space
 
     # --- the episode ------------------------------------------------------------------------
@@ -361,7 +361,7 @@ def env(encounter: str | os.PathLike[str] | EncounterSpec, **options: Any) -> ra
     ``render_mode``), wrapped in PettingZoo's order-enforcing checks."""
     from pettingzoo.utils import wrappers
 
-    return wrappers.OrderEnforcingWrapper(raw_env(encounter, **options))  # type: ignore[return-value]
+    return wrappers.OrderEnforcingWrapper(raw_env(encounter, **options))  # type: ignore[no-any-return]
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -371,7 +371,7 @@ class SingleAgentEnv(gymnasium.Env):
     ``info["action_mask"]`` (and ``info["view"]``); the reward is the learner's.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}  # type: ignore[misc]
 
     def __init__(
         self,
@@ -386,7 +386,7 @@ class SingleAgentEnv(gymnasium.Env):
             raise ValueError(f"learner={learner!r}: no such combatant")
         self.learner = learner
         self.policies = dict(policies or {})
-        self.observation_space = self.aec.observation_space(learner)["observation"]
+        self.observation_space = self.aec.observation_space(learner)["observation"]  # type: ignore[index]
         self.action_space = self.aec.action_space(learner)
 
     def _others(self, seed: int) -> dict[str, Any]:

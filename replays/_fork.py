@@ -150,7 +150,7 @@ async def fork_log(
         header.encounter,
         header.seed,
         policies=chosen,
-        out=out,
+        out=Path(out),
         on_event=_chain(check, on_event),
         parent=fork_description(contents, data, at, seed),
         decisions=decisions,

@@ -164,6 +164,6 @@ class TableNarrator:
                 return f"{n(who)} attacks {n(target)}{how} with the {with_}"
             case Move():
                 return f"{n(who)} moves"
-        target = getattr(action, "target", None)
+        aimed = getattr(action, "target", None)
         text = f"{n(who)}: {words(type(action).__name__)}"
-        return text + (f" {n(target)}" if isinstance(target, str) else "")
+        return text + (f" {n(aimed)}" if isinstance(aimed, str) else "")
