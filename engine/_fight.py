@@ -737,7 +737,9 @@ class Fight:
     def digest(self, *, cause: int | None) -> None:
         """Record a digest of the whole state as it is now (``StateDigested``)."""
         self.emit(
-            StateDigested(round=self.state.round, digest=state_digest(self.state))  # type: ignore[arg-type]  # a LiveState reads as the state it stands for, cause=cause
+            # A LiveState reads as the state it stands for.
+            StateDigested(round=self.state.round, digest=state_digest(self.state)),  # type: ignore[arg-type]
+            cause=cause,
         )
         self._digested = self.next_seq - 1
 

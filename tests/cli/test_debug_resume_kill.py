@@ -64,7 +64,7 @@ def _one(example: Path, reference: bytes, point: Path, size: int) -> tuple[bool,
     data = point.read_bytes()
     contents = parse_log(data, name=str(point))
     if check_chain(data).status != "ok" or not verify_log(contents).ok:
-        problems.append("the resumed log does not verify")
+        problems.append(f"the resumed log does not verify: {verify_log(contents).divergence}")
     if data != reference:
         problems.append("the resumed log differs from the uninterrupted one")
     return True, cut, "; ".join(problems)

@@ -8,12 +8,13 @@ from events import read_log
 from replays import TableNarrator
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "thriller-ambush.seed2.jsonl"
+GROUPS = Path(__file__).parents[1] / "golden" / "percentile-wilhelm.seed1.jsonl"
 
 
-def told() -> list[str]:
+def told(log: Path = GOLDEN) -> list[str]:
     narrate = TableNarrator()
     lines: list[str] = []
-    for event in read_log(GOLDEN).events:
+    for event in read_log(log).events:
         text = narrate(event)
         if text is not None:
             lines.extend(text.split("\n"))
@@ -23,7 +24,7 @@ def told() -> list[str]:
 def test_an_attack_is_one_sentence_with_roll_damage_and_fall() -> None:
     """The blow that fells Marlowe: who, whom, weapon, the roll against its target, damage, fall."""
     assert (
-        "Acolyte 3 hits Detective Marlowe with the sickle: 15 against 11, 4 damage,"
+        "Acolyte 2 hits Detective Marlowe with the sickle: 20 against 11, 3 damage,"
         " Detective Marlowe falls"
     ) in told()
 
@@ -31,15 +32,16 @@ def test_an_attack_is_one_sentence_with_roll_damage_and_fall() -> None:
 def test_a_miss_and_a_move_read_as_sentences() -> None:
     """A miss names the roll; a move says how far."""
     lines = told()
-    assert "The Drowned Priest misses Detective Marlowe with the dagger: 8 against 11" in lines
-    assert "The Drowned Priest moves 5 m" in lines
+    assert "The Drowned Priest misses Dr. Ada Vance with the dagger: 8 against 10" in lines
+    assert "The Drowned Priest moves 4.87 m" in lines
 
 
 def test_a_group_gets_the_grammar_of_groups() -> None:
-    """One initiative roll for three acolytes: "roll", with the names listed."""
-    lines = told()
-    assert "Acolyte 1, Acolyte 2 and Acolyte 3 roll 12 for initiative" in lines
-    assert "Detective Marlowe rolls 17 for initiative" in lines
+    """One initiative roll for three goblins (percentile rolls once for a group): "roll", with
+    the names listed; one for a single combatant: "rolls"."""
+    lines = told(GROUPS)
+    assert "Goblin 1, Goblin 2 and Goblin 3 roll 30 for initiative" in lines
+    assert "Wilhelm rolls 41 for initiative" in lines
 
 
 def test_no_bookkeeping_and_no_empty_openings() -> None:
