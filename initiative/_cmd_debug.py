@@ -6,26 +6,17 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import trio
 import typer
 from msgspec import to_builtins
 from rich.markup import escape
 
-from actors import Result
 from events import Event, LogContents
-from replays import (
-    Narrator,
-    Step,
-    cause_chain,
-    diff_logs,
-    effects,
-    fork_log,
-    render_html,
-    resume_log,
-    step_of,
-)
+
+if TYPE_CHECKING:
+    from actors import Result
+    from replays import Step
 
 from ._app import UsageProblem, app, err, load_log, out, parse_policies
 from ._output import print_json
@@ -49,6 +40,8 @@ def why(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """The chain of causes from the root to event SEQ (and with --effects, what SEQ caused)."""
+    from replays import cause_chain, effects
+
     contents = load_log(log)
     chain = cause_chain(contents.events, seq, name=str(log))
     caused = effects(contents.events, seq, name=str(log)) if show_effects else []
@@ -73,6 +66,8 @@ def why(
 
 
 def _context_lines(contents: LogContents, start: int, stop: int, marker: str) -> None:
+    from replays import step_of
+
     for event in contents.events[max(0, start) : stop]:
         out.print(_step_line(step_of(event), marker))
 
@@ -91,6 +86,8 @@ def diff(
     """The first event where two logs differ, with the differing fields side by side.
 
     Exit 0 when the logs are identical (apart from where they came from), 1 otherwise."""
+    from replays import diff_logs, step_of
+
     a, b = load_log(log_a), load_log(log_b)
     result = diff_logs(a, b)
     if as_json:
@@ -149,6 +146,8 @@ def _diff_json(result: Any, a: LogContents, b: LogContents) -> None:
 
 
 def _narrator(start: int, quiet: bool) -> Callable[[Event], None]:
+    from replays import Narrator
+
     narrate = Narrator()
     narrating = not quiet
 
@@ -201,6 +200,10 @@ def fork(
     """Replay LOG's recorded decisions up to --at, then go on with live policies ("what if").
 
     --at just before a decision undoes it: that decision is asked of the live policy again."""
+    import trio
+
+    from replays import fork_log
+
     try:
         data = log.read_bytes()
     except OSError as problem:
@@ -241,6 +244,10 @@ def resume(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
 ) -> None:
     """Go on with an interrupted fight from its last complete event, appending to its log."""
+    import trio
+
+    from replays import resume_log
+
     contents = load_log(log)
     chosen = parse_policies(policy)
     _check_policies(chosen, contents)
@@ -258,6 +265,8 @@ def view(
     ] = None,
 ) -> None:
     """Write one self-contained HTML page for LOG: lanes, hit points, events, causes, state."""
+    from replays import render_html
+
     contents = load_log(log)
     target = out_path or log.with_suffix(".html")
     try:
