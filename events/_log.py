@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -78,17 +78,55 @@ class LogWriter:
         self.close()
 
 
-@dataclass
 class LogContents:
     """What a log file holds: its events, their lines, and whether a torn tail was dropped."""
 
-    events: list[Event]
-    lines: list[bytes]
-    """The raw lines, newline included, one per event."""
-    torn: int = 0
-    """Bytes of a torn last line that were dropped (0 when the log ends cleanly)."""
-    path: str = ""
-    warnings: list[str] = field(default_factory=list)
+    __slots__ = ("_body", "_lines", "events", "path", "torn", "warnings")
+
+    def __init__(
+        self,
+        events: list[Event],
+        lines: list[bytes] | None = None,
+        torn: int = 0,
+        path: str = "",
+        warnings: list[str] | None = None,
+        *,
+        body: bytes = b"",
+    ) -> None:
+        self.events = events
+        self._lines = lines
+        self._body = body
+        self.torn = torn
+        """Bytes of a torn last line that were dropped (0 when the log ends cleanly)."""
+        self.path = path
+        self.warnings = [] if warnings is None else warnings
+
+    @property
+    def lines(self) -> list[bytes]:
+        """The raw lines, newline included, one per event (split from the log on first use)."""
+        if self._lines is None:
+            self._lines = [line + b"\n" for line in self._body.split(b"\n")[:-1]]
+            self._body = b""
+        return self._lines
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LogContents):
+            return NotImplemented
+        return (self.events, self.lines, self.torn, self.path, self.warnings) == (
+            other.events,
+            other.lines,
+            other.torn,
+            other.path,
+            other.warnings,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"LogContents(events={self.events!r}, lines={self.lines!r}, torn={self.torn!r},"
+            f" path={self.path!r}, warnings={self.warnings!r})"
+        )
 
     @property
     def header(self) -> EncounterStarted:
@@ -104,23 +142,18 @@ class LogContents:
 
 def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
     """Decode a whole log held in memory; see :func:`read_log`."""
-    lines = data.split(b"\n")
-    tail = lines.pop()
+    body = data[: data.rfind(b"\n") + 1]
+    tail = data[len(body) :]
     warnings = []
     if tail:
         warnings.append(
             f"{name}: dropped a torn last line ({len(tail)} bytes without a newline);"
             " the events before it are complete"
         )
-    fast = _parse_current(lines, name)
+    fast = _parse_current(body, name)
     if fast is not None:
-        return LogContents(
-            events=fast,
-            lines=[line + b"\n" for line in lines],
-            torn=len(tail),
-            path=name,
-            warnings=warnings,
-        )
+        return LogContents(events=fast, torn=len(tail), path=name, warnings=warnings, body=body)
+    lines = body.split(b"\n")[:-1]
     events: list[Event] = []
     raw: list[bytes] = []
     upcast: list[Callable[[dict[str, Any]], dict[str, Any]]] = []
@@ -157,28 +190,33 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
     return LogContents(events=events, lines=raw, torn=len(tail), path=name, warnings=warnings)
 
 
-def _parse_current(lines: list[bytes], name: str) -> list[Event] | None:
+def _parse_current(body: bytes, name: str) -> list[Event] | None:
     """The events of a log in the current format with nothing wrong in it, decoded in one
     call; ``None`` when anything needs the line-by-line reader (an older format to upcast, or
     a bad line, which that reader names)."""
-    if not lines or not lines[0].startswith(b'{"type":"EncounterStarted"'):
+    if not body.startswith(b'{"type":"EncounterStarted"'):
         return None
     try:
-        events = _list_decoder.decode(b"[" + b",".join(lines) + b"]")
+        events = _list_decoder.decode(b"[" + body[:-1].replace(b"\n", b",") + b"]")
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
     header = events[0]
     if not isinstance(header, EncounterStarted) or header.format != LOG_FORMAT:
         return None
-    for seq, event in enumerate(events):
-        cause = event.cause
-        if (
-            event.seq != seq
-            or (cause is not None and not 0 <= cause < seq)
-            or (seq and isinstance(event, EncounterStarted))
-        ):
-            return None
+    # The same checks as the line-by-line reader, a list at a time: seq counts up from 0,
+    # every cause names an earlier event, and only the first event is a header.
+    if list(map(_seq_of, events)) != list(range(len(events))):
+        return None
+    causes = list(map(_cause_of, events))
+    if [c for i, c in enumerate(causes) if c is not None and not 0 <= c < i]:
+        return None
+    if list(map(type, events)).count(EncounterStarted) != 1:
+        return None
     return events
+
+
+_seq_of = attrgetter("seq")
+_cause_of = attrgetter("cause")
 
 
 def _check_header(event: Event, name: str) -> list[Callable[[dict[str, Any]], dict[str, Any]]]:
