@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from engine import CombatantState, Rng, View, distance
@@ -53,8 +54,12 @@ def closing(view: View) -> Action:
     return EndTurn() if view.window.is_turn else Pass()
 
 
+_id_of = attrgetter("id")
+_hp_of = attrgetter("hp")
+
+
 def _weakest_target(view: View, offers: list[Offer]) -> Offer:
-    hp = {e.id: e.hp for e in view.enemies}
+    hp = dict(zip(map(_id_of, view.enemies), map(_hp_of, view.enemies), strict=True))
     return min(offers, key=lambda o: (hp.get(getattr(o.action, "target", ""), 0), o.cost))
 
 

@@ -225,7 +225,7 @@ class Fight:
 
     def allies_of(self, who: str) -> list[CombatantState]:
         """Standing allies of ``who`` (not ``who``), in initiative order then join order."""
-        return [c for c in self.state.side_standing(self.get(who).side) if c.id != who]
+        return self.state.allies_standing(who, self.get(who).side)
 
     def near(self, who: str, radius: float) -> list[str]:
         """Ids of the other combatants present within ``radius`` metres of ``who`` (standing
@@ -573,7 +573,7 @@ class Fight:
         me = self.get(who)
         if self._base_sight and not self.state.holding.get("hidden"):
             # Everyone is in plain sight: the standing index has both lists ready.
-            allies = [c for c in self.state.side_standing(me.side) if c.id != who]
+            allies = self.state.allies_standing(who, me.side)
             enemies = self.state.others_standing(me.side)
         else:
             allies = []

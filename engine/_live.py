@@ -133,13 +133,18 @@ class LiveState:
 
     def standing(self) -> list[CombatantState]:
         """Combatants still in the fight, in initiative order, then by join order."""
-        sides = self.standing_ids()
-        c = self.combatants
-        return [c[k] for k in sides[_ALL]]
+        return list(map(self.combatants.__getitem__, self.standing_ids()[_ALL]))
 
     def side_standing(self, side: str) -> list[CombatantState]:
-        c = self.combatants
-        return [c[k] for k in self.standing_ids().get(side, ())]
+        return list(map(self.combatants.__getitem__, self.standing_ids().get(side, ())))
+
+    def allies_standing(self, who: str, side: str) -> list[CombatantState]:
+        """Standing combatants of ``side`` but ``who``, in standing order."""
+        ids = self.standing_ids().get(side, [])
+        if who in ids:
+            at = ids.index(who)
+            ids = ids[:at] + ids[at + 1 :]
+        return list(map(self.combatants.__getitem__, ids))
 
     def others_standing(self, side: str) -> list[CombatantState]:
         """Standing combatants of every side but ``side``, in standing order."""
@@ -147,7 +152,7 @@ class LiveState:
         c = self.combatants
         groups = [ids for s, ids in sides.items() if s != side and s != _ALL]
         if len(groups) == 1:
-            return [c[k] for k in groups[0]]
+            return list(map(c.__getitem__, groups[0]))
         return [c[k] for k in sorted((k for g in groups for k in g), key=self._key)]
 
     def near(self, where: Position, radius: float) -> Iterator[str]:
@@ -293,14 +298,26 @@ def _counter(s: LiveState, e: CounterChanged) -> None:
     s._set(e.who, counters=_set_counter(s.combatants[e.who].counters, e.name, e.value))
 
 
+def _unstand(s: LiveState, who: str) -> None:
+    """Take ``who`` out of the standing index (kept in order, so no re-sort is needed)."""
+    standing = s._standing
+    c = s.combatants[who]
+    if standing is not None and c.standing:
+        ids = standing[c.side]
+        ids.remove(who)
+        if not ids:
+            del standing[c.side]
+        standing[_ALL].remove(who)
+
+
 def _defeated(s: LiveState, e: CombatantDefeated) -> None:
+    _unstand(s, e.who)
     s._set(e.who, defeated=True)
-    s._standing = None
 
 
 def _left(s: LiveState, e: CombatantLeft) -> None:
+    _unstand(s, e.who)
     s._set(e.who, left=True)
-    s._standing = None
 
 
 def _joined(s: LiveState, e: CombatantJoined) -> None:
