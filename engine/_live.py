@@ -17,7 +17,7 @@ the digest of the fold of the same events (a property test holds the two to it).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from msgspec.structs import replace
@@ -155,20 +155,23 @@ class LiveState:
             return list(map(c.__getitem__, groups[0]))
         return [c[k] for k in sorted((k for g in groups for k in g), key=self._key)]
 
-    def near(self, where: Position, radius: float) -> Iterator[str]:
+    def near(self, where: Position, radius: float) -> list[str]:
         """Ids of combatants (standing or not) whose cell is within ``radius`` of ``where``:
         a superset of those within ``radius``, in no particular order (callers sort)."""
         span = math.floor(radius / CELL) + 1
         if span > WIDE:
-            yield from self.combatants
-            return
-        cx, cy = _cell(where)
-        cells = self._cells
+            return list(self.combatants)
+        cx = math.floor(where.x / CELL)
+        cy = math.floor(where.y / CELL)
+        get = self._cells.get
+        ids: list[str] = []
+        ys = range(cy - span, cy + span + 1)
         for x in range(cx - span, cx + span + 1):
-            for y in range(cy - span, cy + span + 1):
-                found = cells.get((x, y))
+            for y in ys:
+                found = get((x, y))
                 if found:
-                    yield from found
+                    ids.extend(found)
+        return ids
 
     def sort_ids(self, ids: list[str]) -> list[str]:
         """``ids`` (distinct, present) in standing order."""
