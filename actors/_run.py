@@ -35,6 +35,9 @@ from ._policies import PolicyContext
 
 log = structlog.get_logger("initiative.actors")
 
+_FLUSH = (PriorityGranted, EncounterEnded)
+"""The events after which the pending log lines are written."""
+
 
 @dataclass
 class Result:
@@ -153,6 +156,7 @@ async def run_encounter(
     policy_seed: int | None = None,
     reseed: dict[int, int] | None = None,
     executor: Executor = "trio",
+    runners: Mapping[str, PolicyRunner] | None = None,
 ) -> Result:
     """Fight ``encounter`` with live policies; write the log to ``out`` as it happens.
 
@@ -163,9 +167,10 @@ async def run_encounter(
     as ``SeedChanged``). ``executor`` picks how policies are called (see
     :mod:`actors._inline`): ``trio`` (the default), ``inline`` or ``auto``; the log is the same.
     """
-    runners = make_runners(
-        encounter, seed if policy_seed is None else policy_seed, policies, timeout=timeout
-    )
+    if runners is None:
+        runners = make_runners(
+            encounter, seed if policy_seed is None else policy_seed, policies, timeout=timeout
+        )
     seats = choose(runners, executor)
     writer = LogWriter(out, append=written > 0) if out is not None else None
 
@@ -176,7 +181,7 @@ async def run_encounter(
         # and at the end: whole lines, one write per decision instead of one per event.
         if writer is not None and event.seq >= written:
             pending.append(fight.last_line)
-            if isinstance(event, PriorityGranted | EncounterEnded):
+            if isinstance(event, _FLUSH):
                 writer.write_line(b"".join(pending))
                 pending.clear()
         if on_event is not None:
@@ -198,6 +203,25 @@ async def run_encounter(
     return Result(fight=fight, events=fight.events)
 
 
-def run_encounter_sync(encounter: EncounterSpec, seed: int, **kwargs: object) -> Result:
-    """:func:`run_encounter` from synchronous code."""
-    return trio.run(lambda: run_encounter(encounter, seed, **kwargs))  # type: ignore[arg-type]
+def run_encounter_sync(encounter: EncounterSpec, seed: int, **kwargs: Any) -> Result:
+    """:func:`run_encounter` from synchronous code.
+
+    A fight the in-line executor plays awaits nothing, so it runs without starting Trio (a
+    ``trio.run`` costs about as much as a few decisions of a small fight)."""
+    if kwargs.get("runners") is None:
+        policy_seed = kwargs.get("policy_seed")
+        kwargs["runners"] = make_runners(
+            encounter,
+            seed if policy_seed is None else policy_seed,
+            kwargs.get("policies"),
+            timeout=kwargs.get("timeout"),
+        )
+    if choose(kwargs["runners"], kwargs.get("executor", "trio")) is not None:
+        fight = run_encounter(encounter, seed, **kwargs)
+        try:
+            fight.send(None)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        fight.close()
+        raise RuntimeError("an in-line fight awaited")  # pragma: no cover - never awaits
+    return trio.run(lambda: run_encounter(encounter, seed, **kwargs))

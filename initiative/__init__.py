@@ -105,12 +105,17 @@ def run(
     (the built-ins, and functions marked with :func:`actors.in_line`), else through a Trio task
     per combatant; ``"trio"`` or ``"inline"`` forces one. The log is the same either way.
     """
-    import trio
+    from actors import run_encounter_sync
 
-    return trio.run(
-        lambda: run_async(
-            encounter, seed, out=out, policies=policies, timeout=timeout, executor=executor
-        )
+    ensure_configured()
+    spec = _spec(encounter)
+    return run_encounter_sync(
+        spec,
+        spec.seed if seed is None else seed,
+        policies=policies,
+        out=Path(out) if out is not None else None,
+        timeout=timeout,
+        executor=executor,
     )
 
 
