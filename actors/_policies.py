@@ -55,11 +55,16 @@ def closing(view: View) -> Action:
 
 
 _id_of = attrgetter("id")
-_hp_of = attrgetter("hp")
 
 
 def _weakest_target(view: View, offers: list[Offer]) -> Offer:
-    hp = dict(zip(map(_id_of, view.enemies), map(_hp_of, view.enemies), strict=True))
+    enemies = view.enemies
+    ids = list(map(_id_of, enemies))
+    hp: dict[str, int] = {}
+    for offer in offers:
+        target = getattr(offer.action, "target", "")
+        if target not in hp and target in ids:
+            hp[target] = enemies[ids.index(target)].hp
     return min(offers, key=lambda o: (hp.get(getattr(o.action, "target", ""), 0), o.cost))
 
 

@@ -236,9 +236,11 @@ class Openings(Ruleset):
         # first, so a turn's end among hundreds does not ask everyone for offers.
         o = self.options
         least = min(o.attack_cost, o.move_cost) if o.reaction_move > 0 else o.attack_cost
-        present = fight.state.combatants
+        present = fight.state.combatants.get
         others = [
-            c for c in fight.state.order if c != who and c in present and present[c].ap >= least
+            c
+            for c in fight.state.order
+            if c != who and (there := present(c)) is not None and there.ap >= least
         ]
         trigger = Trigger(kind="turn_ended", by=who, event=fight.cause)
         yield from fight.opening(trigger, others)
