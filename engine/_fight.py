@@ -258,7 +258,7 @@ class Fight:
         me = self.get(who)
         c = self.state.combatants
         see = self.ruleset.can_see
-        radius = CELL
+        radius = CELL / 2  # the lines of a melee are a metre or two apart: look close first
         while True:
             wide = math.floor(radius / CELL) + 1 > WIDE
             found = [
