@@ -9,6 +9,7 @@ the encounter does.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -218,8 +219,8 @@ def run_encounter_sync(encounter: EncounterSpec, seed: int, **kwargs: Any) -> Re
         )
     if choose(kwargs["runners"], kwargs.get("executor", "trio")) is not None:
         fight = run_encounter(encounter, seed, **kwargs)
-        try:
-            fight.send(None)
+        try:  # in a copy of the context, as trio.run would: the caller's stays untouched
+            contextvars.copy_context().run(fight.send, None)
         except StopIteration as done:
             return done.value  # type: ignore[no-any-return]
         fight.close()
