@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from engine import CombatantState, Rng, View, distance
@@ -54,8 +55,17 @@ def closing(view: View) -> Action:
     return EndTurn() if view.window.is_turn else Pass()
 
 
+_id_of = attrgetter("id")
+
+
 def _weakest_target(view: View, offers: list[Offer]) -> Offer:
-    hp = {e.id: e.hp for e in view.enemies}
+    enemies = view.enemies
+    ids = list(map(_id_of, enemies))
+    hp: dict[str, int] = {}
+    for offer in offers:
+        target = getattr(offer.action, "target", "")
+        if target not in hp and target in ids:
+            hp[target] = enemies[ids.index(target)].hp
     return min(offers, key=lambda o: (hp.get(getattr(o.action, "target", ""), 0), o.cost))
 
 

@@ -9,6 +9,7 @@ the encounter does.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +43,9 @@ from ._policies import PolicyContext
 from ._wire import Hello
 
 log = structlog.get_logger("initiative.actors")
+
+_FLUSH = (PriorityGranted, EncounterEnded)
+"""The events after which the pending log lines are written."""
 
 
 @dataclass
@@ -216,6 +220,7 @@ async def run_encounter(
     executor: Executor = "trio",
     dice: DiceSource | None = None,
     hosts: Mapping[str, str] | None = None,
+    runners: Mapping[str, PolicyRunner] | None = None,
 ) -> Result:
     """Fight ``encounter`` with live policies; write the log to ``out`` as it happens.
 
@@ -230,13 +235,14 @@ async def run_encounter(
     policies run (see :func:`make_runners`).
     """
     try:
-        runners = make_runners(
-            encounter,
-            seed if policy_seed is None else policy_seed,
-            policies,
-            timeout=timeout,
-            hosts=hosts,
-        )
+        if runners is None:
+            runners = make_runners(
+                encounter,
+                seed if policy_seed is None else policy_seed,
+                policies,
+                timeout=timeout,
+                hosts=hosts,
+            )
     except BaseException:
         if isinstance(out, LogWriter):
             out.close()
@@ -254,7 +260,7 @@ async def run_encounter(
         # and at the end: whole lines, one write per decision instead of one per event.
         if writer is not None and event.seq >= written:
             pending.append(fight.last_line)
-            if isinstance(event, PriorityGranted | EncounterEnded):
+            if isinstance(event, _FLUSH):
                 writer.write_line(b"".join(pending))
                 pending.clear()
         if on_event is not None:
@@ -276,6 +282,26 @@ async def run_encounter(
     return Result(fight=fight, events=fight.events)
 
 
-def run_encounter_sync(encounter: EncounterSpec, seed: int, **kwargs: object) -> Result:
-    """:func:`run_encounter` from synchronous code."""
-    return trio.run(lambda: run_encounter(encounter, seed, **kwargs))  # type: ignore[arg-type]
+def run_encounter_sync(encounter: EncounterSpec, seed: int, **kwargs: Any) -> Result:
+    """:func:`run_encounter` from synchronous code.
+
+    A fight the in-line executor plays awaits nothing, so it runs without starting Trio (a
+    ``trio.run`` costs about as much as a few decisions of a small fight)."""
+    if kwargs.get("runners") is None:
+        policy_seed = kwargs.get("policy_seed")
+        kwargs["runners"] = make_runners(
+            encounter,
+            seed if policy_seed is None else policy_seed,
+            kwargs.get("policies"),
+            timeout=kwargs.get("timeout"),
+            hosts=kwargs.get("hosts"),
+        )
+    if choose(kwargs["runners"], kwargs.get("executor", "trio")) is not None:
+        fight = run_encounter(encounter, seed, **kwargs)
+        try:  # in a copy of the context, as trio.run would: the caller's stays untouched
+            contextvars.copy_context().run(fight.send, None)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        fight.close()
+        raise RuntimeError("an in-line fight awaited")  # pragma: no cover - never awaits
+    return trio.run(lambda: run_encounter(encounter, seed, **kwargs))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from hashlib import blake2b as _blake2b
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -82,6 +83,7 @@ from ._stepper import Stepper
 log = structlog.get_logger("initiative.engine")
 
 _stamp = msgspec.structs.replace
+_encode = msgspec.json.Encoder().encode
 
 try:
     ENGINE_VERSION = version("initiative")
@@ -165,6 +167,8 @@ class Fight:
         """Every decision sent to :meth:`run` so far, in order (what :meth:`fork` replays)."""
         self.acted_in_round = 0
         """The last round in which an action (not ``EndTurn`` or ``Pass``) was declared."""
+        self._nearest: tuple[int, str, CombatantState | None] = (-2, "", None)
+        """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -182,8 +186,8 @@ class Fight:
         real_cause = self._causes[-1] if cause is True else (None if cause is False else cause)
         stamped = _stamp(event, seq=seq, cause=real_cause)
         self.next_seq = seq + 1
-        self.last_line = line = encode_event(stamped)
-        self.chain = chain_step(self.chain, line)
+        self.last_line = line = _encode(stamped) + b"\n"  # encode_event, in line
+        self.chain = _blake2b(self.chain + line, digest_size=32).digest()  # chain_step
         self.state.apply(stamped)
         if self.keep_events:
             self.events.append(stamped)
@@ -242,7 +246,7 @@ class Fight:
 
     def allies_of(self, who: str) -> list[CombatantState]:
         """Standing allies of ``who`` (not ``who``), in initiative order then join order."""
-        return [c for c in self.state.side_standing(self.get(who).side) if c.id != who]
+        return self.state.allies_standing(who, self.get(who).side)
 
     def near(self, who: str, radius: float) -> list[str]:
         """Ids of the other combatants present within ``radius`` metres of ``who`` (standing
@@ -260,10 +264,18 @@ class Fight:
     def nearest_enemy(self, who: str) -> CombatantState | None:
         """The nearest standing enemy ``who`` can see (ties by id), as ``min`` over
         :meth:`enemies_of` would find it, but asked of the position grid in growing circles."""
+        memo = self._nearest
+        if memo[0] == self.state.seq and memo[1] == who:
+            return memo[2]
+        found = self._nearest_enemy(who)
+        self._nearest = (self.state.seq, who, found)
+        return found
+
+    def _nearest_enemy(self, who: str) -> CombatantState | None:
         me = self.get(who)
         c = self.state.combatants
         see = self.ruleset.can_see
-        radius = CELL
+        radius = CELL / 2  # the lines of a melee are a metre or two apart: look close first
         while True:
             wide = math.floor(radius / CELL) + 1 > WIDE
             found = [
@@ -590,7 +602,7 @@ class Fight:
         me = self.get(who)
         if self._base_sight and not self.state.holding.get("hidden"):
             # Everyone is in plain sight: the standing index has both lists ready.
-            allies = [c for c in self.state.side_standing(me.side) if c.id != who]
+            allies = self.state.allies_standing(who, me.side)
             enemies = self.state.others_standing(me.side)
         else:
             allies = []
@@ -615,8 +627,17 @@ class Fight:
             ruleset=self.ruleset.name,
             seq=seq,
             fork=self._forker(len(self.decisions)),
-            nearest=self.nearest_enemy(who) if enemies else None,
+            nearest=self._nearest_at_grant(who, seq) if enemies else None,
         )
+
+    def _nearest_at_grant(self, who: str, granted: int) -> CombatantState | None:
+        """:meth:`nearest_enemy` for the view of the grant ``granted``: the answer found for
+        the offers just before it still holds when the grant is all that happened since (it
+        changes only who holds priority, which nothing in the search reads)."""
+        memo = self._nearest
+        if memo[0] == granted - 1 and memo[1] == who and self.state.seq == granted:
+            return memo[2]
+        return self.nearest_enemy(who)
 
     # --- forks --------------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@ import math
 
 from events import POSITION_DECIMALS, Position
 
+_hypot = math.hypot
+
 
 def rounded(value: float) -> float:
     """``value`` rounded to the log's precision (centimetres), with ``-0.0`` made ``0.0``."""
@@ -18,7 +20,7 @@ def at(x: float, y: float) -> Position:
 
 def distance(a: Position, b: Position) -> float:
     """Straight-line distance in metres, rounded to centimetres."""
-    return rounded(math.hypot(a.x - b.x, a.y - b.y))
+    return round(_hypot(a.x - b.x, a.y - b.y), POSITION_DECIMALS) + 0.0  # rounded(), in line
 
 
 def toward(start: Position, goal: Position, length: float) -> Position:

@@ -17,7 +17,7 @@ the digest of the fold of the same events (a property test holds the two to it).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from msgspec.structs import replace
@@ -74,7 +74,9 @@ class LiveState:
     __slots__ = (
         "_cells",
         "_joined",
+        "_pos",
         "_standing",
+        "_states",
         "active",
         "combatants",
         "depth",
@@ -104,7 +106,13 @@ class LiveState:
         """Index of each ordered combatant in ``order``."""
         self._joined: dict[str, int] = {}
         self._standing: dict[str, list[str]] | None = None
-        """Standing ids per side, in standing order (rebuilt after a join, a fall, an order)."""
+        """Standing ids per side, in standing order (rebuilt after a join or an order; a fall
+        or a departure takes one id out)."""
+        self._states: dict[str, list[CombatantState]] = {}
+        """The values of ``_standing``'s ids per side, kept current as they change, so a view's
+        allies and enemies are a copy of a list rather than a lookup per combatant."""
+        self._pos: dict[str, int] = {}
+        """Each standing id's index in its side's lists."""
         self._cells: dict[tuple[int, int], dict[str, None]] = {}
         self.holding: dict[str, set[str]] = {}
         """Ids holding each condition (so "is anyone hidden?" is one lookup)."""
@@ -127,19 +135,31 @@ class LiveState:
             by_side: dict[str, list[str]] = {}
             for k in ids:
                 by_side.setdefault(self.combatants[k].side, []).append(k)
+            self._states = {
+                side: list(map(self.combatants.__getitem__, members))
+                for side, members in by_side.items()
+            }
+            self._pos = {k: i for members in by_side.values() for i, k in enumerate(members)}
             self._standing = by_side
             by_side[_ALL] = ids
         return self._standing
 
     def standing(self) -> list[CombatantState]:
         """Combatants still in the fight, in initiative order, then by join order."""
-        sides = self.standing_ids()
-        c = self.combatants
-        return [c[k] for k in sides[_ALL]]
+        return list(map(self.combatants.__getitem__, self.standing_ids()[_ALL]))
 
     def side_standing(self, side: str) -> list[CombatantState]:
-        c = self.combatants
-        return [c[k] for k in self.standing_ids().get(side, ())]
+        self.standing_ids()
+        return list(self._states.get(side, ()))
+
+    def allies_standing(self, who: str, side: str) -> list[CombatantState]:
+        """Standing combatants of ``side`` but ``who``, in standing order."""
+        self.standing_ids()
+        states = self._states.get(side, [])
+        at = self._pos.get(who)
+        if at is not None and self.combatants[who].side == side:
+            return states[:at] + states[at + 1 :]
+        return list(states)
 
     def others_standing(self, side: str) -> list[CombatantState]:
         """Standing combatants of every side but ``side``, in standing order."""
@@ -147,23 +167,26 @@ class LiveState:
         c = self.combatants
         groups = [ids for s, ids in sides.items() if s != side and s != _ALL]
         if len(groups) == 1:
-            return [c[k] for k in groups[0]]
+            return list(self._states[c[groups[0][0]].side]) if groups[0] else []
         return [c[k] for k in sorted((k for g in groups for k in g), key=self._key)]
 
-    def near(self, where: Position, radius: float) -> Iterator[str]:
+    def near(self, where: Position, radius: float) -> list[str]:
         """Ids of combatants (standing or not) whose cell is within ``radius`` of ``where``:
         a superset of those within ``radius``, in no particular order (callers sort)."""
         span = math.floor(radius / CELL) + 1
         if span > WIDE:
-            yield from self.combatants
-            return
-        cx, cy = _cell(where)
-        cells = self._cells
+            return list(self.combatants)
+        cx = math.floor(where.x / CELL)
+        cy = math.floor(where.y / CELL)
+        get = self._cells.get
+        ids: list[str] = []
+        ys = range(cy - span, cy + span + 1)
         for x in range(cx - span, cx + span + 1):
-            for y in range(cy - span, cy + span + 1):
-                found = cells.get((x, y))
+            for y in ys:
+                found = get((x, y))
                 if found:
-                    yield from found
+                    ids.extend(found)
+        return ids
 
     def sort_ids(self, ids: list[str]) -> list[str]:
         """``ids`` (distinct, present) in standing order."""
@@ -206,14 +229,25 @@ class LiveState:
         new.rank = dict(self.rank)
         new._joined = dict(self._joined)
         new._standing = None
+        new._states = {}
+        new._pos = {}
         new._cells = {k: dict(v) for k, v in self._cells.items()}
         new.holding = {k: set(v) for k, v in self.holding.items()}
         return new
 
     # --- changing -----------------------------------------------------------------------------
 
+    def _reindex(self) -> None:
+        """Drop the standing index (rebuilt on the next read)."""
+        self._standing = None
+        self._states = {}
+        self._pos = {}
+
     def _set(self, who: str, **changes: object) -> None:
-        self.combatants[who] = replace(self.combatants[who], **changes)
+        self.combatants[who] = new = replace(self.combatants[who], **changes)
+        at = self._pos.get(who)
+        if at is not None:
+            self._states[new.side][at] = new
 
     def _place(self, who: str, old: Position | None, new: Position | None) -> None:
         if old is not None:
@@ -293,14 +327,31 @@ def _counter(s: LiveState, e: CounterChanged) -> None:
     s._set(e.who, counters=_set_counter(s.combatants[e.who].counters, e.name, e.value))
 
 
+def _unstand(s: LiveState, who: str) -> None:
+    """Take ``who`` out of the standing index (kept in order, so no re-sort is needed)."""
+    standing = s._standing
+    c = s.combatants[who]
+    if standing is not None and c.standing:
+        ids = standing[c.side]
+        at = s._pos.pop(who)
+        del ids[at]
+        del s._states[c.side][at]
+        for k in ids[at:]:
+            s._pos[k] -= 1
+        if not ids:
+            del standing[c.side]
+            del s._states[c.side]
+        standing[_ALL].remove(who)
+
+
 def _defeated(s: LiveState, e: CombatantDefeated) -> None:
+    _unstand(s, e.who)
     s._set(e.who, defeated=True)
-    s._standing = None
 
 
 def _left(s: LiveState, e: CombatantLeft) -> None:
+    _unstand(s, e.who)
     s._set(e.who, left=True)
-    s._standing = None
 
 
 def _joined(s: LiveState, e: CombatantJoined) -> None:
@@ -313,7 +364,7 @@ def _joined(s: LiveState, e: CombatantJoined) -> None:
     )
     s._joined.setdefault(e.who, len(s._joined))
     s._place(e.who, old.position if old is not None else None, e.position)
-    s._standing = None
+    s._reindex()
 
 
 def _rolled(s: LiveState, e: InitiativeRolled) -> None:
@@ -327,7 +378,7 @@ def _ordered(s: LiveState, e: InitiativeOrdered) -> None:
     s.rank = {}
     for i, cid in enumerate(e.order):
         s.rank.setdefault(cid, i)
-    s._standing = None
+    s._reindex()
 
 
 def _round(s: LiveState, e: RoundStarted) -> None:

@@ -185,13 +185,20 @@ def fold(events: list[Event], upto: int | None = None) -> EncounterState:
     The same value as applying :func:`apply` to each event in turn (the reference, which a
     property test holds it to), computed with the engine's in-place live state, which does not
     copy the combatants' table at every event."""
-    from ._live import LiveState
+    from ._live import _CHANGES, LiveState
 
     state = LiveState()
+    changes = _CHANGES.get
+    last = None
     for event in events:
         if upto is not None and event.seq > upto:
             break
-        state.apply(event)
+        change = changes(type(event))
+        if change is not None:
+            change(state, event)
+        last = event
+    if last is not None:
+        state.seq = last.seq  # what LiveState.apply sets at each event (no change reads it)
     return state.freeze()
 
 

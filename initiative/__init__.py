@@ -19,11 +19,8 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import trio
-
-import engine
-from actors import PolicyChoice, Result, run_encounter
 from events import (
     EncounterFileError as EncounterFileError,
     EncounterSpec,
@@ -36,12 +33,28 @@ from events import (
     UnknownRulesetError as UnknownRulesetError,
     read_log,
 )
-from replays import Verification, state_at, verify_log
 
 from ._logging import ensure_configured
-from ._stepping import Stepper as Stepper
+
+if TYPE_CHECKING:
+    import engine
+    from actors import PolicyChoice, Result
+    from replays import Verification
+
+    from ._stepping import Stepper as Stepper
 
 ensure_configured()
+
+
+def __getattr__(name: str) -> Any:
+    # The engine, the actors and Trio load on first use, so that the command line (which
+    # imports this package) starts without them.
+    if name == "Stepper":
+        from ._stepping import Stepper
+
+        return Stepper
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "EncounterFileError",
@@ -68,6 +81,8 @@ def load_encounter(path: str | os.PathLike[str]) -> EncounterSpec:
 
 
 def _spec(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
+    import engine
+
     return encounter if isinstance(encounter, EncounterSpec) else engine.load_encounter(encounter)
 
 
@@ -90,10 +105,17 @@ def run(
     (the built-ins, and functions marked with :func:`actors.in_line`), else through a Trio task
     per combatant; ``"trio"`` or ``"inline"`` forces one. The log is the same either way.
     """
-    return trio.run(
-        lambda: run_async(
-            encounter, seed, out=out, policies=policies, timeout=timeout, executor=executor
-        )
+    from actors import run_encounter_sync
+
+    ensure_configured()
+    spec = _spec(encounter)
+    return run_encounter_sync(
+        spec,
+        spec.seed if seed is None else seed,
+        policies=policies,
+        out=Path(out) if out is not None else None,
+        timeout=timeout,
+        executor=executor,
     )
 
 
@@ -107,6 +129,8 @@ async def run_async(
     executor: str = "auto",
 ) -> Result:
     """:func:`run` for Trio code: ``await initiative.run_async(...)`` inside ``trio.run``."""
+    from actors import run_encounter
+
     ensure_configured()
     spec = _spec(encounter)
     the_seed = spec.seed if seed is None else seed
@@ -133,6 +157,8 @@ def step(
     while not fight.over:
         fight.send(fight.offers[0].action)
     """
+    from ._stepping import Stepper
+
     ensure_configured()
     spec = _spec(encounter)
     return Stepper(spec, spec.seed if seed is None else seed, out=out)
@@ -146,6 +172,8 @@ def load(path: str | os.PathLike[str]) -> LogContents:
 
 def verify(log: LogContents | str | os.PathLike[str]) -> Verification:
     """Re-simulate a log and compare every event."""
+    from replays import verify_log
+
     ensure_configured()
     contents = log if isinstance(log, LogContents) else read_log(log)
     return verify_log(contents)
@@ -155,6 +183,8 @@ def state(
     log: LogContents | str | os.PathLike[str], at: int | None = None
 ) -> engine.EncounterState:
     """The state after event ``at`` (the last when ``None``), folded from the log."""
+    from replays import state_at
+
     ensure_configured()
     contents = log if isinstance(log, LogContents) else read_log(log)
     return state_at(contents, at)

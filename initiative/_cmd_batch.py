@@ -8,7 +8,7 @@ import sys
 import time
 from contextlib import closing
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import (
@@ -24,23 +24,11 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-import engine
-from actors import (
-    ResultStore,
-    Summary,
-    Task,
-    check_cluster,
-    faults_by_policy,
-    iter_batch,
-    make_runners,
-    paired,
-    quiet_logging,
-    rerun_command,
-    side_stats,
-    wilson,
-)
 from events import EncounterSpec
 from replays import literal, plain
+
+if TYPE_CHECKING:
+    from actors import ResultStore, Summary, Task
 
 from ._app import UsageProblem, app, err, out, parse_policies
 from ._output import print_json, print_table, rounded
@@ -121,6 +109,9 @@ class RateColumn(ProgressColumn):
 def _check(
     encounter: Path, runs: int, jobs: int, chosen: dict[str, str], seed: int
 ) -> EncounterSpec:
+    import engine
+    from actors import make_runners
+
     if runs < 1:
         raise UsageProblem(f"--runs {runs}: must be at least 1")
     if jobs < 1:
@@ -156,6 +147,8 @@ def _fight_all(
     Ctrl-C stops the workers at once, keeps every finished encounter's row, says how many were
     done and how to go on, and exits 130.
     """
+    from actors import iter_batch, quiet_logging
+
     level = _level(ctx)
     quiet_logging(level)
     results: dict[int, Summary] = dict(saved.done) if saved is not None else {}
@@ -221,6 +214,8 @@ def _open_store(
     jobs: int,
     timeout: float | None,
 ) -> ResultStore | None:
+    from actors import ResultStore
+
     if db is None:
         if resume:
             raise UsageProblem("--resume continues a run stored with --db; give --db")
@@ -265,6 +260,8 @@ def batch(
 ) -> None:
     """Fight an encounter over many seeds: win rates with 95% intervals, rounds, damage and
     policy faults per side; results optionally stored in SQLite."""
+    from actors import Task, check_cluster, faults_by_policy, rerun_command, side_stats
+
     chosen = parse_policies(policy)
     spec = _check(encounter, runs, jobs, chosen, seed_start)
     tasks = [Task(seed=seed_start + i, policies=tuple(chosen.items())) for i in range(runs)]
@@ -404,6 +401,9 @@ def duel(
     """Pit two policies against each other: each seed is fought twice, with the policies on
     one side and then on the other. Says which is better and how sure that is (an exact
     two-sided sign test over the seeds, paired: the two games of a seed share their dice)."""
+    import engine
+    from actors import Task, check_cluster, paired, rerun_command, wilson
+
     a, b = policies
     spec = engine.load_encounter(encounter)
     if len(spec.sides) != 2:

@@ -5,19 +5,17 @@ from __future__ import annotations
 import contextlib
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import trio
 import typer
 from rich.markup import escape
 
-import engine
 from events import Event
-from replays import Narrator
 
 from ._app import UsageProblem, app, err, out, parse_policies
-from ._join import join as join_seat
-from ._serve import Limits, Served, serve_fight
+
+if TYPE_CHECKING:
+    from ._serve import Served
 
 PANEL = "Live fights over the network"
 
@@ -61,6 +59,13 @@ def serve(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
 ) -> None:
     """Run an encounter live: each --seat is played by whoever connects with its token."""
+    import trio
+
+    import engine
+    from replays import Narrator
+
+    from ._serve import Limits, serve_fight
+
     spec = engine.load_encounter(encounter)
     if not seat:
         raise UsageProblem("name at least one --seat (a combatant id or a side)")
@@ -160,6 +165,8 @@ def join(
 ) -> None:
     """Play a seat of a served fight from this terminal (a numbered choice at each priority),
     or --watch it."""
+    from ._join import join as join_seat
+
     if watch == (seat is not None):
         raise UsageProblem("give either --seat and --token, or --watch")
     if seat is not None and token is None:

@@ -38,6 +38,8 @@ Defaults where the seed is silent (each an option of ``[options]``; see docs/rul
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from events import (
@@ -237,11 +239,16 @@ class Openings(Ruleset):
         o = self.options
         least = min(o.attack_cost, o.move_cost) if o.reaction_move > 0 else o.attack_cost
         present = fight.state.combatants
-        others = [
-            c for c in fight.state.order if c != who and c in present and present[c].ap >= least
-        ]
+        order = fight.state.order
+        try:  # one pass in C over everyone (this runs at every turn's end)
+            able = compress(order, map(least.__le__, map(_ap_of, map(present.__getitem__, order))))
+            others = [c for c in able if c != who]
+        except KeyError:  # someone in the order is not present
+            others = [c for c in order if c != who and c in present and present[c].ap >= least]
         trigger = Trigger(kind="turn_ended", by=who, event=fight.cause)
         yield from fight.opening(trigger, others)
 
+
+_ap_of = attrgetter("ap")
 
 RULESET = Openings
