@@ -138,13 +138,13 @@ def test_diff_logs_of_different_lengths(logged: Path, tmp_path: Path) -> None:
 def test_why_shows_the_rolls_that_decided_a_death() -> None:
     """The chain to a death shows the attack roll, the test and the damage dice behind it."""
     golden = Path(__file__).parents[1] / "golden" / "thriller-ambush.seed2.jsonl"
-    proc = cli("why", golden, 213, check=0)
+    proc = cli("why", golden, 273, check=0)  # Marlowe falls to Acolyte 2's sickle
     lines = proc.stdout.splitlines()
     assert [line.split()[:3] for line in lines if line.startswith("~")] == [
-        ["~", "209", "DiceRolled"],
-        ["~", "210", "AttackResolved"],
-        ["~", "211", "DiceRolled"],
+        ["~", "269", "DiceRolled"],
+        ["~", "270", "AttackResolved"],
+        ["~", "271", "DiceRolled"],
     ]
-    assert "hit=True roll=15 against=11" in lines[6]
-    data = json.loads(cli("why", golden, 213, "--json", check=0).stdout)
-    assert [s["seq"] for s in data["decided_by"]["212"]] == [209, 210, 211]
+    assert "hit=True roll=20 against=11" in lines[6]
+    data = json.loads(cli("why", golden, 273, "--json", check=0).stdout)
+    assert [s["seq"] for s in data["decided_by"]["272"]] == [269, 270, 271]
