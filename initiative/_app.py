@@ -10,7 +10,6 @@ import typer
 from rich.console import Console
 
 from events import InitiativeError, LogContents, read_log
-from replays import literal
 
 from . import _logging
 
@@ -71,6 +70,8 @@ FORCE = Annotated[
 
 
 def warn(contents: LogContents) -> None:
+    from replays import literal
+
     for warning in contents.warnings:
         err.print(f"[yellow]warning:[/yellow] {literal(warning)}")
 

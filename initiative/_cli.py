@@ -10,7 +10,6 @@ import importlib
 import sys
 
 from events import InitiativeError
-from replays import literal
 
 from ._app import app, err
 
@@ -30,6 +29,13 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
     return found
 
 
+def _literal(text: object) -> str:
+    """``text`` shown as it is (imported late: ``--help`` never needs the replays)."""
+    from replays import literal
+
+    return literal(text)
+
+
 def main() -> None:
     """Entry point: every error a user can cause is one line on stderr and exit status 2."""
     try:
@@ -42,8 +48,8 @@ def main() -> None:
                 raise leaves[0] from None
             raise
     except InitiativeError as problem:
-        err.print(f"[red]error:[/red] {literal(problem)}")
+        err.print(f"[red]error:[/red] {_literal(problem)}")
         sys.exit(2)
     except OSError as problem:
-        err.print(f"[red]error:[/red] {literal(problem)}")
+        err.print(f"[red]error:[/red] {_literal(problem)}")
         sys.exit(2)

@@ -25,7 +25,6 @@ from rich.table import Table
 from rich.text import Text
 
 from events import EncounterSpec
-from replays import literal, plain
 
 if TYPE_CHECKING:
     from actors import ResultStore, Summary, Task
@@ -148,6 +147,7 @@ def _fight_all(
     done and how to go on, and exits 130.
     """
     from actors import iter_batch, quiet_logging
+    from replays import literal
 
     level = _level(ctx)
     quiet_logging(level)
@@ -193,6 +193,8 @@ def _fight_all(
 
 
 def _interrupted(done: int, total: int, saved: ResultStore | None) -> None:
+    from replays import plain
+
     where = (
         f"their rows are in {saved.db} (run {saved.run_id}); continue with: "
         + shlex.join(["initiative", *[a for a in sys.argv[1:] if a != "--resume"], "--resume"])
@@ -261,6 +263,7 @@ def batch(
     """Fight an encounter over many seeds: win rates with 95% intervals, rounds, damage and
     policy faults per side; results optionally stored in SQLite."""
     from actors import Task, check_cluster, faults_by_policy, rerun_command, side_stats
+    from replays import plain
 
     chosen = parse_policies(policy)
     spec = _check(encounter, runs, jobs, chosen, seed_start)
@@ -374,6 +377,8 @@ def _storage(saved: ResultStore | None, keep_logs: Path | None) -> dict[str, obj
 
 
 def _report_storage(saved: ResultStore | None, keep_logs: Path | None, rerun: str) -> None:
+    from replays import plain
+
     if keep_logs is not None:
         out.print(plain(f"logs kept in {keep_logs}/"))
     if saved is not None:
@@ -403,6 +408,7 @@ def duel(
     two-sided sign test over the seeds, paired: the two games of a seed share their dice)."""
     import engine
     from actors import Task, check_cluster, paired, rerun_command, wilson
+    from replays import plain
 
     a, b = policies
     spec = engine.load_encounter(encounter)

@@ -6,30 +6,15 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import trio
+if TYPE_CHECKING:
+    from actors import Result
+    from replays import Step
 import typer
 from msgspec import to_builtins
 
-from actors import Result
 from events import Event, LogContents, read_log
-from replays import (
-    Narrator,
-    NothingToResume,
-    Step,
-    TableNarrator,
-    cause_chain,
-    deciding_rolls,
-    diff_logs,
-    effects,
-    fork_log,
-    literal,
-    plain,
-    render_html,
-    resume_log,
-    step_of,
-)
 
 from ._app import (
     FORCE,
@@ -57,6 +42,8 @@ _CONTEXT = 3
 
 
 def _step_line(step: Step, marker: str = " ") -> str:
+    from replays import literal
+
     indent = "  " * max(0, step.depth - 1)
     who = step.who or "-"
     return literal(f"{marker}{step.seq:>6}  {indent}{step.type:<18} {who:<12} {step.summary}")
@@ -72,6 +59,8 @@ def why(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """The chain of causes from the root to event SEQ (and with --effects, what SEQ caused)."""
+    from replays import cause_chain, deciding_rolls, effects, plain
+
     contents = load_log(log)
     chain = cause_chain(contents.events, seq, name=str(log))
     caused = effects(contents.events, seq, name=str(log)) if show_effects else []
@@ -100,6 +89,8 @@ def why(
 
 
 def _context_lines(contents: LogContents, start: int, stop: int, marker: str) -> None:
+    from replays import step_of
+
     for event in contents.events[max(0, start) : stop]:
         out.print(_step_line(step_of(event), marker))
 
@@ -118,6 +109,8 @@ def diff(
     """The first event where two logs differ, with the differing fields side by side.
 
     Exit 0 when the logs are identical (apart from where they came from), 1 otherwise."""
+    from replays import diff_logs, literal, plain, step_of
+
     a, b = load_log(log_a), load_log(log_b)
     result = diff_logs(a, b)
     if as_json:
@@ -177,11 +170,11 @@ def _diff_json(result: Any, a: LogContents, b: LogContents) -> None:
     raise typer.Exit(0)
 
 
-def _narrator(
-    start: int | list[int], quiet: bool, table: bool = False
-) -> Callable[[Event], None]:
+def _narrator(start: int | list[int], quiet: bool, table: bool = False) -> Callable[[Event], None]:
     """Narrate events from seq ``start`` on (a one-item list: set once the log is read); at the
     table (a person or hand-rolled dice), in the table's sentences."""
+    from replays import Narrator, TableNarrator
+
     narrate = TableNarrator() if table else Narrator()
     narrating = not quiet
     first = start if isinstance(start, list) else [start]
@@ -210,6 +203,8 @@ def _check_policies(chosen: dict[str, str], contents: LogContents) -> None:
 
 
 def _finished(result: Result, target: Path) -> None:
+    from replays import literal
+
     state = result.fight.state
     err.print(
         f"[dim]{result.fight.next_seq} events, {state.round} round(s),"
@@ -241,6 +236,10 @@ def fork(
     --at just before a decision undoes it: that decision is asked of the live policy again.
     Policies come from --policy and the built-ins; a policy file the log names is never loaded
     without --policy for that combatant or --trust-log-policies."""
+    import trio
+
+    from replays import fork_log
+
     try:
         data = log.read_bytes()
     except OSError as problem:
@@ -290,6 +289,10 @@ def resume(
     Holds the log's lock while it writes (a log another process is writing is refused). A
     policy file the log names is never loaded without --policy or --trust-log-policies. Dice
     the log records as given are taken from it; --dice says where the rest come from."""
+    import trio
+
+    from replays import NothingToResume, literal, resume_log
+
     chosen = parse_policies(policy)
     # The header, for --dice and --host; the fight itself is read again under the log's lock.
     spec = read_log(log).header.encounter
@@ -331,6 +334,8 @@ def view(
     force: FORCE = False,
 ) -> None:
     """Write one self-contained HTML page for LOG: lanes, hit points, events, causes, state."""
+    from replays import literal, render_html
+
     contents = load_log(log)
     target = out_path or log.with_suffix(".html")
     refuse_existing(target, force, inputs=[log])

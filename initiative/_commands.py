@@ -9,13 +9,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
-import trio
 import typer
 from rich.table import Table
 from rich.text import Text
 
-import engine
-from actors import policy_names, run_encounter
 from events import (
     Event,
     InitiativeError,
@@ -23,22 +20,6 @@ from events import (
     LogNeverStartedError,
     RoundStarted,
     parse_log,
-)
-from replays import (
-    Narrator,
-    TableNarrator,
-    check_chain,
-    check_digests,
-    check_filters,
-    differing_fields,
-    follow,
-    literal,
-    plain,
-    select,
-    state_at,
-    summary,
-    verify_log,
-    who_of,
 )
 
 from ._app import FORCE, UsageProblem, app, err, load_log, out, parse_policies, refuse_existing
@@ -70,6 +51,12 @@ def run(
     host: HostOption = [],  # noqa: B006 - typer reads the default
 ) -> None:
     """Run an encounter with its policies, narrate it, and write its log."""
+    import trio
+
+    import engine
+    from actors import run_encounter
+    from replays import Narrator, TableNarrator, literal
+
     spec = engine.load_encounter(encounter)
     chosen = parse_policies(policy)
     ids = {c.id for c in spec.combatants} | set(spec.sides)
@@ -140,6 +127,8 @@ def replay(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
 ) -> None:
     """Tell a recorded fight from its log alone (no rules, no policy code run)."""
+    from replays import Narrator
+
     contents = load_log(log)
     narrate = Narrator(verbose=verbose)
     for event in contents.events:
@@ -159,6 +148,7 @@ def verify(
 ) -> None:
     """Check a log's tamper-evidence chain and state digests, then re-simulate it from its
     header and recorded decisions; exit 1 when it was tampered with or diverges."""
+    from replays import check_chain, check_digests, literal, verify_log
 
     def verdict(status: str, text: str, **facts: object) -> None:
         if as_json:
@@ -193,7 +183,9 @@ def verify(
     try:
         contents = load_log(log)
     except LogNeverStartedError as problem:
-        verdict("incomplete", f"[yellow]incomplete[/yellow]: {literal(problem)}", detail=str(problem))
+        verdict(
+            "incomplete", f"[yellow]incomplete[/yellow]: {literal(problem)}", detail=str(problem)
+        )
         raise
     except LogFormatError as problem:
         # Damage to the lines themselves is tampering, whether the fight finished or not.
@@ -242,6 +234,8 @@ def verify(
 
 
 def _describe_divergence(expected: bytes | None, got: bytes | None) -> str:
+    from replays import differing_fields
+
     if expected is None:
         assert got is not None
         return f"the log ends, but the engine goes on with {_type_of(got)}"
@@ -289,6 +283,8 @@ def show(
     ] = None,
 ) -> None:
     """The events of a log as a table, filtered by round, combatant, type and seq."""
+    from replays import check_filters, plain, select, summary, who_of
+
     if follow_:
         filters = {"rounds": set(round_) or None, "who": _csv_set(who), "types": _csv_set(type_)}
         _follow(log, filters, first, last, as_json, idle)
@@ -337,6 +333,8 @@ def _follow(
     idle: float | None,
 ) -> None:
     """``show --follow``: one line per event as it arrives (a table needs every row first)."""
+    from replays import follow, plain, select, summary, who_of
+
     rounds = filters.pop("rounds")
     current = 0
     for event, line in follow(log, idle=idle):
@@ -370,6 +368,9 @@ def state(
     ] = False,
 ) -> None:
     """The encounter's state after an event, folded from the log alone."""
+    import engine
+    from replays import literal, plain, state_at
+
     contents = load_log(log)
     st = state_at(contents, at)
     data = engine.state_to_builtins(st)
@@ -409,6 +410,9 @@ def rulesets(
     ] = False,
 ) -> None:
     """List the installed rulesets and built-in policies."""
+    import engine
+    from actors import policy_names
+
     if as_json:
         print_json(
             {

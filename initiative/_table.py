@@ -8,14 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
-from actors import HOSTS, table_dice
-from engine import DiceSource
+if TYPE_CHECKING:
+    from engine import DiceSource
 from events import EncounterSpec
-from replays import literal
 
 from ._app import UsageProblem, err
 
@@ -38,10 +37,14 @@ HostOption = Annotated[
 
 
 def dice_source(option: str | None, encounter: EncounterSpec) -> DiceSource | None:
+    from actors import table_dice
+
     return None if option is None else table_dice(option, encounter)
 
 
 def parse_hosts(pairs: list[str], encounter: EncounterSpec) -> dict[str, str]:
+    from actors import HOSTS
+
     ids = {c.id for c in encounter.combatants} | set(encounter.sides)
     chosen = {}
     for pair in pairs:
@@ -61,6 +64,8 @@ T = TypeVar("T")
 @contextmanager
 def stops_cleanly(log: Path, again: Callable[[], str]) -> Iterator[None]:
     """Ctrl-C (or a closed terminal) stops the fight with a line saying how to go on."""
+    from replays import literal
+
     try:
         yield
     except KeyboardInterrupt:
