@@ -1,20 +1,29 @@
-"""Package discovery and data that pyproject.toml cannot state: the repository's ``examples/``
-folder ships inside the wheel as ``initiative/examples/``."""
+"""Package discovery and data that pyproject.toml cannot state.
+
+The repository keeps its folders (events/, engine/, actors/, replays/, initiative/); installed,
+they import as initiative.events, initiative.engine, ... so that nothing generic lands at the top
+of site-packages. The repository's examples/ folder ships as initiative/examples/.
+"""
 
 from setuptools import find_packages, setup
 
-PACKAGES = ["events", "engine", "actors", "replays", "initiative"]
+FOLDERS = ["events", "engine", "actors", "replays"]
 
 setup(
     packages=[
-        *find_packages(include=[f"{name}*" for name in PACKAGES]),
+        "initiative",
         "initiative.examples",
+        *(f"initiative.{name}" for name in find_packages(include=[f"{f}*" for f in FOLDERS])),
     ],
-    package_dir={"initiative.examples": "examples"},
+    package_dir={
+        "initiative": "initiative",
+        "initiative.examples": "examples",
+        **{f"initiative.{folder}": folder for folder in FOLDERS},
+    },
     package_data={
-        **{name: ["py.typed"] for name in PACKAGES},
-        "replays": ["*.html", "py.typed"],
-        "initiative": ["*.html", "py.typed"],
+        **{f"initiative.{folder}": ["py.typed"] for folder in FOLDERS},
+        "initiative": ["py.typed"],
+        "initiative.replays": ["*.html", "py.typed"],
         "initiative.examples": ["*.toml"],
     },
 )

@@ -29,9 +29,8 @@ from pathlib import Path
 from typing import Any
 
 import structlog
-
-from engine import Fight, load_encounter
-from events import (
+from initiative.engine import Fight, load_encounter
+from initiative.events import (
     ActionRejected,
     DamageDealt,
     DecisionFailed,
@@ -224,7 +223,7 @@ def _in_processes(
     level: int,
 ) -> Iterator[tuple[int, Summary]]:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["actors", "engine", "events"])
+    context.set_forkserver_preload(["initiative.actors", "initiative.engine", "initiative.events"])
     inbox = context.Queue()
     outbox = context.Queue()
     for chunk in chunks(todo, jobs):

@@ -36,8 +36,8 @@ def main() -> None:
     wire_out = os.fdopen(os.dup(1), "wb", buffering=0)
     os.dup2(2, 1)  # a policy that prints must not write into the pipe
     sys.stdout = sys.stderr
-    from engine import policy_rng
-    from events import Action
+    from initiative.engine import policy_rng
+    from initiative.events import Action
 
     from . import _wire
     from ._hosts import _call_policy, fault

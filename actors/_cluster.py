@@ -17,8 +17,8 @@ import logging
 import uuid
 from collections.abc import Iterator, Sequence
 
-from engine import load_encounter
-from events import EncounterSpec, InitiativeError
+from initiative.engine import load_encounter
+from initiative.events import EncounterSpec, InitiativeError
 
 from ._batch import Summary, Task, chunks, quiet_logging, run_tasks
 

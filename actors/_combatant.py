@@ -16,9 +16,8 @@ import inspect
 import msgspec
 import structlog
 import trio
-
-from engine import Decision, PriorityToken
-from events import Event, InitiativeError
+from initiative.engine import Decision, PriorityToken
+from initiative.events import Event, InitiativeError
 
 from . import _wire
 from ._hosts import HOSTS, Host, InlineHost, ProcessHost, TaskHost, ThreadHost

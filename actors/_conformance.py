@@ -13,9 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import trio
-
-from engine import Decision, PriorityToken, policy_rng, simulate
-from events import Action, EncounterSpec
+from initiative.engine import Decision, PriorityToken, policy_rng, simulate
+from initiative.events import Action, EncounterSpec
 
 from ._loading import load_policy
 from ._policies import PolicyContext

@@ -36,9 +36,8 @@ from typing import Any, Protocol
 
 import structlog
 import trio
-
-from engine import Decision, View
-from events import Event
+from initiative.engine import Decision, View
+from initiative.events import Event
 
 from . import _wire
 

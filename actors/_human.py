@@ -8,8 +8,8 @@ recorded as a timeout, like any policy's, and the fight goes on.
 
 from __future__ import annotations
 
-from engine import Decision, View
-from events import Action
+from initiative.engine import Decision, View
+from initiative.events import Action
 
 from ._policies import PolicyContext
 from ._screen import HELP, Names, parse_choice, screen

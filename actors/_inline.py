@@ -23,9 +23,8 @@ from typing import Any, Literal, TypeVar
 import msgspec
 import structlog
 import trio
-
-from engine import Decision, Fight, PriorityToken, Stepper
-from events import Event, InitiativeError
+from initiative.engine import Decision, Fight, PriorityToken, Stepper
+from initiative.events import Event, InitiativeError
 
 log = structlog.get_logger("initiative.actors")
 

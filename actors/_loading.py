@@ -12,7 +12,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from events import PolicyLoadError
+from initiative.events import PolicyLoadError
 
 from ._policies import BUILTIN, PolicyContext
 

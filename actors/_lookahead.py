@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine import EncounterState, Rng, View
-from events import Action, Offer
+from initiative.engine import EncounterState, Rng, View
+from initiative.events import Action, Offer
 
 from ._policies import PolicyContext, aggressive
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
-from engine import CombatantState, Rng, View, distance
-from events import (
+from initiative.engine import CombatantState, Rng, View, distance
+from initiative.events import (
     Action,
     Attack,
     CombatantSpec,

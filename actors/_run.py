@@ -18,8 +18,7 @@ from typing import Any
 import msgspec
 import structlog
 import trio
-
-from engine import (
+from initiative.engine import (
     Decision,
     DiceSource,
     EncounterState,
@@ -27,7 +26,7 @@ from engine import (
     Stepper,
     policy_rng,
 )
-from events import (
+from initiative.events import (
     EncounterEnded,
     EncounterSpec,
     Event,

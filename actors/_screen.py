@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine import CombatantState, View, distance
-from events import (
+from initiative.engine import CombatantState, View, distance
+from initiative.events import (
     Action,
     Attack,
     CombatantSpec,

@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import trio
-
-from engine import View
-from events import InitiativeError
+from initiative.engine import View
+from initiative.events import InitiativeError
 
 from ._combatant import PolicyRunner
 from ._loading import LoadedPolicy

@@ -17,9 +17,8 @@ from collections.abc import Collection
 from pathlib import Path
 
 import structlog
-
-from engine import Dice
-from events import EncounterFileError, EncounterSpec, InitiativeError
+from initiative.engine import Dice
+from initiative.events import EncounterFileError, EncounterSpec, InitiativeError
 
 from ._screen import Names
 from ._terminal import Terminal, terminal

@@ -12,9 +12,8 @@ from typing import Union
 
 import msgspec
 import trio
-
-from engine import View
-from events import AnyAction, AnyEvent, EncounterSpec
+from initiative.engine import View
+from initiative.events import AnyAction, AnyEvent, EncounterSpec
 
 
 class Hello(msgspec.Struct, frozen=True, kw_only=True, tag=True):

@@ -22,10 +22,10 @@ from pathlib import Path
 import msgspec
 import structlog
 import trio
+from initiative.actors import run_encounter
+from initiative.events import PriorityGranted, encode_lines, parse_log
 
-import engine
-from actors import run_encounter
-from events import PriorityGranted, encode_lines, parse_log
+from initiative import engine
 
 ROOT = Path(__file__).parents[1]
 STANDARD = ROOT / "examples" / "openings-skirmish.toml"

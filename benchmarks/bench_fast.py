@@ -56,7 +56,7 @@ def _quiet() -> None:
 def _spec(per_side: int, *, rounds: int = 30, policy: str = "aggressive"):  # type: ignore[no-untyped-def]
     from _encounters import melee_lines
 
-    import engine
+    from initiative import engine
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "lines.toml"
@@ -79,8 +79,9 @@ def worker_fights(count: int) -> dict[str, float]:
 
 
 def worker_lookahead(count: int) -> dict[str, float]:
+    from initiative.events import PriorityGranted
+
     import initiative
-    from events import PriorityGranted
 
     _quiet()
     spec = _spec(2, rounds=4)
@@ -100,8 +101,9 @@ def worker_lookahead(count: int) -> dict[str, float]:
 def worker_scale(per_side: int) -> dict[str, float]:
     import resource
 
+    from initiative.events import PriorityGranted
+
     import initiative
-    from events import PriorityGranted
 
     _quiet()
     spec = _spec(per_side, rounds=1)
@@ -126,9 +128,8 @@ def worker_scale(per_side: int) -> dict[str, float]:
 
 def worker_trio(count: int) -> dict[str, float]:
     import trio
-
-    from actors import run_encounter
-    from events import PriorityGranted
+    from initiative.actors import run_encounter
+    from initiative.events import PriorityGranted
 
     _quiet()
     spec = _spec(4)
@@ -177,10 +178,10 @@ def worker_trio(count: int) -> dict[str, float]:
 
 def worker_fold(repeat: int) -> dict[str, float]:
     import msgspec
+    from initiative.events import AnyEvent, encode_lines, parse_log
 
-    import engine
     import initiative
-    from events import AnyEvent, encode_lines, parse_log
+    from initiative import engine
 
     _quiet()
     result = initiative.run(_spec(4), 7)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from events import Action
+from initiative.events import Action
 
 from ._protocol import Decision, PriorityToken, View
 from ._stepper import Stepper

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from events import EncounterFileError
+from initiative.events import EncounterFileError
 
 from ._rng import Rng
 

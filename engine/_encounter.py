@@ -9,9 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from msgspec.structs import replace
-
-from events import (
+from initiative.events import (
     MAX_COMBATANTS,
     CombatantSpec,
     EncounterFileError,
@@ -19,6 +17,7 @@ from events import (
     Position,
     check_encounter_data,
 )
+from msgspec.structs import replace
 
 _PATH = re.compile(r"\$\.?(?P<path>\S*)`?$")
 

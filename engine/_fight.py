@@ -24,8 +24,7 @@ from typing import Any
 
 import msgspec
 import structlog
-
-from events import (
+from initiative.events import (
     LOG_FORMAT,
     Action,
     ActionDeclared,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from events import POSITION_DECIMALS, Position
+from initiative.events import POSITION_DECIMALS, Position
 
 _hypot = math.hypot
 

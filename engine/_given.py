@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Protocol
 
-from events import DiceGiven, Event
+from initiative.events import DiceGiven, Event
 
 from ._dice import Dice
 

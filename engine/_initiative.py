@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import InitiativeOrdered, InitiativeRolled
+from initiative.events import InitiativeOrdered, InitiativeRolled
 
 if TYPE_CHECKING:
     from ._fight import Fight

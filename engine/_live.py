@@ -20,9 +20,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from msgspec.structs import replace
-
-from events import (
+from initiative.events import (
     APChanged,
     CombatantDefeated,
     CombatantJoined,
@@ -48,6 +46,7 @@ from events import (
     TurnInserted,
     TurnStarted,
 )
+from msgspec.structs import replace
 
 from ._state import CombatantState, EncounterState, _set_counter
 

@@ -6,8 +6,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 import msgspec
-
-from events import Action, AnyAction, CombatantSpec, Event, Offer, Window
+from initiative.events import Action, AnyAction, CombatantSpec, Event, Offer, Window
 
 from ._geometry import distance
 from ._state import CombatantState

@@ -19,8 +19,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
-
-from events import (
+from initiative.events import (
     RULESET_GROUP,
     Action,
     CombatantSpec,

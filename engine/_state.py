@@ -10,9 +10,7 @@ from __future__ import annotations
 from hashlib import blake2b
 
 import msgspec
-from msgspec.structs import replace
-
-from events import (
+from initiative.events import (
     APChanged,
     CombatantDefeated,
     CombatantJoined,
@@ -38,6 +36,7 @@ from events import (
     TurnInserted,
     TurnStarted,
 )
+from msgspec.structs import replace
 
 
 class CombatantState(msgspec.Struct, frozen=True, kw_only=True):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from events import Action, Event, Offer
+from initiative.events import Action, Event, Offer
 
 from ._protocol import Decision, PriorityToken, View
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from events import (
+from initiative.events import (
     EncounterFileError as EncounterFileError,
     EncounterSpec,
     IllegalActionError as IllegalActionError,
@@ -37,9 +37,9 @@ from events import (
 from ._logging import ensure_configured
 
 if TYPE_CHECKING:
-    import engine
-    from actors import PolicyChoice, Result
-    from replays import Verification
+    from initiative import engine
+    from initiative.actors import PolicyChoice, Result
+    from initiative.replays import Verification
 
     from ._stepping import Stepper as Stepper
 
@@ -81,7 +81,7 @@ def load_encounter(path: str | os.PathLike[str]) -> EncounterSpec:
 
 
 def _spec(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
-    import engine
+    from initiative import engine
 
     return encounter if isinstance(encounter, EncounterSpec) else engine.load_encounter(encounter)
 
@@ -105,7 +105,7 @@ def run(
     (the built-ins, and functions marked with :func:`actors.in_line`), else through a Trio task
     per combatant; ``"trio"`` or ``"inline"`` forces one. The log is the same either way.
     """
-    from actors import run_encounter_sync
+    from initiative.actors import run_encounter_sync
 
     ensure_configured()
     spec = _spec(encounter)
@@ -129,7 +129,7 @@ async def run_async(
     executor: str = "auto",
 ) -> Result:
     """:func:`run` for Trio code: ``await initiative.run_async(...)`` inside ``trio.run``."""
-    from actors import run_encounter
+    from initiative.actors import run_encounter
 
     ensure_configured()
     spec = _spec(encounter)
@@ -172,7 +172,7 @@ def load(path: str | os.PathLike[str]) -> LogContents:
 
 def verify(log: LogContents | str | os.PathLike[str]) -> Verification:
     """Re-simulate a log and compare every event."""
-    from replays import verify_log
+    from initiative.replays import verify_log
 
     ensure_configured()
     contents = log if isinstance(log, LogContents) else read_log(log)
@@ -183,7 +183,7 @@ def state(
     log: LogContents | str | os.PathLike[str], at: int | None = None
 ) -> engine.EncounterState:
     """The state after event ``at`` (the last when ``None``), folded from the log."""
-    from replays import state_at
+    from initiative.replays import state_at
 
     ensure_configured()
     contents = log if isinstance(log, LogContents) else read_log(log)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from events import InitiativeError, LogContents, read_log
+from initiative.events import InitiativeError, LogContents, read_log
 
 from . import _logging
 
@@ -70,7 +70,7 @@ FORCE = Annotated[
 
 
 def warn(contents: LogContents) -> None:
-    from replays import literal
+    from initiative.replays import literal
 
     for warning in contents.warnings:
         err.print(f"[yellow]warning:[/yellow] {literal(warning)}")

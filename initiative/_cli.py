@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from events import InitiativeError
+from initiative.events import InitiativeError
 
 from ._app import app, err
 
@@ -31,7 +31,7 @@ def _leaves(group: BaseExceptionGroup[BaseException]) -> list[BaseException]:
 
 def _literal(text: object) -> str:
     """``text`` shown as it is (imported late: ``--help`` never needs the replays)."""
-    from replays import literal
+    from initiative.replays import literal
 
     return literal(text)
 

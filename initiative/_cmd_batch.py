@@ -24,10 +24,10 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from events import EncounterSpec
+from initiative.events import EncounterSpec
 
 if TYPE_CHECKING:
-    from actors import ResultStore, Summary, Task
+    from initiative.actors import ResultStore, Summary, Task
 
 from ._app import UsageProblem, app, err, out, parse_policies
 from ._output import print_json, print_table, rounded
@@ -108,8 +108,8 @@ class RateColumn(ProgressColumn):
 def _check(
     encounter: Path, runs: int, jobs: int, chosen: dict[str, str], seed: int
 ) -> EncounterSpec:
-    import engine
-    from actors import make_runners
+    from initiative import engine
+    from initiative.actors import make_runners
 
     if runs < 1:
         raise UsageProblem(f"--runs {runs}: must be at least 1")
@@ -146,8 +146,8 @@ def _fight_all(
     Ctrl-C stops the workers at once, keeps every finished encounter's row, says how many were
     done and how to go on, and exits 130.
     """
-    from actors import iter_batch, quiet_logging
-    from replays import literal
+    from initiative.actors import iter_batch, quiet_logging
+    from initiative.replays import literal
 
     level = _level(ctx)
     quiet_logging(level)
@@ -165,7 +165,9 @@ def _fight_all(
     )
     try:
         with Progress(*columns, console=err, transient=False) as progress:
-            bar = progress.add_task(literal(encounter.name), total=len(tasks), completed=len(results))
+            bar = progress.add_task(
+                literal(encounter.name), total=len(tasks), completed=len(results)
+            )
             fought = iter_batch(
                 encounter,
                 tasks,
@@ -193,7 +195,7 @@ def _fight_all(
 
 
 def _interrupted(done: int, total: int, saved: ResultStore | None) -> None:
-    from replays import plain
+    from initiative.replays import plain
 
     where = (
         f"their rows are in {saved.db} (run {saved.run_id}); continue with: "
@@ -216,7 +218,7 @@ def _open_store(
     jobs: int,
     timeout: float | None,
 ) -> ResultStore | None:
-    from actors import ResultStore
+    from initiative.actors import ResultStore
 
     if db is None:
         if resume:
@@ -262,8 +264,8 @@ def batch(
 ) -> None:
     """Fight an encounter over many seeds: win rates with 95% intervals, rounds, damage and
     policy faults per side; results optionally stored in SQLite."""
-    from actors import Task, check_cluster, faults_by_policy, rerun_command, side_stats
-    from replays import plain
+    from initiative.actors import Task, check_cluster, faults_by_policy, rerun_command, side_stats
+    from initiative.replays import plain
 
     chosen = parse_policies(policy)
     spec = _check(encounter, runs, jobs, chosen, seed_start)
@@ -377,7 +379,7 @@ def _storage(saved: ResultStore | None, keep_logs: Path | None) -> dict[str, obj
 
 
 def _report_storage(saved: ResultStore | None, keep_logs: Path | None, rerun: str) -> None:
-    from replays import plain
+    from initiative.replays import plain
 
     if keep_logs is not None:
         out.print(plain(f"logs kept in {keep_logs}/"))
@@ -406,9 +408,9 @@ def duel(
     """Pit two policies against each other: each seed is fought twice, with the policies on
     one side and then on the other. Says which is better and how sure that is (an exact
     two-sided sign test over the seeds, paired: the two games of a seed share their dice)."""
-    import engine
-    from actors import Task, check_cluster, paired, rerun_command, wilson
-    from replays import plain
+    from initiative import engine
+    from initiative.actors import Task, check_cluster, paired, rerun_command, wilson
+    from initiative.replays import plain
 
     a, b = policies
     spec = engine.load_encounter(encounter)

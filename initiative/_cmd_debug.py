@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 if TYPE_CHECKING:
-    from actors import Result
-    from replays import Step
+    from initiative.actors import Result
+    from initiative.replays import Step
 import typer
 from msgspec import to_builtins
 
-from events import Event, LogContents, read_log
+from initiative.events import Event, LogContents, read_log
 
 from ._app import (
     FORCE,
@@ -42,7 +42,7 @@ _CONTEXT = 3
 
 
 def _step_line(step: Step, marker: str = " ") -> str:
-    from replays import literal
+    from initiative.replays import literal
 
     indent = "  " * max(0, step.depth - 1)
     who = step.who or "-"
@@ -59,7 +59,7 @@ def why(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """The chain of causes from the root to event SEQ (and with --effects, what SEQ caused)."""
-    from replays import cause_chain, deciding_rolls, effects, plain
+    from initiative.replays import cause_chain, deciding_rolls, effects, plain
 
     contents = load_log(log)
     chain = cause_chain(contents.events, seq, name=str(log))
@@ -89,7 +89,7 @@ def why(
 
 
 def _context_lines(contents: LogContents, start: int, stop: int, marker: str) -> None:
-    from replays import step_of
+    from initiative.replays import step_of
 
     for event in contents.events[max(0, start) : stop]:
         out.print(_step_line(step_of(event), marker))
@@ -109,7 +109,7 @@ def diff(
     """The first event where two logs differ, with the differing fields side by side.
 
     Exit 0 when the logs are identical (apart from where they came from), 1 otherwise."""
-    from replays import diff_logs, literal, plain, step_of
+    from initiative.replays import diff_logs, literal, plain, step_of
 
     a, b = load_log(log_a), load_log(log_b)
     result = diff_logs(a, b)
@@ -173,7 +173,7 @@ def _diff_json(result: Any, a: LogContents, b: LogContents) -> None:
 def _narrator(start: int | list[int], quiet: bool, table: bool = False) -> Callable[[Event], None]:
     """Narrate events from seq ``start`` on (a one-item list: set once the log is read); at the
     table (a person or hand-rolled dice), in the table's sentences."""
-    from replays import Narrator, TableNarrator
+    from initiative.replays import Narrator, TableNarrator
 
     narrate = TableNarrator() if table else Narrator()
     narrating = not quiet
@@ -203,7 +203,7 @@ def _check_policies(chosen: dict[str, str], contents: LogContents) -> None:
 
 
 def _finished(result: Result, target: Path) -> None:
-    from replays import literal
+    from initiative.replays import literal
 
     state = result.fight.state
     err.print(
@@ -238,7 +238,7 @@ def fork(
     without --policy for that combatant or --trust-log-policies."""
     import trio
 
-    from replays import fork_log
+    from initiative.replays import fork_log
 
     try:
         data = log.read_bytes()
@@ -291,7 +291,7 @@ def resume(
     the log records as given are taken from it; --dice says where the rest come from."""
     import trio
 
-    from replays import NothingToResume, literal, resume_log
+    from initiative.replays import NothingToResume, literal, resume_log
 
     chosen = parse_policies(policy)
     # The header, for --dice and --host; the fight itself is read again under the log's lock.
@@ -334,7 +334,7 @@ def view(
     force: FORCE = False,
 ) -> None:
     """Write one self-contained HTML page for LOG: lanes, hit points, events, causes, state."""
-    from replays import literal, render_html
+    from initiative.replays import literal, render_html
 
     contents = load_log(log)
     target = out_path or log.with_suffix(".html")

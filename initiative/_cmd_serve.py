@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from events import Event
+from initiative.events import Event
 
 from ._app import UsageProblem, app, err, out, parse_policies
 
@@ -61,8 +61,8 @@ def serve(
     """Run an encounter live: each --seat is played by whoever connects with its token."""
     import trio
 
-    import engine
-    from replays import Narrator
+    from initiative import engine
+    from initiative.replays import Narrator
 
     from ._serve import Limits, serve_fight
 

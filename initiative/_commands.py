@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from events import (
+from initiative.events import (
     Event,
     InitiativeError,
     LogFormatError,
@@ -53,9 +53,9 @@ def run(
     """Run an encounter with its policies, narrate it, and write its log."""
     import trio
 
-    import engine
-    from actors import run_encounter
-    from replays import Narrator, TableNarrator, literal
+    from initiative import engine
+    from initiative.actors import run_encounter
+    from initiative.replays import Narrator, TableNarrator, literal
 
     spec = engine.load_encounter(encounter)
     chosen = parse_policies(policy)
@@ -127,7 +127,7 @@ def replay(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
 ) -> None:
     """Tell a recorded fight from its log alone (no rules, no policy code run)."""
-    from replays import Narrator
+    from initiative.replays import Narrator
 
     contents = load_log(log)
     narrate = Narrator(verbose=verbose)
@@ -148,7 +148,7 @@ def verify(
 ) -> None:
     """Check a log's tamper-evidence chain and state digests, then re-simulate it from its
     header and recorded decisions; exit 1 when it was tampered with or diverges."""
-    from replays import check_chain, check_digests, literal, verify_log
+    from initiative.replays import check_chain, check_digests, literal, verify_log
 
     def verdict(status: str, text: str, **facts: object) -> None:
         if as_json:
@@ -234,7 +234,7 @@ def verify(
 
 
 def _describe_divergence(expected: bytes | None, got: bytes | None) -> str:
-    from replays import differing_fields
+    from initiative.replays import differing_fields
 
     if expected is None:
         assert got is not None
@@ -283,7 +283,7 @@ def show(
     ] = None,
 ) -> None:
     """The events of a log as a table, filtered by round, combatant, type and seq."""
-    from replays import check_filters, plain, select, summary, who_of
+    from initiative.replays import check_filters, plain, select, summary, who_of
 
     if follow_:
         filters = {"rounds": set(round_) or None, "who": _csv_set(who), "types": _csv_set(type_)}
@@ -333,7 +333,7 @@ def _follow(
     idle: float | None,
 ) -> None:
     """``show --follow``: one line per event as it arrives (a table needs every row first)."""
-    from replays import follow, plain, select, summary, who_of
+    from initiative.replays import follow, plain, select, summary, who_of
 
     rounds = filters.pop("rounds")
     current = 0
@@ -368,8 +368,8 @@ def state(
     ] = False,
 ) -> None:
     """The encounter's state after an event, folded from the log alone."""
-    import engine
-    from replays import literal, plain, state_at
+    from initiative import engine
+    from initiative.replays import literal, plain, state_at
 
     contents = load_log(log)
     st = state_at(contents, at)
@@ -410,8 +410,8 @@ def rulesets(
     ] = False,
 ) -> None:
     """List the installed rulesets and built-in policies."""
-    import engine
-    from actors import policy_names
+    from initiative import engine
+    from initiative.actors import policy_names
 
     if as_json:
         print_json(

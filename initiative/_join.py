@@ -15,10 +15,10 @@ from typing import Any, BinaryIO
 
 import msgspec
 
-from actors import Names, screen
-from engine import View
-from events import EncounterStarted, InitiativeError, decode_event
-from replays import Narrator
+from initiative.actors import Names, screen
+from initiative.engine import View
+from initiative.events import EncounterStarted, InitiativeError, decode_event
+from initiative.replays import Narrator
 
 from ._wire import PROTOCOL_VERSION
 

@@ -25,9 +25,9 @@ import structlog
 import trio
 import trio_websocket
 
-from actors import PolicyRunner, Seat, make_runners, schedule
-from engine import Fight
-from events import EncounterSpec, Event, InitiativeError, LogWriter
+from initiative.actors import PolicyRunner, Seat, make_runners, schedule
+from initiative.engine import Fight
+from initiative.events import EncounterSpec, Event, InitiativeError, LogWriter
 
 from . import _wire as wire
 

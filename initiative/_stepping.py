@@ -12,8 +12,15 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from engine import Decision, EncounterState, Fight, PriorityToken, Stepper as EngineStepper, View
-from events import Action, EncounterSpec, Event, LogWriter, Offer, Window
+from initiative.engine import (
+    Decision,
+    EncounterState,
+    Fight,
+    PriorityToken,
+    Stepper as EngineStepper,
+    View,
+)
+from initiative.events import Action, EncounterSpec, Event, LogWriter, Offer, Window
 
 _NO_WINDOW = Window(kind="turn")
 

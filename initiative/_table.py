@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Annotated, TypeVar
 import typer
 
 if TYPE_CHECKING:
-    from engine import DiceSource
-from events import EncounterSpec
+    from initiative.engine import DiceSource
+from initiative.events import EncounterSpec
 
 from ._app import UsageProblem, err
 
@@ -37,13 +37,13 @@ HostOption = Annotated[
 
 
 def dice_source(option: str | None, encounter: EncounterSpec) -> DiceSource | None:
-    from actors import table_dice
+    from initiative.actors import table_dice
 
     return None if option is None else table_dice(option, encounter)
 
 
 def parse_hosts(pairs: list[str], encounter: EncounterSpec) -> dict[str, str]:
-    from actors import HOSTS
+    from initiative.actors import HOSTS
 
     ids = {c.id for c in encounter.combatants} | set(encounter.sides)
     chosen = {}
@@ -64,7 +64,7 @@ T = TypeVar("T")
 @contextmanager
 def stops_cleanly(log: Path, again: Callable[[], str]) -> Iterator[None]:
     """Ctrl-C (or a closed terminal) stops the fight with a line saying how to go on."""
-    from replays import literal
+    from initiative.replays import literal
 
     try:
         yield

@@ -11,8 +11,8 @@ from typing import Any
 
 import msgspec
 
-from engine import View
-from events import AnyAction, Offer, Window
+from initiative.engine import View
+from initiative.events import AnyAction, Offer, Window
 
 #: The protocol's version, sent in every hello and welcome.
 PROTOCOL_VERSION = 1

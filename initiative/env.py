@@ -72,10 +72,10 @@ except ImportError as missing:  # pragma: no cover - depends on the installed ex
 
 import msgspec
 
-import engine
-from actors import PolicyChoice, PolicyContext, load_policy
-from engine import Decision, View, policy_rng
-from events import (
+from initiative import engine
+from initiative.actors import PolicyChoice, PolicyContext, load_policy
+from initiative.engine import Decision, View, policy_rng
+from initiative.events import (
     AnyAction,
     DamageDealt,
     EncounterEnded,
@@ -342,7 +342,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         """With ``render_mode="ansi"``: the events since the last render, one line each."""
         if self.render_mode is None or self.stepper is None:
             return None
-        from replays import summary
+        from initiative.replays import summary
 
         lines = [
             f"{e.seq:>5} {type(e).__name__} {summary(e)}\n"

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
-
-from events import LogContents
+from initiative.events import LogContents
 
 #: (event type, field) pairs that describe a log's origin, not the fight; compared separately.
 ORIGIN_FIELDS = {("EncounterStarted", "parent"), ("EncounterEnded", "chain")}

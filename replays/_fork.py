@@ -15,10 +15,9 @@ from hashlib import blake2b
 from pathlib import Path
 
 import msgspec
-
-from actors import Result, names_file, run_encounter
-from engine import DiceSource, recorded_dice
-from events import (
+from initiative.actors import Result, names_file, run_encounter
+from initiative.engine import DiceSource, recorded_dice
+from initiative.events import (
     EncounterEnded,
     Event,
     LogContents,

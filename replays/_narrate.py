@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from events import (
+from initiative.events import (
     ActionDeclared,
     ActionRejected,
     AttackResolved,

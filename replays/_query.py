@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
-
-from engine import EncounterState, fold
-from events import (
+from initiative.engine import EncounterState, fold
+from initiative.events import (
     EncounterEnded,
     Event,
     LogContents,

@@ -12,8 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import msgspec
-
-from engine import (
+from initiative.engine import (
     Decision,
     EncounterState,
     Fight,
@@ -24,7 +23,7 @@ from engine import (
     recorded_dice,
     state_digest,
 )
-from events import (
+from initiative.events import (
     ActionDeclared,
     ActionRejected,
     DecisionFailed,

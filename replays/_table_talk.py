@@ -9,10 +9,8 @@ groups. Names are shown literally, control characters made visible. Reads events
 
 from __future__ import annotations
 
-from rich.markup import escape
-
-from actors import literal
-from events import (
+from initiative.actors import literal
+from initiative.events import (
     ActionDeclared,
     Attack,
     AttackResolved,
@@ -34,6 +32,7 @@ from events import (
     RoundStarted,
     TurnStarted,
 )
+from rich.markup import escape
 
 #: Consequences gathered into the sentence of the action that caused them.
 _QUIET = ("DiceRolled", "DiceGiven", "APChanged", "CounterChanged", "ConditionRemoved")

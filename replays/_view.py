@@ -16,8 +16,7 @@ from importlib.resources import files
 from typing import Any
 
 import msgspec
-
-from events import EncounterStarted, LogContents
+from initiative.events import EncounterStarted, LogContents
 
 from ._narrate import summary, who_of
 from ._query import with_rounds

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from events import Event, LogFormatError
+from initiative.events import Event, LogFormatError
 
 from ._narrate import summary, who_of
 

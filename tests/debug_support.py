@@ -8,7 +8,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-import engine
+from initiative import engine
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

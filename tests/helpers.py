@@ -5,9 +5,10 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 
-import engine
-from actors import Result, run_encounter, run_encounter_sync
-from events import EncounterSpec, Event
+from initiative.actors import Result, run_encounter, run_encounter_sync
+from initiative.events import EncounterSpec, Event
+
+from initiative import engine
 
 
 def encounter(text: str) -> EncounterSpec:

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from events import read_log
-from replays import verify_log
+from initiative.events import read_log
+from initiative.replays import verify_log
 
 #: Two duellists and a dog: small enough to end in a few rounds, with a side of two.
 ENCOUNTER = """\

@@ -6,11 +6,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from initiative.actors import run_encounter_sync
+from initiative.events import encode_lines, parse_log
+from initiative.replays import verify_log
 
-import engine
-from actors import run_encounter_sync
-from events import encode_lines, parse_log
-from replays import verify_log
+from initiative import engine
 
 #: Stat ranges that make sense per ruleset, for generating random combatants.
 STAT_RANGES = {

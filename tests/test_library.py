@@ -5,9 +5,9 @@ import sys
 from pathlib import Path
 
 import trio
+from initiative.events import Attack, EncounterEnded, EndTurn, Pass
 
 import initiative
-from events import Attack, EncounterEnded, EndTurn, Pass
 
 ROOT = Path(__file__).parents[1]
 DUEL = ROOT / "examples" / "openings-duel.toml"
@@ -57,7 +57,7 @@ def test_policies_as_functions_objects_classes_and_names(tmp_path):
 
 def test_a_callable_policy_plays_the_same_as_the_same_builtin():
     """A function given directly decides exactly like the same function loaded by name."""
-    from actors import aggressive
+    from initiative.actors import aggressive
 
     by_name = initiative.run(SKIRMISH, seed=2, policies={"north": "aggressive"})
     by_function = initiative.run(SKIRMISH, seed=2, policies={"north": aggressive})

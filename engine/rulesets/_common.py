@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from events import Attack, Move, Offer, Position, Weapon
+from initiative.events import Attack, Move, Offer, Position, Weapon
 
 from .._geometry import approach, away, distance
 

@@ -42,7 +42,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
-from events import (
+from initiative.events import (
     Attack,
     AttackResolved,
     CombatantLeft,
@@ -66,7 +66,7 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
-    from events import AnyAction
+    from initiative.events import AnyAction
 
     from .._fight import Fight
 

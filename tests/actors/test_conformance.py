@@ -8,10 +8,10 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from initiative.actors import BUILTIN, check_policy
+from initiative.events import EncounterSpec
 
-import engine
-from actors import BUILTIN, check_policy
-from events import EncounterSpec
+from initiative import engine
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
@@ -75,7 +75,7 @@ def test_conformance_check_catches_an_illegal_answer(tmp_path: Path) -> None:
     """The check names a policy that answers with something never offered."""
     bad = tmp_path / "bad.py"
     bad.write_text(
-        "from events import Attack\n"
+        "from initiative.events import Attack\n"
         "def always_attack_nobody(view):\n"
         "    return Attack(target='nobody')\n"
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from initiative.actors import BUILTIN, run_encounter_sync
+from initiative.events import InitiativeError, encode_lines
 
-from actors import BUILTIN, run_encounter_sync
-from events import InitiativeError, encode_lines
 from tests.helpers import encounter
 from tests.test_determinism import encounters
 
@@ -60,7 +60,7 @@ def test_a_user_policy_runs_in_line_only_when_it_says_so(tmp_path):
     """A file policy is not trusted (Trio, in a thread) unless marked with ``in_line``."""
 
     (tmp_path / "p.py").write_text(
-        "from actors import aggressive, in_line\n"
+        "from initiative.actors import aggressive, in_line\n"
         "def plain(view):\n    return aggressive(view)\n"
         "@in_line\ndef marked(view):\n    return aggressive(view)\n"
     )
@@ -92,7 +92,7 @@ position = [1, 0]
 @pytest.mark.parametrize("executor", ["trio", "inline"])
 def test_golden_logs_regenerate_identically(tmp_path, executor):
     """Each golden log, fought again from its example and seed, is written byte for byte."""
-    import engine
+    from initiative import engine
     from tests.golden.regenerate import GOLDEN, ROOT, golden_path
 
     for example, seed in GOLDEN:

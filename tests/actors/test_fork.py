@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import msgspec
+from initiative.actors import Lookahead, PolicyContext, aggressive, run_encounter_sync
+from initiative.engine import Decision, Fight, PriorityToken, policy_rng
+from initiative.events import encode_event, read_log
+from initiative.replays import verify_log
 
-import engine
-from actors import Lookahead, PolicyContext, aggressive, run_encounter_sync
-from engine import Decision, Fight, PriorityToken, policy_rng
-from events import encode_event, read_log
-from replays import verify_log
+from initiative import engine
 
 DUEL = Path(__file__).parents[2] / "examples" / "openings-duel.toml"
 

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from events import DecisionFailed, EncounterEnded, read_log
+from initiative.events import DecisionFailed, EncounterEnded, read_log
 
 DUEL = """
 ruleset = "openings"
@@ -123,7 +123,7 @@ def test_an_observe_that_sleeps_is_held_to_the_same_deadline(tmp_path: Path) -> 
     instead of stretching each decision."""
     source = (
         "import time\n"
-        "from actors import aggressive\n"
+        "from initiative.actors import aggressive\n"
         "class decide:\n"
         "    def observe(self, event):\n"
         "        time.sleep(1)\n"
@@ -141,7 +141,7 @@ def test_an_observe_that_sleeps_is_held_to_the_same_deadline(tmp_path: Path) -> 
 def test_an_observe_that_loops_is_held_to_its_deadline_in_a_process(tmp_path: Path) -> None:
     """In the process host a looping ``observe`` is killed at the deadline, and the fight ends."""
     source = (
-        "from actors import aggressive\n"
+        "from initiative.actors import aggressive\n"
         "class decide:\n"
         "    def observe(self, event):\n"
         "        while True:\n"
@@ -161,7 +161,7 @@ def test_a_crashed_process_hosted_policy_is_one_recorded_fault(tmp_path: Path) -
     token starts it again and the fight goes on."""
     source = (
         "import os\n"
-        "from actors import aggressive\n"
+        "from initiative.actors import aggressive\n"
         "calls = 0\n"
         "def decide(view):\n"
         "    global calls\n"

@@ -7,10 +7,9 @@ from typing import ClassVar
 
 import msgspec
 import pytest
-
-from actors import PolicyContext, Tactician
-from engine import policy_rng
-from events import (
+from initiative.actors import PolicyContext, Tactician
+from initiative.engine import policy_rng
+from initiative.events import (
     Action,
     Attack,
     Dodge,
@@ -24,6 +23,7 @@ from events import (
     Trigger,
     Window,
 )
+
 from tests.helpers import afight, encounter, fight, of_type
 
 DUEL = """
@@ -58,7 +58,7 @@ def test_a_class_policy_observes_every_event_of_the_encounter(tmp_path: Path) ->
     """``observe`` is called once with each event, in order, through EncounterEnded."""
     pol = write(
         tmp_path,
-        "from actors import aggressive\n"
+        "from initiative.actors import aggressive\n"
         "SEEN = []\n"
         "class Watcher:\n"
         "    def observe(self, event):\n"
@@ -79,7 +79,7 @@ def test_a_class_policy_keeps_memory_across_decisions(tmp_path: Path) -> None:
     """One instance per combatant lives the whole encounter."""
     pol = write(
         tmp_path,
-        "from events import EndTurn, Pass\n"
+        "from initiative.events import EndTurn, Pass\n"
         "class Counter:\n"
         "    def __init__(self, ctx):\n"
         "        self.calls = 0\n"
@@ -107,7 +107,7 @@ async def test_an_async_policy_over_its_budget_is_recorded_and_the_fight_goes_on
     pol = write(
         tmp_path,
         "import trio\n"
-        "from actors import aggressive\n"
+        "from initiative.actors import aggressive\n"
         "async def slow(view):\n"
         "    if view.window.is_turn:\n"
         "        await trio.sleep(60)\n"
@@ -125,7 +125,7 @@ def test_an_illegal_action_is_rejected_and_asked_again(tmp_path: Path) -> None:
     """An action never offered is an ``ActionRejected``; the combatant is asked again."""
     pol = write(
         tmp_path,
-        "from events import Attack\ndef wrong(view):\n    return Attack(target='nobody')\n",
+        "from initiative.events import Attack\ndef wrong(view):\n    return Attack(target='nobody')\n",
     )
     result = fight(DUEL, policies={"a": f"{pol}:wrong"})
     rejected = of_type(result.events, "ActionRejected")
@@ -150,7 +150,7 @@ def test_the_view_cannot_be_changed() -> None:
         seen.append(view)
         return EndTurn() if view.window.is_turn else Pass()
 
-    from engine import Decision, simulate
+    from initiative.engine import Decision, simulate
 
     simulate(encounter(DUEL), 1, lambda t: Decision(action=grab(t.view)))
     with pytest.raises(AttributeError):
@@ -162,7 +162,7 @@ def test_the_view_cannot_be_changed() -> None:
 
 def view_with(offers: list[Offer], *, hp: int = 20, target: str = "a", kind: str = "opening"):
     """A view of ``a`` (hp of 20) facing ``b``, in a window of ``kind`` with ``offers``."""
-    from engine import CombatantState, View
+    from initiative.engine import CombatantState, View
 
     spec = encounter(DUEL)
     me = CombatantState(id="a", side="red", hp=hp, max_hp=20, ap=3, position=Position(0, 0))

@@ -7,14 +7,13 @@ import textwrap
 import pytest
 import trio
 from helpers import afight, encounter, fight, of_type
-
-from events import DecisionFailed, PolicyLoadError
+from initiative.events import DecisionFailed, PolicyLoadError
 
 POLICIES = textwrap.dedent(
     """
     import time
     import trio
-    from events import Attack, EndTurn
+    from initiative.events import Attack, EndTurn
 
     def boom(view):
         raise RuntimeError("kaboom")

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import trio
 from helpers import encounter, of_type
+from initiative.actors import PolicyRunner, Seat, make_runners, schedule
+from initiative.engine import Fight
 from serve_support import ENCOUNTER
-
-from actors import PolicyRunner, Seat, make_runners, schedule
-from engine import Fight
 
 
 def seated(seat: Seat) -> tuple[Fight, dict[str, PolicyRunner]]:

@@ -9,9 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from actors import sign_test, wilson
-from events import read_log
+from initiative.actors import sign_test, wilson
+from initiative.events import read_log
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"
@@ -138,8 +137,8 @@ def test_faults_are_counted_per_policy(tmp_path: Path) -> None:
     """Errors and rejected actions are counted by policy, the same as in the logs."""
     bad = tmp_path / "bad.py"
     bad.write_text(
-        "from events import Attack\n"
-        "from actors import aggressive\n"
+        "from initiative.events import Attack\n"
+        "from initiative.actors import aggressive\n"
         "def flaky(view):\n"
         "    if view.round % 2:\n"
         "        raise ValueError('odd round')\n"
@@ -274,7 +273,7 @@ def test_a_policy_over_its_budget_is_a_fault_and_the_batch_goes_on(tmp_path: Pat
     slow = tmp_path / "slow.py"
     slow.write_text(
         "import time\n"
-        "from actors import aggressive\n"
+        "from initiative.actors import aggressive\n"
         "def stuck_once(view):\n"
         "    if view.round == 1 and view.window.is_turn:\n"
         "        time.sleep(3)\n"

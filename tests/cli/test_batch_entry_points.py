@@ -9,8 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from events import read_log
+from initiative.events import read_log
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"
@@ -34,7 +33,7 @@ packages = ["teampolicies"]
 
 MODULE = '''
 """A policy package: Stonewall never attacks; it ends its turns and passes."""
-from events import EndTurn, Pass
+from initiative.events import EndTurn, Pass
 
 
 class Stonewall:

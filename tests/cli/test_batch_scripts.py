@@ -13,8 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-from actors import Paired, paired, sign_test, wilson
+from initiative.actors import Paired, paired, sign_test, wilson
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 from debug_support import cli, examples, record
-
-from events import (
+from initiative.events import (
     ActionDeclared,
     EncounterStarted,
     EndTurn,
@@ -18,7 +17,7 @@ from events import (
 )
 
 POLICY = """
-from events import EndTurn, Pass
+from initiative.events import EndTurn, Pass
 
 def idle(view):
     return EndTurn() if view.window.is_turn else Pass()

@@ -18,9 +18,8 @@ from pathlib import Path
 
 import pytest
 from debug_support import EXAMPLES, INITIATIVE, cli, record
-
-from events import parse_log
-from replays import check_chain, verify_log
+from initiative.events import parse_log
+from initiative.replays import check_chain, verify_log
 
 KILLS = 22
 """Kill points per run of this test (the brief asks for at least 20)."""

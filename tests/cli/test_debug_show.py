@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 from debug_support import EXAMPLES, INITIATIVE, cli, examples, record
-
-from events import read_log
-from replays import select
+from initiative.events import read_log
+from initiative.replays import select
 
 
 @pytest.fixture(scope="module", params=examples(), ids=lambda p: p.stem)

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 from debug_support import cli, examples, record
-
-from engine import chain_step, fold, state_digest
-from events import EncounterEnded, StateDigested, decode_event, encode_event, read_log
+from initiative.engine import chain_step, fold, state_digest
+from initiative.events import EncounterEnded, StateDigested, decode_event, encode_event, read_log
 
 
 @pytest.fixture(scope="module", params=examples(), ids=lambda p: p.stem)

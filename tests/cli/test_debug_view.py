@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 from debug_support import cli, examples, record
-
-from engine import fold
-from events import CombatantDefeated, read_log
+from initiative.engine import fold
+from initiative.events import CombatantDefeated, read_log
 
 
 @pytest.fixture(scope="module", params=examples(), ids=lambda p: p.stem)

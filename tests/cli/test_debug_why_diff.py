@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 from debug_support import cli, examples, record
-
-from events import CombatantDefeated, read_log
+from initiative.events import CombatantDefeated, read_log
 
 
 @pytest.fixture(scope="module", params=examples(), ids=lambda p: p.stem)

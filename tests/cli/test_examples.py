@@ -91,9 +91,11 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_wheel_ships_examples_view_and_type_markers(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"initiative/examples/{n}.toml" for n in NAMES} <= names
-    assert "replays/view.html" in names
-    for package in ("events", "engine", "actors", "replays", "initiative"):
-        assert f"{package}/py.typed" in names
+    assert "initiative/replays/view.html" in names
+    for package in ("events", "engine", "actors", "replays"):
+        assert f"initiative/{package}/py.typed" in names
+    assert "initiative/py.typed" in names
+    assert not any(n.startswith(tuple(f"{p}/" for p in ("events", "engine", "actors", "replays"))) for n in names)
     assert not any(n.startswith(("tests/", "examples/", "benchmarks/")) for n in names)
 
 

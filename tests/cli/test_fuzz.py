@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from initiative.actors import run_encounter_sync
+from initiative.events import InitiativeError
 from typer.testing import CliRunner
 
-import engine
-from actors import run_encounter_sync
-from events import InitiativeError
+from initiative import engine
 from initiative._app import app
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 from debug_support import INITIATIVE, cli
-
-from events import read_log
+from initiative.events import read_log
 
 DUEL = """
 ruleset = "openings"

@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from events import read_log
+from initiative.events import read_log
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"

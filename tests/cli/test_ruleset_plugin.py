@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from events import ActionDeclared, ConditionAdded, read_log
+from initiative.events import ActionDeclared, ConditionAdded, read_log
 
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
@@ -46,8 +45,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine import Fight, Hook, Options, Ruleset, approach, distance
-from events import Action, Attack, AttackResolved, CombatantSpec, Move, Offer, Window
+from initiative.engine import Fight, Hook, Options, Ruleset, approach, distance
+from initiative.events import Action, Attack, AttackResolved, CombatantSpec, Move, Offer, Window
 
 
 class Shove(Action, frozen=True, tag="brawl.Shove"):

@@ -11,10 +11,9 @@ import threading
 import time
 from pathlib import Path
 
+from initiative.events import EncounterEnded, read_log
+from initiative.replays import verify_log
 from serve_support import ENCOUNTER, Client, Server, events_of
-
-from events import EncounterEnded, read_log
-from replays import verify_log
 
 
 def test_stdlib_client_plays_a_whole_fight(tmp_path: Path) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ("trio", "engine", "actors", "replays")
+from packages import import_name
+
+HEAVY = ("trio", *(import_name(f) for f in ("engine", "actors", "replays")))
 
 
 def test_help_does_not_import_the_engine_actors_replays_or_trio() -> None:

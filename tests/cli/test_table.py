@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from events import ActionDeclared, DiceGiven, PriorityGranted, read_log
+from initiative.events import ActionDeclared, DiceGiven, PriorityGranted, read_log
+
 from tests.pty_support import PtyProgram
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

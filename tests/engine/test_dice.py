@@ -1,9 +1,8 @@
 """Dice expressions."""
 
 import pytest
-
-from engine import Rng, parse_dice
-from events import EncounterFileError
+from initiative.engine import Rng, parse_dice
+from initiative.events import EncounterFileError
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import engine
+from initiative import engine
 
 ROOT = Path(__file__).parents[2]
 DOC = ROOT / "docs" / "engine.md"

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from engine import load_encounter
-from events import EncounterFileError, UnknownRulesetError
+from initiative.engine import load_encounter
+from initiative.events import EncounterFileError, UnknownRulesetError
 
 GOOD = """
 ruleset = "openings"

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import structlog
 from hypothesis import HealthCheck, given, settings
+from initiative.actors import aggressive
+from initiative.engine import Fight, PriorityToken, Stepper
+from initiative.engine._geometry import distance
+from initiative.engine.rulesets._common import SPACE, occupant
+from initiative.events import encode_lines, parse_log
 
 import initiative
-from actors import aggressive
-from engine import Fight, PriorityToken, Stepper
-from engine._geometry import distance
-from engine.rulesets._common import SPACE, occupant
-from events import encode_lines, parse_log
 from tests.test_determinism import encounters
 
 

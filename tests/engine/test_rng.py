@@ -2,7 +2,7 @@
 
 import hashlib
 
-from engine import ALGORITHM, Rng, draw, policy_rng
+from initiative.engine import ALGORITHM, Rng, draw, policy_rng
 
 VECTOR_D20_SEED7 = [17, 18, 7, 9, 15, 8, 20, 14]
 VECTOR_D6_SEED12345 = [4, 3, 1, 4, 3, 2, 3, 2]

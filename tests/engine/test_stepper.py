@@ -6,11 +6,11 @@ from pathlib import Path
 
 import msgspec
 from hypothesis import HealthCheck, given, settings
+from initiative.actors import aggressive, run_encounter_sync
+from initiative.engine import Fight, Stepper
+from initiative.events import RoundStarted, StateDigested, encode_lines
 
-import engine
-from actors import aggressive, run_encounter_sync
-from engine import Fight, Stepper
-from events import RoundStarted, StateDigested, encode_lines
+from initiative import engine
 from tests.test_determinism import encounters
 
 EXAMPLES = Path(__file__).parents[2] / "examples"

@@ -3,8 +3,7 @@
 import pytest
 from helpers import encounter
 from hypothesis import given, settings, strategies as st
-
-from events import (
+from initiative.events import (
     LOG_FORMAT,
     ActionDeclared,
     Attack,

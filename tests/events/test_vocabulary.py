@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from events import (
+from initiative.events import (
     Action,
     ActionDeclared,
     ActionRejected,

@@ -11,9 +11,9 @@ import logging
 from pathlib import Path
 
 import structlog
+from initiative.actors import run_encounter_sync
 
-import engine
-from actors import run_encounter_sync
+from initiative import engine
 
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]

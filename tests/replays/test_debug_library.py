@@ -8,15 +8,14 @@ from pathlib import Path
 import msgspec
 import pytest
 from helpers import fight
-
-from events import (
+from initiative.events import (
     EncounterEnded,
     LogFormatError,
     StateDigested,
     encode_lines,
     parse_log,
 )
-from replays import (
+from initiative.replays import (
     cause_chain,
     check_chain,
     check_digests,

@@ -7,11 +7,11 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from initiative.actors import run_encounter_sync
+from initiative.events import encode_lines, read_log
+from initiative.replays import verify_log
 
-import engine
-from actors import run_encounter_sync
-from events import encode_lines, read_log
-from replays import verify_log
+from initiative import engine
 
 HERE = Path(__file__).parents[1] / "golden"
 spec = importlib.util.spec_from_file_location("regenerate", HERE / "regenerate.py")

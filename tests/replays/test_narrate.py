@@ -1,7 +1,7 @@
 """Narration from the log alone."""
 
-from events import OpeningClosed, OpeningOpened, RoundStarted, Trigger
-from replays import Narrator
+from initiative.events import OpeningClosed, OpeningOpened, RoundStarted, Trigger
+from initiative.replays import Narrator
 
 
 def test_lines_inside_an_opening_are_indented_and_the_indent_ends_with_it():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from events import read_log
-from replays import TableNarrator
+from initiative.events import read_log
+from initiative.replays import TableNarrator
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "thriller-ambush.seed2.jsonl"
 GROUPS = Path(__file__).parents[1] / "golden" / "percentile-wilhelm.seed1.jsonl"

@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from initiative.actors import run_encounter_sync
+from initiative.events import LogFormatError, encode_lines, parse_log
+from initiative.replays import recorded_decisions, resimulate, verify_log
 
-import engine
-from actors import run_encounter_sync
-from events import LogFormatError, encode_lines, parse_log
-from replays import recorded_decisions, resimulate, verify_log
+from initiative import engine
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "openings-duel.toml"
 
@@ -83,7 +83,7 @@ def test_resimulate_to_a_point_rebuilds_the_same_state(raw):
 
 def test_a_log_written_by_another_engine_version_still_verifies():
     """The header's engine version is the recorder's; re-simulation keeps it."""
-    from engine import Decision, simulate
+    from initiative.engine import Decision, simulate
 
     def first_offer(token):
         return Decision(action=token.legal[0].action)

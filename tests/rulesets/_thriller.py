@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from helpers import fight
-
-from actors import Result
-from events import Event
+from initiative.actors import Result
+from initiative.events import Event
 
 
 def fighter(

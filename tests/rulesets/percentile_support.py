@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from events import Event
+from initiative.events import Event
+
 from tests.helpers import of_type
 
 HEADER = """

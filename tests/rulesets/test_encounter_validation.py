@@ -4,9 +4,8 @@ key, with "did you mean" for a near miss of a known name."""
 from __future__ import annotations
 
 import pytest
-
-from engine import load_encounter
-from events import EncounterFileError, did_you_mean
+from initiative.engine import load_encounter
+from initiative.events import EncounterFileError, did_you_mean
 
 THRILLER = """
 ruleset = "thriller"

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 from helpers import encounter, fight, of_type
-
-from events import EncounterFileError
+from initiative.events import EncounterFileError
 
 #: (ruleset, its initiative die, the stats a combatant needs, the seed sentence on who rolls)
 RULESETS = [

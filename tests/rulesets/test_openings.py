@@ -6,9 +6,8 @@ Every test quotes the sentence of seed 003_bddf491e387d04a2.txt that it checks.
 from __future__ import annotations
 
 from helpers import fight, of_type
-
-from engine import fold
-from events import (
+from initiative.engine import fold
+from initiative.events import (
     ActionDeclared,
     ActionRejected,
     APChanged,

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from initiative.actors import run_encounter_sync
+from initiative.engine import fold
+from initiative.events import encode_lines, parse_log
 
-import engine
-from actors import run_encounter_sync
-from engine import fold
-from events import encode_lines, parse_log
+from initiative import engine
 from tests.helpers import of_type
 
 EXAMPLES = sorted((Path(__file__).parents[2] / "examples").glob("percentile-*.toml"))

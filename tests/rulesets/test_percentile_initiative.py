@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from initiative.events import EncounterFileError
 
-from events import EncounterFileError
 from tests.helpers import encounter, fight, of_type
 from tests.rulesets.percentile_support import dice_for, fields, toml, turns_by_round
 

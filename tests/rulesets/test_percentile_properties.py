@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
+from initiative.engine import Decision, PriorityToken, simulate
+from initiative.events import EndTurn, InitiativeOrdered, InitiativeRolled, Pass
 
-from engine import Decision, PriorityToken, simulate
-from events import EndTurn, InitiativeOrdered, InitiativeRolled, Pass
 from tests.helpers import encounter
 
 ROOT = Path(__file__).parents[2]
@@ -55,9 +55,9 @@ def test_order_is_by_initiative_then_agility(
 
 SCRIPT = """
 import sys
-import engine
-from actors import run_encounter_sync
-from events import encode_lines
+from initiative import engine
+from initiative.actors import run_encounter_sync
+from initiative.events import encode_lines
 spec = engine.load_encounter(sys.argv[1])
 with open(sys.argv[2], "wb") as out:
     out.write(encode_lines(run_encounter_sync(spec, 5).events))

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from initiative.actors import run_encounter_sync
+from initiative.events import EncounterFileError
 
-import engine
-from actors import run_encounter_sync
-from events import EncounterFileError
+from initiative import engine
 
 from .tactical_kit import HI, act, attack, events, run, text, unit
 

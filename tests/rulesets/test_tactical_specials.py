@@ -4,8 +4,7 @@ Force Movement, Resist, Trip."""
 from __future__ import annotations
 
 import pytest
-
-from events import EncounterFileError
+from initiative.events import EncounterFileError
 
 from .tactical_kit import HI, act, attack, declared, events, rejected, run, unit
 

@@ -9,11 +9,17 @@ from pathlib import Path
 import msgspec
 import pytest
 from hypothesis import given, settings, strategies as st
+from initiative.actors import run_encounter_sync
+from initiative.engine import Decision, fold, simulate, state_to_builtins
+from initiative.events import (
+    DECISION_EVENTS,
+    EncounterFileError,
+    Pass,
+    PriorityGranted,
+    PriorityPassed,
+)
 
-import engine
-from actors import run_encounter_sync
-from engine import Decision, fold, simulate, state_to_builtins
-from events import DECISION_EVENTS, EncounterFileError, Pass, PriorityGranted, PriorityPassed
+from initiative import engine
 
 from ._thriller import events, fighter, run
 

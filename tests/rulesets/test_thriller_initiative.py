@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from events import EncounterFileError
+from initiative.events import EncounterFileError
 
 from ._thriller import declared, events, fighter, one, run
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from events import CheckResolved, CombatantSpec
+from initiative.events import CheckResolved, CombatantSpec
 
 if TYPE_CHECKING:
     from ..._fight import Fight

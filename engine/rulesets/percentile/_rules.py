@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 import msgspec
-
-from events import (
+from initiative.events import (
     Attack,
     AttackResolved,
     CombatantSpec,
@@ -34,7 +33,7 @@ from ._options import CombatantOptions, CombatantOptions as PercentileCombatant,
 from ._surprise import SURPRISED, decide_surprise
 
 if TYPE_CHECKING:
-    from events import AnyAction
+    from initiative.events import AnyAction
 
     from ..._fight import Fight
 

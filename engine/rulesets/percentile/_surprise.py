@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import CheckResolved, CombatantSpec
+from initiative.events import CheckResolved, CombatantSpec
 
 from ._checks import Test, percent_test, skill_value
 

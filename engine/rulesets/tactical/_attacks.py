@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from events import (
+from initiative.events import (
     Attack,
     AttackResolved,
     CastMagic,
@@ -37,7 +37,7 @@ from ._options import HIT_LOCATIONS, combatant_options
 from ._percentile import margin, roll_test, skill, test
 
 if TYPE_CHECKING:
-    from events import Spell
+    from initiative.events import Spell
 
     from ..._fight import Fight
     from ..._ruleset import Hook

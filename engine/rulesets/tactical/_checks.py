@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import (
+from initiative.events import (
     Aim,
     Arise,
     Attack,
@@ -56,7 +56,7 @@ from ._options import AOO_TRIGGERS, DELAY_TRIGGERS, LOCATIONS, combatant_options
 from ._specials import disarm_target, not_larger, within
 
 if TYPE_CHECKING:
-    from events import AnyAction
+    from initiative.events import AnyAction
 
     from ..._fight import Fight
 

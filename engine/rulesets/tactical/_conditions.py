@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import APChanged, Position, Weapon
+from initiative.events import APChanged, Position, Weapon
 
 from .._common import UNARMED
 

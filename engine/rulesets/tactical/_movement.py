@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import Position, Trigger
+from initiative.events import Position, Trigger
 
 from ..._geometry import distance
 from ._conditions import DASHES, MOVED, WITHDRAWN, reach, sees

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import (
+from initiative.events import (
     Arise,
     Attack,
     Block,
@@ -33,7 +33,7 @@ from ._movement import budget
 from ._options import AOO_TRIGGERS
 
 if TYPE_CHECKING:
-    from events import AnyAction
+    from initiative.events import AnyAction
 
     from ..._fight import Fight
 

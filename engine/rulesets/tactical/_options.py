@@ -7,8 +7,7 @@ Every number here is a default where seed 002 is silent; each can be changed in 
 from __future__ import annotations
 
 import msgspec
-
-from events import CombatantSpec
+from initiative.events import CombatantSpec
 
 from ..._ruleset import Options
 

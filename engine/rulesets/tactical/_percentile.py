@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from events import CheckResolved
+from initiative.events import CheckResolved
 
 from ._options import SKILL_BASES
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import CheckResolved, DelayTurn, Evade, Window
+from initiative.events import CheckResolved, DelayTurn, Evade, Window
 
 from ._attacks import Defence
 from ._conditions import INSERTED, clear_delay, count_attack, end_of_turn, melee_weapons

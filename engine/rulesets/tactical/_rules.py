@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import msgspec
-
-from events import (
+from initiative.events import (
     Aim,
     Arise,
     Attack,
@@ -67,7 +66,7 @@ from ._options import (
 from ._reactions import delay_turn, take_delayed_turn
 
 if TYPE_CHECKING:
-    from events import AnyAction
+    from initiative.events import AnyAction
 
     from ..._fight import Fight
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from events import (
+from initiative.events import (
     APChanged,
     Bash,
     BlindOpponent,

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import AttackResolved, Dodge, Intercept, Offer, Retaliate, Trigger, Weapon, Window
+from initiative.events import (
+    AttackResolved,
+    Dodge,
+    Intercept,
+    Offer,
+    Retaliate,
+    Trigger,
+    Weapon,
+    Window,
+)
 
 from .._common import reaches, weapons
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from events import CheckResolved, CombatantSpec
+from initiative.events import CheckResolved, CombatantSpec
 
 from ..._ruleset import Options
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from events import (
+from initiative.events import (
     AnyAction,
     Attack,
     CombatantSpec,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import DiceRolled
+from initiative.events import DiceRolled
 
 from ._options import resolve_check
 

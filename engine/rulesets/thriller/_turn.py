@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from events import (
+from initiative.events import (
     Assist,
     Attack,
     CombatantLeft,
@@ -40,7 +40,7 @@ from .._common import (
 from ._options import QUICK_DRAW, has_perk, resolve_check
 
 if TYPE_CHECKING:
-    from events import AnyAction
+    from initiative.events import AnyAction
 
     from ..._fight import Fight
     from ._ruleset import Thriller
