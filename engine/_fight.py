@@ -75,6 +75,7 @@ from ._initiative import groups, roll_initiative
 from ._live import CELL, WIDE, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
+from ._rules import Rules
 from ._ruleset import Ruleset, find_ruleset
 from ._state import CombatantState, chain_step, state_digest
 from ._stepper import Stepper
@@ -168,6 +169,8 @@ class Fight:
         """The last round in which an action (not ``EndTurn`` or ``Pass``) was declared."""
         self._nearest: tuple[int, str, CombatantState | None] = (-2, "", None)
         """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
+        self.rules = Rules(self)
+        """What the ruleset's hooks receive: the table of what rules may read and do."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -234,7 +237,7 @@ class Fight:
         return self.state.combatants[who]
 
     def standing(self, who: str) -> bool:
-        return who in self.state.combatants and self.ruleset.standing(self, who)
+        return who in self.state.combatants and self.ruleset.standing(self.rules, who)
 
     def present_ids(self) -> list[str]:
         return list(self.state.combatants)
@@ -274,6 +277,7 @@ class Fight:
         me = self.get(who)
         c = self.state.combatants
         see = self.ruleset.can_see
+        rules = self.rules
         radius = CELL / 2  # the lines of a melee are a metre or two apart: look close first
         while True:
             wide = math.floor(radius / CELL) + 1 > WIDE
@@ -283,7 +287,7 @@ class Fight:
                 if c[k].side != me.side
                 and c[k].standing
                 and ((gap := distance(me.position, c[k].position)) <= radius or wide)
-                and see(self, who, k)
+                and see(rules, who, k)
             ]
             if found:
                 return c[min(found)[1]]
@@ -397,7 +401,7 @@ class Fight:
             for c in self.encounter.combatants:
                 if c.arrives <= 1:
                     self._join(c, 0)
-            yield from R.start(self)
+            yield from R.start(self.rules)
 
     def _take_snapshot(self) -> Snapshot:
         rng = self.rng
@@ -448,8 +452,8 @@ class Fight:
             for c in arrivals:
                 self._join(c, number)
             if arrivals:
-                yield from R.arrive(self, [c.id for c in arrivals])
-            yield from R.round_started(self)
+                yield from R.arrive(self.rules, [c.id for c in arrivals])
+            yield from R.round_started(self.rules)
             self.check_end()
             for who in list(self.state.order):
                 if self.standing(who):
@@ -457,7 +461,7 @@ class Fight:
                     self.check_end()
         ended = self.emit(RoundEnded(round=number))
         with self.caused_by(ended):
-            yield from R.round_ended(self)
+            yield from R.round_ended(self.rules)
         self.digest(cause=ended)
         self.check_end()
         self._check_idle()
@@ -471,21 +475,21 @@ class Fight:
         if idle <= 0 or max(arrivals) > number:
             return
         if number - max(self.acted_in_round, max(arrivals) - 1) >= idle:
-            self._end(None, self.ruleset.idle_end(self, idle))
+            self._end(None, self.ruleset.idle_end(self.rules, idle))
 
     def _turn(self, who: str) -> Drive:
         R = self.ruleset
         started = self.emit(TurnStarted(who=who, round=self.state.round))
         reason = "ended"
         with self.caused_by(started):
-            skip = yield from R.turn_started(self, who)
+            skip = yield from R.turn_started(self.rules, who)
             if skip:
                 reason = skip
             else:
                 reason = yield from self._turn_decisions(who)
         ended = self.emit(TurnEnded(who=who, reason=reason), cause=started)
         with self.caused_by(ended):
-            yield from R.turn_ended(self, who)
+            yield from R.turn_ended(self.rules, who)
 
     def _turn_decisions(self, who: str) -> Drive:
         R = self.ruleset
@@ -500,10 +504,10 @@ class Fight:
             if isinstance(action, EndTurn):
                 return "ended"
             with self.caused_by(declared):
-                yield from R.perform(self, who, action, turn)
+                yield from R.perform(self.rules, who, action, turn)
             if self.decided():
                 return "encounter decided"
-            over = R.turn_over(self, who)
+            over = R.turn_over(self.rules, who)
             if over:
                 return over
         return "decision limit"
@@ -567,7 +571,7 @@ class Fight:
                 reason = self._check(who, action, window)
                 if reason is None:
                     self.acted_in_round = self.state.round
-                    cost = R.cost(self, who, action, window)
+                    cost = R.cost(self.rules, who, action, window)
                     declared = self.emit(ActionDeclared(who=who, action=action, cost=cost))
                     if cost:
                         self.emit(
@@ -584,16 +588,16 @@ class Fight:
             return "EndTurn ends one's own turn; in an opening, answer Pass"
         if isinstance(action, Pass):
             return "Pass is for openings; in one's own turn, answer EndTurn"
-        reason = self.ruleset.check(self, who, action, window)
+        reason = self.ruleset.check(self.rules, who, action, window)
         if reason is None:
-            cost = self.ruleset.cost(self, who, action, window)
+            cost = self.ruleset.cost(self.rules, who, action, window)
             if cost > self.get(who).ap:
                 return f"needs {cost} AP, has {self.get(who).ap}"
         return reason
 
     def offers(self, who: str, window: Window) -> list[Offer]:
         """The legal actions with their costs, ending with ``EndTurn`` or ``Pass``."""
-        offers = self.ruleset.offers(self, who, window)
+        offers = self.ruleset.offers(self.rules, who, window)
         closing = EndTurn() if window.is_turn else Pass()
         return [*offers, Offer(action=closing, cost=0)]
 
@@ -611,7 +615,7 @@ class Fight:
                     continue
                 if c.side == me.side:
                     allies.append(c)
-                elif self.ruleset.can_see(self, who, c.id):
+                elif self.ruleset.can_see(self.rules, who, c.id):
                     enemies.append(c)
         return View(
             me=me,
@@ -700,7 +704,7 @@ class Fight:
         eligible = [
             c
             for c in self.by_initiative(candidates)
-            if self.standing(c) and self.ruleset.offers(self, c, window)
+            if self.standing(c) and self.ruleset.offers(self.rules, c, window)
         ]
         if not eligible:
             return []
@@ -711,7 +715,7 @@ class Fight:
             for who in eligible:
                 if self.decided():
                     break
-                if not self.standing(who) or not self.ruleset.offers(self, who, window):
+                if not self.standing(who) or not self.ruleset.offers(self.rules, who, window):
                     self.emit(PriorityPassed(who=who, reason="no longer able to react"))
                     continue
                 got = yield from self.ask(who, window)
@@ -719,7 +723,7 @@ class Fight:
                     continue
                 action, declared = got
                 with self.caused_by(declared):
-                    result = yield from self.ruleset.perform(self, who, action, window)
+                    result = yield from self.ruleset.perform(self.rules, who, action, window)
                 reactions.append(Reaction(who=who, action=action, seq=declared, result=result))
             self.emit(OpeningClosed(returns_to=holder, reactions=len(reactions)))
         return reactions

@@ -61,7 +61,7 @@ def roll_initiative(
     everyone = placed + [c for c in ids if c not in placed]
     ties: list[str] = []
     keys = {
-        cid: (fight.get(cid).initiative or 0, *fight.ruleset.tie_keys(fight, cid))
+        cid: (fight.get(cid).initiative or 0, *fight.ruleset.tie_keys(fight.rules, cid))
         for cid in everyone
     }
     order = _order(fight, everyone, keys, placed, ties)

@@ -6,8 +6,8 @@ modules of ``engine.rulesets`` (each module exposes ``RULESET``) and, beside the
 owns the flow every seed shares: header, joins, rounds, turns, priority, openings, the end. A
 ruleset fills in the rest through hooks. Hooks that can open an opening are generators, driven
 with ``yield from`` so an opening can pause them while other combatants decide; they contain no
-Trio. Hooks read ``fight.state`` and the static ``fight.spec(who)``, and change the state only by
-emitting events through ``fight``.
+Trio. Hooks receive a :class:`~engine._rules.Rules` (named ``fight``), the table of what rules
+may read and do; they change the state only through it.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from initiative.events import (
 )
 
 from ._dice import parse_dice
+from ._rules import HIDDEN, Condition, Counter, Rules
 
 if TYPE_CHECKING:
-    from ._fight import Fight
     from ._protocol import Decision, PriorityToken
 
 #: What a hook generator yields to the driver and what it gets back.
@@ -94,6 +94,11 @@ class Ruleset:
     #: Actions this ruleset adds to the shared ones in ``events``, each tagged
     #: ``"<name>.<Action>"``; the log codec decodes them in this ruleset's logs.
     actions: ClassVar[tuple[type[Action], ...]] = ()
+    #: The condition types this ruleset's rules add and remove (see :mod:`engine._rules`);
+    #: adding one of another type is an error.
+    conditions: ClassVar[tuple[type[Condition], ...]] = ()
+    #: The counter types this ruleset's rules keep.
+    counters: ClassVar[tuple[type[Counter], ...]] = ()
 
     def __init__(self, encounter: EncounterSpec) -> None:
         self.encounter = encounter
@@ -227,17 +232,17 @@ class Ruleset:
     def initiative_modifier(self, c: CombatantSpec) -> int:
         return 0
 
-    def tie_keys(self, fight: Fight, who: str) -> tuple[int, ...]:
+    def tie_keys(self, fight: Rules, who: str) -> tuple[int, ...]:
         """Keys that break initiative ties before a roll-off, highest first."""
         return ()
 
-    def start(self, fight: Fight) -> Hook:
+    def start(self, fight: Rules) -> Hook:
         """Before round 1: roll initiative for everyone present (and surprise, if any)."""
         fight.roll_initiative(fight.present_ids())
         return
         yield  # pragma: no cover - makes this a generator
 
-    def arrive(self, fight: Fight, arrivals: list[str]) -> Hook:
+    def arrive(self, fight: Rules, arrivals: list[str]) -> Hook:
         """Combatants arriving this round have joined: place them in the order."""
         fight.roll_initiative(arrivals, insert=True)
         return
@@ -245,26 +250,26 @@ class Ruleset:
 
     # --- rounds and turns ---------------------------------------------------------------------
 
-    def round_started(self, fight: Fight) -> Hook:
+    def round_started(self, fight: Rules) -> Hook:
         return
         yield  # pragma: no cover
 
-    def round_ended(self, fight: Fight) -> Hook:
+    def round_ended(self, fight: Rules) -> Hook:
         return
         yield  # pragma: no cover
 
-    def turn_started(self, fight: Fight, who: str) -> Hook:
+    def turn_started(self, fight: Rules, who: str) -> Hook:
         """At the start of ``who``'s turn. Return a reason to skip the turn, or ``None``."""
         fight.set_ap(who, self.max_ap(fight.spec(who)), "turn start")
         return None
         yield  # pragma: no cover
 
-    def turn_ended(self, fight: Fight, who: str) -> Hook:
+    def turn_ended(self, fight: Rules, who: str) -> Hook:
         """After ``TurnEnded``: openings that ending a turn makes, end-of-turn effects."""
         return
         yield  # pragma: no cover
 
-    def turn_over(self, fight: Fight, who: str) -> str | None:
+    def turn_over(self, fight: Rules, who: str) -> str | None:
         """A reason the turn must end now although its taker did not end it, or ``None``."""
         return None
 
@@ -272,37 +277,37 @@ class Ruleset:
     # ``check``, ``cost`` and ``perform`` receive any :class:`events.Action` a combatant sent; a
     # ruleset annotates the parameter with the union of the actions it knows.
 
-    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         """The legal actions, ready to send, with costs. ``EndTurn`` or ``Pass`` is added by
         the scheduler; in an opening, an empty list means the creature is not offered it."""
         return []
 
-    def check(self, fight: Fight, who: str, action: Any, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: Any, window: Window) -> str | None:
         """Why ``action`` is illegal now, or ``None`` when it is legal."""
         return f"{type(action).__name__} is not an action of the {self.name} ruleset"
 
-    def cost(self, fight: Fight, who: str, action: Any, window: Window) -> int:
+    def cost(self, fight: Rules, who: str, action: Any, window: Window) -> int:
         """AP the action spends (called only for a legal action)."""
         return 1
 
-    def perform(self, fight: Fight, who: str, action: Any, window: Window) -> Hook:
+    def perform(self, fight: Rules, who: str, action: Any, window: Window) -> Hook:
         """Resolve a declared, paid-for action. May open openings; returns a result that the
         opening's caller sees (a successful Dodge, say)."""
         return None
         yield  # pragma: no cover
 
-    def idle_end(self, fight: Fight, rounds: int) -> str:
+    def idle_end(self, fight: Rules, rounds: int) -> str:
         """The reason recorded when ``rounds`` idle rounds end the encounter."""
         return f"nothing has happened for {rounds} rounds: nobody acts any more"
 
-    def standing(self, fight: Fight, who: str) -> bool:
+    def standing(self, fight: Rules, who: str) -> bool:
         """Still fighting (neither defeated nor gone); rulesets may add conditions."""
         return fight.state.combatants[who].standing
 
-    def can_see(self, fight: Fight, viewer: str, other: str) -> bool:
+    def can_see(self, fight: Rules, viewer: str, other: str) -> bool:
         """Whether ``viewer`` sees ``other`` (the Hidden condition hides one from enemies)."""
         c = fight.state.combatants[other]
-        return not c.has("hidden") or c.side == fight.state.combatants[viewer].side
+        return not c.has(HIDDEN.name) or c.side == fight.state.combatants[viewer].side
 
 
 def _loose(text: str) -> str:

@@ -10,18 +10,18 @@ from initiative.events import Attack, Move, Offer, Position, Weapon
 from .._geometry import approach, away, distance
 
 if TYPE_CHECKING:
-    from .._fight import Fight
+    from .._rules import Rules
     from .._state import CombatantState
 
 #: Melee reach when a combatant carries no weapon at all (fists).
 UNARMED = Weapon(name="unarmed", damage="1d3", reach=1.5)
 
 
-def weapons(fight: Fight, who: str) -> tuple[Weapon, ...]:
+def weapons(fight: Rules, who: str) -> tuple[Weapon, ...]:
     return fight.spec(who).weapons or (UNARMED,)
 
 
-def weapon_named(fight: Fight, who: str, name: str | None) -> Weapon | None:
+def weapon_named(fight: Rules, who: str, name: str | None) -> Weapon | None:
     """The weapon ``name`` (the first weapon when ``None``), or ``None`` if not carried."""
     carried = weapons(fight, who)
     if name is None:
@@ -35,7 +35,7 @@ def reaches(weapon: Weapon, gap: float) -> bool:
     return gap <= limit + 1e-9
 
 
-def melee_reach(fight: Fight, who: str) -> float:
+def melee_reach(fight: Rules, who: str) -> float:
     """The longest melee reach among ``who``'s weapons (its space, for openings)."""
     return max((w.reach for w in weapons(fight, who) if not w.ranged), default=UNARMED.reach)
 
@@ -44,7 +44,7 @@ def _limit(weapon: Weapon) -> float:
     return weapon.range if weapon.range is not None else weapon.reach
 
 
-def _enemies_within(fight: Fight, who: str, radius: float) -> list[CombatantState]:
+def _enemies_within(fight: Rules, who: str, radius: float) -> list[CombatantState]:
     """Standing enemies of ``who`` within ``radius`` (a superset is fine), in the order of
     :meth:`Fight.enemies_of`: asked of the position grid, so it does not scan everyone."""
     c = fight.state.combatants
@@ -53,7 +53,7 @@ def _enemies_within(fight: Fight, who: str, radius: float) -> list[CombatantStat
 
 
 def attack_offers(
-    fight: Fight,
+    fight: Rules,
     who: str,
     cost: int,
     *,
@@ -77,7 +77,7 @@ def attack_offers(
     return offers
 
 
-def move_offers(fight: Fight, who: str, cost: int, speed: float) -> list[Offer]:
+def move_offers(fight: Rules, who: str, cost: int, speed: float) -> list[Offer]:
     """Offered moves: up to the nearest visible enemy (stopping in reach), and away from it."""
     me = fight.get(who)
     if speed <= 0:
@@ -96,7 +96,7 @@ def move_offers(fight: Fight, who: str, cost: int, speed: float) -> list[Offer]:
     return [o for o in offers if occupant(fight, who, o.action.to) is None]  # type: ignore[union-attr,arg-type]
 
 
-def check_target(fight: Fight, who: str, target: str) -> str | None:
+def check_target(fight: Rules, who: str, target: str) -> str | None:
     """Why ``target`` cannot be attacked by ``who`` at all, or ``None``."""
     if target not in fight.state.combatants:
         return f"no combatant {target!r} is in the fight"
@@ -111,7 +111,7 @@ def check_target(fight: Fight, who: str, target: str) -> str | None:
     return None
 
 
-def check_plain_attack(fight: Fight, who: str, action: Attack) -> str | None:
+def check_plain_attack(fight: Rules, who: str, action: Attack) -> str | None:
     """Why a plain attack (no variant, no hit location) is illegal: an unknown or unseen
     target, an ally, a weapon not carried, or a target out of the weapon's reach."""
     if action.variant or action.location:
@@ -132,7 +132,7 @@ def check_plain_attack(fight: Fight, who: str, action: Attack) -> str | None:
 SPACE = 0.5
 
 
-def occupant(fight: Fight, who: str, to: Position) -> str | None:
+def occupant(fight: Rules, who: str, to: Position) -> str | None:
     """Who, other than ``who``, stands within :data:`SPACE` of ``to``, if anyone (the first in
     standing order): asked of the position grid, so it does not scan everyone."""
     c = fight.state.combatants
@@ -146,7 +146,7 @@ def occupant(fight: Fight, who: str, to: Position) -> str | None:
     return found[0] if len(found) == 1 else fight.state.sort_ids(found)[0]
 
 
-def check_move(fight: Fight, who: str, to: Position, limit: float) -> str | None:
+def check_move(fight: Rules, who: str, to: Position, limit: float) -> str | None:
     """Why a move to ``to`` is illegal (non-finite, farther than ``limit``, or onto a point
     another combatant stands on), or ``None``."""
     if not (abs(to.x) < 1e6 and abs(to.y) < 1e6):

@@ -68,7 +68,7 @@ from ._common import (
 if TYPE_CHECKING:
     from initiative.events import AnyAction
 
-    from .._fight import Fight
+    from .._rules import Rules
 
 
 class OpeningsOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -115,13 +115,13 @@ class Openings(Ruleset):
         # to a character's Agility."
         return c.stats.get("initiative", c.stats.get("agility", 0))
 
-    def tie_keys(self, fight: Fight, who: str) -> tuple[int, ...]:
+    def tie_keys(self, fight: Rules, who: str) -> tuple[int, ...]:
         # The seed breaks no ties; the plain default compares the initiative stat itself.
         return (self.initiative_modifier(fight.spec(who)),)
 
     # --- offers and checks ----------------------------------------------------------------------
 
-    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         o = self.options
         ap = fight.get(who).ap
         offers: list[Offer] = []
@@ -142,7 +142,7 @@ class Openings(Ruleset):
             offers += move_offers(fight, who, o.move_cost, o.reaction_move)
         return offers
 
-    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
         o = self.options
         trigger = window.trigger
         match action:
@@ -160,19 +160,19 @@ class Openings(Ruleset):
                 return check_move(fight, who, to, o.reaction_move)
         return f"{type(action).__name__} is not an action of the openings ruleset"
 
-    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Rules, who: str, action: AnyAction, window: Window) -> int:
         return self.options.attack_cost if isinstance(action, Attack) else self.options.move_cost
 
     # --- resolution -----------------------------------------------------------------------------
 
-    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Rules, who: str, action: AnyAction, window: Window) -> Hook:
         if isinstance(action, Attack):
             return self.attack(fight, who, action)
         assert isinstance(action, Move)
         yield from self.move(fight, who, at(action.to.x, action.to.y))
         return None
 
-    def attack(self, fight: Fight, who: str, action: Attack) -> bool:
+    def attack(self, fight: Rules, who: str, action: Attack) -> bool:
         o = self.options
         weapon = weapon_named(fight, who, action.weapon)
         assert weapon is not None
@@ -199,7 +199,7 @@ class Openings(Ruleset):
             fight.damage(action.target, amount, source=who)
         return hit
 
-    def move(self, fight: Fight, who: str, to: Position) -> Hook:
+    def move(self, fight: Rules, who: str, to: Position) -> Hook:
         """Move, first making an opening for every creature whose space ``who`` leaves."""
         start = fight.get(who).position
         if self.options.leave_space_openings:
@@ -216,7 +216,7 @@ class Openings(Ruleset):
             fight.move(who, to)
             self.flee_check(fight, who)
 
-    def flee_check(self, fight: Fight, who: str) -> None:
+    def flee_check(self, fight: Rules, who: str) -> None:
         """Seed 003: "Encounters may also end abruptly when combatants flee through various
         means": a creature that moved beyond ``escape_distance`` of every enemy has fled."""
         far = self.options.escape_distance
@@ -225,13 +225,13 @@ class Openings(Ruleset):
         if far > 0 and enemies and all(distance(here, e.position) > far for e in enemies):
             fight.emit(CombatantLeft(who=who, reason="fled"))
 
-    def idle_end(self, fight: Fight, rounds: int) -> str:
+    def idle_end(self, fight: Rules, rounds: int) -> str:
         """Seed 003: "Upon the final blows being dealt, with all combatants rendered unable or
         unwilling to fight, that encounter ends." Nobody acting for ``idle_rounds`` rounds is
         what "unable or unwilling" looks like to the engine."""
         return f"everyone left is unable or unwilling to fight (nobody acted for {rounds} rounds)"
 
-    def turn_ended(self, fight: Fight, who: str) -> Hook:
+    def turn_ended(self, fight: Rules, who: str) -> Hook:
         if not self.options.turn_end_openings or fight.decided():
             return
         # Only those with the AP for a reaction can have one (see ``offers``): a cheap test

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from initiative.events import CheckResolved, CombatantSpec
 
 if TYPE_CHECKING:
-    from ..._fight import Fight
+    from ..._rules import Rules
 
 #: The eight percent characteristics an encounter may give (``agility`` is required).
 STATS = frozenset(
@@ -56,7 +56,7 @@ def skill_value(spec: CombatantSpec, skill: str) -> int:
 
 
 def percent_test(
-    fight: Fight,
+    fight: Rules,
     who: str,
     check: str,
     target: int,

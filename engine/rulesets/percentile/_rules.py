@@ -20,6 +20,7 @@ from initiative.events import (
 )
 
 from ..._dice import parse_dice
+from ..._rules import Counter
 from ..._ruleset import Hook, Ruleset
 from .._common import (
     attack_offers,
@@ -30,17 +31,29 @@ from .._common import (
 )
 from ._checks import SKILL_BASE, STATS, percent_test, skill_value
 from ._options import CombatantOptions, CombatantOptions as PercentileCombatant, PercentileOptions
-from ._surprise import SURPRISED, decide_surprise
+from ._surprise import SURPRISED, Surprised, decide_surprise
 
 if TYPE_CHECKING:
     from initiative.events import AnyAction
 
-    from ..._fight import Fight
+    from ..._rules import Rules
 
-ATTACKS = "percentile.attacks"
-"""Counter: attacks made this turn."""
-REACTIONS = "percentile.reactions"
-"""Counter: Parries and Dodges made this round."""
+
+
+class Attacks(Counter, frozen=True):
+    """Attacks made this turn."""
+
+    name = "percentile.attacks"
+
+
+class Reactions(Counter, frozen=True):
+    """Parries and Dodges made this round."""
+
+    name = "percentile.reactions"
+
+
+ATTACKS = Attacks()
+REACTIONS = Reactions()
 
 
 class Percentile(Ruleset):
@@ -61,6 +74,8 @@ class Percentile(Ruleset):
     #: Skills are percentages, tested with 1d100.
     skill_range = (0, 100)
     options: PercentileOptions
+    conditions = (Surprised,)
+    counters = (Attacks, Reactions)
 
     def __init__(self, encounter: EncounterSpec) -> None:
         super().__init__(encounter)
@@ -102,12 +117,12 @@ class Percentile(Ruleset):
     def initiative_modifier(self, c: CombatantSpec) -> int:
         return c.stats.get("agility", 0)
 
-    def tie_keys(self, fight: Fight, who: str) -> tuple[int, ...]:
+    def tie_keys(self, fight: Rules, who: str) -> tuple[int, ...]:
         # "If more than one character has the same Initiative, they act in Agility order
         # (from highest to lowest)." A recorded roll-off follows if Agility ties too.
         return (fight.spec(who).stats.get("agility", 0),)
 
-    def start(self, fight: Fight) -> Hook:
+    def start(self, fight: Rules) -> Hook:
         # "You only need to determine Initiative at the start of the combat, however. Once the
         # Initiative order has been established, it remains the same from round to round."
         fight.roll_initiative(fight.present_ids())
@@ -115,7 +130,7 @@ class Percentile(Ruleset):
         return
         yield  # pragma: no cover
 
-    def arrive(self, fight: Fight, arrivals: list[str]) -> Hook:
+    def arrive(self, fight: Rules, arrivals: list[str]) -> Hook:
         # "If new combatants join in the midst of the encounter, simply roll Initiative for
         # them and add them to the order."
         fight.roll_initiative(arrivals, insert=True, drop_defeated=True)
@@ -124,13 +139,13 @@ class Percentile(Ruleset):
 
     # --- rounds and turns -----------------------------------------------------------------------
 
-    def round_started(self, fight: Fight) -> Hook:
+    def round_started(self, fight: Rules) -> Hook:
         for cid in fight.present_ids():
             fight.set_counter(cid, REACTIONS, 0)
         return
         yield  # pragma: no cover
 
-    def round_ended(self, fight: Fight) -> Hook:
+    def round_ended(self, fight: Rules) -> Hook:
         # "Surprise only affects the first round of a combat."
         if fight.state.round == 1:
             for cid in fight.present_ids():
@@ -138,8 +153,8 @@ class Percentile(Ruleset):
         return
         yield  # pragma: no cover
 
-    def turn_started(self, fight: Fight, who: str) -> Hook:
-        if fight.get(who).has(SURPRISED):
+    def turn_started(self, fight: Rules, who: str) -> Hook:
+        if fight.has(who, SURPRISED):
             return "surprised"
         fight.set_ap(who, self.max_ap(fight.spec(who)), "turn start")
         fight.set_counter(who, ATTACKS, 0)
@@ -148,12 +163,12 @@ class Percentile(Ruleset):
 
     # --- offers and checks ----------------------------------------------------------------------
 
-    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         o = self.options
         me = fight.get(who)
         if window.is_turn:
             offers: list[Offer] = []
-            if me.ap >= o.attack_cost and me.count(ATTACKS) < o.attacks_per_turn:
+            if me.ap >= o.attack_cost and fight.count(who, ATTACKS) < o.attacks_per_turn:
                 offers += attack_offers(fight, who, o.attack_cost)
             if me.ap >= o.move_cost:
                 offers += move_offers(fight, who, o.move_cost, fight.spec(who).speed)
@@ -164,7 +179,7 @@ class Percentile(Ruleset):
                 reactions.append(Offer(action=action, cost=0))
         return reactions
 
-    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
         match action:
             case Attack():
                 if not window.is_turn:
@@ -178,22 +193,22 @@ class Percentile(Ruleset):
                 return self._reaction_reason(fight, who, action, window)
         return f"{type(action).__name__} is not an action of the percentile ruleset"
 
-    def _attack_reason(self, fight: Fight, who: str, action: Attack) -> str | None:
-        if fight.get(who).count(ATTACKS) >= self.options.attacks_per_turn:
+    def _attack_reason(self, fight: Rules, who: str, action: Attack) -> str | None:
+        if fight.count(who, ATTACKS) >= self.options.attacks_per_turn:
             return f"already made {self.options.attacks_per_turn} attack(s) this turn"
         return check_plain_attack(fight, who, action)
 
     def _reaction_reason(
-        self, fight: Fight, who: str, action: AnyAction, window: Window
+        self, fight: Rules, who: str, action: AnyAction, window: Window
     ) -> str | None:
         o = self.options
         name = type(action).__name__
         trigger = window.trigger
         if trigger is None or trigger.kind != "attacked" or trigger.target != who:
             return f"{name} is a reaction to an attack on oneself"
-        if fight.get(who).has(SURPRISED):
+        if fight.has(who, SURPRISED):
             return "surprised combatants take no action in round 1"
-        if fight.get(who).count(REACTIONS) >= o.reactions_per_round:
+        if fight.count(who, REACTIONS) >= o.reactions_per_round:
             return f"already made {o.reactions_per_round} Parry or Dodge this round"
         if isinstance(action, Parry):
             if not o.parry:
@@ -206,7 +221,7 @@ class Percentile(Ruleset):
             return "Dodge is turned off in this encounter's options"
         return None
 
-    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Rules, who: str, action: AnyAction, window: Window) -> int:
         if isinstance(action, Attack):
             return self.options.attack_cost
         if isinstance(action, Move):
@@ -215,7 +230,7 @@ class Percentile(Ruleset):
 
     # --- resolution -----------------------------------------------------------------------------
 
-    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Rules, who: str, action: AnyAction, window: Window) -> Hook:
         match action:
             case Attack():
                 yield from self.attack(fight, who, action)
@@ -227,21 +242,21 @@ class Percentile(Ruleset):
                 return self.react(fight, who, action)
         return None  # pragma: no cover - check() let nothing else through
 
-    def react(self, fight: Fight, who: str, action: Parry | Dodge) -> bool:
+    def react(self, fight: Rules, who: str, action: Parry | Dodge) -> bool:
         """A Parry (a Weapon Skill test) or a Dodge (a Dodge skill test); True on success."""
-        fight.set_counter(who, REACTIONS, fight.get(who).count(REACTIONS) + 1)
+        fight.set_counter(who, REACTIONS, fight.count(who, REACTIONS) + 1)
         spec = fight.spec(who)
         if isinstance(action, Parry):
             return percent_test(fight, who, "Parry", spec.stats.get("weapon_skill", 0)).success
         return percent_test(fight, who, "Dodge", skill_value(spec, "Dodge")).success
 
-    def attack(self, fight: Fight, who: str, action: Attack) -> Hook:
+    def attack(self, fight: Rules, who: str, action: Attack) -> Hook:
         """A d100 test against Weapon Skill (Ballistic Skill at range); a hit makes an
         ``attacked`` opening for the target, whose Parry or Dodge may turn it aside."""
         weapon = weapon_named(fight, who, action.weapon)
         assert weapon is not None
         target = action.target
-        fight.set_counter(who, ATTACKS, fight.get(who).count(ATTACKS) + 1)
+        fight.set_counter(who, ATTACKS, fight.count(who, ATTACKS) + 1)
         stat, check = (
             ("ballistic_skill", "Ballistic Skill")
             if weapon.ranged
@@ -274,7 +289,7 @@ class Percentile(Ruleset):
         if hit:
             self.deal_damage(fight, who, target, weapon.damage, melee=not weapon.ranged)
 
-    def deal_damage(self, fight: Fight, who: str, target: str, dice: str, *, melee: bool) -> None:
+    def deal_damage(self, fight: Rules, who: str, target: str, dice: str, *, melee: bool) -> None:
         """Weapon dice (+ strength bonus in melee) - toughness bonus - armor (defaults)."""
         o = self.options
         rolled = fight.roll(who, f"damage to {target}", dice).total

@@ -23,17 +23,26 @@ from typing import TYPE_CHECKING
 
 from initiative.events import CheckResolved, CombatantSpec
 
+from ..._rules import Condition
 from ._checks import Test, percent_test, skill_value
 
 if TYPE_CHECKING:
-    from ..._fight import Fight
+    from ..._rules import Rules
     from ._rules import Percentile
 
-SURPRISED = "surprised"
+
+
+class Surprised(Condition, frozen=True):
+    """Surprised: no actions or reactions in round 1."""
+
+    name = "surprised"
+
+
+SURPRISED = Surprised()
 UNTIL = "end of round 1"
 
 
-def decide_surprise(fight: Fight, rules: Percentile) -> None:
+def decide_surprise(fight: Rules, rules: Percentile) -> None:
     """Before round 1: mark the surprised, as given or from the tests the file asks for."""
     present = [fight.spec(cid) for cid in fight.present_ids()]
     for c in present:
@@ -67,7 +76,7 @@ def decide_surprise(fight: Fight, rules: Percentile) -> None:
                 fight.add_condition(observer.id, SURPRISED, UNTIL)
 
 
-def _sneak_test(fight: Fight, rules: Percentile, c: CombatantSpec) -> Test:
+def _sneak_test(fight: Rules, rules: Percentile, c: CombatantSpec) -> Test:
     opts = rules.combatant_options(c)
     assert opts.sneak is not None
     target = skill_value(c, opts.sneak) + opts.sneak_modifier
@@ -76,7 +85,7 @@ def _sneak_test(fight: Fight, rules: Percentile, c: CombatantSpec) -> Test:
 
 
 def _perception(
-    fight: Fight, rules: Percentile, observer: CombatantSpec, sneaker: str, sneak: Test
+    fight: Rules, rules: Percentile, observer: CombatantSpec, sneaker: str, sneak: Test
 ) -> tuple[bool, int]:
     """An opposed Perception test: noticed when the observer's margin beats the sneaker's.
 

@@ -24,13 +24,22 @@ from initiative.events import (
 from ..._geometry import distance
 from .._common import reaches
 from ._conditions import (
-    ADVANTAGE,
-    AIM,
     count_attack,
     melee_weapons,
     reveal,
     sees,
     usable_weapons,
+)
+from ._marks import (
+    ADVANTAGE,
+    AIM,
+    BLINDED,
+    RESTRAINED,
+    UNCONSCIOUS,
+    BlindedBy,
+    Feinted,
+    Reload,
+    RestrainedBy,
 )
 from ._movement import delayed, provoke
 from ._options import HIT_LOCATIONS, combatant_options
@@ -39,7 +48,7 @@ from ._percentile import margin, roll_test, skill, test
 if TYPE_CHECKING:
     from initiative.events import Spell
 
-    from ..._fight import Fight
+    from ..._rules import Rules
     from ..._ruleset import Hook
 
 
@@ -69,20 +78,20 @@ class Blow:
     magic: bool = False
 
 
-def weapon_of(fight: Fight, who: str, name: str | None) -> Weapon | None:
+def weapon_of(fight: Rules, who: str, name: str | None) -> Weapon | None:
     held = usable_weapons(fight, who)
     if name is None:
         return held[0]
     return next((w for w in held if w.name == name), None)
 
 
-def hit_location(fight: Fight, who: str) -> str:
+def hit_location(fight: Rules, who: str) -> str:
     """A random hit location (1d20 on the humanoid table)."""
     roll = fight.roll(who, "hit location", "1d20").total
     return next(name for top, name in HIT_LOCATIONS if roll <= top)
 
 
-def attack(fight: Fight, who: str, action: Attack) -> Hook:
+def attack(fight: Rules, who: str, action: Attack) -> Hook:
     """Seed 002 Attack, with All Out Attack, Precision Strike and Coup de Grâce."""
     weapon = weapon_of(fight, who, action.weapon)
     assert weapon is not None
@@ -123,13 +132,13 @@ def attack(fight: Fight, who: str, action: Attack) -> Hook:
     modifier += o.all_out_bonus if action.variant == "all_out" else 0
     modifier -= o.precision_penalty if action.variant == "precision" else 0
     if weapon.ranged:
-        modifier += o.aim_bonus * fight.get(who).count(AIM)
+        modifier += o.aim_bonus * fight.count(who, AIM)
         fight.set_counter(who, AIM, 0)
         if weapon.reload:
-            fight.set_counter(who, f"reload:{weapon.name}", weapon.reload)
-    feinted = not weapon.ranged and fight.get(who).has(f"feint:{target}")
+            fight.set_counter(who, Reload(weapon.name), weapon.reload)
+    feinted = not weapon.ranged and fight.has(who, Feinted(target))
     if feinted:
-        fight.remove_condition(who, f"feint:{target}")
+        fight.remove_condition(who, Feinted(target))
     unseen = feinted or not sees(fight, target, who)
     kind = "area" if weapon.area > 0 else "ranged" if weapon.ranged else "melee"
     # One reaction per threat: a target that already reacted to this attack gets no opening.
@@ -139,7 +148,7 @@ def attack(fight: Fight, who: str, action: Attack) -> Hook:
     return None
 
 
-def opportunity_attack(fight: Fight, who: str, action: OpportunityAttack) -> Hook:
+def opportunity_attack(fight: Rules, who: str, action: OpportunityAttack) -> Hook:
     """Seed 002: "Make a melee attack against an opponent who presents an opening." """
     weapon = next(w for w in melee_weapons(fight, who) if action.weapon in (None, w.name))
     count_attack(fight, who)
@@ -150,7 +159,7 @@ def opportunity_attack(fight: Fight, who: str, action: OpportunityAttack) -> Hoo
 
 
 def strike(
-    fight: Fight,
+    fight: Rules,
     who: str,
     target: str,
     weapon: Weapon,
@@ -192,7 +201,7 @@ def strike(
     return None
 
 
-def in_area(fight: Fight, who: str, target: str, area: float) -> list[str]:
+def in_area(fight: Rules, who: str, target: str, area: float) -> list[str]:
     """Everyone but ``who`` and ``target`` standing within ``area`` metres of ``target`` (an
     area strikes friend and foe alike), in initiative order."""
     if area <= 0 or not fight.standing(target):
@@ -205,7 +214,7 @@ def in_area(fight: Fight, who: str, target: str, area: float) -> list[str]:
     )
 
 
-def threaten(fight: Fight, blow: Blow, unseen: bool) -> Hook:
+def threaten(fight: Rules, blow: Blow, unseen: bool) -> Hook:
     """The target's opening (unless it cannot see the attacker), then the blow's outcome."""
     defence = None
     if not unseen:
@@ -219,14 +228,14 @@ def threaten(fight: Fight, blow: Blow, unseen: bool) -> Hook:
         land(fight, blow, defence)
 
 
-def land(fight: Fight, blow: Blow, defence: Defence | None) -> None:
+def land(fight: Rules, blow: Blow, defence: Defence | None) -> None:
     """The blow's outcome (see :func:`resolve`); whoever won the exchange gains Advantage."""
     winner = resolve(fight, blow, defence)
     if winner is not None:
         gain_advantage(fight, winner)
 
 
-def gain_advantage(fight: Fight, who: str) -> None:
+def gain_advantage(fight: Rules, who: str) -> None:
     """Seed 002: "Special actions are most often taken when a character gains Advantage and
     has the action listed in their Combat Style's Special Advantages." The seed does not say
     how Advantage is gained; the plain default: winning an exchange (a blow that lands, or a
@@ -236,7 +245,7 @@ def gain_advantage(fight: Fight, who: str) -> None:
         fight.add_condition(who, ADVANTAGE, until="it is used or its turn ends")
 
 
-def resolve(fight: Fight, blow: Blow, defence: Defence | None) -> str | None:
+def resolve(fight: Rules, blow: Blow, defence: Defence | None) -> str | None:
     """Seed 002: Evade and Parry negate on success; Block compares damage with the shield's
     BR; Counter-Attack: "Higher DoS hits the other. Tied DoS = nothing resolves." Returns who
     won the exchange (``None`` on a tie, or when a counter-attack resolved it already)."""
@@ -274,7 +283,7 @@ def resolve(fight: Fight, blow: Blow, defence: Defence | None) -> str | None:
     return blow.who
 
 
-def counter_hit(fight: Fight, blow: Blow, defence: Defence) -> None:
+def counter_hit(fight: Rules, blow: Blow, defence: Defence) -> None:
     """The counter-attacker's higher DoS hits the attacker instead."""
     weapon = weapon_of(fight, blow.target, defence.weapon) or melee_weapons(fight, blow.target)[0]
     fight.emit(
@@ -301,11 +310,11 @@ def counter_hit(fight: Fight, blow: Blow, defence: Defence) -> None:
 # --- Cast Magic ---------------------------------------------------------------------------------
 
 
-def spell_of(fight: Fight, who: str, name: str) -> Spell | None:
+def spell_of(fight: Rules, who: str, name: str) -> Spell | None:
     return next((s for s in fight.spec(who).spells if s.name == name), None)
 
 
-def cast(fight: Fight, who: str, action: CastMagic) -> Hook:
+def cast(fight: Rules, who: str, action: CastMagic) -> Hook:
     """Seed 002 Cast Magic: a Magic skill test; a damaging spell "Counts as an attack"."""
     spell = spell_of(fight, who, action.spell)
     assert spell is not None
@@ -322,7 +331,7 @@ def cast(fight: Fight, who: str, action: CastMagic) -> Hook:
         return None
     modifier = 0
     if spell.bolt:
-        modifier = fight.options.aim_bonus * fight.get(who).count(AIM)
+        modifier = fight.options.aim_bonus * fight.count(who, AIM)
         fight.set_counter(who, AIM, 0)
     t = test(fight, who, "magic", f"cast {spell.name}", modifier, against_who=target)
     if target != who and fight.get(target).side != fight.get(who).side:
@@ -333,7 +342,7 @@ def cast(fight: Fight, who: str, action: CastMagic) -> Hook:
 
 
 def spell_effects(
-    fight: Fight, who: str, target: str, spell: Spell, dos: int, reacted: set[str]
+    fight: Rules, who: str, target: str, spell: Spell, dos: int, reacted: set[str]
 ) -> Hook:
     if spell.damage:
         kind = "area" if spell.area > 0 else "melee" if spell.melee else "magic"
@@ -348,12 +357,12 @@ def spell_effects(
     if spell.heal and fight.standing(target):
         fight.heal(target, fight.roll(who, f"{spell.name} heals {target}", spell.heal).total)
         if fight.get(target).hp > 0:
-            fight.remove_condition(target, "unconscious")
+            fight.remove_condition(target, UNCONSCIOUS)
     if spell.condition and fight.standing(target):
         inflict(fight, who, target, spell.condition, spell.name)
 
 
-def inflict(fight: Fight, who: str, target: str, condition: str, source: str) -> None:
+def inflict(fight: Rules, who: str, target: str, condition: str, source: str) -> None:
     """A condition from a spell; Restrained and Blinded remember who caused them."""
     until = {"blinded": f"start of {who}'s next turn", "restrained": "it Resists"}
     fight.emit(
@@ -361,5 +370,7 @@ def inflict(fight: Fight, who: str, target: str, condition: str, source: str) ->
             who=target, condition=condition, until=until.get(condition, f"from {source}")
         )
     )
-    if condition in ("blinded", "restrained"):
-        fight.add_condition(target, f"{condition}_by:{who}")
+    if condition == BLINDED.name:
+        fight.add_condition(target, BlindedBy(who))
+    elif condition == RESTRAINED.name:
+        fight.add_condition(target, RestrainedBy(who))

@@ -42,14 +42,25 @@ from ..._geometry import distance
 from .._common import check_move, check_target, reaches
 from ._attacks import spell_of, weapon_of
 from ._conditions import (
-    ADVANTAGE,
-    INSERTED,
     dropped_at,
     helpless,
     loaded,
     may_attack,
     melee_weapons,
     reach,
+)
+from ._marks import (
+    ADVANTAGE,
+    BLINDED,
+    DELAYING,
+    HIDDEN,
+    INSERTED,
+    PRONE,
+    RESTRAINED,
+    UNCONSCIOUS,
+    Disarmed,
+    Sheathed,
+    UsedItem,
 )
 from ._movement import budget
 from ._options import AOO_TRIGGERS, DELAY_TRIGGERS, LOCATIONS, combatant_options
@@ -58,7 +69,7 @@ from ._specials import disarm_target, not_larger, within
 if TYPE_CHECKING:
     from initiative.events import AnyAction
 
-    from ..._fight import Fight
+    from ..._rules import Rules
 
 PRIMARY = (Attack, DefensiveStance, Disengage, DelayTurn, Bash, Disarm, Feint, ForceMovement)
 SECONDARY = (Aim, Dash, Hide, ReadyWeapon, DrinkPotion, Arise, BlindOpponent, Resist, Trip)
@@ -67,7 +78,7 @@ FREE = (Move, DelayTurn, TakeDelayedTurn)
 NEEDS_MOVING = (Move, Dash, ForceMovement)
 
 
-def action_class(fight: Fight, who: str, action: AnyAction) -> str:
+def action_class(fight: Rules, who: str, action: AnyAction) -> str:
     """``primary``, ``secondary``, ``reaction``, ``move`` or ``unknown``."""
     if isinstance(action, CastMagic):
         spell = spell_of(fight, who, action.spell)
@@ -78,17 +89,17 @@ def action_class(fight: Fight, who: str, action: AnyAction) -> str:
     return "move" if isinstance(action, Move) else "unknown"
 
 
-def by_advantage(fight: Fight, who: str, action: AnyAction) -> bool:
+def by_advantage(fight: Rules, who: str, action: AnyAction) -> bool:
     """Seed 002: "Special actions are most often taken when a character gains Advantage and
     has the action listed in their Combat Style's Special Advantages. Otherwise, they function
     as the action type noted below." Whether ``action`` is taken that way now."""
     return (
-        fight.get(who).has(ADVANTAGE)
+        fight.has(who, ADVANTAGE)
         and type(action).__name__ in combatant_options(fight.spec(who)).special_advantages
     )
 
 
-def check(fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+def check(fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
     name = type(action).__name__
     kind = action_class(fight, who, action)
     if kind == "primary" and by_advantage(fight, who, action):
@@ -96,18 +107,18 @@ def check(fight: Fight, who: str, action: AnyAction, window: Window) -> str | No
     own_turn = window.is_turn and fight.state.active == who
     if kind == "unknown":
         return f"{name} is not an action of the tactical ruleset"
-    if fight.get(who).has("unconscious"):
+    if fight.has(who, UNCONSCIOUS):
         return f"{who} is unconscious"
     if kind in ("primary", "move") and not own_turn:
         return f"{name} is a primary action: only in one's own turn"
     if kind == "reaction" and window.is_turn:
         return f"{name} is a reaction: only in an opening"
-    if isinstance(action, NEEDS_MOVING) and fight.get(who).has("restrained"):
+    if isinstance(action, NEEDS_MOVING) and fight.has(who, RESTRAINED):
         return f"{who} is restrained"
     return specific(fight, who, action, window)
 
 
-def specific(fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+def specific(fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
     o = fight.options
     match action:
         case Attack():
@@ -123,14 +134,14 @@ def specific(fight: Fight, who: str, action: AnyAction, window: Window) -> str |
             return check_delay(fight, who, triggers)
         case TakeDelayedTurn():
             t = window.trigger
-            if t is None or t.kind != "delayed" or not fight.get(who).has("delaying"):
+            if t is None or t.kind != "delayed" or not fight.has(who, DELAYING):
                 return "no delayed turn of yours is triggered here"
         case Aim():
             ranged = [w for w in fight.spec(who).weapons if w.ranged and loaded(fight, who, w)]
             if not ranged and not any(s.bolt for s in fight.spec(who).spells):
                 return "Aim needs a loaded ranged weapon or a Bolt spell"
         case Hide():
-            if fight.get(who).has("hidden"):
+            if fight.has(who, HIDDEN):
                 return f"{who} is already Hidden"
         case ReadyWeapon():
             return check_ready(fight, who, action)
@@ -138,13 +149,13 @@ def specific(fight: Fight, who: str, action: AnyAction, window: Window) -> str |
             item = next((i for i in fight.spec(who).items if i.name == name), None)
             if item is None or not item.potion:
                 return f"{who} carries no potion named {name!r}"
-            if fight.get(who).count(f"used:{name}") >= item.count:
+            if fight.count(who, UsedItem(name)) >= item.count:
                 return f"{who} has no {name} left"
         case Arise():
-            if not fight.get(who).has("prone"):
+            if not fight.has(who, PRONE):
                 return f"{who} is not Prone"
         case Resist():
-            if not (fight.get(who).has("restrained") or fight.get(who).has("blinded")):
+            if not (fight.has(who, RESTRAINED) or fight.has(who, BLINDED)):
                 return f"{who} is neither restrained nor blinded"
         case Bash(target=t) | Trip(target=t):
             return check_target(fight, who, t) or close(fight, who, t) or not_larger(fight, who, t)
@@ -185,11 +196,11 @@ def specific(fight: Fight, who: str, action: AnyAction, window: Window) -> str |
     return None
 
 
-def close(fight: Fight, who: str, target: str) -> str | None:
+def close(fight: Rules, who: str, target: str) -> str | None:
     return within(fight, who, target, fight.options.special_range)
 
 
-def check_attack(fight: Fight, who: str, action: Attack) -> str | None:
+def check_attack(fight: Rules, who: str, action: Attack) -> str | None:
     if action.variant not in (None, "all_out", "precision", "coup_de_grace"):
         return f"unknown attack variant {action.variant!r} (all_out, precision, coup_de_grace)"
     if action.location is not None and action.variant != "precision":
@@ -216,7 +227,7 @@ def check_attack(fight: Fight, who: str, action: Attack) -> str | None:
     return None
 
 
-def check_cast(fight: Fight, who: str, action: CastMagic) -> str | None:
+def check_cast(fight: Rules, who: str, action: CastMagic) -> str | None:
     spell = spell_of(fight, who, action.spell)
     if spell is None:
         return f"{who} knows no spell named {action.spell!r}"
@@ -233,8 +244,8 @@ def check_cast(fight: Fight, who: str, action: CastMagic) -> str | None:
     return None
 
 
-def check_delay(fight: Fight, who: str, triggers: tuple[str, ...]) -> str | None:
-    if fight.get(who).count(INSERTED):
+def check_delay(fight: Rules, who: str, triggers: tuple[str, ...]) -> str | None:
+    if fight.count(who, INSERTED):
         return "a delayed turn cannot be delayed again"
     if not triggers:
         return "Delay Turn must declare at least one trigger condition"
@@ -244,7 +255,7 @@ def check_delay(fight: Fight, who: str, triggers: tuple[str, ...]) -> str | None
     return None
 
 
-def check_ready(fight: Fight, who: str, action: ReadyWeapon) -> str | None:
+def check_ready(fight: Rules, who: str, action: ReadyWeapon) -> str | None:
     """Seed 002 Ready Weapon: "Draw, sheathe, withdraw, or reload a weapon." Each mode needs
     something to do: a sheathed weapon to draw, a weapon in hand to sheathe, a flung one within
     reach to withdraw, an unloaded one to reload."""
@@ -259,12 +270,12 @@ def check_ready(fight: Fight, who: str, action: ReadyWeapon) -> str | None:
             if loaded(fight, who, weapon):
                 return f"the {name} needs no reloading"
         case "draw":
-            if not me.has(f"sheathed:{name}"):
+            if not fight.has(who, Sheathed(name)):
                 return f"the {name} is not sheathed"
         case "sheathe":
-            if me.has(f"disarmed:{name}"):
+            if fight.has(who, Disarmed(name)):
                 return f"the {name} is not in {who}'s hand"
-            if me.has(f"sheathed:{name}"):
+            if fight.has(who, Sheathed(name)):
                 return f"the {name} is already sheathed"
         case "withdraw":
             if spot is None:
@@ -274,12 +285,12 @@ def check_ready(fight: Fight, who: str, action: ReadyWeapon) -> str | None:
                 return f"the {name} lies {gap:g} m away at {spot}"
         case _:
             return f"unknown mode {action.mode!r} (draw, sheathe, withdraw, reload)"
-    if action.mode in ("reload", "draw") and me.has(f"disarmed:{name}"):
+    if action.mode in ("reload", "draw") and fight.has(who, Disarmed(name)):
         return f"the {name} was taken away"
     return None
 
 
-def attacked(fight: Fight, who: str, window: Window, *, melee: bool = False) -> str | None:
+def attacked(fight: Rules, who: str, window: Window, *, melee: bool = False) -> str | None:
     t = window.trigger
     if t is None or t.kind != "attacked" or t.target != who:
         return "only a reaction to an attack on oneself"
@@ -288,7 +299,7 @@ def attacked(fight: Fight, who: str, window: Window, *, melee: bool = False) -> 
     return None
 
 
-def check_aoo(fight: Fight, who: str, action: OpportunityAttack, window: Window) -> str | None:
+def check_aoo(fight: Rules, who: str, action: OpportunityAttack, window: Window) -> str | None:
     t = window.trigger
     if t is None or t.kind not in AOO_TRIGGERS:
         return "an Attack of Opportunity needs a trigger of the AoO table"
@@ -299,7 +310,7 @@ def check_aoo(fight: Fight, who: str, action: OpportunityAttack, window: Window)
     return may_attack(fight, who)
 
 
-def check_counter(fight: Fight, who: str, window: Window) -> str | None:
+def check_counter(fight: Rules, who: str, window: Window) -> str | None:
     if reason := attacked(fight, who, window, melee=True):
         return reason.replace("Parry", "Counter-Attack")
     assert window.trigger is not None and window.trigger.by is not None

@@ -13,14 +13,24 @@ from typing import TYPE_CHECKING
 from initiative.events import Position, Trigger
 
 from ..._geometry import distance
-from ._conditions import DASHES, MOVED, WITHDRAWN, reach, sees
+from ._conditions import reach, sees
+from ._marks import (
+    DASHES,
+    DELAYING,
+    DISENGAGED,
+    MOVED,
+    PRONE,
+    UNCONSCIOUS,
+    WITHDRAWN,
+    DelayOn,
+)
 
 if TYPE_CHECKING:
-    from ..._fight import Fight
+    from ..._rules import Rules
     from ..._ruleset import Hook
 
 
-def in_melee_range(fight: Fight, who: str, at: Position | None = None) -> list[str]:
+def in_melee_range(fight: Rules, who: str, at: Position | None = None) -> list[str]:
     """Enemies (who see ``who``) within whose melee range ``who`` stands (at ``at``)."""
     where = at or fight.get(who).position
     return [
@@ -30,15 +40,14 @@ def in_melee_range(fight: Fight, who: str, at: Position | None = None) -> list[s
     ]
 
 
-def budget(fight: Fight, who: str) -> float:
+def budget(fight: Rules, who: str) -> float:
     """Metres ``who`` may still move this turn without a Dash."""
-    me = fight.get(who)
-    allowed = fight.spec(who).speed * (1 + me.count(DASHES))
-    return round(allowed - me.count(MOVED) / 100, 2)
+    allowed = fight.spec(who).speed * (1 + fight.count(who, DASHES))
+    return round(allowed - fight.count(who, MOVED) / 100, 2)
 
 
 def aoo(
-    fight: Fight,
+    fight: Rules,
     who: str,
     kind: str,
     candidates: list[str],
@@ -59,23 +68,25 @@ def aoo(
         reacted.update(r.who for r in reactions)
 
 
-def withdrawn(fight: Fight, who: str) -> bool:
+def withdrawn(fight: Rules, who: str) -> bool:
     """Seed 002 Disengage: "If the character moves out of an enemy's engagement range this
     Turn, no Attacks of Opportunity or other delayed reactions may be taken against them." """
-    return fight.get(who).has(WITHDRAWN)
+    return fight.has(who, WITHDRAWN)
 
 
-def delayers(fight: Fight, who: str, kind: str) -> list[str]:
+def delayers(fight: Rules, who: str, kind: str) -> list[str]:
     """Enemies of ``who`` holding a delayed turn that waits for ``kind``."""
     return [
         e.id
         for e in fight.enemies_of(who)
-        if e.has("delaying") and e.has(f"delay_on:{kind}") and not e.has("unconscious")
+        if fight.has(e.id, DELAYING)
+        and fight.has(e.id, DelayOn(kind))
+        and not fight.has(e.id, UNCONSCIOUS)
     ]
 
 
 def delayed(
-    fight: Fight, who: str, kinds: dict[str, list[str]], reacted: set[str] | None = None
+    fight: Rules, who: str, kinds: dict[str, list[str]], reacted: set[str] | None = None
 ) -> Hook:
     """Seed 002: "If the conditions are met before the character's next Turn, they may insert
     their delayed Turn as a free reaction." One opening for every delayer whose declared
@@ -97,14 +108,14 @@ def delayed(
         done.update(r.who for r in reactions)
 
 
-def provoke(fight: Fight, who: str, kind: str, reacted: set[str], detail: str = "") -> Hook:
+def provoke(fight: Rules, who: str, kind: str, reacted: set[str], detail: str = "") -> Hook:
     """A deed of the AoO table done within melee range: AoO first, then delayed turns."""
     yield from aoo(fight, who, kind, in_melee_range(fight, who), reacted, detail)
     everyone = [e.id for e in fight.enemies_of(who)]
     yield from delayed(fight, who, {kind: everyone}, reacted)
 
 
-def move(fight: Fight, who: str, to: Position) -> Hook:
+def move(fight: Rules, who: str, to: Position) -> Hook:
     """A voluntary move: standing up first if Prone (provoking), then the AoO triggers
     Retreat (unless Disengaged) and Approach, then delayed turns, then the move.
 
@@ -113,16 +124,16 @@ def move(fight: Fight, who: str, to: Position) -> Hook:
     it. Each creature reacts at most once to the move, whatever windows it opens.
     """
     reacted: set[str] = set()
-    if fight.get(who).has("prone"):
+    if fight.has(who, PRONE):
         # Seed 002 "Standing up: Prone opponent stands within melee range without using Arise".
         yield from aoo(fight, who, "standing_up", in_melee_range(fight, who), reacted)
         if not fight.standing(who):
             return
-        fight.remove_condition(who, "prone")
+        fight.remove_condition(who, PRONE)
     start = fight.get(who).position
     before = set(in_melee_range(fight, who))
     after = set(in_melee_range(fight, who, to))
-    disengaged = fight.get(who).has("disengaged")
+    disengaged = fight.has(who, DISENGAGED)
     if disengaged and before - after:
         fight.add_condition(who, WITHDRAWN, until="end of turn")
     retreat = [] if disengaged else [e for e in in_melee_range(fight, who) if e not in after]
@@ -144,4 +155,4 @@ def move(fight: Fight, who: str, to: Position) -> Hook:
     if fight.standing(who):
         fight.move(who, to)
         spent = round(distance(start, to) * 100)
-        fight.set_counter(who, MOVED, fight.get(who).count(MOVED) + spent)
+        fight.set_counter(who, MOVED, fight.count(who, MOVED) + spent)

@@ -28,18 +28,24 @@ from initiative.events import (
 )
 
 from ..._geometry import approach, away, distance
-from ._conditions import loaded, reach, sees, usable_weapons
+from ._conditions import (
+    loaded,
+    reach,
+    sees,
+    usable_weapons,
+)
+from ._marks import BLINDED, PRONE, RESTRAINED, UNCONSCIOUS
 from ._movement import budget
 from ._options import AOO_TRIGGERS
 
 if TYPE_CHECKING:
     from initiative.events import AnyAction
 
-    from ..._fight import Fight
+    from ..._rules import Rules
 
 
-def offers(fight: Fight, who: str, window: Window) -> list[Offer]:
-    if fight.get(who).has("unconscious"):
+def offers(fight: Rules, who: str, window: Window) -> list[Offer]:
+    if fight.has(who, UNCONSCIOUS):
         return []
     wanted = turn_actions(fight, who) if window.is_turn else reactions(fight, who, window)
     R = fight.ruleset
@@ -52,7 +58,7 @@ def offers(fight: Fight, who: str, window: Window) -> list[Offer]:
     return out
 
 
-def reactions(fight: Fight, who: str, window: Window) -> list[AnyAction]:
+def reactions(fight: Rules, who: str, window: Window) -> list[AnyAction]:
     t = window.trigger
     assert t is not None
     if t.kind == "delayed":
@@ -64,14 +70,14 @@ def reactions(fight: Fight, who: str, window: Window) -> list[AnyAction]:
     return []
 
 
-def nearest_enemy(fight: Fight, who: str) -> str | None:
+def nearest_enemy(fight: Rules, who: str) -> str | None:
     me = fight.get(who).position
     seen = [e for e in fight.enemies_of(who) if sees(fight, who, e.id)]
     best = min(seen, key=lambda e: (distance(me, e.position), e.id), default=None)
     return best.id if best else None
 
 
-def turn_actions(fight: Fight, who: str) -> list[AnyAction]:
+def turn_actions(fight: Rules, who: str) -> list[AnyAction]:
     me = fight.get(who)
     spec = fight.spec(who)
     wanted: list[AnyAction] = []
@@ -88,16 +94,16 @@ def turn_actions(fight: Fight, who: str) -> list[AnyAction]:
     wanted += [
         ReadyWeapon(weapon=w.name) for w in spec.weapons if w.ranged and not loaded(fight, who, w)
     ]
-    if me.has("prone"):
+    if fight.has(who, PRONE):
         wanted.append(Arise())
-    if me.has("restrained") or me.has("blinded"):
+    if fight.has(who, RESTRAINED) or fight.has(who, BLINDED):
         wanted.append(Resist())
     if me.hp * 2 <= me.max_hp:
         wanted += [DrinkPotion(potion=i.name) for i in spec.items if i.potion][:1]
     return wanted
 
 
-def moves(fight: Fight, who: str, nearest: str) -> list[AnyAction]:
+def moves(fight: Rules, who: str, nearest: str) -> list[AnyAction]:
     """Toward the nearest enemy (stopping in reach) and away from it; a Dash toward it when
     the base movement is spent."""
     here = fight.get(who).position

@@ -20,7 +20,7 @@ from initiative.events import CheckResolved
 from ._options import SKILL_BASES
 
 if TYPE_CHECKING:
-    from ..._fight import Fight
+    from ..._rules import Rules
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Test:
     """Degrees of success (0 on failure)."""
 
 
-def skill(fight: Fight, who: str, name: str) -> int:
+def skill(fight: Rules, who: str, name: str) -> int:
     """``who``'s skill ``name``: as the encounter gives it, else the sum of its two stats."""
     spec = fight.spec(who)
     if name in spec.skills:
@@ -43,12 +43,12 @@ def skill(fight: Fight, who: str, name: str) -> int:
     return spec.stats.get(a, 0) + spec.stats.get(b, 0)
 
 
-def best_skill(fight: Fight, who: str, names: tuple[str, ...]) -> str:
+def best_skill(fight: Rules, who: str, names: tuple[str, ...]) -> str:
     """The highest of ``names`` for ``who`` (the first listed on a tie): the seed's "or"."""
     return max(names, key=lambda n: (skill(fight, who, n), -names.index(n)))
 
 
-def roll_test(fight: Fight, who: str, target: int, purpose: str) -> Test:
+def roll_test(fight: Rules, who: str, target: int, purpose: str) -> Test:
     """Roll d100 against ``target`` (recorded as ``DiceRolled``); nothing else is emitted."""
     o = fight.options
     roll = fight.roll(who, purpose, "1d100").total
@@ -57,7 +57,7 @@ def roll_test(fight: Fight, who: str, target: int, purpose: str) -> Test:
     return Test(roll=roll, target=target, success=success, dos=dos)
 
 
-def margin(fight: Fight, t: Test) -> int:
+def margin(fight: Rules, t: Test) -> int:
     """DoS on a success, minus the degrees of failure on a failure."""
     if t.success:
         return t.dos
@@ -65,7 +65,7 @@ def margin(fight: Fight, t: Test) -> int:
 
 
 def test(
-    fight: Fight,
+    fight: Rules,
     who: str,
     name: str,
     check: str,
@@ -90,7 +90,7 @@ def test(
 
 
 def opposed(
-    fight: Fight,
+    fight: Rules,
     who: str,
     skills: tuple[str, ...],
     target: str,

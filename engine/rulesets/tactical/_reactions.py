@@ -12,17 +12,30 @@ from typing import TYPE_CHECKING
 from initiative.events import CheckResolved, DelayTurn, Evade, Window
 
 from ._attacks import Defence
-from ._conditions import INSERTED, clear_delay, count_attack, end_of_turn, melee_weapons
+from ._conditions import (
+    clear_delay,
+    count_attack,
+    end_of_turn,
+    melee_weapons,
+)
+from ._marks import (
+    DASHES,
+    DEFENSIVE_STANCE,
+    DELAYING,
+    INSERTED,
+    MOVED,
+    DelayOn,
+)
 from ._percentile import margin, roll_test, skill, test
 
 if TYPE_CHECKING:
-    from ..._fight import Fight
+    from ..._rules import Rules
     from ..._ruleset import Hook
 
 
-def defensive(fight: Fight, who: str) -> int:
+def defensive(fight: Rules, who: str) -> int:
     """Seed 002 Defensive Stance: "Gain +10 on all defensive tests"."""
-    return fight.options.defensive_bonus if fight.get(who).has("defensive_stance") else 0
+    return fight.options.defensive_bonus if fight.has(who, DEFENSIVE_STANCE) else 0
 
 
 def attacker(window: Window) -> str:
@@ -30,7 +43,7 @@ def attacker(window: Window) -> str:
     return window.trigger.by
 
 
-def evade(fight: Fight, who: str, action: Evade, window: Window) -> Defence:
+def evade(fight: Rules, who: str, action: Evade, window: Window) -> Defence:
     """Seed 002: "On success, the attack is negated entirely and the character may move 1 m
     freely (no AoO)." """
     t = test(fight, who, "evade", "evade", defensive(fight, who), attacker(window))
@@ -39,7 +52,7 @@ def evade(fight: Fight, who: str, action: Evade, window: Window) -> Defence:
     return Defence(kind="evade", success=t.success, dos=t.dos)
 
 
-def using(fight: Fight, who: str, stats: tuple[str, ...]) -> int:
+def using(fight: Rules, who: str, stats: tuple[str, ...]) -> int:
     """What a Combat Style test "using" one characteristic adds: the skill's base is Str + Ag
     (see ``SKILL_BASES``); a test using Str (or the better of Str and Ag) counts that one
     characteristic twice instead. 0 when the sheet gives neither characteristic."""
@@ -48,7 +61,7 @@ def using(fight: Fight, who: str, stats: tuple[str, ...]) -> int:
     return 2 * max(s.get(stat, 0) for stat in stats) - base
 
 
-def parry(fight: Fight, who: str, window: Window) -> Defence:
+def parry(fight: Rules, who: str, window: Window) -> Defence:
     """Seed 002 Parry: "Combat Style test using Str or Ag. Melee attacks only." The better of
     the two characteristics backs the test."""
     modifier = defensive(fight, who) + using(fight, who, ("str", "ag"))
@@ -56,7 +69,7 @@ def parry(fight: Fight, who: str, window: Window) -> Defence:
     return Defence(kind="parry", success=t.success, dos=t.dos)
 
 
-def block(fight: Fight, who: str, window: Window) -> Defence:
+def block(fight: Rules, who: str, window: Window) -> Defence:
     """Seed 002 Block: "Combat Style test using Str. Requires a shield." Strength alone backs
     the test."""
     modifier = defensive(fight, who) + using(fight, who, ("str",))
@@ -64,7 +77,7 @@ def block(fight: Fight, who: str, window: Window) -> Defence:
     return Defence(kind="block", success=t.success, dos=t.dos)
 
 
-def counter_attack(fight: Fight, who: str, window: Window) -> Defence:
+def counter_attack(fight: Rules, who: str, window: Window) -> Defence:
     """Seed 002 Counter-Attack: "Both characters make melee attack tests." The counter counts
     as an attack of the one who makes it."""
     by = attacker(window)
@@ -85,21 +98,21 @@ def counter_attack(fight: Fight, who: str, window: Window) -> Defence:
     return Defence(kind="counter", success=t.success, dos=t.dos, weapon=weapon.name)
 
 
-def delay_turn(fight: Fight, who: str, action: DelayTurn) -> None:
+def delay_turn(fight: Rules, who: str, action: DelayTurn) -> None:
     """Seed 002: "Declare a set of trigger conditions, then skip the Turn without spending AP."
     The conditions ``delaying`` and ``delay_on:TRIGGER`` hold the declaration."""
-    fight.add_condition(who, "delaying", until=f"{who}'s next turn")
+    fight.add_condition(who, DELAYING, until=f"{who}'s next turn")
     for trigger in dict.fromkeys(action.triggers):
-        fight.add_condition(who, f"delay_on:{trigger}")
+        fight.add_condition(who, DelayOn(trigger))
 
 
-def take_delayed_turn(fight: Fight, who: str) -> Hook:
+def take_delayed_turn(fight: Rules, who: str) -> Hook:
     """Seed 002: "they may insert their delayed Turn as a free reaction": an inserted turn
     with the AP kept, a fresh base movement, and no further delay."""
     clear_delay(fight, who)
     fight.set_counter(who, INSERTED, 1)
-    fight.set_counter(who, "moved_cm", 0)
-    fight.set_counter(who, "dashes", 0)
+    fight.set_counter(who, MOVED, 0)
+    fight.set_counter(who, DASHES, 0)
     yield from fight.inserted_turn(who, "delayed turn")
     fight.set_counter(who, INSERTED, 0)
     end_of_turn(fight, who)

@@ -43,14 +43,25 @@ from ..._ruleset import Hook, Ruleset
 from . import _attacks, _reactions, _specials
 from ._checks import FREE, by_advantage, check
 from ._conditions import (
-    ADVANTAGE,
-    ATTACKS,
-    DASHES,
     break_aim,
     end_of_turn,
     sees,
     start_of_turn,
     unblind,
+)
+from ._marks import (
+    ADVANTAGE,
+    ATTACKS,
+    DASHES,
+    DECLARED_CONDITIONS,
+    DECLARED_COUNTERS,
+    DEFENSIVE_STANCE,
+    DELAYING,
+    DISENGAGED,
+    NAMED,
+    PRONE,
+    UNCONSCIOUS,
+    BlindedBy,
 )
 from ._movement import delayed, move, withdrawn
 from ._offers import offers
@@ -68,7 +79,7 @@ from ._reactions import delay_turn, take_delayed_turn
 if TYPE_CHECKING:
     from initiative.events import AnyAction
 
-    from ..._fight import Fight
+    from ..._rules import Rules
 
 
 class Tactical(Ruleset):
@@ -79,6 +90,8 @@ class Tactical(Ruleset):
     version = 2
     seed_file = "002_ef1e1defd7d41b68.txt"
     Options = TacticalOptions
+    conditions = DECLARED_CONDITIONS
+    counters = DECLARED_COUNTERS
     stats = STATS
     #: Characteristics: 3-18 for people, more for large creatures (the seed is silent).
     stat_ranges = dict.fromkeys(STATS, (1, 40))
@@ -133,71 +146,71 @@ class Tactical(Ruleset):
         """Default (the seed is silent): 1d10 plus the average of Ag and Int."""
         return (c.stats.get("ag", 0) + c.stats.get("int", 0)) // 2
 
-    def start(self, fight: Fight) -> Hook:
+    def start(self, fight: Rules) -> Hook:
         fight.roll_initiative(fight.present_ids())
         self.starting_conditions(fight, fight.present_ids())
         return
         yield  # pragma: no cover
 
-    def arrive(self, fight: Fight, arrivals: list[str]) -> Hook:
+    def arrive(self, fight: Rules, arrivals: list[str]) -> Hook:
         fight.roll_initiative(arrivals, insert=True)
         self.starting_conditions(fight, arrivals)
         return
         yield  # pragma: no cover
 
-    def starting_conditions(self, fight: Fight, ids: list[str]) -> None:
+    def starting_conditions(self, fight: Rules, ids: list[str]) -> None:
         for who in ids:
             for condition in combatant_options(fight.spec(who)).conditions:
-                fight.add_condition(who, condition, until="as the encounter file says")
+                fight.add_condition(who, NAMED[condition], until="as the encounter file says")
 
     # --- rounds and turns ---------------------------------------------------------------------
 
-    def round_started(self, fight: Fight) -> Hook:
+    def round_started(self, fight: Rules) -> Hook:
         """Seed 002: "no more than 2 attacks per round": the count restarts each round."""
         for who in sorted(fight.state.combatants):
             fight.set_counter(who, ATTACKS, 0)
         return
         yield  # pragma: no cover
 
-    def round_ended(self, fight: Fight) -> Hook:
+    def round_ended(self, fight: Rules) -> Hook:
         """Blindness caused by someone no longer fighting ends with the round."""
         for who in sorted(fight.state.combatants):
-            for c in fight.get(who).conditions:
-                if c.startswith("blinded_by:") and not fight.standing(c.partition(":")[2]):
+            for blinded in fight.conditions(who, BlindedBy):
+                if not fight.standing(blinded.by):
                     unblind(fight, who)
                     break
         return
         yield  # pragma: no cover
 
-    def turn_started(self, fight: Fight, who: str) -> Hook:
+    def turn_started(self, fight: Rules, who: str) -> Hook:
         start_of_turn(fight, who)
         fight.set_ap(who, self.max_ap(fight.spec(who)), "turn start")
-        if fight.get(who).has("unconscious"):
+        if fight.has(who, UNCONSCIOUS):
             return "unconscious"
         return None
         yield  # pragma: no cover
 
-    def turn_ended(self, fight: Fight, who: str) -> Hook:
+    def turn_ended(self, fight: Rules, who: str) -> Hook:
         # Disengage protects to the end of "this Turn", its end included.
         clear = withdrawn(fight, who)
         end_of_turn(fight, who)
         if fight.standing(who) and not fight.decided() and not clear:
             yield from delayed(fight, who, {"turn_end": [e.id for e in fight.enemies_of(who)]})
 
-    def turn_over(self, fight: Fight, who: str) -> str | None:
-        if fight.get(who).has("delaying"):
+    def turn_over(self, fight: Rules, who: str) -> str | None:
+        if fight.has(who, DELAYING):
             return "turn delayed"
         return None
 
     # --- actions ------------------------------------------------------------------------------
 
-    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         return offers(fight, who, window)
 
-    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
         return check(fight, who, action, window)
 
-    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Rules, who: str, action: AnyAction, window: Window) -> int:
         """Seed 002: "Every non-free action costs at least 1 AP." Moving within one's base
         movement, Delay Turn (0 AP) and taking a delayed turn are free."""
         if isinstance(action, FREE) or by_advantage(fight, who, action):
@@ -211,7 +224,7 @@ class Tactical(Ruleset):
             return max(1, self.options.potion_cost)
         return 1
 
-    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Rules, who: str, action: AnyAction, window: Window) -> Hook:
         if not keeps_aim(fight, who, action):
             break_aim(fight, who)
         if by_advantage(fight, who, action):
@@ -228,7 +241,7 @@ class Tactical(Ruleset):
                 yield from move(fight, who, to)
             case Dash(to=to):
                 if window.is_turn:
-                    fight.set_counter(who, DASHES, fight.get(who).count(DASHES) + 1)
+                    fight.set_counter(who, DASHES, fight.count(who, DASHES) + 1)
                 yield from move(fight, who, to)
             case ReadyWeapon():
                 yield from _specials.ready_weapon(fight, who, action)
@@ -240,7 +253,7 @@ class Tactical(Ruleset):
                 result = self.perform_simple(fight, who, action, window)
         return result
 
-    def perform_simple(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Any:
+    def perform_simple(self, fight: Rules, who: str, action: AnyAction, window: Window) -> Any:
         """The actions that open no openings of their own."""
         match action:
             case Evade():
@@ -252,9 +265,9 @@ class Tactical(Ruleset):
             case CounterAttack():
                 return _reactions.counter_attack(fight, who, window)
             case DefensiveStance():
-                fight.add_condition(who, "defensive_stance", until=f"{who}'s next turn")
+                fight.add_condition(who, DEFENSIVE_STANCE, until=f"{who}'s next turn")
             case Disengage():
-                fight.add_condition(who, "disengaged", until="end of turn")
+                fight.add_condition(who, DISENGAGED, until="end of turn")
             case DelayTurn():
                 delay_turn(fight, who, action)
             case Aim():
@@ -262,7 +275,7 @@ class Tactical(Ruleset):
             case Hide():
                 _specials.hide(fight, who)
             case Arise():
-                fight.remove_condition(who, "prone")
+                fight.remove_condition(who, PRONE)
             case Bash():
                 _specials.bash(fight, who, action)
             case BlindOpponent():
@@ -279,11 +292,11 @@ class Tactical(Ruleset):
                 _specials.trip(fight, who, action)
         return None
 
-    def can_see(self, fight: Fight, viewer: str, other: str) -> bool:
+    def can_see(self, fight: Rules, viewer: str, other: str) -> bool:
         return sees(fight, viewer, other)
 
 
-def keeps_aim(fight: Fight, who: str, action: AnyAction) -> bool:
+def keeps_aim(fight: Rules, who: str, action: AnyAction) -> bool:
     """Seed 002 Aim: the chain survives only "continuing to aim or firing the aimed
     weapon/spell" (firing resets it)."""
     if isinstance(action, Aim):

@@ -22,9 +22,10 @@ from initiative.events import (
 )
 
 from .._common import reaches, weapons
+from ._marks import FULL_DEFENSE, IN_COVER, INTERCEPTED, SURPRISED, Unloaded
 
 if TYPE_CHECKING:
-    from ..._fight import Fight
+    from ..._rules import Rules
     from ..._ruleset import Hook
     from ._ruleset import Thriller
 
@@ -32,20 +33,19 @@ ATTACKED = "attacked"
 MELEE_ATTACKED = "melee_attacked"
 
 
-def defence(R: Thriller, fight: Fight, who: str) -> int:
+def defence(R: Thriller, fight: Rules, who: str) -> int:
     """What an attack on ``who`` must reach: the base, its Agility modifier, cover, Full Defense."""
     o = R.options
-    c = fight.get(who)
     value = o.defense_base + R.mod(fight.spec(who), "agility")
-    if c.has("in_cover"):
+    if fight.has(who, IN_COVER):
         value += o.cover_bonus
-    if c.has("full_defense"):
+    if fight.has(who, FULL_DEFENSE):
         value += o.full_defense_bonus
     return value
 
 
 def attack(
-    R: Thriller, fight: Fight, who: str, target: str, weapon: Weapon, *, retaliation: bool
+    R: Thriller, fight: Rules, who: str, target: str, weapon: Weapon, *, retaliation: bool
 ) -> Hook:
     """Resolve an attack with its openings; returns whether it hit."""
     trigger = Trigger(kind=ATTACKED, by=who, target=target, event=fight.cause, detail=weapon.name)
@@ -61,7 +61,7 @@ def attack(
             defender = r.who
         elif isinstance(r.action, Dodge):
             dodge = r.result
-    fight.remove_condition(target, "intercepted")
+    fight.remove_condition(target, INTERCEPTED)
     if defender != target:
         dodge = None  # the interceptor took the hit in the target's place
     if not (fight.standing(who) and fight.standing(defender)):
@@ -76,13 +76,13 @@ def attack(
 
 
 def _resolve(
-    R: Thriller, fight: Fight, who: str, defender: str, weapon: Weapon, dodge: int | None
+    R: Thriller, fight: Rules, who: str, defender: str, weapon: Weapon, dodge: int | None
 ) -> bool:
     """The attack test: 1d20 (2d20kh1 against the Surprised) + modifier against the defence."""
     spec = fight.spec(who)
     bonus = R.mod(spec, "agility" if weapon.ranged else "strength") + weapon.bonus
     bonus += R.take_assist(fight, who) - R.shaken(fight, who)
-    dice = "2d20kh1" if fight.get(defender).has("surprised") else "1d20"
+    dice = "2d20kh1" if fight.has(defender, SURPRISED) else "1d20"
     roll = fight.roll(who, f"attack on {defender}", f"{dice}{bonus:+d}")
     against = defence(R, fight, defender)
     detail = weapon.name
@@ -95,7 +95,7 @@ def _resolve(
         )
     )
     if weapon.ranged and weapon.reload > 0:
-        fight.set_counter(who, f"unloaded.{weapon.name}", 1)
+        fight.set_counter(who, Unloaded(weapon.name), 1)
     if hit:
         dmg = fight.roll(who, f"damage to {defender}", weapon.damage)
         amount = max(R.options.min_damage, dmg.total - fight.spec(defender).armor)
@@ -103,21 +103,21 @@ def _resolve(
     return hit
 
 
-def dodge_roll(R: Thriller, fight: Fight, who: str) -> int:
+def dodge_roll(R: Thriller, fight: Rules, who: str) -> int:
     """Dodge: 1d20 + Agility modifier, -2 while Surprised, less the Shaken penalty."""
     bonus = R.mod(fight.spec(who), "agility") - R.shaken(fight, who)
-    if fight.get(who).has("surprised"):
+    if fight.has(who, SURPRISED):
         bonus -= R.options.surprise_dodge_penalty
     return fight.roll(who, "dodge", f"1d20{bonus:+d}").total
 
 
-def retaliation_weapon(fight: Fight, who: str, target: str) -> Weapon | None:
+def retaliation_weapon(fight: Rules, who: str, target: str) -> Weapon | None:
     """The first melee weapon of ``who`` that reaches ``target``."""
     gap = fight.dist(who, target)
     return next((w for w in weapons(fight, who) if not w.ranged and reaches(w, gap)), None)
 
 
-def reaction_offers(R: Thriller, fight: Fight, who: str, window: Window) -> list[Offer]:
+def reaction_offers(R: Thriller, fight: Rules, who: str, window: Window) -> list[Offer]:
     """Reactions cost 1 AP of held AP; the Surprised may only Dodge ("able only to defend").
 
     Seed 000: reactions are "performed outside your turn using saved AP", so the one whose
@@ -128,15 +128,15 @@ def reaction_offers(R: Thriller, fight: Fight, who: str, window: Window) -> list
         return []
     if who == fight.state.active:
         return []
-    surprised = fight.get(who).has("surprised")
+    surprised = fight.has(who, SURPRISED)
     if t.kind == ATTACKED and t.target is not None:
-        if who == t.target and not fight.get(who).has("intercepted"):
+        if who == t.target and not fight.has(who, INTERCEPTED):
             return [Offer(action=Dodge(), cost=1)]
         if (
             who != t.target
             and not surprised
             and fight.get(who).side == fight.get(t.target).side
-            and not fight.get(t.target).has("intercepted")
+            and not fight.has(t.target, INTERCEPTED)
             and fight.dist(who, t.target) <= R.options.intercept_reach + 1e-9
         ):
             return [Offer(action=Intercept(), cost=1)]
@@ -151,14 +151,14 @@ def reaction_offers(R: Thriller, fight: Fight, who: str, window: Window) -> list
     return []
 
 
-def perform_reaction(R: Thriller, fight: Fight, who: str, action: object, window: Window) -> Hook:
+def perform_reaction(R: Thriller, fight: Rules, who: str, action: object, window: Window) -> Hook:
     t = window.trigger
     assert t is not None
     if isinstance(action, Dodge):
         return dodge_roll(R, fight, who)
     if isinstance(action, Intercept):
         assert t.target is not None
-        fight.add_condition(t.target, "intercepted", until="the attack resolves")
+        fight.add_condition(t.target, INTERCEPTED, until="the attack resolves")
         return who
     assert isinstance(action, Retaliate)
     weapon = retaliation_weapon(fight, who, action.target)

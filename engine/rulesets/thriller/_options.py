@@ -9,7 +9,7 @@ from initiative.events import CheckResolved, CombatantSpec
 from ..._ruleset import Options
 
 if TYPE_CHECKING:
-    from ..._fight import Fight
+    from ..._rules import Rules
 
 #: Perks the seed names, as the encounter file spells them (compared case-insensitively).
 LIGHTNING_REFLEXES = "lightning reflexes"
@@ -82,7 +82,7 @@ def modifier(value: int) -> int:
 
 
 def resolve_check(
-    fight: Fight, who: str, name: str, roll: int, against: int, against_who: str | None = None
+    fight: Rules, who: str, name: str, roll: int, against: int, against_who: str | None = None
 ) -> bool:
     """Record a check that succeeds when ``roll`` reaches ``against``; whether it succeeded."""
     success = roll >= against

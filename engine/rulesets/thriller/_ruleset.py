@@ -21,10 +21,20 @@ from initiative.events import (
 from ..._ruleset import Hook, Ruleset
 from .._common import weapon_named
 from . import _combat, _surprise, _turn
+from ._marks import (
+    ASSISTED,
+    CONDITIONS,
+    COUNTERS,
+    FULL_DEFENSE,
+    IN_COVER,
+    SHAKEN,
+    SURPRISED,
+    Worked,
+)
 from ._options import COMBAT_REFLEXES, LIGHTNING_REFLEXES, ThrillerOptions, has_perk, modifier, stat
 
 if TYPE_CHECKING:
-    from ..._fight import Fight
+    from ..._rules import Rules
 
 REACTIONS = (Dodge, Intercept, Retaliate)
 
@@ -34,6 +44,8 @@ class Thriller(Ruleset):
     version = 2
     seed_file = "000_d9d14e010805cf12.txt"
     Options = ThrillerOptions
+    conditions = CONDITIONS
+    counters = COUNTERS
     stats = frozenset({"agility", "strength", "perception", "insight", "willpower", "sanity"})
     required_stats = frozenset({"agility"})
     #: The 3-18 scale of the AP table ("AGI 6-7 -> 1 AP"); Sanity Points 0-99.
@@ -91,14 +103,14 @@ class Thriller(Ruleset):
         """The modifier of a 3-18 stat: (stat - 10) // 2."""
         return modifier(stat(spec, name, self.options.default_stat))
 
-    def shaken(self, fight: Fight, who: str) -> int:
+    def shaken(self, fight: Rules, who: str) -> int:
         """The Shaken penalty ``who`` suffers now (0 when not Shaken)."""
-        return self.options.shaken_penalty if fight.get(who).has("shaken") else 0
+        return self.options.shaken_penalty if fight.has(who, SHAKEN) else 0
 
-    def take_assist(self, fight: Fight, who: str) -> int:
+    def take_assist(self, fight: Rules, who: str) -> int:
         """An ally's Assist bonus, used up by this test."""
-        bonus = fight.get(who).count("assisted")
-        fight.set_counter(who, "assisted", 0)
+        bonus = fight.count(who, ASSISTED)
+        fight.set_counter(who, ASSISTED, 0)
         return bonus
 
     # --- AP -----------------------------------------------------------------------------------
@@ -109,10 +121,10 @@ class Thriller(Ruleset):
             return c.ap
         return max(1, (stat(c, "agility", self.options.default_stat) - 6) // 2)
 
-    def turn_ap(self, fight: Fight, who: str) -> int:
+    def turn_ap(self, fight: Rules, who: str) -> int:
         """AP at the start of ``who``'s turn: full, less the Shaken loss (never below 1)."""
         full = self.max_ap(fight.spec(who))
-        if fight.get(who).has("shaken"):
+        if fight.has(who, SHAKEN):
             return max(1, full - self.options.shaken_ap)
         return full
 
@@ -129,12 +141,12 @@ class Thriller(Ruleset):
         bonus = o.combat_reflexes_bonus if has_perk(c, COMBAT_REFLEXES) else 0
         return self.mod(c, name) + bonus
 
-    def tie_keys(self, fight: Fight, who: str) -> tuple[int, ...]:
+    def tie_keys(self, fight: Rules, who: str) -> tuple[int, ...]:
         """Seed: "the GM may compare highest Agility, Perception, or even current Sanity Points"."""
         spec, default = fight.spec(who), self.options.default_stat
         return tuple(stat(spec, s, default) for s in ("agility", "perception", "sanity"))
 
-    def start(self, fight: Fight) -> Hook:
+    def start(self, fight: Rules) -> Hook:
         fight.roll_initiative(fight.present_ids())
         _surprise.settle_surprise(self, fight)
         _surprise.horror(self, fight)
@@ -143,46 +155,46 @@ class Thriller(Ruleset):
 
     # --- rounds and turns ---------------------------------------------------------------------
 
-    def turn_started(self, fight: Fight, who: str) -> Hook:
+    def turn_started(self, fight: Rules, who: str) -> Hook:
         """AP resets at the start of one's own turn; cover and Full Defense end; the Surprised
         lose their round-1 turn."""
-        fight.remove_condition(who, "in_cover")
-        fight.remove_condition(who, "full_defense")
+        fight.remove_condition(who, IN_COVER)
+        fight.remove_condition(who, FULL_DEFENSE)
         for name in (
             _turn.FREE,
             _turn.FULL_ROUND,
-            *(f"worked.{s.name}" for s in fight.spec(who).specials),
+            *(Worked(s.name) for s in fight.spec(who).specials),
         ):
             fight.set_counter(who, name, 0)
         fight.set_ap(who, self.turn_ap(fight, who), "turn start")
-        if fight.get(who).has("surprised"):
+        if fight.has(who, SURPRISED):
             return "surprised"
         return None
         yield  # pragma: no cover
 
-    def round_ended(self, fight: Fight) -> Hook:
+    def round_ended(self, fight: Rules) -> Hook:
         """Surprise lasts round 1 only ("Surprised characters cannot act in the first round");
         Shaken lasts until the end of round ``shaken_rounds``."""
         for who in fight.state.order:
-            fight.remove_condition(who, "surprised")
+            fight.remove_condition(who, SURPRISED)
             if fight.state.round >= self.options.shaken_rounds:
-                fight.remove_condition(who, "shaken")
+                fight.remove_condition(who, SHAKEN)
         return
         yield  # pragma: no cover
 
-    def turn_over(self, fight: Fight, who: str) -> str | None:
-        if fight.get(who).count(_turn.FULL_ROUND):
+    def turn_over(self, fight: Rules, who: str) -> str | None:
+        if fight.count(who, _turn.FULL_ROUND):
             return "full-round action"
         return None
 
     # --- actions ------------------------------------------------------------------------------
 
-    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         if window.is_turn:
             return _turn.offers(self, fight, who)
         return _combat.reaction_offers(self, fight, who, window)
 
-    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
         if not window.is_turn:
             offered = [o.action for o in _combat.reaction_offers(self, fight, who, window)]
             if action in offered:
@@ -194,12 +206,12 @@ class Thriller(Ruleset):
             return f"{type(action).__name__} is a reaction, taken with held AP in an opening"
         return _turn.check(self, fight, who, action)
 
-    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Rules, who: str, action: AnyAction, window: Window) -> int:
         if not window.is_turn:
             return 1
         return _turn.cost(self, fight, who, action)
 
-    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Rules, who: str, action: AnyAction, window: Window) -> Hook:
         if not window.is_turn:
             return (yield from _combat.perform_reaction(self, fight, who, action, window))
         if isinstance(action, Attack):

@@ -13,16 +13,17 @@ from typing import TYPE_CHECKING
 
 from initiative.events import DiceRolled
 
+from ._marks import SHAKEN, SURPRISED
 from ._options import resolve_check
 
 if TYPE_CHECKING:
-    from ..._fight import Fight
+    from ..._rules import Rules
     from ._ruleset import Thriller
 
 SURPRISED_UNTIL = "end of round 1"
 
 
-def settle_surprise(R: Thriller, fight: Fight) -> None:
+def settle_surprise(R: Thriller, fight: Rules) -> None:
     """Mark the Surprised: as the encounter file says, else by the opposed check in an ambush."""
     ambush = R.options.ambush_by
     tested = []
@@ -30,7 +31,7 @@ def settle_surprise(R: Thriller, fight: Fight) -> None:
         given = fight.spec(who).surprised
         if given is not None:
             if given:
-                fight.add_condition(who, "surprised", until=SURPRISED_UNTIL)
+                fight.add_condition(who, SURPRISED, until=SURPRISED_UNTIL)
         elif ambush is not None and fight.get(who).side != ambush:
             tested.append(who)
     if not tested:
@@ -44,10 +45,10 @@ def settle_surprise(R: Thriller, fight: Fight) -> None:
     for who in tested:
         if _notices(R, fight, who, lowest, against):
             continue
-        fight.add_condition(who, "surprised", until=SURPRISED_UNTIL)
+        fight.add_condition(who, SURPRISED, until=SURPRISED_UNTIL)
 
 
-def _stealth_rolls(fight: Fight, side: str | None) -> list[tuple[str, int]]:
+def _stealth_rolls(fight: Rules, side: str | None) -> list[tuple[str, int]]:
     """Each ambusher's Stealth: 1d20 + its ``stealth`` skill."""
     rolls = []
     for who in fight.state.order:
@@ -57,7 +58,7 @@ def _stealth_rolls(fight: Fight, side: str | None) -> list[tuple[str, int]]:
     return rolls
 
 
-def _notices(R: Thriller, fight: Fight, who: str, ambusher: str, against: int) -> bool:
+def _notices(R: Thriller, fight: Rules, who: str, ambusher: str, against: int) -> bool:
     """Perception or Insight (the better) + that skill, against the Stealth; ties notice."""
     spec = fight.spec(who)
     name = max(("perception", "insight"), key=lambda s: (R.mod(spec, s), s == "perception"))
@@ -67,7 +68,7 @@ def _notices(R: Thriller, fight: Fight, who: str, ambusher: str, against: int) -
     return resolve_check(fight, who, check, roll.total, against, against_who=ambusher)
 
 
-def horror(R: Thriller, fight: Fight) -> None:
+def horror(R: Thriller, fight: Rules) -> None:
     """A horrifying ambush: each ambushed combatant checks 1d20 + Willpower modifier vs the DC."""
     o = R.options
     if not o.horrifying:
@@ -78,4 +79,4 @@ def horror(R: Thriller, fight: Fight) -> None:
         bonus = R.mod(fight.spec(who), "willpower")
         roll = fight.roll(who, "sanity check", f"1d20{bonus:+d}")
         if not resolve_check(fight, who, "sanity (willpower)", roll.total, o.sanity_dc):
-            fight.add_condition(who, "shaken", until=f"end of round {o.shaken_rounds}")
+            fight.add_condition(who, SHAKEN, until=f"end of round {o.shaken_rounds}")

@@ -37,36 +37,46 @@ from .._common import (
     move_offers,
     weapon_named,
 )
+from ._marks import (
+    ASSISTED,
+    FREE,
+    FULL_DEFENSE,
+    FULL_ROUND,
+    IN_COVER,
+    Progress,
+    SpecialCondition,
+    Unloaded,
+    Used,
+    Worked,
+)
 from ._options import QUICK_DRAW, has_perk, resolve_check
 
 if TYPE_CHECKING:
     from initiative.events import AnyAction
 
-    from ..._fight import Fight
+    from ..._rules import Rules
     from ._ruleset import Thriller
 
-FREE = "free_actions"
-FULL_ROUND = "full_round"
 
 
-def unloaded(fight: Fight, who: str, weapon: str) -> bool:
-    return fight.get(who).count(f"unloaded.{weapon}") > 0
+def unloaded(fight: Rules, who: str, weapon: str) -> bool:
+    return fight.count(who, Unloaded(weapon)) > 0
 
 
-def uses_left(fight: Fight, who: str, item: str) -> int:
+def uses_left(fight: Rules, who: str, item: str) -> int:
     spec = next((i for i in fight.spec(who).items if i.name == item), None)
-    return 0 if spec is None else spec.count - fight.get(who).count(f"used.{item}")
+    return 0 if spec is None else spec.count - fight.count(who, Used(item))
 
 
-def special_named(fight: Fight, who: str, name: str) -> SpecialAction | None:
+def special_named(fight: Rules, who: str, name: str) -> SpecialAction | None:
     return next((s for s in fight.spec(who).specials if s.name == name), None)
 
 
-def free_left(R: Thriller, fight: Fight, who: str) -> bool:
-    return fight.get(who).count(FREE) < R.options.free_actions
+def free_left(R: Thriller, fight: Rules, who: str) -> bool:
+    return fight.count(who, FREE) < R.options.free_actions
 
 
-def cost(R: Thriller, fight: Fight, who: str, action: AnyAction) -> int:
+def cost(R: Thriller, fight: Rules, who: str, action: AnyAction) -> int:
     """1 AP for a standard action; 0 for a free one (and Quick Draw's reload or draw while free
     actions are left); all AP for a full-round action; the declared AP for a special."""
     match action:
@@ -82,14 +92,14 @@ def cost(R: Thriller, fight: Fight, who: str, action: AnyAction) -> int:
     return 1
 
 
-def offers(R: Thriller, fight: Fight, who: str) -> list[Offer]:
+def offers(R: Thriller, fight: Rules, who: str) -> list[Offer]:
     """What a policy is offered in its turn (scripts may send anything ``check`` accepts)."""
     me, spec = fight.get(who), fight.spec(who)
     found: list[Offer] = []
     if me.ap >= 1:
         found += attack_offers(fight, who, 1, usable=lambda w: not unloaded(fight, who, w.name))
         found += move_offers(fight, who, 1, spec.speed)
-        if not me.has("in_cover"):
+        if not fight.has(who, IN_COVER):
             found.append(Offer(action=TakeCover(), cost=1))
         found += [Offer(action=a, cost=1) for a in _item_actions(fight, who)]
     for w in spec.weapons:
@@ -112,7 +122,7 @@ def offers(R: Thriller, fight: Fight, who: str) -> list[Offer]:
     return found
 
 
-def _item_actions(fight: Fight, who: str) -> list[AnyAction]:
+def _item_actions(fight: Rules, who: str) -> list[AnyAction]:
     me = fight.get(who)
     actions: list[AnyAction] = []
     for item in fight.spec(who).items:
@@ -128,7 +138,7 @@ def _item_actions(fight: Fight, who: str) -> list[AnyAction]:
     return actions
 
 
-def _special_target(fight: Fight, who: str, s: SpecialAction) -> str | None:
+def _special_target(fight: Rules, who: str, s: SpecialAction) -> str | None:
     if not (s.damage or s.condition):
         return None
     me = fight.get(who)
@@ -136,10 +146,10 @@ def _special_target(fight: Fight, who: str, s: SpecialAction) -> str | None:
     return near[0].id if near else None
 
 
-def check(R: Thriller, fight: Fight, who: str, action: AnyAction) -> str | None:
+def check(R: Thriller, fight: Rules, who: str, action: AnyAction) -> str | None:
     """Why a turn action is illegal now, or ``None``."""
     me = fight.get(who)
-    if me.count(FULL_ROUND):
+    if fight.count(who, FULL_ROUND):
         # Seed 000: a full-round action means you "forgo all other actions that turn".
         return "a full-round action was taken this turn: nothing else may follow it"
     match action:
@@ -172,7 +182,7 @@ def check(R: Thriller, fight: Fight, who: str, action: AnyAction) -> str | None:
                 return f"{ally} is {fight.dist(who, ally):g} m away, farther than {R.options.assist_reach:g} m"
             return None
         case TakeCover():
-            return "already in cover" if me.has("in_cover") else None
+            return "already in cover" if fight.has(who, IN_COVER) else None
         case Interact(what=what):
             return None if what.strip() else "Interact needs something to interact with"
         case FreeAction():
@@ -186,7 +196,7 @@ def check(R: Thriller, fight: Fight, who: str, action: AnyAction) -> str | None:
     return f"{type(action).__name__} is not an action of the thriller ruleset in one's own turn"
 
 
-def _check_item(fight: Fight, who: str, action: UseItem) -> str | None:
+def _check_item(fight: Rules, who: str, action: UseItem) -> str | None:
     item = next((i for i in fight.spec(who).items if i.name == action.item), None)
     if item is None:
         return f"{who} carries no item named {action.item!r}"
@@ -205,14 +215,14 @@ def _check_item(fight: Fight, who: str, action: UseItem) -> str | None:
     return None
 
 
-def acted(R: Thriller, fight: Fight, who: str) -> bool:
+def acted(R: Thriller, fight: Rules, who: str) -> bool:
     """Whether ``who`` has taken any action this turn: AP spent, or a free action (Quick
     Draw's 0-AP reload or draw counts as one) taken."""
     spent = R.turn_ap(fight, who) - fight.get(who).ap
-    return spent > 0 or fight.get(who).count(FREE) > 0
+    return spent > 0 or fight.count(who, FREE) > 0
 
 
-def _check_full_round(R: Thriller, fight: Fight, who: str, action: AnyAction) -> str | None:
+def _check_full_round(R: Thriller, fight: Rules, who: str, action: AnyAction) -> str | None:
     """Seed 000: "When performing a full-round action, you ... forgo all other actions that
     turn": any action earlier in the turn, even a free one, makes it illegal."""
     if acted(R, fight, who) or fight.get(who).ap < 1:
@@ -222,11 +232,11 @@ def _check_full_round(R: Thriller, fight: Fight, who: str, action: AnyAction) ->
     return None
 
 
-def _check_special(fight: Fight, who: str, action: Special) -> str | None:
+def _check_special(fight: Rules, who: str, action: Special) -> str | None:
     s = special_named(fight, who, action.name)
     if s is None:
         return f"{who} has no special action named {action.name!r} in the encounter file"
-    if s.turns > 1 and fight.get(who).count(f"worked.{s.name}"):
+    if s.turns > 1 and fight.count(who, Worked(s.name)):
         return f"{s.name} has already been worked on this turn"
     if s.damage or s.condition:
         if action.target is None:
@@ -238,7 +248,7 @@ def _check_special(fight: Fight, who: str, action: Special) -> str | None:
     return None
 
 
-def perform(R: Thriller, fight: Fight, who: str, action: AnyAction) -> None:
+def perform(R: Thriller, fight: Rules, who: str, action: AnyAction) -> None:
     """Resolve a turn action other than an attack."""
     match action:
         case Move(to=to):
@@ -247,13 +257,13 @@ def perform(R: Thriller, fight: Fight, who: str, action: AnyAction) -> None:
             _use_item(fight, who, action)
         case ReadyWeapon(weapon=name, mode=mode):
             if mode == "reload":
-                fight.set_counter(who, f"unloaded.{name}", 0)
+                fight.set_counter(who, Unloaded(name), 0)
         case Assist(ally=ally):
-            fight.set_counter(ally, "assisted", R.options.assist_bonus)
+            fight.set_counter(ally, ASSISTED, R.options.assist_bonus)
         case TakeCover():
-            fight.add_condition(who, "in_cover", until="start of its next turn")
+            fight.add_condition(who, IN_COVER, until="start of its next turn")
         case FullDefense():
-            fight.add_condition(who, "full_defense", until="start of its next turn")
+            fight.add_condition(who, FULL_DEFENSE, until="start of its next turn")
         case Flee(to=to):
             fight.move(who, at(to.x, to.y))
             me = fight.get(who)
@@ -267,14 +277,14 @@ def perform(R: Thriller, fight: Fight, who: str, action: AnyAction) -> None:
     # The free-action tally has not moved since the declaration, so ``cost`` still says whether
     # a Quick Draw reload was taken as a free action.
     if isinstance(action, FreeAction | ReadyWeapon) and cost(R, fight, who, action) == 0:
-        fight.set_counter(who, FREE, fight.get(who).count(FREE) + 1)
+        fight.set_counter(who, FREE, fight.count(who, FREE) + 1)
     if isinstance(action, Flee | FullDefense):
         fight.set_counter(who, FULL_ROUND, 1)
 
 
-def _use_item(fight: Fight, who: str, action: UseItem) -> None:
+def _use_item(fight: Rules, who: str, action: UseItem) -> None:
     item = next(i for i in fight.spec(who).items if i.name == action.item)
-    fight.set_counter(who, f"used.{item.name}", fight.get(who).count(f"used.{item.name}") + 1)
+    fight.set_counter(who, Used(item.name), fight.count(who, Used(item.name)) + 1)
     target = action.target or who
     if item.heal:
         fight.heal(target, fight.roll(who, f"{item.name} heals {target}", item.heal).total)
@@ -284,16 +294,16 @@ def _use_item(fight: Fight, who: str, action: UseItem) -> None:
         )
 
 
-def _special(R: Thriller, fight: Fight, who: str, action: Special) -> None:
+def _special(R: Thriller, fight: Rules, who: str, action: Special) -> None:
     s = special_named(fight, who, action.name)
     assert s is not None
-    progress = fight.get(who).count(f"special.{s.name}") + 1
+    progress = fight.count(who, Progress(s.name)) + 1
     if s.turns > 1:
-        fight.set_counter(who, f"worked.{s.name}", 1)
+        fight.set_counter(who, Worked(s.name), 1)
     if progress < s.turns:
-        fight.set_counter(who, f"special.{s.name}", progress)
+        fight.set_counter(who, Progress(s.name), progress)
         return
-    fight.set_counter(who, f"special.{s.name}", 0)
+    fight.set_counter(who, Progress(s.name), 0)
     success = True
     if s.skill is not None:
         bonus = (
@@ -305,7 +315,7 @@ def _special(R: Thriller, fight: Fight, who: str, action: Special) -> None:
         success = resolve_check(fight, who, f"{s.name} ({s.skill})", roll.total, s.difficulty)
     if success and action.target is not None and fight.standing(action.target):
         if s.condition:
-            fight.add_condition(action.target, s.condition)
+            fight.add_condition(action.target, SpecialCondition(s.condition))
         if s.damage:
             amount = fight.roll(who, f"{s.name} on {action.target}", s.damage).total
             fight.damage(action.target, amount, source=who)

@@ -1,0 +1,279 @@
+"""What a ruleset's hooks may read and do: :class:`Rules`, and typed conditions and counters.
+
+Every hook of a :class:`~engine.Ruleset` receives a :class:`Rules` (called ``fight`` in the
+bundled rulesets), never the :class:`~engine.Fight` itself. It is the whole table of what rules
+may touch:
+
+=================  =========================================================================
+read               ``state``, ``spec``, ``specs``, ``get``, ``standing``, ``present_ids``,
+                   ``enemies_of``, ``allies_of``, ``near``, ``nearest_enemy``, ``dist``,
+                   ``by_initiative``, ``can_see``, ``decided``, ``options``, ``ruleset``,
+                   ``cause``
+conditions         ``has``, ``conditions``, ``add_condition``, ``remove_condition``
+counters           ``count``, ``set_counter``
+dice               ``roll`` (the fight's dice, or dice given at the table)
+change             ``set_ap``, ``move``, ``damage``, ``heal``, ``defeat``,
+                   ``roll_initiative``, ``emit`` (any other event), ``caused_by``
+flow (generators)  ``opening`` and ``inserted_turn``, driven with ``yield from``
+=================  =========================================================================
+
+The methods are the fight's own, bound once: calling one through a :class:`Rules` costs what
+calling it on the fight costs.
+
+Conditions and counters are typed: a ruleset declares the :class:`Condition` and
+:class:`Counter` subclasses it uses (``Ruleset.conditions``, ``Ruleset.counters``), and its rules
+read and write them as values (``fight.has(who, PRONE)``,
+``fight.add_condition(t, Dropped(weapon="axe", at=Position(x=1, y=2)))``). In the log a
+condition or a counter is the string it always was (``dropped:axe@1,2``): each type converts
+itself to and from that string (:meth:`Mark.wire`, :meth:`Mark.parse`), in one place. A
+condition or counter of a type the ruleset did not declare is an error when it is emitted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+import msgspec
+from initiative.events import (
+    ConditionAdded,
+    ConditionRemoved,
+    CounterChanged,
+    Event,
+)
+
+if TYPE_CHECKING:
+    from ._fight import Fight
+    from ._live import LiveState
+    from ._ruleset import Ruleset
+
+M = TypeVar("M", bound="Mark")
+
+
+class UndeclaredMarkError(TypeError):
+    """A condition or counter the ruleset did not declare was about to be emitted."""
+
+
+class Mark(msgspec.Struct, frozen=True):
+    """A condition or counter key: a small frozen value with a name and a wire form.
+
+    The default codec covers a mark without fields (wire: ``name``) and one with a single
+    ``str`` field (wire: ``name`` + ``sep`` + the field, as ``disarmed:axe``). A type whose
+    string is shaped otherwise overrides :meth:`wire` and :meth:`parse` together.
+    """
+
+    name: ClassVar[str] = ""
+    """The wire name (for a mark with a field, the part before ``sep``)."""
+    sep: ClassVar[str] = ":"
+
+    def wire(self) -> str:
+        """The string the log records for this mark."""
+        fields = self.__struct_fields__
+        if not fields:
+            return self.name
+        return f"{self.name}{self.sep}{getattr(self, fields[0])}"
+
+    @classmethod
+    def parse(cls: type[M], text: str) -> M | None:
+        """The mark ``text`` is the wire form of, or ``None`` when it is not one of this type."""
+        fields = cls.__struct_fields__
+        if not fields:
+            return cls() if text == cls.name else None
+        head = cls.name + cls.sep
+        if not text.startswith(head) or len(text) == len(head):
+            return None
+        return cls(text[len(head) :])
+
+
+class Condition(Mark, frozen=True):
+    """Base of a typed condition (recorded as ``ConditionAdded``/``ConditionRemoved``)."""
+
+
+class Counter(Mark, frozen=True):
+    """Base of a typed counter key (recorded as ``CounterChanged``)."""
+
+
+class Hidden(Condition, frozen=True):
+    """Unseen by one's enemies (what ``Ruleset.can_see`` reads by default)."""
+
+    name = "hidden"
+
+
+HIDDEN = Hidden()
+
+_MARK_EVENTS = (ConditionAdded, ConditionRemoved, CounterChanged)
+
+
+class Rules:
+    """A ruleset's view of one fight: what hooks may read and do (see the module's table)."""
+
+    __slots__ = (
+        "_condition_types",
+        "_conditions",
+        "_counter_types",
+        "_counters",
+        "_fight",
+        "_live",
+        "allies_of",
+        "by_initiative",
+        "caused_by",
+        "damage",
+        "decided",
+        "defeat",
+        "dist",
+        "encounter",
+        "enemies_of",
+        "get",
+        "heal",
+        "inserted_turn",
+        "move",
+        "near",
+        "nearest_enemy",
+        "opening",
+        "options",
+        "present_ids",
+        "roll",
+        "roll_initiative",
+        "ruleset",
+        "set_ap",
+        "spec",
+        "specs",
+        "standing",
+    )
+
+    def __init__(self, fight: Fight) -> None:
+        self._fight = fight
+        ruleset: Ruleset = fight.ruleset
+        self.ruleset = ruleset
+        """The ruleset (its options, its other hooks)."""
+        self.options: Any = ruleset.options
+        self.encounter = fight.encounter
+        self._condition_types: tuple[type[Condition], ...] = tuple(ruleset.conditions)
+        self._counter_types: tuple[type[Counter], ...] = tuple(ruleset.counters)
+        self._conditions = frozenset(self._condition_types)
+        self._counters = frozenset(self._counter_types)
+        # Reading.
+        self.spec = fight.spec
+        self.specs = fight.specs
+        self.get = fight.get
+        self.standing = fight.standing
+        self.present_ids = fight.present_ids
+        self.enemies_of = fight.enemies_of
+        self.allies_of = fight.allies_of
+        self.near = fight.near
+        self.nearest_enemy = fight.nearest_enemy
+        self.dist = fight.dist
+        self.by_initiative = fight.by_initiative
+        self.decided = fight.decided
+        # Dice and changes, each one or more events.
+        self.roll = fight.roll
+        self.set_ap = fight.set_ap
+        self.move = fight.move
+        self.damage = fight.damage
+        self.heal = fight.heal
+        self.defeat = fight.defeat
+        self.roll_initiative = fight.roll_initiative
+        self.caused_by = fight.caused_by
+        # Generators, driven with ``yield from``.
+        self.opening = fight.opening
+        self.inserted_turn = fight.inserted_turn
+
+    @property
+    def state(self) -> LiveState:
+        """The live state (read it, never change it)."""
+        return self._fight.state
+
+    @property
+    def cause(self) -> int | None:
+        """The seq events emitted now name as their cause."""
+        return self._fight.cause
+
+    def can_see(self, viewer: str, other: str) -> bool:
+        """Whether ``viewer`` sees ``other`` (the ruleset's ``can_see``)."""
+        return self.ruleset.can_see(self, viewer, other)
+
+    def emit(self, event: Event, *, cause: int | bool | None = True) -> int:
+        """Record an event of the ruleset's own (an attack's resolution, a flight ...); its seq.
+
+        A condition or counter event must name a declared type's wire form."""
+        if isinstance(event, _MARK_EVENTS):
+            text = event.name if isinstance(event, CounterChanged) else event.condition
+            kinds: tuple[type[Mark], ...] = (
+                self._counter_types if isinstance(event, CounterChanged) else self._condition_types
+            )
+            if not any(k.parse(text) is not None for k in kinds):
+                raise UndeclaredMarkError(
+                    f"{text!r} is not a condition or counter the {self.ruleset.name} ruleset"
+                    " declares"
+                )
+        return self._fight.emit(event, cause=cause)
+
+    # --- conditions ---------------------------------------------------------------------------
+
+    def has(self, who: str, condition: Condition) -> bool:
+        """Whether ``who`` has ``condition`` now."""
+        return condition.wire() in self._fight.state.combatants[who].conditions
+
+    def conditions(self, who: str, kind: type[M]) -> list[M]:
+        """``who``'s conditions of type ``kind``, in the order gained."""
+        parse = kind.parse
+        found = []
+        for text in self._fight.state.combatants[who].conditions:
+            mark = parse(text)
+            if mark is not None:
+                found.append(mark)
+        return found
+
+    def add_condition(self, who: str, condition: Condition, until: str = "") -> None:
+        """Give ``who`` the condition (nothing happens when it has it already)."""
+        if type(condition) not in self._conditions:
+            raise _undeclared(self.ruleset, "condition", condition)
+        wire = condition.wire()
+        if wire not in self._fight.state.combatants[who].conditions:
+            self._fight.emit(ConditionAdded(who=who, condition=wire, until=until))
+
+    def remove_condition(self, who: str, condition: Condition) -> None:
+        """End the condition (nothing happens when ``who`` does not have it)."""
+        wire = condition.wire()
+        if wire in self._fight.state.combatants[who].conditions:
+            self._fight.emit(ConditionRemoved(who=who, condition=wire))
+
+    # --- counters -----------------------------------------------------------------------------
+
+    def count(self, who: str, counter: Counter) -> int:
+        """The value of ``who``'s counter (0 when never set)."""
+        name = counter.wire()
+        for key, value in self._fight.state.combatants[who].counters:
+            if key == name:
+                return value
+        return 0
+
+    def set_counter(self, who: str, counter: Counter, value: int) -> None:
+        """Set ``who``'s counter (nothing happens when it has that value already)."""
+        if type(counter) not in self._counters:
+            raise _undeclared(self.ruleset, "counter", counter)
+        if self.count(who, counter) != value:
+            self._fight.emit(CounterChanged(who=who, name=counter.wire(), value=value))
+
+    # --- decoding -----------------------------------------------------------------------------
+
+    def parse_condition(self, text: str) -> Condition | None:
+        """The declared condition ``text`` is the wire form of, or ``None``."""
+        return parse_mark(self._condition_types, text)
+
+
+def parse_mark(kinds: Iterable[type[M]], text: str) -> M | None:
+    """The first of ``kinds`` that reads ``text`` as its wire form, or ``None``."""
+    for kind in kinds:
+        mark = kind.parse(text)
+        if mark is not None:
+            return mark
+    return None
+
+
+def _undeclared(ruleset: Ruleset, what: str, mark: Mark) -> UndeclaredMarkError:
+    return UndeclaredMarkError(
+        f"{type(mark).__name__} is not a {what} the {ruleset.name} ruleset declares"
+        f" (add it to its {what}s)"
+    )
+
