@@ -26,6 +26,12 @@ from ._given import (
     recorded_dice as recorded_dice,
 )
 from ._live import LiveState as LiveState, Snapshot as Snapshot
+from ._position import (
+    Board as Board,
+    GivenDice as GivenDice,
+    IllegalAction as IllegalAction,
+    position as position,
+)
 from ._protocol import (
     Decision as Decision,
     PriorityToken as PriorityToken,
@@ -33,6 +39,13 @@ from ._protocol import (
     View as View,
 )
 from ._rng import ALGORITHM as ALGORITHM, Rng as Rng, draw as draw, policy_rng as policy_rng
+from ._rules import (
+    Condition as Condition,
+    Counter as Counter,
+    Mark as Mark,
+    Rules as Rules,
+    UndeclaredMarkError as UndeclaredMarkError,
+)
 from ._ruleset import (
     Hook as Hook,
     Options as Options,

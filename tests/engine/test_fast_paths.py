@@ -24,7 +24,7 @@ def _scan_view(fight: Fight, token: PriorityToken) -> tuple[list[str], list[str]
     enemies = [
         c.id
         for c in standing
-        if c.side != me.side and fight.ruleset.can_see(fight, token.who, c.id)
+        if c.side != me.side and fight.rules.can_see(token.who, c.id)
     ]
     ranked = sorted((distance(me.position, fight.get(k).position), k) for k in enemies)
     return allies, enemies, ranked[0][1] if ranked else None
@@ -55,7 +55,7 @@ def test_views_and_the_occupant_check_equal_a_scan_of_everyone(case):
                 ),
                 None,
             )
-            assert occupant(fight, token.who, c.position) == scanned
+            assert occupant(fight.rules, token.who, c.position) == scanned
         stepper.apply(aggressive(view))
 
 

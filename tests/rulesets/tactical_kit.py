@@ -1,5 +1,6 @@
 """Building tactical encounters for tests: combatants as dicts, written out as TOML text and
-fought through ``tests/helpers.fight`` (the real Trio actors)."""
+fought through ``tests/helpers.fight`` (the real Trio actors), or set at a position directly
+(:func:`board`) to check one rule."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from typing import Any
 
 from helpers import fight
+from initiative.engine import Board, position
 
 HI = 200
 """A skill that succeeds on every roll below ``fumble_from`` (100)."""
@@ -80,3 +82,14 @@ def attack(target: str, **kw: Any) -> dict:
 
 def act(kind: str, **kw: Any) -> dict:
     return {"type": kind, **kw}
+
+
+def board(*units: dict, options: dict | None = None, **at: Any) -> Board:
+    """The combatants standing at a position built directly (``engine.position``): no fight
+    is played to reach it. ``at`` takes ``position``'s keywords (``turn``, ``conditions`` ...);
+    dice are given to :meth:`Board.act`."""
+    return position("tactical", combatants=units, options=options, **at)
+
+
+def kinds(events: list[Any]) -> list[str]:
+    return [type(e).__name__ for e in events]

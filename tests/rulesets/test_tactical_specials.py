@@ -4,9 +4,9 @@ Force Movement, Resist, Trip."""
 from __future__ import annotations
 
 import pytest
-from initiative.events import EncounterFileError
+from initiative.events import BlindOpponent, Disarm, EncounterFileError, ReadyWeapon
 
-from .tactical_kit import HI, act, attack, declared, events, rejected, run, unit
+from .tactical_kit import HI, act, attack, board, declared, events, rejected, run, unit
 
 STRONG = {"athletics": HI, "combat_style": HI}
 WEAK = {"athletics": 0, "unarmed": 0, "evade": 0, "acrobatics": 0, "combat_style": 0}
@@ -61,13 +61,13 @@ def test_blind_opponent_blinds_for_a_round() -> None:
 
 def test_blind_opponent_resisted_with_shield_combat_style() -> None:
     """Seed 002 Blind Opponent: "opposed by the target's Evade or Combat Style (shield)" """
-    r = run(
-        actor([act("BlindOpponent", target="b", method="thrown sand")]),
-        target(skills={"evade": 0, "combat_style": 300}, shield={"br": 4}),
+    at = board(
+        actor([]), target(skills={"evade": 0, "combat_style": 300}, shield={"br": 4}), turn="a"
     )
-    resist = events(r, "CheckResolved", who="b")[0]
+    done = at.act("a", BlindOpponent(target="b", method="thrown sand"), dice=[(50,), (10,)])
+    resist = next(e for e in done if type(e).__name__ == "CheckResolved" and e.who == "b")
     assert (resist.check, resist.against) == ("resist blind opponent", 300)
-    assert not events(r, "ConditionAdded", who="b", condition="blinded")
+    assert "blinded" not in at.get("b").conditions
 
 
 def test_disarm_takes_the_weapon_with_a_free_hand() -> None:
@@ -78,23 +78,25 @@ def test_disarm_takes_the_weapon_with_a_free_hand() -> None:
 
 
 def test_disarm_flings_the_weapon_without_a_free_hand() -> None:
-    """Seed 002 Disarm: "or fling it 1d4 m in a random direction." """
+    """Seed 002 Disarm: "or fling it 1d4 m in a random direction." (1d8 picks one of eight
+    directions, north first, clockwise: a 3 is east)"""
     two = [{"name": "sword", "damage": "3"}, {"name": "dagger", "damage": "1"}]
-    r = run(actor([act("Disarm", target="b")], weapons=two), target())
-    metres = events(r, "DiceRolled", purpose="sword flung: metres")[0]
-    direction = events(r, "DiceRolled", purpose="sword flung: direction")[0]
-    assert metres.expr == "1d4" and direction.expr == "1d8"
-    dropped = [c for c in r.fight.state.combatants["b"].conditions if c.startswith("dropped:")]
-    assert len(dropped) == 1 and dropped[0].startswith("dropped:sword@")
+    at = board(actor([], weapons=two), target(), turn="a")
+    done = at.act("a", Disarm(target="b"), dice=[(5,), (90,), (3,), (3,)])
+    rolled = {e.purpose: e.expr for e in done if type(e).__name__ == "DiceGiven"}
+    assert rolled["sword flung: metres"] == "1d4"
+    assert rolled["sword flung: direction"] == "1d8"
+    assert at.get("b").conditions == ("disarmed:sword", "dropped:sword@4,0")
 
 
 def test_cannot_disarm_natural_weapons() -> None:
     """Seed 002 Disarm: "Cannot disarm Natural Weapons." """
     claws = [{"name": "claws", "damage": "3", "natural": True}]
-    r = run(actor([act("Disarm", target="b")]), target(weapons=claws))
-    assert rejected(r, "a") == [
+    at = board(actor([]), target(weapons=claws), turn="a")
+    assert at.check("a", Disarm(target="b")) == (
         "b holds no weapon that can be disarmed (natural weapons cannot be)"
-    ]
+    )
+    assert not [a for a in at.offers("a") if isinstance(a, Disarm)]
 
 
 def test_feint_makes_the_next_melee_attack_unseen() -> None:
@@ -296,17 +298,18 @@ def test_ready_weapon_sheathes_and_draws() -> None:
 def test_ready_weapon_withdraws_a_flung_weapon(metres: str, recovered: bool) -> None:
     """Seed 002 Ready Weapon "withdraw": a weapon flung away by a Disarm is recovered with
     ``mode = "withdraw"`` when it lies within ``pickup_range`` (1.5 m), and not otherwise."""
-    two = [{"name": "sword", "damage": "3"}, {"name": "dagger", "damage": "1"}]
-    r = run(
-        actor([act("Disarm", target="b")], weapons=two),
-        target(script=[act("ReadyWeapon", weapon="sword", mode="withdraw")]),
-        options={"fling_dice": metres},
-    )
-    dropped = [c for c in r.fight.state.combatants["b"].conditions if c.startswith("dropped:")]
-    assert (dropped == []) == recovered
-    assert bool(events(r, "ConditionRemoved", who="b", condition="disarmed:sword")) == recovered
+    lies = f"dropped:sword@{1 + int(metres)},0"
+    at = board(actor([]), target(), turn="b", conditions={"b": ["disarmed:sword", lies]})
+    withdraw = ReadyWeapon(weapon="sword", mode="withdraw")
+    reason = at.check("b", withdraw)
     if not recovered:
-        assert rejected(r, "b")[0].startswith("the sword lies 3 m away at ")
+        assert reason == f"the sword lies {metres} m away at ({1 + int(metres)}, 0)"
+        return
+    assert reason is None
+    done = at.act("b", withdraw)
+    removed = [e.condition for e in done if type(e).__name__ == "ConditionRemoved"]
+    assert removed == [lies, "disarmed:sword"]
+    assert at.get("b").conditions == ()
 
 
 def test_a_special_advantage_is_free_and_immediate_with_advantage() -> None:
