@@ -276,4 +276,3 @@ def _undeclared(ruleset: Ruleset, what: str, mark: Mark) -> UndeclaredMarkError:
         f"{type(mark).__name__} is not a {what} the {ruleset.name} ruleset declares"
         f" (add it to its {what}s)"
     )
-

@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from initiative.engine import Fight, Hook, Options, Ruleset, approach, distance
+from initiative.engine import Condition, Hook, Options, Rules, Ruleset, approach, distance
 from initiative.events import Action, Attack, AttackResolved, CombatantSpec, Move, Offer, Window
 
 
@@ -56,8 +56,13 @@ class Shove(Action, frozen=True, tag="brawl.Shove"):
     target: str
 
 
-#: The condition a successful shove leaves; it costs 1 AP at the start of the next turn.
-STAGGERED = "brawl.staggered"
+class Staggered(Condition, frozen=True):
+    """Shoved off balance: 1 AP less at the start of its next turn."""
+
+    name = "brawl.staggered"
+
+
+STAGGERED = Staggered()
 
 
 class BrawlOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -75,6 +80,7 @@ class Brawl(Ruleset):
     initiative_die = 6
     roll_off_die = 6
     actions = (Shove,)
+    conditions = (Staggered,)
     options: BrawlOptions
 
     def max_ap(self, c: CombatantSpec) -> int:
@@ -83,16 +89,16 @@ class Brawl(Ruleset):
     def initiative_modifier(self, c: CombatantSpec) -> int:
         return c.stats.get("might", 0)
 
-    def turn_started(self, fight: Fight, who: str) -> Hook:
+    def turn_started(self, fight: Rules, who: str) -> Hook:
         ap = self.max_ap(fight.spec(who))
-        if fight.get(who).has(STAGGERED):
+        if fight.has(who, STAGGERED):
             fight.remove_condition(who, STAGGERED)
             ap -= 1
         fight.set_ap(who, ap, "turn start")
         return None
         yield
 
-    def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         me = fight.get(who)
         enemies = fight.enemies_of(who)
         if not window.is_turn or me.ap < 1 or not enemies:
@@ -109,7 +115,7 @@ class Brawl(Ruleset):
             offers.append(Offer(action=Move(to=to), cost=1))
         return offers
 
-    def check(self, fight: Fight, who: str, action: Any, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: Any, window: Window) -> str | None:
         if not window.is_turn:
             return "brawl has no reactions"
         match action:
@@ -125,7 +131,7 @@ class Brawl(Ruleset):
                 return None
         return f"{type(action).__name__} is not an action of the brawl ruleset"
 
-    def perform(self, fight: Fight, who: str, action: Any, window: Window) -> Hook:
+    def perform(self, fight: Rules, who: str, action: Any, window: Window) -> Hook:
         might = fight.spec(who).stats.get("might", 0)
         if isinstance(action, Move):
             fight.move(who, action.to)
@@ -217,6 +223,43 @@ def log(brawl: Path) -> Path:
     return out
 
 
+POSITION_TEST = '''
+from initiative.engine import position
+
+from brawl import Shove
+
+TAVERN = [
+    {"id": "bruno", "side": "locals", "hp": 12, "position": [0, 0], "stats": {"might": 2}},
+    {"id": "kasia", "side": "sailors", "hp": 10, "position": [1, 0], "stats": {"might": 1}},
+]
+
+
+def test_a_won_shove_staggers_and_costs_an_ap():
+    """brawl: "on a win the target is staggered ... and has 1 AP less next turn" """
+    at = position("brawl", combatants=TAVERN, turn="bruno")
+    assert Shove(target="kasia") in at.offers("bruno")
+    at.act("bruno", Shove(target="kasia"), dice=[(3,), (2,)])  # 3+2 against 2+1
+    assert at.get("kasia").conditions == ("brawl.staggered",)
+    next_turn = position("brawl", combatants=TAVERN, conditions={"kasia": ["brawl.staggered"]})
+    list(next_turn.ruleset.turn_started(next_turn.rules, "kasia"))
+    assert next_turn.get("kasia").ap == 1
+    assert next_turn.get("kasia").conditions == ()
+'''
+
+
+def test_a_rule_checked_at_a_position(brawl: Path, tmp_path: Path) -> None:
+    """The docs' position-built test of the Shove rule passes against the installed package."""
+    (tmp_path / "test_brawl_rules.py").write_text(POSITION_TEST)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_the_installed_ruleset_is_listed(brawl: Path) -> None:
     done = run("rulesets")
     assert done.returncode == 0, done.stderr
@@ -271,5 +314,5 @@ def test_it_batches(brawl: Path) -> None:
 def test_docs_show_this_very_package() -> None:
     """docs/rulesets.md ("Writing a ruleset") shows the package this test installs, verbatim."""
     docs = (Path(__file__).parents[2] / "docs" / "rulesets.md").read_text()
-    for text in (PYPROJECT, MODULE, ENCOUNTER):
+    for text in (PYPROJECT, MODULE, ENCOUNTER, POSITION_TEST):
         assert text.strip() in docs

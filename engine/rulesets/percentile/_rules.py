@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from ..._rules import Rules
 
 
-
 class Attacks(Counter, frozen=True):
     """Attacks made this turn."""
 

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from ._rules import Percentile
 
 
-
 class Surprised(Condition, frozen=True):
     """Surprised: no actions or reactions in round 1."""
 

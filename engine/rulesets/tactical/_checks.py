@@ -39,6 +39,7 @@ from initiative.events import (
 )
 
 from ..._geometry import distance
+from ..._rules import HIDDEN
 from .._common import check_move, check_target, reaches
 from ._attacks import spell_of, weapon_of
 from ._conditions import (
@@ -53,7 +54,6 @@ from ._marks import (
     ADVANTAGE,
     BLINDED,
     DELAYING,
-    HIDDEN,
     INSERTED,
     PRONE,
     RESTRAINED,

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from initiative.events import APChanged, Position, Weapon
 
+from ..._rules import HIDDEN
 from .._common import UNARMED
 from ._marks import (
     ADVANTAGE,
@@ -21,7 +22,6 @@ from ._marks import (
     DEFENSIVE_STANCE,
     DELAYING,
     DISENGAGED,
-    HIDDEN,
     MOVED,
     PRONE,
     RESTRAINED,
@@ -39,7 +39,6 @@ from ._marks import (
 
 if TYPE_CHECKING:
     from ..._rules import Rules
-
 
 
 def helpless(fight: Rules, who: str) -> bool:

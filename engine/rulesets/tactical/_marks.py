@@ -171,9 +171,7 @@ DASHES = Dashes()
 INSERTED = InDelayedTurn()
 
 #: Conditions a spell or the encounter file may give, by name.
-NAMED: dict[str, Condition] = {
-    c.name: c for c in (PRONE, HIDDEN, BLINDED, RESTRAINED, UNCONSCIOUS)
-}
+NAMED: dict[str, Condition] = {c.name: c for c in (PRONE, HIDDEN, BLINDED, RESTRAINED, UNCONSCIOUS)}
 
 DECLARED_CONDITIONS = (
     Prone,

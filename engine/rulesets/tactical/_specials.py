@@ -24,6 +24,7 @@ from initiative.events import (
 )
 
 from ..._geometry import at, away
+from ..._rules import HIDDEN, Condition
 from ._conditions import (
     reveal,
     sees,
@@ -33,12 +34,10 @@ from ._conditions import (
 from ._marks import (
     AIM,
     BLINDED,
-    HIDDEN,
     PRONE,
     RESTRAINED,
     UNCONSCIOUS,
     BlindedBy,
-    Condition,
     Disarmed,
     Dropped,
     Feinted,
@@ -194,7 +193,9 @@ def hide(fight: Rules, who: str) -> None:
     see it and are conscious) rolls Observe; Stealth must beat the best of them in DoS. When
     nobody might detect it, it hides without a test."""
     watchers = [
-        e.id for e in fight.enemies_of(who) if sees(fight, e.id, who) and not fight.has(e.id, UNCONSCIOUS)
+        e.id
+        for e in fight.enemies_of(who)
+        if sees(fight, e.id, who) and not fight.has(e.id, UNCONSCIOUS)
     ]
     if watchers:
         mine = test(fight, who, "stealth", "hide")

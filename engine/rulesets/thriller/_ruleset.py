@@ -25,7 +25,9 @@ from ._marks import (
     ASSISTED,
     CONDITIONS,
     COUNTERS,
+    FREE,
     FULL_DEFENSE,
+    FULL_ROUND,
     IN_COVER,
     SHAKEN,
     SURPRISED,
@@ -161,8 +163,8 @@ class Thriller(Ruleset):
         fight.remove_condition(who, IN_COVER)
         fight.remove_condition(who, FULL_DEFENSE)
         for name in (
-            _turn.FREE,
-            _turn.FULL_ROUND,
+            FREE,
+            FULL_ROUND,
             *(Worked(s.name) for s in fight.spec(who).specials),
         ):
             fight.set_counter(who, name, 0)
@@ -183,7 +185,7 @@ class Thriller(Ruleset):
         yield  # pragma: no cover
 
     def turn_over(self, fight: Rules, who: str) -> str | None:
-        if fight.count(who, _turn.FULL_ROUND):
+        if fight.count(who, FULL_ROUND):
             return "full-round action"
         return None
 

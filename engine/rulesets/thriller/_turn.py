@@ -58,7 +58,6 @@ if TYPE_CHECKING:
     from ._ruleset import Thriller
 
 
-
 def unloaded(fight: Rules, who: str, weapon: str) -> bool:
     return fight.count(who, Unloaded(weapon)) > 0
 
