@@ -5,7 +5,8 @@ it where the test says (joins, the initiative order, the round, whose turn it is
 AP, conditions, counters), through the same ``emit`` the fight uses, so the state is a real
 one. A :class:`Board` then asks the ruleset about it through the :class:`~engine.Rules` its
 hooks receive: which actions are offered, why one is illegal, what happens when one is taken,
-with dice given in the order they are rolled::
+with dice given in the order they are rolled, what a hook such as ``turn_started`` does. The
+position is where the turn has begun: no hook has run for it (run one with :meth:`Board.hook`)::
 
     board = position(
         "tactical",
@@ -24,7 +25,7 @@ Conditions and counters are written in their log form (``"prone"``, ``"dropped:a
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 from initiative.events import (
@@ -130,6 +131,15 @@ class Board:
         with self.fight.caused_by(declared):
             self._drive(self.ruleset.perform(self.rules, who, taken, window), answers)
         return self.fight.events[start:]
+
+    def hook(self, name: str, *args: Any, reactions: Mapping[str, Action] | None = None) -> Any:
+        """Run the ruleset's hook ``name`` (``"turn_started"``, ``"round_ended"`` ...) with
+        ``args`` after the rules table, as the scheduler would; a generator hook is driven to
+        its end, openings answered from ``reactions``. Returns what the hook returns."""
+        result = getattr(self.ruleset, name)(self.rules, *args)
+        if isinstance(result, Generator):
+            return self._drive(result, dict(reactions or {}))
+        return result
 
     def _drive(self, hook: Any, answers: dict[str, Action]) -> Any:
         try:

@@ -241,7 +241,7 @@ def test_a_won_shove_staggers_and_costs_an_ap():
     at.act("bruno", Shove(target="kasia"), dice=[(3,), (2,)])  # 3+2 against 2+1
     assert at.get("kasia").conditions == ("brawl.staggered",)
     next_turn = position("brawl", combatants=TAVERN, conditions={"kasia": ["brawl.staggered"]})
-    list(next_turn.ruleset.turn_started(next_turn.rules, "kasia"))
+    next_turn.hook("turn_started", "kasia")
     assert next_turn.get("kasia").ap == 1
     assert next_turn.get("kasia").conditions == ()
 '''

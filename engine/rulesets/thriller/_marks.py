@@ -45,7 +45,7 @@ class SpecialCondition(Condition, frozen=True):
 
     @classmethod
     def parse(cls, text: str) -> SpecialCondition | None:
-        return cls(text) if text else None
+        return cls(text) if text and text not in _OWN else None
 
 
 class FreeActions(Counter, frozen=True):
@@ -107,5 +107,6 @@ FREE = FreeActions()
 FULL_ROUND = FullRound()
 ASSISTED = Assisted()
 
+_OWN = frozenset(k.name for k in (Surprised, Shaken, InCover, FullDefense, Intercepted))
 CONDITIONS = (Surprised, Shaken, InCover, FullDefense, Intercepted, SpecialCondition)
 COUNTERS = (FreeActions, FullRound, Assisted, Unloaded, Used, Progress, Worked)
