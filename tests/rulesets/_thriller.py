@@ -1,5 +1,5 @@
 """A small kit for the thriller tests: encounters written as TOML in a line or two, and
-lookups in their logs."""
+lookups in their logs; or combatants set at a position directly (:func:`board`)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from helpers import fight
 from initiative.actors import Result
+from initiative.engine import Board, position
 from initiative.events import Event
 
 
@@ -67,3 +68,21 @@ def declared(result: Result, who: str) -> list[Any]:
     return [
         e for e in events(result, "ActionDeclared", who=who) if type(e.action).__name__ != "EndTurn"
     ]
+
+
+def table(cid: str, side: str, *, x: float = 0.0, agility: int = 10, **keys: Any) -> dict:
+    """One combatant as an encounter-file table, for :func:`board`."""
+    return {
+        "id": cid,
+        "side": side,
+        "hp": 100,
+        "stats": {"agility": agility},
+        "position": [x, 0.0],
+        **keys,
+    }
+
+
+def board(*combatants: dict, options: dict | None = None, **at: Any) -> Board:
+    """The combatants at a position built directly (``engine.position``), no fight played to
+    reach it; ``at`` takes ``position``'s keywords (``turn``, ``ap``, ``counters`` ...)."""
+    return position("thriller", combatants=combatants, options=options, **at)

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from initiative.events import (
+    Attack,
+    AttackResolved,
+    Flee,
+    FreeAction,
+    FullDefense,
+    Position,
+    ReadyWeapon,
+    TakeCover,
+)
 
-from ._thriller import declared, events, fighter, one, run, turn_of
+from ._thriller import board, declared, events, fighter, one, run, table, turn_of
 
 FOE = fighter("foe", "y", x=1.0, initiative_roll="1")
 ALWAYS_HIT = "defense_base = -100"
@@ -132,14 +142,19 @@ def test_assist_an_ally():
 
 def test_take_cover():
     """Seed 000: "Take cover or prepare to dodge" (1 AP): +2 defence until one's next turn."""
-    foe = fighter("foe", "y", x=1.0, initiative_roll="20", script=script('type = "TakeCover"'))
-    me = fighter(
-        "me", "x", initiative_roll="1", script=script(attack(), 'type = "EndTurn"', attack())
+    at = board(table("foe", "y", x=1.0), table("me", "x"), turn="foe")
+    assert at.act("foe", TakeCover())[1].cost == 1
+    assert at.get("foe").conditions == ("in_cover",)
+    assert at.check("foe", TakeCover()) == "already in cover"
+    open_ground = board(table("foe", "y", x=1.0), table("me", "x"), turn="me")
+    plain = [e for e in open_ground.act("me", Attack(target="foe")) if type(e) is AttackResolved]
+    cover = board(
+        table("foe", "y", x=1.0), table("me", "x"), turn="me", conditions={"foe": ["in_cover"]}
     )
-    r = run(foe, me, rounds=2)
-    first, second = events(r, "AttackResolved", who="me")
-    assert (first.against, second.against) == (12, 10)
-    assert one(r, "ConditionRemoved", who="foe", condition="in_cover").seq < second.seq
+    hit = [e for e in cover.act("me", Attack(target="foe")) if type(e) is AttackResolved]
+    assert (hit[0].against, plain[0].against) == (12, 10)
+    cover.hook("turn_started", "foe")  # cover lasts until the start of one's next turn
+    assert cover.get("foe").conditions == ()
 
 
 def test_interact_with_the_environment():
@@ -186,39 +201,38 @@ def test_full_defense_gives_enhanced_defence():
     assert one(r, "AttackResolved", who="me").against == 14
 
 
-@pytest.mark.parametrize("full", ['type = "FullDefense"', 'type = "Flee", to = [-5.0, 0.0]'])
+FULL_ROUND = [FullDefense(), Flee(to=Position(-5.0, 0.0))]
+ALREADY = "a full-round action takes the whole turn: another action was already taken"
+
+
+@pytest.mark.parametrize("full", FULL_ROUND)
 def test_full_round_action_refused_after_spending_ap(full):
     """Seed 000: "When performing a full-round action, you ... forgo all other actions that
     turn": refused once any AP has been spent."""
-    turn = script('type = "Move", to = [-1.0, 0.0]', full)
-    r = run(
-        fighter("me", "x", initiative_roll="20", script=turn), fighter("foe", "y", x=5.0), rounds=1
-    )
-    reason = one(r, "ActionRejected", who="me").reason
-    assert reason == "a full-round action takes the whole turn: another action was already taken"
+    fresh = board(table("me", "x"), table("foe", "y", x=5.0))
+    assert fresh.check("me", full) is None
+    spent = board(table("me", "x"), table("foe", "y", x=5.0), ap={"me": 1})
+    assert spent.check("me", full) == ALREADY
 
 
-@pytest.mark.parametrize("full", ['type = "FullDefense"', 'type = "Flee", to = [-5.0, 0.0]'])
+@pytest.mark.parametrize("full", FULL_ROUND)
 @pytest.mark.parametrize(
     ("first", "perks"),
     [
-        ('type = "FreeAction", name = "shout"', "[]"),
-        ('type = "ReadyWeapon", weapon = "gun", mode = "reload"', '["Quick Draw"]'),
+        (FreeAction(name="shout"), []),
+        (ReadyWeapon(weapon="gun", mode="reload"), ["Quick Draw"]),
     ],
 )
 def test_full_round_action_refused_after_a_free_action(full, first, perks):
     """Seed 000: "When performing a full-round action, you gain enhanced defense or extended
     movement, but forgo all other actions that turn": a free action (or a Quick Draw reload at
     0 AP) earlier in the turn makes Flee and Full Defense illegal."""
-    gun = '[{ name = "gun", damage = "1d6", range = 20.0, reload = 1 }]'
-    # The gun is fired in round 1 so that it needs reloading in round 2.
-    turn = script(attack(), 'type = "EndTurn"', first, full)
-    me = fighter("me", "x", initiative_roll="20", script=turn, weapons=gun, perks=perks)
-    r = run(me, fighter("foe", "y", x=5.0, initiative_roll="1"), rounds=2)
-    mine = [type(e.action).__name__ for e in declared(r, "me")]
-    assert mine == ["Attack", first.split('"')[1]]
-    reason = events(r, "ActionRejected", who="me")[0].reason
-    assert reason == "a full-round action takes the whole turn: another action was already taken"
+    gun = [{"name": "gun", "damage": "1d6", "range": 20.0, "reload": 1}]
+    me = table("me", "x", weapons=gun, perks=perks)
+    at = board(me, table("foe", "y", x=5.0), counters={"me": {"unloaded.gun": 1}})
+    assert at.check("me", full) is None
+    assert at.act("me", first)[1].cost == 0
+    assert at.check("me", full) == ALREADY
 
 
 def test_nothing_follows_a_full_round_action():
