@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .tactical_kit import HI, act, attack, declared, events, rejected, run, unit
+from initiative.events import Attack
+
+from .tactical_kit import HI, act, attack, board, declared, events, rejected, run, unit
 
 
 def test_all_out_attack_costs_one_more_ap_for_plus_twenty() -> None:
@@ -153,13 +155,13 @@ def test_defensive_stance_adds_ten_and_forbids_attacks() -> None:
 
 def test_defensive_stance_ends_at_next_turn() -> None:
     """Seed 002: "until the character's next Turn." """
-    r = run(
-        unit("a", "x", init=9, script=[act("DefensiveStance"), act("EndTurn"), attack("b")]),
-        unit("b", "y", 1, init=1, hp=99),
-        max_rounds=2,
+    at = board(unit("a", "x"), unit("b", "y", 1), conditions={"a": ["defensive_stance"]})
+    assert at.check("a", Attack(target="b")) == (
+        "a is in Defensive Stance: attack limit 0 until its next turn"
     )
-    assert events(r, "ConditionRemoved", who="a", condition="defensive_stance")
-    assert declared(r, "a") == ["DefensiveStance", "Attack"]
+    at.hook("turn_started", "a")
+    assert at.get("a").conditions == ()
+    assert at.check("a", Attack(target="b")) is None
 
 
 def test_disengage_prevents_attacks_of_opportunity() -> None:
@@ -230,14 +232,13 @@ def test_delayed_turn_is_inserted_when_triggered() -> None:
 
 def test_untriggered_delayed_turn_loses_its_ap() -> None:
     """Seed 002: "If not triggered in time, the AP are lost." """
-    r = run(
-        unit("a", "x", init=9, script=[act("DelayTurn", triggers=["spellcast"])]),
-        unit("b", "y", 5, init=1),
-        max_rounds=2,
-    )
-    lost = events(r, "APChanged", who="a", reason="delayed turn not taken: AP lost")
-    assert [e.ap for e in lost] == [0]
-    assert events(r, "ConditionRemoved", who="a", condition="delaying")
+    delayed = {"a": ["delaying", "delay_on:spellcast"]}
+    at = board(unit("a", "x"), unit("b", "y", 5), turn="b", conditions=delayed)
+    at.hook("turn_started", "a")
+    lost = [e for e in at.events() if type(e).__name__ == "APChanged" and e.who == "a"]
+    assert [(e.ap, e.reason) for e in lost][:1] == [(0, "delayed turn not taken: AP lost")]
+    assert "delaying" not in at.get("a").conditions
+    assert "delay_on:spellcast" not in at.get("a").conditions
 
 
 def test_disengage_stops_delayed_turns_too() -> None:

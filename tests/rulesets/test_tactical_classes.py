@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .tactical_kit import HI, act, attack, declared, events, rejected, run, unit
+from initiative.events import Attack
+
+from .tactical_kit import HI, act, attack, board, declared, events, rejected, run, unit
 
 SKILLED = {"combat_style": HI}
 
@@ -100,13 +102,11 @@ def test_no_more_than_two_attacks_per_round() -> None:
 
 def test_attack_count_restarts_each_round() -> None:
     """Seed 002: "no more than 2 total attacks per round" (a new round, a new count)."""
-    r = run(
-        unit("a", "x", init=9, script=[attack("b"), attack("b"), act("EndTurn")] * 2),
-        unit("b", "y", 1, init=1, hp=99),
-        max_rounds=2,
-    )
-    assert declared(r, "a").count("Attack") == 4
-    assert rejected(r, "a") == []
+    at = board(unit("a", "x"), unit("b", "y", 1, hp=99), counters={"a": {"attacks": 2}})
+    assert at.check("a", Attack(target="b")) == "a has made 2 attacks this round (the limit)"
+    at.hook("round_started")
+    assert at.get("a").count("attacks") == 0
+    assert at.check("a", Attack(target="b")) is None
 
 
 def test_damaging_spell_counts_as_an_attack() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ._thriller import declared, events, fighter, one, run, turn_of
+from initiative.events import Attack
+
+from ._thriller import board, declared, events, fighter, one, run, table, turn_of
 
 AMBUSH = 'ambush_by = "cult"'
 #: An ambusher no one notices (Stealth 1d20+40) and one everyone notices (1d20-40).
@@ -105,22 +107,22 @@ def test_surprised_cannot_act_and_may_only_defend():
 
 def test_attacks_on_the_surprised_have_advantage():
     """Seed 000: "Attacks against them have advantage." — 2d20, keep the higher, both dice in
-    the log; in round 2 the attack is back to 1d20."""
-    hero = fighter("hero", "heroes", surprised="true", initiative_roll="1")
-    c = fighter(
-        "c",
-        "cult",
-        stats="agility = 10, strength = 14",
-        x=1.0,
-        initiative_roll="20",
-        script='[{ type = "Attack", target = "hero" }, { type = "EndTurn" }, { type = "Attack", target = "hero" }]',
+    the log; once surprise has ended, the attack is back to 1d20."""
+    cult = table("c", "cult", x=1.0, stats={"agility": 10, "strength": 14})
+    hero = table("hero", "heroes")
+    at = board(hero, cult, turn="c", conditions={"hero": ["surprised"]})
+    done = at.act("c", Attack(target="hero"), dice=[(3, 17)])
+    (roll,) = [e for e in done if type(e).__name__ == "DiceGiven"]
+    assert (roll.purpose, roll.expr, roll.dice, roll.total) == (
+        "attack on hero",
+        "2d20kh1+2",
+        (3, 17),
+        19,
     )
-    r = run(hero, c, rounds=2)
-    first, second = events(r, "DiceRolled", who="c", purpose="attack on hero")
-    assert first.expr == "2d20kh1+2" and len(first.dice) == 2
-    assert first.total == max(first.dice) + 2
-    assert events(r, "AttackResolved", who="c")[0].against == 10
-    assert second.expr == "1d20+2" and len(second.dice) == 1
+    assert [e.against for e in done if type(e).__name__ == "AttackResolved"] == [10]
+    at.hook("round_ended")
+    again = at.act("c", Attack(target="hero"), dice=[(3,)])
+    assert [e.expr for e in again if type(e).__name__ == "DiceGiven"][:1] == ["1d20+2"]
 
 
 def test_surprised_dodge_is_at_minus_two_in_round_one():
