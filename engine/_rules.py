@@ -121,7 +121,6 @@ class Rules:
         "decided",
         "defeat",
         "dist",
-        "encounter",
         "enemies_of",
         "get",
         "heal",
@@ -147,7 +146,6 @@ class Rules:
         self.ruleset = ruleset
         """The ruleset (its options, its other hooks)."""
         self.options: Any = ruleset.options
-        self.encounter = fight.encounter
         self._condition_types: tuple[type[Condition], ...] = tuple(ruleset.conditions)
         self._counter_types: tuple[type[Counter], ...] = tuple(ruleset.counters)
         self._conditions = frozenset(self._condition_types)
@@ -234,6 +232,8 @@ class Rules:
 
     def remove_condition(self, who: str, condition: Condition) -> None:
         """End the condition (nothing happens when ``who`` does not have it)."""
+        if type(condition) not in self._conditions:
+            raise _undeclared(self.ruleset, "condition", condition)
         wire = condition.wire()
         if wire in self._fight.state.combatants[who].conditions:
             self._fight.emit(ConditionRemoved(who=who, condition=wire))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from initiative.events import EncounterFileError
+from initiative.engine import position
+from initiative.events import Attack, EncounterFileError, Parry
 
 from tests.helpers import encounter, fight, of_type
 from tests.rulesets.percentile_support import fields, toml
@@ -192,24 +193,34 @@ def test_ranged_attacks_cannot_be_parried() -> None:
 
 def test_one_reaction_a_round() -> None:
     """Default (seed silent): one Parry or Dodge a round (``reactions_per_round``)."""
-    attack_c = '{ type = "Attack", target = "c" }'
-    result = fight(
-        toml(
-            fighter(
-                "a", "x", f"script = [{attack_c}, {{ type = 'EndTurn' }}, {attack_c}]", init=10
-            ),
-            fighter("b", "x", f"script = [{attack_c}]", init=9),
-            fighter("c", "y", 'reactions = [{ type = "Parry" }, { type = "Parry" }]', init=1),
-            rounds=2,
-        )
-    )
-    openings = of_type(result.events, "OpeningOpened")
-    rounds = {e.seq: e.round for e in of_type(result.events, "RoundStarted")}
-    starts = sorted(rounds)
-    in_round = [max(rounds[s] for s in starts if s < o.seq) for o in openings]
-    assert in_round == [1, 2]
-    hits = [fields(e, "who", "hit") for e in of_type(result.events, "AttackResolved")]
-    assert hits == [("a", False), ("b", True), ("a", False)]
+
+    def table(cid: str, side: str, x: float) -> dict:
+        stats = {"agility": 30, "weapon_skill": 100}
+        sword = [{"name": "sword", "damage": "1d10"}]
+        return {
+            "id": cid,
+            "side": side,
+            "hp": 40,
+            "stats": stats,
+            "position": [x, 0],
+            "weapons": sword,
+        }
+
+    duel = [table("a", "x", 0), table("c", "y", 1)]
+    used = position("percentile", combatants=duel, counters={"c": {"percentile.reactions": 1}})
+    unparried = used.act("a", Attack(target="c"), reactions={"c": Parry()}, dice=[(10,)])
+    assert [type(e).__name__ for e in unparried].count("OpeningOpened") == 0
+    used.hook("round_started")
+    assert used.get("c").count("percentile.reactions") == 0
+    fresh = position("percentile", combatants=duel)
+    parried = fresh.act("a", Attack(target="c"), reactions={"c": Parry()}, dice=[(10,), (20,)])
+    assert [type(e.action).__name__ for e in of_type(parried, "ActionDeclared")] == [
+        "Attack",
+        "Parry",
+    ]
+    assert fresh.get("c").count("percentile.reactions") == 1
+    (resolved,) = of_type(parried, "AttackResolved")
+    assert fields(resolved, "hit", "detail") == (False, "sword; parried by c")
 
 
 def test_attack_is_not_a_reaction_and_unknown_actions_are_rejected() -> None:
