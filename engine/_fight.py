@@ -416,7 +416,7 @@ class Fight:
         )
 
     def _restore(self, snap: Snapshot) -> None:
-        self.state = snap.state.copy()
+        self.state = self.rules.state = snap.state.copy()
         self.rng = Rng(*snap.rng)
         self.next_seq = snap.next_seq
         self.chain = snap.chain

@@ -57,9 +57,10 @@ class UndeclaredMarkError(TypeError):
 class Mark(msgspec.Struct, frozen=True):
     """A condition or counter key: a small frozen value with a name and a wire form.
 
-    The default codec covers a mark without fields (wire: ``name``) and one with a single
-    ``str`` field (wire: ``name`` + ``sep`` + the field, as ``disarmed:axe``). A type whose
-    string is shaped otherwise overrides :meth:`wire` and :meth:`parse` together.
+    A mark without fields is always its ``name`` in the log (``prone``). The default codec of a
+    mark with fields covers a single ``str`` field (wire: ``name`` + ``sep`` + the field, as
+    ``disarmed:axe``); a type whose string is shaped otherwise overrides :meth:`wire` and
+    :meth:`parse` together.
     """
 
     name: ClassVar[str] = ""
@@ -113,7 +114,6 @@ class Rules:
         "_counter_types",
         "_counters",
         "_fight",
-        "_live",
         "allies_of",
         "by_initiative",
         "caused_by",
@@ -138,6 +138,7 @@ class Rules:
         "spec",
         "specs",
         "standing",
+        "state",
     )
 
     def __init__(self, fight: Fight) -> None:
@@ -146,6 +147,8 @@ class Rules:
         self.ruleset = ruleset
         """The ruleset (its options, its other hooks)."""
         self.options: Any = ruleset.options
+        self.state: LiveState = fight.state
+        """The live state (read it, never change it); the fight keeps it current."""
         self._condition_types: tuple[type[Condition], ...] = tuple(ruleset.conditions)
         self._counter_types: tuple[type[Counter], ...] = tuple(ruleset.counters)
         self._conditions = frozenset(self._condition_types)
@@ -177,11 +180,6 @@ class Rules:
         self.inserted_turn = fight.inserted_turn
 
     @property
-    def state(self) -> LiveState:
-        """The live state (read it, never change it)."""
-        return self._fight.state
-
-    @property
     def cause(self) -> int | None:
         """The seq events emitted now name as their cause."""
         return self._fight.cause
@@ -210,13 +208,14 @@ class Rules:
 
     def has(self, who: str, condition: Condition) -> bool:
         """Whether ``who`` has ``condition`` now."""
-        return condition.wire() in self._fight.state.combatants[who].conditions
+        wire = condition.wire() if condition.__struct_fields__ else condition.name
+        return wire in self.state.combatants[who].conditions
 
     def conditions(self, who: str, kind: type[M]) -> list[M]:
         """``who``'s conditions of type ``kind``, in the order gained."""
         parse = kind.parse
         found = []
-        for text in self._fight.state.combatants[who].conditions:
+        for text in self.state.combatants[who].conditions:
             mark = parse(text)
             if mark is not None:
                 found.append(mark)
@@ -226,24 +225,24 @@ class Rules:
         """Give ``who`` the condition (nothing happens when it has it already)."""
         if type(condition) not in self._conditions:
             raise _undeclared(self.ruleset, "condition", condition)
-        wire = condition.wire()
-        if wire not in self._fight.state.combatants[who].conditions:
+        wire = condition.wire() if condition.__struct_fields__ else condition.name
+        if wire not in self.state.combatants[who].conditions:
             self._fight.emit(ConditionAdded(who=who, condition=wire, until=until))
 
     def remove_condition(self, who: str, condition: Condition) -> None:
         """End the condition (nothing happens when ``who`` does not have it)."""
         if type(condition) not in self._conditions:
             raise _undeclared(self.ruleset, "condition", condition)
-        wire = condition.wire()
-        if wire in self._fight.state.combatants[who].conditions:
+        wire = condition.wire() if condition.__struct_fields__ else condition.name
+        if wire in self.state.combatants[who].conditions:
             self._fight.emit(ConditionRemoved(who=who, condition=wire))
 
     # --- counters -----------------------------------------------------------------------------
 
     def count(self, who: str, counter: Counter) -> int:
         """The value of ``who``'s counter (0 when never set)."""
-        name = counter.wire()
-        for key, value in self._fight.state.combatants[who].counters:
+        name = counter.wire() if counter.__struct_fields__ else counter.name
+        for key, value in self.state.combatants[who].counters:
             if key == name:
                 return value
         return 0
