@@ -3,8 +3,9 @@ ruleset did not declare."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
-from initiative.engine import Condition, UndeclaredMarkError, position
+from initiative.engine import Condition, Mark, UndeclaredMarkError, find_ruleset, position
 from initiative.engine.rulesets.tactical._marks import (
     DECLARED_CONDITIONS,
     DECLARED_COUNTERS,
@@ -63,3 +64,23 @@ def test_a_condition_the_ruleset_does_not_declare_is_an_error_when_emitted() -> 
     assert at.get("ann").conditions == ()
     with pytest.raises(EncounterFileError, match="'stunned' is not a condition the tactical"):
         position("tactical", combatants=DUEL, conditions={"ann": ["stunned"]})
+
+
+def _sample(kind: type[Mark]) -> Mark:
+    """A value of ``kind``, its fields filled by type."""
+    values = {str: "long sword", Position: Position(1.5, -2.0)}
+    types = [f.type for f in msgspec.structs.fields(kind)]
+    return kind(*(values[t] for t in types))
+
+
+@pytest.mark.parametrize("ruleset", ["openings", "percentile", "tactical", "thriller"])
+def test_every_declared_mark_reads_back_as_itself_and_as_nothing_else(ruleset) -> None:
+    """One codec per type, in one place: a declared mark's string is read back by its own type
+    and by no other the ruleset declares."""
+    cls = find_ruleset(ruleset)
+    for kinds in (cls.conditions, cls.counters):
+        for kind in kinds:
+            mark = _sample(kind)
+            wire = mark.wire()
+            assert kind.parse(wire) == mark, wire
+            assert [k for k in kinds if k.parse(wire) is not None] == [kind], wire
