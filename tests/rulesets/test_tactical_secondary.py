@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .tactical_kit import HI, act, attack, declared, events, rejected, run, unit
+from initiative.events import Attack, ReadyWeapon
+
+from .tactical_kit import HI, act, attack, board, events, rejected, run, unit
 
 BOW = [{"name": "bow", "damage": "3", "range": 30}]
 
@@ -85,16 +87,18 @@ def test_reloading_takes_several_ready_weapon_actions() -> None:
     """Seed 002 Ready Weapon: "Some weapons require multiple AP to reload (extended over
     multiple uses)." """
     xbow = [{"name": "crossbow", "damage": "3", "range": 30, "reload": 2}]
-    ready = act("ReadyWeapon", weapon="crossbow")
-    script = [attack("b"), attack("b"), ready, ready, attack("b")]
-    r = run(
-        unit("a", "x", init=9, ap=9, skills={"combat_style": HI}, weapons=xbow, script=script),
-        unit("b", "y", 10, init=1, hp=99),
-    )
-    assert declared(r, "a") == ["Attack", "ReadyWeapon", "ReadyWeapon", "Attack"]
-    assert rejected(r, "a") == ["the crossbow must be reloaded first (Ready Weapon)"]
-    counts = [e.value for e in events(r, "CounterChanged", who="a", name="reload:crossbow")]
-    assert counts == [2, 1, 0, 2]
+    a = unit("a", "x", ap=9, skills={"combat_style": HI}, weapons=xbow)
+    at = board(a, unit("b", "y", 10, hp=99), counters={"a": {"reload:crossbow": 2}})
+    shot, ready = Attack(target="b"), ReadyWeapon(weapon="crossbow")
+    assert at.check("a", shot) == "the crossbow must be reloaded first (Ready Weapon)"
+    at.act("a", ready)
+    assert at.get("a").count("reload:crossbow") == 1
+    assert at.check("a", shot) == "the crossbow must be reloaded first (Ready Weapon)"
+    at.act("a", ready)
+    assert at.get("a").count("reload:crossbow") == 0
+    assert at.check("a", shot) is None
+    at.act("a", shot, dice=[(5,), (10,)])
+    assert at.get("a").count("reload:crossbow") == 2
 
 
 def test_drink_potion_costs_two_ap_and_heals() -> None:
