@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import msgspec
 import pytest
-from initiative.engine import Condition, Mark, UndeclaredMarkError, find_ruleset, position
+from initiative.engine import (
+    Condition,
+    IllegalAction,
+    Mark,
+    UndeclaredMarkError,
+    find_ruleset,
+    position,
+)
 from initiative.engine.rulesets.tactical._marks import (
     DECLARED_CONDITIONS,
     DECLARED_COUNTERS,
@@ -14,7 +21,7 @@ from initiative.engine.rulesets.tactical._marks import (
     Dropped,
     Reload,
 )
-from initiative.events import ConditionAdded, EncounterFileError, Position
+from initiative.events import Attack, ConditionAdded, EncounterFileError, Position
 
 DUEL = [
     {"id": "ann", "side": "a", "hp": 20, "position": [0, 0]},
@@ -84,3 +91,14 @@ def test_every_declared_mark_reads_back_as_itself_and_as_nothing_else(ruleset) -
             wire = mark.wire()
             assert kind.parse(wire) == mark, wire
             assert [k for k in kinds if k.parse(wire) is not None] == [kind], wire
+
+
+def test_a_position_refuses_what_the_ruleset_does_not_know_and_acts_only_legally() -> None:
+    with pytest.raises(EncounterFileError, match="'tired' is not a counter the tactical"):
+        position("tactical", combatants=DUEL, counters={"ann": {"tired": 1}})
+    with pytest.raises(EncounterFileError, match="no combatant 'bob'"):
+        position("tactical", combatants=DUEL, turn="bob")
+    far = position("tactical", combatants=DUEL, turn="ann", ap={"ann": 0})
+    with pytest.raises(IllegalAction, match="needs 1 AP, has 0"):
+        far.act("ann", Attack(target="orc"))
+    assert far.get("ann").ap == 0
