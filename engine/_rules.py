@@ -17,8 +17,9 @@ change             ``set_ap``, ``move``, ``damage``, ``heal``, ``defeat``,
 flow (generators)  ``opening`` and ``inserted_turn``, driven with ``yield from``
 =================  =========================================================================
 
-The methods are the fight's own, bound once: calling one through a :class:`Rules` costs what
-calling it on the fight costs.
+Apart from the condition and counter methods (the one layer it adds, no dearer than the string
+look-ups they replace), its methods are the fight's own, bound once: calling one through a
+:class:`Rules` costs what calling it on the fight costs.
 
 Conditions and counters are typed: a ruleset declares the :class:`Condition` and
 :class:`Counter` subclasses it uses (``Ruleset.conditions``, ``Ruleset.counters``), and its rules
