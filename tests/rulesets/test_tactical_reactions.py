@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .tactical_kit import HI, act, attack, declared, events, rejected, run, unit
+from initiative.events import Arise, Move, OpportunityAttack, Position
+
+from .tactical_kit import HI, act, attack, board, declared, events, rejected, run, unit
 
 AOO = act("OpportunityAttack", target="a")
 GUARD = {"combat_style": HI}
@@ -91,21 +93,19 @@ def test_aoo_on_spellcast_but_not_a_melee_spell() -> None:
 def test_standing_up_without_arise_provokes() -> None:
     """Seed 002 AoO: "Standing up | Prone opponent stands within melee range without using
     Arise" """
-    r = run(
-        unit("a", "x", init=9, options={"conditions": ["prone"]}, script=[act("Move", to=[0, 1])]),
-        guard(),
-    )
-    assert kinds(r)[0] == "standing_up"
-    assert events(r, "ConditionRemoved", who="a", condition="prone")
+    at = board(unit("a", "x"), guard(), conditions={"a": ["prone"]})
+    done = at.act("a", Move(to=Position(0, 1)), reactions={"b": OpportunityAttack(target="a")})
+    opened = [e.trigger.kind for e in done if type(e).__name__ == "OpeningOpened"]
+    assert opened[:1] == ["standing_up"]
+    assert "prone" not in at.get("a").conditions
 
 
 def test_arise_stands_up_without_provoking() -> None:
     """Seed 002 Arise: "Stand up from Prone without provoking Attacks of Opportunity." """
-    r = run(
-        unit("a", "x", init=9, options={"conditions": ["prone"]}, script=[act("Arise")]), guard()
-    )
-    assert kinds(r) == []
-    assert events(r, "ConditionRemoved", who="a", condition="prone")
+    at = board(unit("a", "x"), guard(), conditions={"a": ["prone"]})
+    done = at.act("a", Arise(), reactions={"b": OpportunityAttack(target="a")})
+    assert [type(e).__name__ for e in done].count("OpeningOpened") == 0
+    assert at.get("a").conditions == ()
 
 
 def defender(reaction: str, skill: str, value: int = HI, **kw: object) -> dict:
