@@ -39,7 +39,7 @@ from initiative.events import (
 from msgspec.structs import replace
 
 
-class CombatantState(msgspec.Struct, frozen=True, kw_only=True):
+class CombatantState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """What changes about a combatant during a fight."""
 
     id: str
