@@ -92,7 +92,7 @@ class LogWriter:
         except OSError as err:
             self.close()
             raise LogFormatError(f"{self.path}: cannot lock for writing: {err.strerror}") from None
-        if not append:
+        if not append and os.fstat(self._fd).st_size:  # (truncating costs more than asking)
             os.ftruncate(self._fd, 0)
 
     def truncate(self, size: int) -> None:
