@@ -11,8 +11,6 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Callable, Iterable
-from itertools import compress, repeat
-from operator import attrgetter, is_not, lt
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ import msgspec
 
 from ._errors import LogBusyError, LogFormatError, LogNeverStartedError
 from ._events import (
+    AnyEvent,
     APChanged,
     CombatantDefeated,
     CombatantJoined,
@@ -261,7 +260,7 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
     """The events of a log in the current format with nothing wrong in it, decoded in one
     call over the whole body (its newlines made the commas of one JSON array); ``None`` when
     anything needs the line-by-line reader (an older format to upcast, or a bad line, which
-    that reader names). The checks are the line-by-line reader's, made a list at a time."""
+    that reader names). The checks are the line-by-line reader's."""
     if not body.startswith(b'{"type":"EncounterStarted"'):
         return None
     count = body.count(b"\n")
@@ -280,31 +279,33 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
     # line, or the line-by-line reader decides.
     if len(decoded) != count:
         return None
-    types = list(map(type, decoded))
-    if any(as_declared(e) is not e for e in dict(zip(types, decoded, strict=True)).values()):
-        events = [as_declared(e) for e in decoded]  # a registered action's stand-ins
-        types = list(map(type, events))
-    else:
-        events = decoded
+    events = decoded if union is AnyEvent else [as_declared(e) for e in decoded]
     header = events[0]
     if not isinstance(header, EncounterStarted) or header.format != LOG_FORMAT:
         return None
-    if list(map(_seq_of, events)) != list(range(count)) or EncounterStarted in set(types[1:]):
-        return None
-    causes = list(map(_cause_of, events))
-    named = list(map(is_not, causes, repeat(None)))
-    given = list(compress(causes, named))
-    if given and (min(given) < 0 or not all(map(lt, given, compress(range(count), named)))):
-        return None  # a cause that does not name an earlier event
-    # _check_names over the events it has anything to check, without a call per event.
-    kinds = {t: _named_kind(t) for t in set(types)}
+    # The line-by-line reader's checks, in one plain loop (cheaper than a pass per check).
     ids = {c.id for c in header.encounter.combatants}
     joined: set[str] = set()
-    for event in compress(events, map(kinds.__getitem__, types)):
+    kinds = _KINDS
+    for seq, event in enumerate(events):
+        if event.seq != seq:
+            return None
+        cause = event.cause
+        if cause is not None and not 0 <= cause < seq:
+            return None
+        kind = kinds.get(type(event))
+        if kind is None:
+            kind = _kind(type(event))
+        if not kind:
+            continue
+        if kind == _HEADER:
+            if seq:
+                return None  # a second header
+            continue
         who = getattr(event, "who", None)
         if not isinstance(who, str):
             continue
-        if isinstance(event, CombatantJoined):
+        if kind == _JOINED:
             if who not in ids:
                 return None  # the line-by-line reader names the line
             joined.add(who)
@@ -320,13 +321,22 @@ class _HeaderPeek(msgspec.Struct):
 
 
 _peek_header = msgspec.json.Decoder(_HeaderPeek)
-_seq_of = attrgetter("seq")
-_cause_of = attrgetter("cause")
+
+_HEADER, _JOINED, _ABOUT = 1, 2, 3
+_KINDS: dict[type, int] = {}
+"""What :func:`_check_names` (or the one-header rule) checks on each event type, by type."""
 
 
-def _named_kind(kind: type) -> bool:
-    """Whether :func:`_check_names` has anything to check on events of type ``kind``."""
-    return issubclass(kind, (CombatantJoined, *_ABOUT_A_COMBATANT))
+def _kind(cls: type) -> int:
+    kind = 0
+    if issubclass(cls, EncounterStarted):
+        kind = _HEADER
+    elif issubclass(cls, CombatantJoined):
+        kind = _JOINED
+    elif issubclass(cls, _ABOUT_A_COMBATANT):
+        kind = _ABOUT
+    _KINDS[cls] = kind
+    return kind
 
 
 #: Events that change a combatant's state: the one they name must have joined the fight.
