@@ -44,7 +44,9 @@ UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 _encoder = msgspec.json.Encoder()
 _dict_decoder = msgspec.json.Decoder(dict[str, Any])
-_list_decoders: dict[Any, msgspec.json.Decoder[Any]] = {}
+_list_decoders: dict[int, tuple[Any, msgspec.json.Decoder[Any]]] = {}
+"""A decoder of a list of events, by the identity of the event union it decodes (hashing a
+``Union`` costs more than a lookup should)."""
 
 
 def encode_event(event: Event) -> bytes:
@@ -269,9 +271,10 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
         # header in full): its registered actions must be known to decode the lines after.
         load_ruleset_actions(_peek_header.decode(body[: body.index(b"\n")]).ruleset)
         union = event_type()
-        decoder = _list_decoders.get(union)
-        if decoder is None:
-            decoder = _list_decoders[union] = msgspec.json.Decoder(list[union])  # type: ignore[valid-type]
+        known = _list_decoders.get(id(union))
+        if known is None or known[0] is not union:
+            known = _list_decoders[id(union)] = (union, msgspec.json.Decoder(list[union]))  # type: ignore[valid-type]
+        decoder = known[1]
         decoded = decoder.decode(b"[" + body[:-1].replace(b"\n", b",") + b"]")
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None

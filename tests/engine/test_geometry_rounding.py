@@ -11,8 +11,8 @@ from initiative.events import Position
 
 coordinates = st.one_of(
     st.floats(min_value=-1e7, max_value=1e7, allow_nan=False),
-    st.integers(min_value=-10**6, max_value=10**6).map(lambda n: n / 200),  # half-centimetres
-    st.integers(min_value=-10**6, max_value=10**6).map(lambda n: n / 1000),
+    st.integers(min_value=-(10**6), max_value=10**6).map(lambda n: n / 200),  # half-centimetres
+    st.integers(min_value=-(10**6), max_value=10**6).map(lambda n: n / 1000),
 )
 
 
