@@ -60,11 +60,19 @@ _id_of = attrgetter("id")
 
 def _weakest_target(view: View, offers: list[Offer]) -> Offer:
     enemies = view.enemies
-    ids = list(map(_id_of, enemies))
+    nearest = view.nearest
+    ids: list[str] | None = None  # listed only for a target other than the nearest enemy
     hp: dict[str, int] = {}
     for offer in offers:
         target = getattr(offer.action, "target", "")
-        if target not in hp and target in ids:
+        if target in hp:
+            continue
+        if nearest is not None and target == nearest.id:
+            hp[target] = nearest.hp  # the nearest is one of the enemies (same state)
+            continue
+        if ids is None:
+            ids = list(map(_id_of, enemies))
+        if target in ids:
             hp[target] = enemies[ids.index(target)].hp
     return min(offers, key=lambda o: (hp.get(getattr(o.action, "target", ""), 0), o.cost))
 

@@ -4,9 +4,11 @@ the target says so).
     git worktree add ../initiative-base 06061ef        # once: the commit to compare against
     python benchmarks/bench_fast.py --baseline ../initiative-base [--quick]
 
-Each figure runs this same file as a worker in a subprocess, with ``PYTHONPATH`` pointing at
-the source tree to measure (this checkout, or the baseline checkout), so both versions run the
-same measuring code through APIs both have (``initiative.run``). Workers alternate between the
+Each figure runs this same file as a worker in a subprocess, so both versions run the same
+measuring code through APIs both have (``initiative.run``). This checkout's worker runs with the
+Python running this script, where the checkout must be installed (``pip install -e .``: its
+folders import as ``initiative.engine``, ...); the baseline's worker runs with ``PYTHONPATH``
+pointing at the baseline checkout, whose folders import as top-level ``engine``, .... Workers alternate between the
 two trees and the best of the repeats is kept, since the machine may be shared; quote the
 machine's load (``uptime``) beside any figure.
 
@@ -45,6 +47,16 @@ ROOT = HERE.parent
 # --- workers (run in a subprocess under the tree being measured) -------------------------------
 
 
+def _package(name: str):  # type: ignore[no-untyped-def]
+    """``initiative.<name>`` of the tree being measured (top-level ``<name>`` in a baseline
+    checkout from before the folders were installed under ``initiative``)."""
+    import importlib
+
+    if os.environ.get("BENCH_FLAT_LAYOUT"):
+        return importlib.import_module(name)
+    return importlib.import_module(f"initiative.{name}")
+
+
 def _quiet() -> None:
     import logging
 
@@ -56,7 +68,7 @@ def _quiet() -> None:
 def _spec(per_side: int, *, rounds: int = 30, policy: str = "aggressive"):  # type: ignore[no-untyped-def]
     from _encounters import melee_lines
 
-    from initiative import engine
+    engine = _package("engine")
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "lines.toml"
@@ -70,6 +82,10 @@ def worker_fights(count: int) -> dict[str, float]:
     _quiet()
     spec = _spec(4)
     with tempfile.TemporaryDirectory() as tmp:
+        # Warm up: a first fight pays for imports a tree may make on first use (the baseline
+        # makes them when ``initiative`` is imported), which are no fight's cost.
+        initiative.run(spec, count, out=Path(tmp) / "warm-up.jsonl")
+        Path(tmp, "warm-up.jsonl").unlink()
         start = time.perf_counter()
         for seed in range(count):
             initiative.run(spec, seed, out=Path(tmp) / f"{seed}.jsonl")
@@ -79,9 +95,9 @@ def worker_fights(count: int) -> dict[str, float]:
 
 
 def worker_lookahead(count: int) -> dict[str, float]:
-    from initiative.events import PriorityGranted
-
     import initiative
+
+    PriorityGranted = _package("events").PriorityGranted
 
     _quiet()
     spec = _spec(2, rounds=4)
@@ -101,9 +117,9 @@ def worker_lookahead(count: int) -> dict[str, float]:
 def worker_scale(per_side: int) -> dict[str, float]:
     import resource
 
-    from initiative.events import PriorityGranted
-
     import initiative
+
+    PriorityGranted = _package("events").PriorityGranted
 
     _quiet()
     spec = _spec(per_side, rounds=1)
@@ -128,8 +144,9 @@ def worker_scale(per_side: int) -> dict[str, float]:
 
 def worker_trio(count: int) -> dict[str, float]:
     import trio
-    from initiative.actors import run_encounter
-    from initiative.events import PriorityGranted
+
+    run_encounter = _package("actors").run_encounter
+    PriorityGranted = _package("events").PriorityGranted
 
     _quiet()
     spec = _spec(4)
@@ -178,10 +195,11 @@ def worker_trio(count: int) -> dict[str, float]:
 
 def worker_fold(repeat: int) -> dict[str, float]:
     import msgspec
-    from initiative.events import AnyEvent, encode_lines, parse_log
 
     import initiative
-    from initiative import engine
+
+    events, engine = _package("events"), _package("engine")
+    AnyEvent, encode_lines, parse_log = events.AnyEvent, events.encode_lines, events.parse_log
 
     _quiet()
     result = initiative.run(_spec(4), 7)
@@ -213,7 +231,11 @@ WORKERS = {
 
 
 def run_worker(tree: Path, name: str, arg: int) -> dict[str, float]:
-    env = dict(os.environ, PYTHONPATH=str(tree))
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    env.pop("BENCH_FLAT_LAYOUT", None)
+    if tree != ROOT:
+        env.update(PYTHONPATH=str(tree), BENCH_FLAT_LAYOUT="1")
     done = subprocess.run(
         [sys.executable, __file__, "--worker", name, str(arg)],
         env=env,
@@ -226,13 +248,31 @@ def run_worker(tree: Path, name: str, arg: int) -> dict[str, float]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _check_installed() -> None:
+    """This checkout must be what ``import initiative.engine`` finds with this Python."""
+    found = subprocess.run(
+        [sys.executable, "-c", "import initiative.engine as e; print(e.__file__)"],
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    where = Path(found.stdout.strip() or ".").resolve()
+    if found.returncode != 0 or ROOT not in where.parents:
+        raise SystemExit(
+            f"this checkout is not what {sys.executable} imports as initiative.engine "
+            f"(found {found.stdout.strip() or found.stderr.strip().splitlines()[-1:]}); "
+            "run `pip install -e .` here, or use the Python where it is installed"
+        )
+
+
 def best(tree: Path, name: str, arg: int, key: str, repeat: int, *, low: bool = False) -> float:
     values = [run_worker(tree, name, arg)[key] for _ in range(repeat)]
     return min(values) if low else max(values)
 
 
 def startup(command: list[str], repeat: int) -> float:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -265,6 +305,7 @@ def main() -> None:
         name, arg = args.worker
         print(json.dumps(WORKERS[name](int(arg))))
         return
+    _check_installed()
 
     wanted = set(args.only or ["fights", "trio", "scale", "fold", "lookahead", "help"])
     repeat = 2 if args.quick else 3

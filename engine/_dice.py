@@ -26,6 +26,9 @@ class Dice:
     highest: bool = True
 
     def __str__(self) -> str:
+        return _text(self)
+
+    def _text(self) -> str:
         if self.sides == 0:
             return str(self.modifier)
         text = f"{self.count}d{self.sides}"
@@ -50,6 +53,12 @@ class Dice:
             return float(self.modifier)
         kept = self.keep or self.count
         return kept * (self.sides + 1) / 2 + self.modifier
+
+
+@lru_cache(maxsize=4096)
+def _text(dice: Dice) -> str:
+    """``str(dice)``, cached: every roll records its expression."""
+    return dice._text()
 
 
 @lru_cache(maxsize=4096)

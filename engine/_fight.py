@@ -91,6 +91,11 @@ except PackageNotFoundError:  # pragma: no cover - running from a source tree
     ENGINE_VERSION = "0+unknown"
 
 
+_END_TURN = Offer(action=EndTurn(), cost=0)
+_PASS = Offer(action=Pass(), cost=0)
+"""The closing offers (immutable values, shared by every list of offers)."""
+
+
 class EncounterOver(Exception):
     """Raised inside the flow when one side is left standing; caught by :meth:`Fight.run`."""
 
@@ -301,10 +306,12 @@ class Fight:
     def by_initiative(self, ids: Iterable[str]) -> list[str]:
         """``ids`` in initiative order (highest first); those not yet ordered go last."""
         rank = self.state.rank
-        last = len(self.state.order)
-        wanted = list(dict.fromkeys(ids))
-        at = {c: i for i, c in enumerate(wanted)}
-        return sorted(wanted, key=lambda c: (rank.get(c, last), at[c]))
+        wanted = dict.fromkeys(ids)
+        # Ranks are distinct, so the ranked sort by rank alone; the rest keep their order.
+        ranked = sorted(filter(rank.__contains__, wanted), key=rank.__getitem__)
+        if len(ranked) == len(wanted):
+            return ranked
+        return ranked + [c for c in wanted if c not in rank]
 
     # --- changing state (each one event) -------------------------------------------------------
 
@@ -598,8 +605,7 @@ class Fight:
     def offers(self, who: str, window: Window) -> list[Offer]:
         """The legal actions with their costs, ending with ``EndTurn`` or ``Pass``."""
         offers = self.ruleset.offers(self.rules, who, window)
-        closing = EndTurn() if window.is_turn else Pass()
-        return [*offers, Offer(action=closing, cost=0)]
+        return [*offers, _END_TURN if window.is_turn else _PASS]
 
     def view(self, who: str, window: Window, offers: tuple[Offer, ...], seq: int) -> View:
         me = self.get(who)

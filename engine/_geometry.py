@@ -7,10 +7,23 @@ import math
 from initiative.events import POSITION_DECIMALS, Position
 
 _hypot = math.hypot
+_floor = math.floor
+_SCALE = 10.0**POSITION_DECIMALS
 
 
 def rounded(value: float) -> float:
-    """``value`` rounded to the log's precision (centimetres), with ``-0.0`` made ``0.0``."""
+    """``value`` rounded to the log's precision (centimetres), with ``-0.0`` made ``0.0``.
+
+    Exactly ``round(value, POSITION_DECIMALS) + 0.0``, without its decimal conversion when
+    ``value`` is not within a hair of a half-centimetre: then the nearest whole number of
+    centimetres is plain to see, and dividing it by 100 gives the same float ``round`` does
+    (both are the float nearest to that many hundredths)."""
+    scaled = value * _SCALE
+    if -1e9 < scaled < 1e9:  # (so not inf or nan)
+        whole = _floor(scaled)
+        part = scaled - whole
+        if not 0.4999 < part < 0.5001:
+            return (whole + (part > 0.5)) / _SCALE + 0.0
     return round(value, POSITION_DECIMALS) + 0.0
 
 
@@ -20,7 +33,14 @@ def at(x: float, y: float) -> Position:
 
 def distance(a: Position, b: Position) -> float:
     """Straight-line distance in metres, rounded to centimetres."""
-    return round(_hypot(a.x - b.x, a.y - b.y), POSITION_DECIMALS) + 0.0  # rounded(), in line
+    gap = _hypot(a.x - b.x, a.y - b.y)
+    scaled = gap * _SCALE  # rounded(), in line: this is asked a lot
+    if scaled < 1e9:  # (so not inf or nan; never negative)
+        whole = int(scaled)
+        part = scaled - whole
+        if not 0.4999 < part < 0.5001:
+            return (whole + (part > 0.5)) / _SCALE
+    return round(gap, POSITION_DECIMALS) + 0.0
 
 
 def toward(start: Position, goal: Position, length: float) -> Position:

@@ -8,6 +8,7 @@ Combatants live in a dict that is copied on write and never mutated in place.
 from __future__ import annotations
 
 from hashlib import blake2b
+from itertools import takewhile
 
 import msgspec
 from initiative.events import (
@@ -39,7 +40,7 @@ from initiative.events import (
 from msgspec.structs import replace
 
 
-class CombatantState(msgspec.Struct, frozen=True, kw_only=True):
+class CombatantState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """What changes about a combatant during a fight."""
 
     id: str
@@ -187,17 +188,16 @@ def fold(events: list[Event], upto: int | None = None) -> EncounterState:
     from ._live import _CHANGES, LiveState
 
     state = LiveState()
-    changes = _CHANGES.get
-    last = None
-    for event in events:
-        if upto is not None and event.seq > upto:
-            break
-        change = changes(type(event))
+    if upto is not None:
+        events = list(takewhile(lambda e: e.seq <= upto, events))
+    elif not isinstance(events, list):
+        events = list(events)
+    # Each event's change found by type in one pass in C; events that change nothing skipped.
+    for change, event in zip(map(_CHANGES.get, map(type, events)), events, strict=True):
         if change is not None:
             change(state, event)
-        last = event
-    if last is not None:
-        state.seq = last.seq  # what LiveState.apply sets at each event (no change reads it)
+    if events:
+        state.seq = events[-1].seq  # what LiveState.apply sets at each event (none reads it)
     return state.freeze()
 
 

@@ -17,7 +17,9 @@ import msgspec
 from ._values import Position
 
 
-class Action(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="type"):
+class Action(
+    msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="type", gc=False
+):
     """Base of every action.
 
     Policies ask what an action is through these markers, never through its class name, so a
@@ -372,7 +374,7 @@ AnyAction = Union[  # noqa: UP007 - msgspec needs a real Union object to build d
 """Every action type; the decoder's target for actions in logs and encounter scripts."""
 
 
-class Offer(msgspec.Struct, frozen=True, kw_only=True):
+class Offer(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A legal action as the scheduler offers it: a ready-to-send action and its AP cost."""
 
     action: AnyAction

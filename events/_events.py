@@ -17,8 +17,12 @@ from ._encounter import EncounterSpec
 from ._values import Position, Trigger, Window
 
 
-class Event(msgspec.Struct, frozen=True, tag_field="type"):
-    """Base of every event."""
+class Event(msgspec.Struct, frozen=True, gc=False, tag_field="type"):
+    """Base of every event.
+
+    Events are immutable values that never refer back to anything holding them, so they can
+    never be part of a reference cycle: ``gc=False`` keeps the thousands a fight makes out of
+    the garbage collector's passes (its subclasses inherit it)."""
 
     seq: int = -1
     """Place in the log, from 0 without gaps (set by the scheduler when it records the event)."""

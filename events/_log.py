@@ -11,7 +11,6 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ import msgspec
 
 from ._errors import LogBusyError, LogFormatError, LogNeverStartedError
 from ._events import (
+    AnyEvent,
     APChanged,
     CombatantDefeated,
     CombatantJoined,
@@ -44,7 +44,9 @@ UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 _encoder = msgspec.json.Encoder()
 _dict_decoder = msgspec.json.Decoder(dict[str, Any])
-_list_decoders: dict[Any, msgspec.json.Decoder[Any]] = {}
+_list_decoders: dict[int, tuple[Any, msgspec.json.Decoder[Any]]] = {}
+"""A decoder of a list of events, by the identity of the event union it decodes (hashing a
+``Union`` costs more than a lookup should)."""
 
 
 def encode_event(event: Event) -> bytes:
@@ -91,7 +93,7 @@ class LogWriter:
         except OSError as err:
             self.close()
             raise LogFormatError(f"{self.path}: cannot lock for writing: {err.strerror}") from None
-        if not append:
+        if not append and os.fstat(self._fd).st_size:  # (truncating costs more than asking)
             os.ftruncate(self._fd, 0)
 
     def truncate(self, size: int) -> None:
@@ -124,17 +126,38 @@ class LogWriter:
         self.close()
 
 
-@dataclass
 class LogContents:
     """What a log file holds: its events, their lines, and whether a torn tail was dropped."""
 
-    events: list[Event]
-    lines: list[bytes]
-    """The raw lines, newline included, one per event."""
-    torn: int = 0
-    """Bytes of a torn last line that were dropped (0 when the log ends cleanly)."""
-    path: str = ""
-    warnings: list[str] = field(default_factory=list)
+    __slots__ = ("_body", "_lines", "events", "path", "torn", "warnings")
+
+    def __init__(
+        self,
+        events: list[Event],
+        lines: list[bytes] | None = None,
+        torn: int = 0,
+        path: str = "",
+        warnings: list[str] | None = None,
+        *,
+        body: bytes = b"",
+    ) -> None:
+        self.events = events
+        self._lines = lines
+        self._body = body
+        self.torn = torn
+        """Bytes of a torn last line that were dropped (0 when the log ends cleanly)."""
+        self.path = path
+        self.warnings: list[str] = [] if warnings is None else warnings
+
+    @property
+    def lines(self) -> list[bytes]:
+        """The raw lines, newline included, one per event (split from the log's bytes when
+        first asked for: reading a log to fold it never needs them)."""
+        if self._lines is None:
+            parts = self._body.split(b"\n")
+            parts.pop()  # the body ends with a newline: nothing after it
+            self._lines = [line + b"\n" for line in parts]
+        return self._lines
 
     @property
     def header(self) -> EncounterStarted:
@@ -147,13 +170,31 @@ class LogContents:
         """The log ends with ``EncounterEnded``."""
         return bool(self.events) and type(self.events[-1]).__name__ == "EncounterEnded"
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, LogContents):
+            return NotImplemented
+        return (self.events, self.torn, self.path, self.warnings) == (
+            other.events,
+            other.torn,
+            other.path,
+            other.warnings,
+        ) and self.lines == other.lines
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"LogContents(events=<{len(self.events)} events>, torn={self.torn},"
+            f" path={self.path!r}, warnings={self.warnings!r})"
+        )
+
 
 def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
     """Decode a whole log held in memory; see :func:`read_log`."""
-    lines = data.split(b"\n")
-    tail = lines.pop()
+    end = data.rfind(b"\n") + 1
+    body, tail = data[:end], data[end:]
     warnings = []
-    if tail and lines:
+    if tail and end:
         warnings.append(
             f"{name}: dropped a torn last line ({len(tail)} bytes without a newline), probably"
             " from a crash or a killed process; the events before it are complete"
@@ -163,15 +204,11 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
             f"{name}: the fight never started: the log's first line (its header) is cut short"
             f" ({len(tail)} bytes without a newline); run the encounter again"
         )
-    fast = _parse_current(lines, name)
+    fast = _parse_current(body, name)
     if fast is not None:
-        return LogContents(
-            events=fast,
-            lines=[line + b"\n" for line in lines],
-            torn=len(tail),
-            path=name,
-            warnings=warnings,
-        )
+        return LogContents(events=fast, torn=len(tail), path=name, warnings=warnings, body=body)
+    lines = body.split(b"\n")
+    lines.pop()  # the body ends with a newline: nothing after it
     events: list[Event] = []
     raw: list[bytes] = []
     upcast: list[Callable[[dict[str, Any]], dict[str, Any]]] = []
@@ -221,40 +258,88 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
     return LogContents(events=events, lines=raw, torn=len(tail), path=name, warnings=warnings)
 
 
-def _parse_current(lines: list[bytes], name: str) -> list[Event] | None:
+def _parse_current(body: bytes, name: str) -> list[Event] | None:
     """The events of a log in the current format with nothing wrong in it, decoded in one
-    call; ``None`` when anything needs the line-by-line reader (an older format to upcast, or
-    a bad line, which that reader names)."""
-    if not lines or not lines[0].startswith(b'{"type":"EncounterStarted"'):
+    call over the whole body (its newlines made the commas of one JSON array); ``None`` when
+    anything needs the line-by-line reader (an older format to upcast, or a bad line, which
+    that reader names). The checks are the line-by-line reader's."""
+    if not body.startswith(b'{"type":"EncounterStarted"'):
         return None
+    count = body.count(b"\n")
     try:
-        head = event_decoder().decode(lines[0])
-        if isinstance(head, EncounterStarted):
-            load_ruleset_actions(head.ruleset)
+        # Only the ruleset's name is needed before the whole decode (which checks the
+        # header in full): its registered actions must be known to decode the lines after.
+        load_ruleset_actions(_peek_header.decode(body[: body.index(b"\n")]).ruleset)
         union = event_type()
-        decoder = _list_decoders.get(union)
-        if decoder is None:
-            decoder = _list_decoders[union] = msgspec.json.Decoder(list[union])  # type: ignore[valid-type]
-        events = [as_declared(e) for e in decoder.decode(b"[" + b",".join(lines) + b"]")]
+        known = _list_decoders.get(id(union))
+        if known is None or known[0] is not union:
+            known = _list_decoders[id(union)] = (union, msgspec.json.Decoder(list[union]))  # type: ignore[valid-type]
+        decoder = known[1]
+        decoded = decoder.decode(b"[" + body[:-1].replace(b"\n", b",") + b"]")
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
+    # A line split in two (or two lines in one) may still decode as an array: one event per
+    # line, or the line-by-line reader decides.
+    if len(decoded) != count:
+        return None
+    events = decoded if union is AnyEvent else [as_declared(e) for e in decoded]
     header = events[0]
     if not isinstance(header, EncounterStarted) or header.format != LOG_FORMAT:
         return None
+    # The line-by-line reader's checks, in one plain loop (cheaper than a pass per check).
+    ids = {c.id for c in header.encounter.combatants}
     joined: set[str] = set()
+    kinds = _KINDS
     for seq, event in enumerate(events):
-        cause = event.cause
-        if (
-            event.seq != seq
-            or (cause is not None and not 0 <= cause < seq)
-            or (seq and isinstance(event, EncounterStarted))
-        ):
+        if event.seq != seq:
             return None
-        try:
-            _check_names(event, header, joined, name, seq + 1)
-        except LogFormatError:
-            return None  # the line-by-line reader names the line
+        cause = event.cause
+        if cause is not None and not 0 <= cause < seq:
+            return None
+        kind = kinds.get(type(event))
+        if kind is None:
+            kind = _kind(type(event))
+        if not kind:
+            continue
+        if kind == _HEADER:
+            if seq:
+                return None  # a second header
+            continue
+        who = getattr(event, "who", None)
+        if not isinstance(who, str):
+            continue
+        if kind == _JOINED:
+            if who not in ids:
+                return None  # the line-by-line reader names the line
+            joined.add(who)
+        elif who not in joined:
+            return None
     return events
+
+
+class _HeaderPeek(msgspec.Struct):
+    """The one field of a header read before the rest of the log is decoded."""
+
+    ruleset: str
+
+
+_peek_header = msgspec.json.Decoder(_HeaderPeek)
+
+_HEADER, _JOINED, _ABOUT = 1, 2, 3
+_KINDS: dict[type, int] = {}
+"""What :func:`_check_names` (or the one-header rule) checks on each event type, by type."""
+
+
+def _kind(cls: type) -> int:
+    kind = 0
+    if issubclass(cls, EncounterStarted):
+        kind = _HEADER
+    elif issubclass(cls, CombatantJoined):
+        kind = _JOINED
+    elif issubclass(cls, _ABOUT_A_COMBATANT):
+        kind = _ABOUT
+    _KINDS[cls] = kind
+    return kind
 
 
 #: Events that change a combatant's state: the one they name must have joined the fight.

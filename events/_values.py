@@ -10,7 +10,7 @@ import msgspec
 POSITION_DECIMALS = 2
 
 
-class Position(msgspec.Struct, frozen=True, array_like=True):
+class Position(msgspec.Struct, frozen=True, array_like=True, gc=False):
     """A point on the battle plane, in metres; encoded as ``[x, y]``."""
 
     x: float
@@ -22,7 +22,7 @@ class Position(msgspec.Struct, frozen=True, array_like=True):
         return f"({self.x:g}, {self.y:g})"
 
 
-class Trigger(msgspec.Struct, frozen=True, kw_only=True):
+class Trigger(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """What made an opening: the event kind and who is involved."""
 
     kind: str
@@ -37,7 +37,7 @@ class Trigger(msgspec.Struct, frozen=True, kw_only=True):
     """Free text the ruleset adds (a weapon, a spell)."""
 
 
-class Window(msgspec.Struct, frozen=True, kw_only=True):
+class Window(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """When a combatant holds priority: its own turn, or an opening with its trigger."""
 
     kind: Literal["turn", "opening"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from debug_support import INITIATIVE, cli
-from initiative.events import read_log
+from initiative.events import MAX_COMBATANTS, read_log
 
 DUEL = """
 ruleset = "openings"
@@ -265,6 +265,7 @@ def test_nan_timeout_and_too_many_combatants_are_refused(tmp_path: Path) -> None
         path.write_text(top + "\n" + DUEL.format(**PLAIN))
         assert key in cli("run", path, "-q", "-o", tmp_path / "t.jsonl", check=2).stderr
     path = tmp_path / "many.toml"
-    path.write_text(DUEL.format(**PLAIN).replace('id = "b"', 'id = "b"\ncount = 200'))
+    many = MAX_COMBATANTS
+    path.write_text(DUEL.format(**PLAIN).replace('id = "b"', f'id = "b"\ncount = {many}'))
     proc = cli("run", path, "-q", "-o", tmp_path / "m.jsonl", check=2)
-    assert "201 combatants" in proc.stderr and "200" in proc.stderr
+    assert f"{many + 1} combatants" in proc.stderr and str(many) in proc.stderr

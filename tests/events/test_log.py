@@ -145,3 +145,54 @@ def test_every_byte_offset_of_a_real_log(tmp_path):
     for cut in range(ends[0], len(raw) + 1):
         contents = parse_log(raw[:cut])
         assert len(contents.events) == sum(1 for end in ends if end <= cut)
+
+
+def test_a_line_split_in_two_is_an_error_naming_it():
+    """A header cut in two at a comma still makes one valid event when the lines are read as
+    one array; the reader is not fooled by that: line 1 is not an event."""
+    lines = sample_bytes().split(b"\n")
+    cut = lines[0].index(b',"seq"') + 1
+    lines[0:1] = [lines[0][:cut].rstrip(b","), lines[0][cut:]]
+    with pytest.raises(LogFormatError, match="line 1: not a valid event"):
+        parse_log(b"\n".join(lines))
+
+
+def test_two_events_on_one_line_are_an_error_naming_it():
+    lines = sample_bytes().split(b"\n")
+    lines[1:3] = [lines[1] + b"," + lines[2]]
+    with pytest.raises(LogFormatError, match="line 2: not a valid event"):
+        parse_log(b"\n".join(lines))
+
+
+def test_the_checks_hold_when_every_line_decodes():
+    """Lines that all decode still get every check: a cause naming a later event, an event
+    about someone who never joined, a second header."""
+    lines = sample_bytes().split(b"\n")
+    ahead = lines.copy()
+    ahead[1] = ahead[1].replace(b'"cause":0', b'"cause":3')
+    with pytest.raises(LogFormatError, match="line 2: cause 3 does not name an earlier event"):
+        parse_log(b"\n".join(ahead))
+    stranger = [
+        *lines[:-1],
+        b'{"type":"Healed","seq":4,"cause":0,"who":"zed","amount":1,"hp":5}',
+        b"",
+    ]
+    with pytest.raises(LogFormatError, match="line 5: Healed names 'zed', who has not joined"):
+        parse_log(b"\n".join(stranger))
+    second = [*lines[:-1], lines[0].replace(b'"seq":0', b'"seq":4'), b""]
+    with pytest.raises(LogFormatError, match="line 5: a second EncounterStarted header"):
+        parse_log(b"\n".join(second))
+
+
+def test_a_real_log_reads_as_its_lines_decoded_one_by_one(tmp_path):
+    """The reader decodes a whole log in one call; that gives what decoding each line does."""
+    from initiative.events import decode_event
+
+    import initiative
+
+    initiative.run("examples/openings-skirmish.toml", seed=7, out=tmp_path / "f.jsonl")
+    raw = (tmp_path / "f.jsonl").read_bytes()
+    contents = read_log(tmp_path / "f.jsonl")
+    assert contents.events == [decode_event(line) for line in raw.splitlines()]
+    assert contents.lines == raw.splitlines(keepends=True)
+    assert not contents.torn and not contents.warnings
