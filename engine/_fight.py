@@ -67,7 +67,7 @@ from initiative.events import (
     encode_event,
 )
 
-from ._branch import SILENT_LOG, Branch
+from ._branch import SILENT_LOG, Branch, Paused
 from ._dice import parse_dice
 from ._geometry import distance
 from ._given import DiceSource, RecordedDice
@@ -168,6 +168,14 @@ class Fight:
         """The last round in which an action (not ``EndTurn`` or ``Pass``) was declared."""
         self._nearest: tuple[int, str, CombatantState | None] = (-2, "", None)
         """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
+        self._place: tuple[int, list[str], int] = (-1, [], 0)
+        """Where the round stands: the seq of its ``RoundStarted``, its turn order, whose turn."""
+        self._turn_seq = -1
+        """The seq of the current (not inserted) turn's ``TurnStarted``."""
+        self._pending: tuple[int, int, Window, tuple[Offer, ...]] | None = None
+        """While the fight waits for a decision in a turn's own window (not an opening, not an
+        inserted turn, not a repeat after a rejection): the grant's seq, how many decisions the
+        turn had before it, the window and the offers; a fork resumes right there."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -356,17 +364,21 @@ class Fight:
         """See :func:`engine._initiative.groups`."""
         return groups(self, ids)
 
-    def run(self, resume: Snapshot | None = None) -> Drive:
+    def run(self, resume: Snapshot | Paused | None = None) -> Drive:
         """The whole encounter: yields priority tokens, is sent decisions, ends with the log.
 
         With ``resume`` (a :class:`Snapshot` this fight's encounter and seed took at the start
         of a round) it starts at that round instead of at the header, with the snapshot's
-        state, dice position and log position: a fork's way to skip the fight so far.
+        state, dice position and log position: a fork's way to skip the fight so far. With a
+        :class:`~engine._branch.Paused` (the fight's state, dice and log position already
+        copied in), it starts at that very decision of a turn.
         Drive it through a :class:`engine.Stepper` rather than by hand.
         """
         try:
             if resume is None:
                 yield from self._begin()
+            elif isinstance(resume, Paused):
+                yield from self._round(self.state.round, resume)
             else:
                 self._restore(resume)
             while True:
@@ -439,20 +451,33 @@ class Fight:
             )
         )
 
-    def _round(self, number: int) -> Drive:
+    def _round(self, number: int, paused: Paused | None = None) -> Drive:
+        """Round ``number``; with ``paused``, the rest of it from a fork's decision."""
         R = self.ruleset
-        started = self.emit(RoundStarted(round=number))
-        self.log.debug("round started", round=number)
+        if paused is None:
+            started = self.emit(RoundStarted(round=number))
+            self.log.debug("round started", round=number)
+        else:
+            started = paused.round_started
         with self.caused_by(started):
-            arrivals = [c for c in self.encounter.combatants if c.arrives == number > 1]
-            for c in arrivals:
-                self._join(c, number)
-            if arrivals:
-                yield from R.arrive(self, [c.id for c in arrivals])
-            yield from R.round_started(self)
-            self.check_end()
-            for who in list(self.state.order):
-                if self.standing(who):
+            if paused is None:
+                arrivals = [c for c in self.encounter.combatants if c.arrives == number > 1]
+                for c in arrivals:
+                    self._join(c, number)
+                if arrivals:
+                    yield from R.arrive(self, [c.id for c in arrivals])
+                yield from R.round_started(self)
+                self.check_end()
+                order, first = list(self.state.order), 0
+            else:
+                order, first = paused.order, paused.index
+            for index in range(first, len(order)):
+                who = order[index]
+                if paused is not None and index == first:
+                    yield from self._turn(who, paused)
+                    self.check_end()
+                elif self.standing(who):
+                    self._place = (started, order, index)
                     yield from self._turn(who)
                     self.check_end()
         ended = self.emit(RoundEnded(round=number))
@@ -473,27 +498,42 @@ class Fight:
         if number - max(self.acted_in_round, max(arrivals) - 1) >= idle:
             self._end(None, self.ruleset.idle_end(self, idle))
 
-    def _turn(self, who: str) -> Drive:
+    def _turn(self, who: str, paused: Paused | None = None) -> Drive:
         R = self.ruleset
-        started = self.emit(TurnStarted(who=who, round=self.state.round))
+        if paused is None:
+            started = self.emit(TurnStarted(who=who, round=self.state.round))
+        else:
+            started = paused.turn_started
+        self._turn_seq = started
         reason = "ended"
         with self.caused_by(started):
-            skip = yield from R.turn_started(self, who)
-            if skip:
-                reason = skip
+            if paused is not None:
+                reason = yield from self._turn_decisions(who, top=True, paused=paused)
             else:
-                reason = yield from self._turn_decisions(who)
+                skip = yield from R.turn_started(self, who)
+                if skip:
+                    reason = skip
+                else:
+                    reason = yield from self._turn_decisions(who, top=True)
         ended = self.emit(TurnEnded(who=who, reason=reason), cause=started)
         with self.caused_by(ended):
             yield from R.turn_ended(self, who)
 
-    def _turn_decisions(self, who: str) -> Drive:
+    def _turn_decisions(
+        self, who: str, *, top: bool = False, paused: Paused | None = None
+    ) -> Drive:
+        """``who``'s decisions in a turn (``top``: its own turn, not an inserted one); with
+        ``paused``, from a fork's decision on."""
         R = self.ruleset
-        turn = Window(kind="turn")
-        for _ in range(self.options.max_decisions_per_turn):
-            if not self.standing(who):
-                return "defeated"
-            got = yield from self.ask(who, turn)
+        turn = Window(kind="turn") if paused is None else paused.window
+        first = 0 if paused is None else paused.done
+        for done in range(first, self.options.max_decisions_per_turn):
+            if paused is not None and done == first:
+                got = yield from self.ask(who, turn, paused=paused)
+            else:
+                if not self.standing(who):
+                    return "defeated"
+                got = yield from self.ask(who, turn, at=done if top else None)
             if got is None:
                 return "decision failed"
             action, declared = got
@@ -524,18 +564,27 @@ class Fight:
         self.emit(InsertedTurnEnded(who=who, reason=ended, returns_to=outer), cause=started)
         return ended
 
-    def ask(self, who: str, window: Window) -> Drive:
+    def ask(
+        self, who: str, window: Window, *, at: int | None = None, paused: Paused | None = None
+    ) -> Drive:
         """Grant ``who`` priority until it makes a legal decision (bounded), and record it.
 
         Returns ``(action, seq of ActionDeclared)``, or ``None`` when it passed or failed.
+        ``at``: the decision is the turn's ``at``-th in its own turn (a fork can resume there);
+        ``paused``: a fork resuming at its grant, already recorded.
         """
         R = self.ruleset
         last_rejection: int | None = None
-        for _ in range(self.options.max_rejections):
-            offers = tuple(self.offers(who, window))
-            granted = self.emit(
-                PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
-            )
+        for attempt in range(self.options.max_rejections):
+            if paused is not None and attempt == 0:
+                offers, granted = paused.offers, paused.granted
+            else:
+                offers = tuple(self.offers(who, window))
+                granted = self.emit(
+                    PriorityGranted(
+                        who=who, window=window, ap=self.get(who).ap, offers=len(offers)
+                    )
+                )
             token = PriorityToken(
                 who=who,
                 window=window,
@@ -543,7 +592,12 @@ class Fight:
                 legal=offers,
                 seq=granted,
             )
-            decision = yield token
+            if at is not None and attempt == 0:
+                self._pending = (granted, at, window, offers)
+                decision = yield token
+                self._pending = None
+            else:
+                decision = yield token
             self.decisions.append(decision)
             with self.caused_by(granted):
                 action = decision.action
@@ -659,6 +713,9 @@ class Fight:
         real ones.
         """
         upto = len(self.decisions) if upto is None else upto
+        pending = self._pending
+        if pending is not None and upto == len(self.decisions):
+            return self._fork_here(pending, dice)
         copy = Fight(
             self.encounter,
             self.seed,
@@ -683,6 +740,52 @@ class Fight:
                 break
             branch.apply(decision)
         branch.decisions = 0
+        if dice is not None:
+            copy.rng = Rng(self.seed, f"fork/{dice}")
+        return branch
+
+    def _fork_here(
+        self, pending: tuple[int, int, Window, tuple[Offer, ...]], dice: int | None
+    ) -> Branch:
+        """A fork of this fight while it waits for a decision of a turn's own window: a copy
+        of the live state, the dice position, the log position and the place in the flow (the
+        round's order and whose turn, the turn's decisions so far), resumed at the very grant
+        it waits on, with nothing replayed."""
+        granted, done, window, offers = pending
+        copy = Fight(
+            self.encounter,
+            self.seed,
+            parent=self.parent,
+            keep_events=False,
+            engine_version=self.engine_version,
+            reseed=self.reseed,
+            dice=RecordedDice(self.given) if self.given else None,
+        )
+        copy.log = SILENT_LOG
+        copy.state = self.state.copy()
+        rng = self.rng
+        copy.rng = Rng(rng.seed, rng.stream, rng.counter)
+        copy.next_seq = self.next_seq
+        copy.chain = self.chain
+        copy.last_line = self.last_line
+        copy._digested = self._digested
+        copy._reseed = dict(self._reseed)
+        copy.given = dict(self.given)
+        copy.decisions = self.decisions[:]
+        copy.acted_in_round = self.acted_in_round
+        copy.snapshot = self.snapshot
+        round_started, order, index = self._place
+        paused = Paused(
+            round_started=round_started,
+            order=order,
+            index=index,
+            turn_started=self._turn_seq,
+            done=done,
+            window=window,
+            offers=offers,
+            granted=granted,
+        )
+        branch = Branch(copy, resume=paused)
         if dice is not None:
             copy.rng = Rng(self.seed, f"fork/{dice}")
         return branch

@@ -1,0 +1,69 @@
+"""A fork taken at a turn's decision starts there, from copies of the live state and the dice,
+and goes on exactly as a fork that replays the round from its start would."""
+
+from __future__ import annotations
+
+import pytest
+from initiative.actors import aggressive
+from initiative.engine import Decision, Fight, Rng
+from initiative.events import EncounterSpec
+
+from .test_conformance import random_encounters, rulesets_with_examples
+
+
+def _outcome(branch: object) -> tuple[object, ...]:
+    """Everything a fork's future shows: its pending grant, then, played on with ``aggressive``,
+    its final state, dice position and log position (the chain covers every line)."""
+    token = branch.token  # type: ignore[attr-defined]
+    grant = None if token is None else (token.seq, token.who, token.legal, token.view.me)
+    branch.play(aggressive, limit=30)  # type: ignore[attr-defined]
+    fight = branch.fight  # type: ignore[attr-defined]
+    return grant, fight.state, fight.rng.counter, fight.next_seq, fight.chain
+
+
+def _compare_forks(spec: EncounterSpec, seed: int) -> int:
+    """Play ``spec`` with random decisions; at each of the first sixty decisions, fork at the decision and by
+    replay, and check both forks agree. Returns how many forks were taken at the decision."""
+    fight = Fight(spec, seed)
+    drive = fight.run()
+    token = next(drive, None)
+    pick = Rng(seed, "test/pick")
+    here = 0
+    for _ in range(60):
+        if token is None:
+            break
+        dice = pick.next64() if pick.below(2) else None
+        pending = fight._pending
+        fast = fight.fork(dice=dice)
+        fight._pending = None  # force the replay from the round's start
+        slow = fight.fork(dice=dice)
+        fight._pending = pending
+        assert fast.token is not None and slow.token is not None
+        assert _outcome(fast) == _outcome(slow)
+        here += pending is not None
+        action = token.legal[pick.below(len(token.legal))].action
+        try:
+            token = drive.send(Decision(action=action))
+        except StopIteration:
+            token = None
+    return here
+
+
+@pytest.mark.parametrize("ruleset", rulesets_with_examples())
+def test_fork_at_the_decision_goes_on_as_a_replayed_fork(ruleset: str) -> None:
+    """Random decisions over random encounters of every ruleset give turns, openings,
+    arrivals and inserted turns; every fork agrees with the replayed one, and most start at
+    their decision (a turn's own window)."""
+    here = 0
+    for i, spec in enumerate(random_encounters(ruleset, 2, seed=23)):
+        here += _compare_forks(spec, seed=i)
+    assert here > 10
+
+
+def test_fork_of_an_ended_fight_is_over() -> None:
+    """Once the fight has ended there is no decision to resume at: the fork is over too."""
+    spec = random_encounters("openings", 1, seed=3)[0]
+    fight = Fight(spec, 1)
+    fight.play(lambda token: Decision(action=aggressive(token.view)))
+    assert fight._pending is None
+    assert fight.fork().over
