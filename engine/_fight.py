@@ -581,9 +581,7 @@ class Fight:
             else:
                 offers = tuple(self.offers(who, window))
                 granted = self.emit(
-                    PriorityGranted(
-                        who=who, window=window, ap=self.get(who).ap, offers=len(offers)
-                    )
+                    PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
                 )
             token = PriorityToken(
                 who=who,
