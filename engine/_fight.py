@@ -176,6 +176,10 @@ class Fight:
         """While the fight waits for a decision in a turn's own window (not an opening, not an
         inserted turn, not a repeat after a rejection): the grant's seq, how many decisions the
         turn had before it, the window and the offers; a fork resumes right there."""
+        self._forked = False
+        """Whether this fight has been forked (then it keeps ``_point`` at each turn decision)."""
+        self._point: tuple[Paused, Snapshot, int] | None = None
+        """The last turn decision kept for forks (see :meth:`_place_here`)."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -592,6 +596,8 @@ class Fight:
             )
             if at is not None and attempt == 0:
                 self._pending = (granted, at, window, offers)
+                if self._forked:
+                    self._point = self._place_here(self._pending)
                 decision = yield token
                 self._pending = None
             else:
@@ -701,19 +707,49 @@ class Fight:
     def fork(self, *, dice: int | None = None, upto: int | None = None) -> Branch:
         """An independent copy of this fight, positioned at the decision it is waiting for.
 
-        The copy is a new :class:`Fight` of the same encounter and seed that resumes from the
-        snapshot taken at the start of this round (a copy of the live state and the dice
-        position) and is fed only this round's decisions so far (the first ``upto`` of all
-        decisions), so it holds its own state, dice counter and events, and writes to no sink.
-        A copy taken before this round's start is replayed from the header instead. It keeps
-        this fight's reseeds (``fork --seed``). With ``dice``, its dice from here on come from
-        the stream ``fork/<dice>`` instead of the real fight's, so its future rolls are not the
-        real ones.
+        The copy is a new :class:`Fight` of the same encounter and seed with its own state,
+        dice counter and events, writing to no sink. While this fight waits for a decision of
+        a turn's own window, the copy starts right there: a copy of the live state, the dice
+        position, the log position and the place in the flow (whose turn in the round's
+        order, how many decisions the turn had), resumed at the very grant, nothing replayed.
+        Otherwise (an opening, a repeat after a rejection, or a copy of an earlier decision,
+        the first ``upto`` of all decisions) it resumes from the latest such place this fight
+        kept (once it has been forked, it keeps one at each turn decision) or from the
+        snapshot taken at the start of this round, and is fed the decisions made since. A copy
+        taken before this round's start is replayed from the header. It keeps this fight's
+        reseeds (``fork --seed``). With ``dice``, its dice from here on come from the stream
+        ``fork/<dice>`` instead of the real fight's, so its future rolls are not the real ones.
         """
-        upto = len(self.decisions) if upto is None else upto
+        now = len(self.decisions)
+        upto = now if upto is None else upto
+        self._forked = True
         pending = self._pending
-        if pending is not None and upto == len(self.decisions):
-            return self._fork_here(pending, dice)
+        if pending is not None and upto == now:
+            point = self._point
+            if point is None or point[1].decisions != now:
+                point = self._place_here(pending)
+            return self._fork_from(point, upto, dice)
+        point = self._point
+        snap = self.snapshot
+        if (
+            point is not None
+            and point[1].decisions <= upto
+            and (snap is None or point[1].decisions >= snap.decisions)
+        ):
+            return self._fork_from(point, upto, dice)
+        copy = self._copy()
+        if snap is not None and snap.decisions <= upto:
+            copy.decisions = self.decisions[: snap.decisions]
+            copy.snapshot = snap
+            if upto == now:
+                copy.acted_in_round = self.acted_in_round  # a replayed action sets it anew
+            past = self.decisions[snap.decisions : upto]
+        else:
+            snap = None
+            past = self.decisions[:upto]
+        return self._feed(Branch(copy, resume=snap), past, dice)
+
+    def _copy(self) -> Fight:
         copy = Fight(
             self.encounter,
             self.seed,
@@ -724,54 +760,25 @@ class Fight:
             dice=RecordedDice(self.given) if self.given else None,
         )
         copy.log = SILENT_LOG
-        snap = self.snapshot
-        if snap is not None and snap.decisions <= upto:
-            copy.decisions = self.decisions[: snap.decisions]
-            copy.snapshot = snap
-            past = self.decisions[snap.decisions : upto]
-        else:
-            snap = None
-            past = self.decisions[:upto]
-        branch = Branch(copy, resume=snap)
+        return copy
+
+    def _feed(self, branch: Branch, past: list[Decision], dice: int | None) -> Branch:
         for decision in past:
             if branch.token is None:
                 break
             branch.apply(decision)
         branch.decisions = 0
         if dice is not None:
-            copy.rng = Rng(self.seed, f"fork/{dice}")
+            branch.fight.rng = Rng(self.seed, f"fork/{dice}")
         return branch
 
-    def _fork_here(
-        self, pending: tuple[int, int, Window, tuple[Offer, ...]], dice: int | None
-    ) -> Branch:
-        """A fork of this fight while it waits for a decision of a turn's own window: a copy
-        of the live state, the dice position, the log position and the place in the flow (the
-        round's order and whose turn, the turn's decisions so far), resumed at the very grant
-        it waits on, with nothing replayed."""
+    def _place_here(
+        self, pending: tuple[int, int, Window, tuple[Offer, ...]]
+    ) -> tuple[Paused, Snapshot, int]:
+        """Where this fight waits for a turn's decision, as data a fork resumes from: the
+        place in the flow, a copy of the live state, the dice and log positions, and the last
+        round with an action."""
         granted, done, window, offers = pending
-        copy = Fight(
-            self.encounter,
-            self.seed,
-            parent=self.parent,
-            keep_events=False,
-            engine_version=self.engine_version,
-            reseed=self.reseed,
-            dice=RecordedDice(self.given) if self.given else None,
-        )
-        copy.log = SILENT_LOG
-        copy.state = self.state.copy()
-        rng = self.rng
-        copy.rng = Rng(rng.seed, rng.stream, rng.counter)
-        copy.next_seq = self.next_seq
-        copy.chain = self.chain
-        copy.last_line = self.last_line
-        copy._digested = self._digested
-        copy._reseed = dict(self._reseed)
-        copy.given = dict(self.given)
-        copy.decisions = self.decisions[:]
-        copy.acted_in_round = self.acted_in_round
-        copy.snapshot = self.snapshot
         round_started, order, index = self._place
         paused = Paused(
             round_started=round_started,
@@ -783,10 +790,32 @@ class Fight:
             offers=offers,
             granted=granted,
         )
+        rng = self.rng
+        snap = Snapshot(
+            state=self.state.copy(),
+            rng=(rng.seed, rng.stream, rng.counter),
+            next_seq=self.next_seq,
+            chain=self.chain,
+            last_line=self.last_line,
+            digested=self._digested,
+            decisions=len(self.decisions),
+        )
+        return paused, snap, self.acted_in_round
+
+    def _fork_from(
+        self, point: tuple[Paused, Snapshot, int], upto: int, dice: int | None
+    ) -> Branch:
+        """A fork resumed at a kept turn decision and fed the decisions made since, up to
+        ``upto`` (none when it is the decision this fight waits on)."""
+        paused, snap, acted = point
+        copy = self._copy()
+        copy._restore(snap)
+        copy.acted_in_round = acted
+        copy.given = dict(self.given)
+        copy.decisions = self.decisions[: snap.decisions]
+        copy.snapshot = self.snapshot
         branch = Branch(copy, resume=paused)
-        if dice is not None:
-            copy.rng = Rng(self.seed, f"fork/{dice}")
-        return branch
+        return self._feed(branch, self.decisions[snap.decisions : upto], dice)
 
     def opening(self, trigger: Trigger, candidates: Iterable[str]) -> Drive:
         """Make an opening: each candidate with a legal reaction gets priority in initiative

@@ -1,5 +1,6 @@
-"""A fork taken at a turn's decision starts there, from copies of the live state and the dice,
-and goes on exactly as a fork that replays the round from its start would."""
+"""A fork taken at a turn's decision starts there, from copies of the live state and the dice;
+one taken elsewhere (an opening) resumes at the last turn decision kept and replays since; both
+go on exactly as a fork that replays the round from its start would."""
 
 from __future__ import annotations
 
@@ -16,48 +17,55 @@ def _outcome(branch: object) -> tuple[object, ...]:
     its final state, dice position and log position (the chain covers every line)."""
     token = branch.token  # type: ignore[attr-defined]
     grant = None if token is None else (token.seq, token.who, token.legal, token.view.me)
-    branch.play(aggressive, limit=30)  # type: ignore[attr-defined]
+    branch.play(aggressive, limit=15)  # type: ignore[attr-defined]
     fight = branch.fight  # type: ignore[attr-defined]
     return grant, fight.state, fight.rng.counter, fight.next_seq, fight.chain
 
 
-def _compare_forks(spec: EncounterSpec, seed: int) -> int:
-    """Play ``spec`` with random decisions; at each of the first sixty decisions, fork at the decision and by
-    replay, and check both forks agree. Returns how many forks were taken at the decision."""
+def _compare_forks(spec: EncounterSpec, seed: int) -> tuple[int, int]:
+    """Play ``spec`` with random decisions; at each of the first forty decisions, fork the
+    three ways and check the forks agree. Returns how many forks were taken at their decision
+    and how many in an opening resumed at a kept turn decision."""
     fight = Fight(spec, seed)
     drive = fight.run()
     token = next(drive, None)
     pick = Rng(seed, "test/pick")
-    here = 0
-    for _ in range(60):
+    here = elsewhere = 0
+    for _ in range(40):
         if token is None:
             break
         dice = pick.next64() if pick.below(2) else None
-        pending = fight._pending
-        fast = fight.fork(dice=dice)
-        fight._pending = None  # force the replay from the round's start
-        slow = fight.fork(dice=dice)
-        fight._pending = pending
-        assert fast.token is not None and slow.token is not None
-        assert _outcome(fast) == _outcome(slow)
+        pending, point = fight._pending, fight._point
+        here_or_kept = fight.fork(dice=dice)
+        fight._pending = None  # resume at the last turn decision kept, and replay since
+        kept = fight.fork(dice=dice)
+        fight._point = None  # replay from the round's start
+        replayed = fight.fork(dice=dice)
+        fight._pending, fight._point = pending, point
+        assert here_or_kept.token is not None
+        assert _outcome(here_or_kept) == _outcome(kept) == _outcome(replayed)
         here += pending is not None
+        elsewhere += pending is None and point is not None and not token.window.is_turn
         action = token.legal[pick.below(len(token.legal))].action
         try:
             token = drive.send(Decision(action=action))
         except StopIteration:
             token = None
-    return here
+    return here, elsewhere
 
 
 @pytest.mark.parametrize("ruleset", rulesets_with_examples())
 def test_fork_at_the_decision_goes_on_as_a_replayed_fork(ruleset: str) -> None:
     """Random decisions over random encounters of every ruleset give turns, openings,
     arrivals and inserted turns; every fork agrees with the replayed one, and most start at
-    their decision (a turn's own window)."""
-    here = 0
-    for i, spec in enumerate(random_encounters(ruleset, 2, seed=23)):
-        here += _compare_forks(spec, seed=i)
+    their decision (a turn's own window), some in openings at a kept one."""
+    here = elsewhere = 0
+    for i, spec in enumerate(random_encounters(ruleset, 3, seed=23)):
+        counts = _compare_forks(spec, seed=i)
+        here += counts[0]
+        elsewhere += counts[1]
     assert here > 10
+    assert elsewhere > 0
 
 
 def test_fork_of_an_ended_fight_is_over() -> None:
