@@ -22,6 +22,7 @@ import sqlite3
 import statistics
 import sys
 import time
+import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -186,10 +187,16 @@ def run_tasks(
 
 
 def chunks(indices: Sequence[int], jobs: int, most: int = 8) -> list[list[int]]:
-    """Split the work into chunks: small enough that every worker stays busy to the end, big
-    enough that handing them out costs little."""
-    size = max(1, min(most, len(indices) // (jobs * 4) or 1))
-    return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
+    """Split the work into chunks, largest first: big enough early that handing them out
+    costs little, shrinking to single encounters at the end so that every worker stays busy
+    until the batch is done (no worker is left alone with a long last chunk)."""
+    out = []
+    start = 0
+    while start < len(indices):
+        size = max(1, min(most, (len(indices) - start) // (jobs * 4)))
+        out.append(list(indices[start : start + size]))
+        start += size
+    return out
 
 
 def _worker(
@@ -213,6 +220,24 @@ def _worker(
         outbox.put((-1, f"{type(problem).__name__}: {problem}"))
 
 
+PRELOAD = ("initiative.actors", "initiative.engine", "initiative.events")
+"""What the workers' fork server imports once, before it forks them."""
+
+
+def _start(workers: list[Any]) -> None:
+    """Start the worker processes without making each of them import this program's main
+    module: ``multiprocessing`` would re-import it in every worker (for the command line, the
+    whole CLI: Typer, Rich), and a worker needs only what the fork server preloaded. Nothing a
+    worker runs or is sent comes from ``__main__`` (the target and the tasks live here)."""
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        for w in workers:
+            w.start()
+    finally:
+        sys.modules["__main__"] = main
+
+
 def _in_processes(
     path: str,
     tasks: Sequence[Task],
@@ -223,7 +248,7 @@ def _in_processes(
     level: int,
 ) -> Iterator[tuple[int, Summary]]:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["initiative.actors", "initiative.engine", "initiative.events"])
+    context.set_forkserver_preload(list(PRELOAD))
     inbox = context.Queue()
     outbox = context.Queue()
     for chunk in chunks(todo, jobs):
@@ -239,8 +264,7 @@ def _in_processes(
     for _ in workers:
         inbox.put(None)
     try:
-        for w in workers:
-            w.start()
+        _start(workers)
         left = len(todo)
         while left:
             try:
