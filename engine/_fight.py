@@ -478,6 +478,7 @@ class Fight:
             for index in range(first, len(order)):
                 who = order[index]
                 if paused is not None and index == first:
+                    self._place = (started, order, index)
                     yield from self._turn(who, paused)
                     self.check_end()
                 elif self.standing(who):
@@ -533,7 +534,7 @@ class Fight:
         first = 0 if paused is None else paused.done
         for done in range(first, self.options.max_decisions_per_turn):
             if paused is not None and done == first:
-                got = yield from self.ask(who, turn, paused=paused)
+                got = yield from self.ask(who, turn, at=first, paused=paused)
             else:
                 if not self.standing(who):
                     return "defeated"

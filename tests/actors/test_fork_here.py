@@ -43,7 +43,10 @@ def _compare_forks(spec: EncounterSpec, seed: int) -> tuple[int, int]:
         replayed = fight.fork(dice=dice)
         fight._pending, fight._point = pending, point
         assert here_or_kept.token is not None
+        twice = here_or_kept.fork(dice=dice) if pending is not None and dice is not None else None
         assert _outcome(here_or_kept) == _outcome(kept) == _outcome(replayed)
+        if twice is not None:  # a fork of the fork, at the same decision, on the same dice
+            assert _outcome(twice) == _outcome(fight.fork(dice=dice))
         here += pending is not None
         elsewhere += pending is None and point is not None and not token.window.is_turn
         action = token.legal[pick.below(len(token.legal))].action
