@@ -21,11 +21,13 @@ import signal
 import sqlite3
 import statistics
 import sys
+import threading
 import time
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from multiprocessing import forkserver
 from pathlib import Path
 from typing import Any
 
@@ -224,9 +226,10 @@ PRELOAD = ("initiative.actors", "initiative.engine", "initiative.events")
 """What the workers' fork server imports once, before it forks them."""
 
 
-def _start(workers: list[Any]) -> None:
-    """Start the worker processes without making each of them import this program's main
-    module: ``multiprocessing`` would re-import it in every worker (for the command line, the
+def _start(workers: list[Any], problems: list[BaseException]) -> None:
+    """Start the worker processes (in a thread of their own: starting waits for the fork server
+    to be ready; errors go to ``problems``) without making each of them import this program's
+    main module: ``multiprocessing`` would re-import it in every worker (for the command line, the
     whole CLI: Typer, Rich), and a worker needs only what the fork server preloaded. Nothing a
     worker runs or is sent comes from ``__main__`` (the target and the tasks live here)."""
     main = sys.modules["__main__"]
@@ -234,8 +237,36 @@ def _start(workers: list[Any]) -> None:
     try:
         for w in workers:
             w.start()
+    except Exception as problem:  # the caller reports it and stops the batch
+        problems.append(problem)
     finally:
         sys.modules["__main__"] = main
+
+
+def _ensure_server() -> None:
+    """Start the fork server (if the command has not already) with Ctrl-C ignored, as the
+    workers ignore it: the parent handles it, and the server, still importing the engine,
+    must not die of it with a traceback. (Called from the main thread: only it sets signals.)"""
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _take(inbox: Any) -> list[int] | None:
+    """The next chunk of work, if one is ready (``None`` once only the workers' ends are
+    left, which stay for them)."""
+    try:
+        chunk: list[int] | None = inbox.get(timeout=0.05)  # its feeder thread may lag a little
+    except queue.Empty:
+        return None
+    if chunk is None:
+        inbox.put(None)
+    return chunk
 
 
 def _in_processes(
@@ -263,9 +294,21 @@ def _in_processes(
     ]
     for _ in workers:
         inbox.put(None)
+    _ensure_server()
+    problems: list[BaseException] = []
+    starting = threading.Thread(target=_start, args=(workers, problems), daemon=True)
     try:
-        _start(workers)
+        starting.start()
         left = len(todo)
+        # Until the first worker reports, this process fights chunks itself: the workers'
+        # start-up (waiting for the fork server to load the engine) costs no fighting time.
+        while left and outbox.empty() and (mine := _take(inbox)) is not None:
+            for index in mine:
+                left -= 1
+                yield index, run_tasks(path, [tasks[index]], keep_logs, timeout)[0]
+        starting.join()
+        if problems:
+            raise BatchError(f"the worker processes did not start: {problems[0]}")
         while left:
             try:
                 index, got = outbox.get(timeout=0.5)
@@ -280,11 +323,14 @@ def _in_processes(
             left -= 1
             yield index, got
     finally:
+        if starting.ident is not None:
+            starting.join()
         for w in workers:
             if w.is_alive():
                 w.terminate()
         for w in workers:
-            w.join(timeout=5)
+            if w.pid is not None:
+                w.join(timeout=5)
         inbox.cancel_join_thread()
         outbox.cancel_join_thread()
 

@@ -117,10 +117,15 @@ def _start_worker_server(jobs: int, cluster: str | None) -> None:
     if jobs <= 1 or cluster is not None or sys.platform == "win32":
         return
     import multiprocessing
+    import signal
     from multiprocessing import forkserver
 
     multiprocessing.get_context("forkserver").set_forkserver_preload(list(WORKER_PRELOAD))
-    forkserver.ensure_running()
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server inherits it: Ctrl-C
+    try:  # is this process's to handle, not the server's while it imports the engine
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _check(
