@@ -21,10 +21,13 @@ import signal
 import sqlite3
 import statistics
 import sys
+import threading
 import time
+import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from multiprocessing import forkserver
 from pathlib import Path
 from typing import Any
 
@@ -186,10 +189,16 @@ def run_tasks(
 
 
 def chunks(indices: Sequence[int], jobs: int, most: int = 8) -> list[list[int]]:
-    """Split the work into chunks: small enough that every worker stays busy to the end, big
-    enough that handing them out costs little."""
-    size = max(1, min(most, len(indices) // (jobs * 4) or 1))
-    return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
+    """Split the work into chunks, largest first: big enough early that handing them out
+    costs little, shrinking to single encounters at the end so that every worker stays busy
+    until the batch is done (no worker is left alone with a long last chunk)."""
+    out = []
+    start = 0
+    while start < len(indices):
+        size = max(1, min(most, (len(indices) - start) // (jobs * 4)))
+        out.append(list(indices[start : start + size]))
+        start += size
+    return out
 
 
 def _worker(
@@ -213,6 +222,53 @@ def _worker(
         outbox.put((-1, f"{type(problem).__name__}: {problem}"))
 
 
+PRELOAD = ("initiative.actors", "initiative.engine", "initiative.events")
+"""What the workers' fork server imports once, before it forks them."""
+
+
+def _start(workers: list[Any], problems: list[BaseException]) -> None:
+    """Start the worker processes (in a thread of their own: starting waits for the fork server
+    to be ready; errors go to ``problems``) without making each of them import this program's
+    main module: ``multiprocessing`` would re-import it in every worker (for the command line, the
+    whole CLI: Typer, Rich), and a worker needs only what the fork server preloaded. Nothing a
+    worker runs or is sent comes from ``__main__`` (the target and the tasks live here)."""
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        for w in workers:
+            w.start()
+    except Exception as problem:  # the caller reports it and stops the batch
+        problems.append(problem)
+    finally:
+        sys.modules["__main__"] = main
+
+
+def _ensure_server() -> None:
+    """Start the fork server (if the command has not already) with Ctrl-C ignored, as the
+    workers ignore it: the parent handles it, and the server, still importing the engine,
+    must not die of it with a traceback. (Called from the main thread: only it sets signals.)"""
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def _take(inbox: Any) -> list[int] | None:
+    """The next chunk of work, if one is ready (``None`` once only the workers' ends are
+    left, which stay for them)."""
+    try:
+        chunk: list[int] | None = inbox.get(timeout=0.05)  # its feeder thread may lag a little
+    except queue.Empty:
+        return None
+    if chunk is None:
+        inbox.put(None)
+    return chunk
+
+
 def _in_processes(
     path: str,
     tasks: Sequence[Task],
@@ -223,7 +279,7 @@ def _in_processes(
     level: int,
 ) -> Iterator[tuple[int, Summary]]:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["initiative.actors", "initiative.engine", "initiative.events"])
+    context.set_forkserver_preload(list(PRELOAD))
     inbox = context.Queue()
     outbox = context.Queue()
     for chunk in chunks(todo, jobs):
@@ -238,10 +294,21 @@ def _in_processes(
     ]
     for _ in workers:
         inbox.put(None)
+    _ensure_server()
+    problems: list[BaseException] = []
+    starting = threading.Thread(target=_start, args=(workers, problems), daemon=True)
     try:
-        for w in workers:
-            w.start()
+        starting.start()
         left = len(todo)
+        # Until the first worker reports, this process fights chunks itself: the workers'
+        # start-up (waiting for the fork server to load the engine) costs no fighting time.
+        while left and outbox.empty() and (mine := _take(inbox)) is not None:
+            for index in mine:
+                left -= 1
+                yield index, run_tasks(path, [tasks[index]], keep_logs, timeout)[0]
+        starting.join()
+        if problems:
+            raise BatchError(f"the worker processes did not start: {problems[0]}")
         while left:
             try:
                 index, got = outbox.get(timeout=0.5)
@@ -256,11 +323,14 @@ def _in_processes(
             left -= 1
             yield index, got
     finally:
+        if starting.ident is not None:
+            starting.join()
         for w in workers:
             if w.is_alive():
                 w.terminate()
         for w in workers:
-            w.join(timeout=5)
+            if w.pid is not None:
+                w.join(timeout=5)
         inbox.cancel_join_thread()
         outbox.cancel_join_thread()
 

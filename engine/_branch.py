@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from initiative.events import Action
+from initiative.events import Action, Offer, Window
 
 from ._protocol import Decision, PriorityToken, View
 from ._stepper import Stepper
@@ -17,6 +17,49 @@ class _Silent:
 
 
 SILENT_LOG = _Silent()
+
+
+class Paused:
+    """Where a fight waits for a decision of a turn's own window, as data: what a fork needs,
+    beside a copy of the live state and the dice position, to go on from that very decision
+    (:meth:`engine.Fight.run` resumes from one) instead of replaying the round so far."""
+
+    __slots__ = (
+        "done",
+        "granted",
+        "index",
+        "offers",
+        "order",
+        "round_started",
+        "turn_started",
+        "window",
+    )
+
+    def __init__(
+        self,
+        *,
+        round_started: int,
+        order: list[str],
+        index: int,
+        turn_started: int,
+        done: int,
+        window: Window,
+        offers: tuple[Offer, ...],
+        granted: int,
+    ) -> None:
+        self.round_started = round_started
+        """The seq of the round's ``RoundStarted`` (the cause of its turns)."""
+        self.order = order
+        """The round's turn order as it stood at the round's start (not changed)."""
+        self.index = index
+        """Whose turn it is, as an index in ``order``."""
+        self.turn_started = turn_started
+        self.done = done
+        """The decisions the turn had before this one."""
+        self.window = window
+        self.offers = offers
+        self.granted = granted
+        """The seq of the ``PriorityGranted`` the fight waits on (already recorded)."""
 
 
 class Branch(Stepper):

@@ -67,7 +67,7 @@ from initiative.events import (
     encode_event,
 )
 
-from ._branch import SILENT_LOG, Branch
+from ._branch import SILENT_LOG, Branch, Paused
 from ._dice import parse_dice
 from ._geometry import distance
 from ._given import DiceSource, RecordedDice
@@ -176,6 +176,18 @@ class Fight:
         """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
         self.rules = Rules(self)
         """What the ruleset's hooks receive: the table of what rules may read and do."""
+        self._place: tuple[int, list[str], int] = (-1, [], 0)
+        """Where the round stands: the seq of its ``RoundStarted``, its turn order, whose turn."""
+        self._turn_seq = -1
+        """The seq of the current (not inserted) turn's ``TurnStarted``."""
+        self._pending: tuple[int, int, Window, tuple[Offer, ...]] | None = None
+        """While the fight waits for a decision in a turn's own window (not an opening, not an
+        inserted turn, not a repeat after a rejection): the grant's seq, how many decisions the
+        turn had before it, the window and the offers; a fork resumes right there."""
+        self._forked = False
+        """Whether this fight has been forked (then it keeps ``_point`` at each turn decision)."""
+        self._point: tuple[Paused, Snapshot, int] | None = None
+        """The last turn decision kept for forks (see :meth:`_place_here`)."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -367,17 +379,21 @@ class Fight:
         """See :func:`engine._initiative.groups`."""
         return groups(self, ids)
 
-    def run(self, resume: Snapshot | None = None) -> Drive:
+    def run(self, resume: Snapshot | Paused | None = None) -> Drive:
         """The whole encounter: yields priority tokens, is sent decisions, ends with the log.
 
         With ``resume`` (a :class:`Snapshot` this fight's encounter and seed took at the start
         of a round) it starts at that round instead of at the header, with the snapshot's
-        state, dice position and log position: a fork's way to skip the fight so far.
+        state, dice position and log position: a fork's way to skip the fight so far. With a
+        :class:`~engine._branch.Paused` (the fight's state, dice and log position already
+        copied in), it starts at that very decision of a turn.
         Drive it through a :class:`engine.Stepper` rather than by hand.
         """
         try:
             if resume is None:
                 yield from self._begin()
+            elif isinstance(resume, Paused):
+                yield from self._round(self.state.round, resume)
             else:
                 self._restore(resume)
             while True:
@@ -450,20 +466,34 @@ class Fight:
             )
         )
 
-    def _round(self, number: int) -> Drive:
+    def _round(self, number: int, paused: Paused | None = None) -> Drive:
+        """Round ``number``; with ``paused``, the rest of it from a fork's decision."""
         R = self.ruleset
-        started = self.emit(RoundStarted(round=number))
-        self.log.debug("round started", round=number)
+        if paused is None:
+            started = self.emit(RoundStarted(round=number))
+            self.log.debug("round started", round=number)
+        else:
+            started = paused.round_started
         with self.caused_by(started):
-            arrivals = [c for c in self.encounter.combatants if c.arrives == number > 1]
-            for c in arrivals:
-                self._join(c, number)
-            if arrivals:
-                yield from R.arrive(self.rules, [c.id for c in arrivals])
-            yield from R.round_started(self.rules)
-            self.check_end()
-            for who in list(self.state.order):
-                if self.standing(who):
+            if paused is None:
+                arrivals = [c for c in self.encounter.combatants if c.arrives == number > 1]
+                for c in arrivals:
+                    self._join(c, number)
+                if arrivals:
+                    yield from R.arrive(self.rules, [c.id for c in arrivals])
+                yield from R.round_started(self.rules)
+                self.check_end()
+                order, first = list(self.state.order), 0
+            else:
+                order, first = paused.order, paused.index
+            for index in range(first, len(order)):
+                who = order[index]
+                if paused is not None and index == first:
+                    self._place = (started, order, index)
+                    yield from self._turn(who, paused)
+                    self.check_end()
+                elif self.standing(who):
+                    self._place = (started, order, index)
                     yield from self._turn(who)
                     self.check_end()
         ended = self.emit(RoundEnded(round=number))
@@ -484,27 +514,42 @@ class Fight:
         if number - max(self.acted_in_round, max(arrivals) - 1) >= idle:
             self._end(None, self.ruleset.idle_end(self.rules, idle))
 
-    def _turn(self, who: str) -> Drive:
+    def _turn(self, who: str, paused: Paused | None = None) -> Drive:
         R = self.ruleset
-        started = self.emit(TurnStarted(who=who, round=self.state.round))
+        if paused is None:
+            started = self.emit(TurnStarted(who=who, round=self.state.round))
+        else:
+            started = paused.turn_started
+        self._turn_seq = started
         reason = "ended"
         with self.caused_by(started):
-            skip = yield from R.turn_started(self.rules, who)
-            if skip:
-                reason = skip
+            if paused is not None:
+                reason = yield from self._turn_decisions(who, top=True, paused=paused)
             else:
-                reason = yield from self._turn_decisions(who)
+                skip = yield from R.turn_started(self.rules, who)
+                if skip:
+                    reason = skip
+                else:
+                    reason = yield from self._turn_decisions(who, top=True)
         ended = self.emit(TurnEnded(who=who, reason=reason), cause=started)
         with self.caused_by(ended):
             yield from R.turn_ended(self.rules, who)
 
-    def _turn_decisions(self, who: str) -> Drive:
+    def _turn_decisions(
+        self, who: str, *, top: bool = False, paused: Paused | None = None
+    ) -> Drive:
+        """``who``'s decisions in a turn (``top``: its own turn, not an inserted one); with
+        ``paused``, from a fork's decision on."""
         R = self.ruleset
-        turn = Window(kind="turn")
-        for _ in range(self.options.max_decisions_per_turn):
-            if not self.standing(who):
-                return "defeated"
-            got = yield from self.ask(who, turn)
+        turn = Window(kind="turn") if paused is None else paused.window
+        first = 0 if paused is None else paused.done
+        for done in range(first, self.options.max_decisions_per_turn):
+            if paused is not None and done == first:
+                got = yield from self.ask(who, turn, at=first, paused=paused)
+            else:
+                if not self.standing(who):
+                    return "defeated"
+                got = yield from self.ask(who, turn, at=done if top else None)
             if got is None:
                 return "decision failed"
             action, declared = got
@@ -535,18 +580,25 @@ class Fight:
         self.emit(InsertedTurnEnded(who=who, reason=ended, returns_to=outer), cause=started)
         return ended
 
-    def ask(self, who: str, window: Window) -> Drive:
+    def ask(
+        self, who: str, window: Window, *, at: int | None = None, paused: Paused | None = None
+    ) -> Drive:
         """Grant ``who`` priority until it makes a legal decision (bounded), and record it.
 
         Returns ``(action, seq of ActionDeclared)``, or ``None`` when it passed or failed.
+        ``at``: the decision is the turn's ``at``-th in its own turn (a fork can resume there);
+        ``paused``: a fork resuming at its grant, already recorded.
         """
         R = self.ruleset
         last_rejection: int | None = None
-        for _ in range(self.options.max_rejections):
-            offers = tuple(self.offers(who, window))
-            granted = self.emit(
-                PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
-            )
+        for attempt in range(self.options.max_rejections):
+            if paused is not None and attempt == 0:
+                offers, granted = paused.offers, paused.granted
+            else:
+                offers = tuple(self.offers(who, window))
+                granted = self.emit(
+                    PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
+                )
             token = PriorityToken(
                 who=who,
                 window=window,
@@ -554,7 +606,14 @@ class Fight:
                 legal=offers,
                 seq=granted,
             )
-            decision = yield token
+            if at is not None and attempt == 0:
+                self._pending = (granted, at, window, offers)
+                if self._forked:
+                    self._point = self._place_here(self._pending)
+                decision = yield token
+                self._pending = None
+            else:
+                decision = yield token
             self.decisions.append(decision)
             with self.caused_by(granted):
                 action = decision.action
@@ -659,16 +718,49 @@ class Fight:
     def fork(self, *, dice: int | None = None, upto: int | None = None) -> Branch:
         """An independent copy of this fight, positioned at the decision it is waiting for.
 
-        The copy is a new :class:`Fight` of the same encounter and seed that resumes from the
-        snapshot taken at the start of this round (a copy of the live state and the dice
-        position) and is fed only this round's decisions so far (the first ``upto`` of all
-        decisions), so it holds its own state, dice counter and events, and writes to no sink.
-        A copy taken before this round's start is replayed from the header instead. It keeps
-        this fight's reseeds (``fork --seed``). With ``dice``, its dice from here on come from
-        the stream ``fork/<dice>`` instead of the real fight's, so its future rolls are not the
-        real ones.
+        The copy is a new :class:`Fight` of the same encounter and seed with its own state,
+        dice counter and events, writing to no sink. While this fight waits for a decision of
+        a turn's own window, the copy starts right there: a copy of the live state, the dice
+        position, the log position and the place in the flow (whose turn in the round's
+        order, how many decisions the turn had), resumed at the very grant, nothing replayed.
+        Otherwise (an opening, a repeat after a rejection, or a copy of an earlier decision,
+        the first ``upto`` of all decisions) it resumes from the latest such place this fight
+        kept (once it has been forked, it keeps one at each turn decision) or from the
+        snapshot taken at the start of this round, and is fed the decisions made since. A copy
+        taken before this round's start is replayed from the header. It keeps this fight's
+        reseeds (``fork --seed``). With ``dice``, its dice from here on come from the stream
+        ``fork/<dice>`` instead of the real fight's, so its future rolls are not the real ones.
         """
-        upto = len(self.decisions) if upto is None else upto
+        now = len(self.decisions)
+        upto = now if upto is None else upto
+        self._forked = True
+        pending = self._pending
+        if pending is not None and upto == now:
+            point = self._point
+            if point is None or point[1].decisions != now:
+                point = self._place_here(pending)
+            return self._fork_from(point, upto, dice)
+        point = self._point
+        snap = self.snapshot
+        if (
+            point is not None
+            and point[1].decisions <= upto
+            and (snap is None or point[1].decisions >= snap.decisions)
+        ):
+            return self._fork_from(point, upto, dice)
+        copy = self._copy()
+        if snap is not None and snap.decisions <= upto:
+            copy.decisions = self.decisions[: snap.decisions]
+            copy.snapshot = snap
+            if upto == now:
+                copy.acted_in_round = self.acted_in_round  # a replayed action sets it anew
+            past = self.decisions[snap.decisions : upto]
+        else:
+            snap = None
+            past = self.decisions[:upto]
+        return self._feed(Branch(copy, resume=snap), past, dice)
+
+    def _copy(self) -> Fight:
         copy = Fight(
             self.encounter,
             self.seed,
@@ -679,23 +771,62 @@ class Fight:
             dice=RecordedDice(self.given) if self.given else None,
         )
         copy.log = SILENT_LOG
-        snap = self.snapshot
-        if snap is not None and snap.decisions <= upto:
-            copy.decisions = self.decisions[: snap.decisions]
-            copy.snapshot = snap
-            past = self.decisions[snap.decisions : upto]
-        else:
-            snap = None
-            past = self.decisions[:upto]
-        branch = Branch(copy, resume=snap)
+        return copy
+
+    def _feed(self, branch: Branch, past: list[Decision], dice: int | None) -> Branch:
         for decision in past:
             if branch.token is None:
                 break
             branch.apply(decision)
         branch.decisions = 0
         if dice is not None:
-            copy.rng = Rng(self.seed, f"fork/{dice}")
+            branch.fight.rng = Rng(self.seed, f"fork/{dice}")
         return branch
+
+    def _place_here(
+        self, pending: tuple[int, int, Window, tuple[Offer, ...]]
+    ) -> tuple[Paused, Snapshot, int]:
+        """Where this fight waits for a turn's decision, as data a fork resumes from: the
+        place in the flow, a copy of the live state, the dice and log positions, and the last
+        round with an action."""
+        granted, done, window, offers = pending
+        round_started, order, index = self._place
+        paused = Paused(
+            round_started=round_started,
+            order=order,
+            index=index,
+            turn_started=self._turn_seq,
+            done=done,
+            window=window,
+            offers=offers,
+            granted=granted,
+        )
+        rng = self.rng
+        snap = Snapshot(
+            state=self.state.copy(),
+            rng=(rng.seed, rng.stream, rng.counter),
+            next_seq=self.next_seq,
+            chain=self.chain,
+            last_line=self.last_line,
+            digested=self._digested,
+            decisions=len(self.decisions),
+        )
+        return paused, snap, self.acted_in_round
+
+    def _fork_from(
+        self, point: tuple[Paused, Snapshot, int], upto: int, dice: int | None
+    ) -> Branch:
+        """A fork resumed at a kept turn decision and fed the decisions made since, up to
+        ``upto`` (none when it is the decision this fight waits on)."""
+        paused, snap, acted = point
+        copy = self._copy()
+        copy._restore(snap)
+        copy.acted_in_round = acted
+        copy.given = dict(self.given)
+        copy.decisions = self.decisions[: snap.decisions]
+        copy.snapshot = self.snapshot
+        branch = Branch(copy, resume=paused)
+        return self._feed(branch, self.decisions[snap.decisions : upto], dice)
 
     def opening(self, trigger: Trigger, candidates: Iterable[str]) -> Drive:
         """Make an opening: each candidate with a legal reaction gets priority in initiative

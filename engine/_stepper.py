@@ -18,6 +18,7 @@ from initiative.events import Action, Event, Offer
 from ._protocol import Decision, PriorityToken, View
 
 if TYPE_CHECKING:
+    from ._branch import Paused
     from ._fight import Fight
     from ._live import LiveState, Snapshot
 
@@ -30,7 +31,7 @@ class Stepper:
     :meth:`apply` answers it and moves the fight on to the next decision.
     """
 
-    def __init__(self, fight: Fight, *, resume: Snapshot | None = None) -> None:
+    def __init__(self, fight: Fight, *, resume: Snapshot | Paused | None = None) -> None:
         self.fight = fight
         self._drive = fight.run(resume)
         self.token: PriorityToken | None = None

@@ -105,6 +105,29 @@ class RateColumn(ProgressColumn):
         return Text("" if not self.clock.done else self.clock.rate_text(), style="cyan")
 
 
+WORKER_PRELOAD = ("initiative.actors", "initiative.engine", "initiative.events")
+"""What the fork server of ``--jobs`` workers imports once for all of them (the same list as
+``initiative.actors._batch.PRELOAD``; a test holds them equal)."""
+
+
+def _start_worker_server(jobs: int, cluster: str | None) -> None:
+    """With ``--jobs`` above 1, start the workers' fork server first thing, so that it imports
+    the engine on one core while this process imports it on the other (to check the encounter
+    and the policies); the workers are then forked from it ready to fight."""
+    if jobs <= 1 or cluster is not None or sys.platform == "win32":
+        return
+    import multiprocessing
+    import signal
+    from multiprocessing import forkserver
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(list(WORKER_PRELOAD))
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server inherits it: Ctrl-C
+    try:  # is this process's to handle, not the server's while it imports the engine
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _check(
     encounter: Path, runs: int, jobs: int, chosen: dict[str, str], seed: int
 ) -> EncounterSpec:
@@ -264,6 +287,7 @@ def batch(
 ) -> None:
     """Fight an encounter over many seeds: win rates with 95% intervals, rounds, damage and
     policy faults per side; results optionally stored in SQLite."""
+    _start_worker_server(jobs, cluster)
     from initiative.actors import Task, check_cluster, faults_by_policy, rerun_command, side_stats
     from initiative.replays import plain
 
@@ -408,6 +432,7 @@ def duel(
     """Pit two policies against each other: each seed is fought twice, with the policies on
     one side and then on the other. Says which is better and how sure that is (an exact
     two-sided sign test over the seeds, paired: the two games of a seed share their dice)."""
+    _start_worker_server(jobs, cluster)
     from initiative import engine
     from initiative.actors import Task, check_cluster, paired, rerun_command, wilson
     from initiative.replays import plain
