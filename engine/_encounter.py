@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tomllib
@@ -15,7 +16,12 @@ from initiative.events import (
     EncounterFileError,
     EncounterSpec,
     Position,
+    UnknownRulesetError,
+    as_declared,
     check_encounter_data,
+    encounter_type,
+    qualify_encounter,
+    ruleset_of,
 )
 from msgspec.structs import replace
 
@@ -49,8 +55,16 @@ def _describe_key(data: dict[str, Any], path: str) -> str:
 def decode_encounter(data: dict[str, Any], *, name: str = "<encounter>") -> EncounterSpec:
     """Decode a parsed encounter mapping, then normalize it (see :func:`normalize`)."""
     check_encounter_data(data, name=name)
+    ruleset = data.get("ruleset")
+    if isinstance(ruleset, str):
+        from ._ruleset import find_ruleset
+
+        # Registers the ruleset's own actions, so that its scripts decode; an unknown ruleset
+        # is reported by normalize, after the other keys are checked.
+        with contextlib.suppress(UnknownRulesetError):
+            find_ruleset(ruleset, where=name)
     try:
-        spec = msgspec.convert(data, EncounterSpec)
+        spec = as_declared(msgspec.convert(qualify_encounter(data), encounter_type()))
     except msgspec.ValidationError as err:
         what, path = _where(err)
         key = _describe_key(data, path) if path else "the top level"
@@ -120,6 +134,15 @@ def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpe
             raise EncounterFileError(f"{where}.arrives: rounds start at 1, got {c.arrives}")
         if c.speed < 0:
             raise EncounterFileError(f"{where}.speed: must not be negative, got {c.speed}")
+        for key in ("script", "reactions"):
+            for number, action in enumerate(getattr(c, key)):
+                owner = ruleset_of(action)
+                if owner is not None and owner != spec.ruleset:
+                    tag = type(action).__struct_config__.tag
+                    raise EncounterFileError(
+                        f"{where}.{key}[{number}]: action {tag!r} belongs to the {owner}"
+                        f" ruleset, not to {spec.ruleset}"
+                    )
         if c.group is not None and not ruleset_cls.group_initiative:
             raise EncounterFileError(
                 f"{where}.group: the {spec.ruleset} ruleset rolls initiative for each participant;"

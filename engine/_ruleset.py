@@ -91,8 +91,9 @@ class Ruleset:
     #: Whether the seed lets one initiative roll serve a group of like combatants (``group``,
     #: and the copies of a ``count``). When false, every participant rolls its own.
     group_initiative: ClassVar[bool] = False
-    #: Actions this ruleset adds to the shared ones in ``events``, each tagged
-    #: ``"<name>.<Action>"``; the log codec decodes them in this ruleset's logs.
+    #: Actions this ruleset adds to the core ones in ``events``, each tagged
+    #: ``"<name>.<Action>"``; the log codec decodes them in this ruleset's logs and encounters
+    #: (found through the ``initiative.rulesets`` entry point, for bundled rulesets too).
     actions: ClassVar[tuple[type[Action], ...]] = ()
 
     def __init__(self, encounter: EncounterSpec) -> None:
@@ -333,6 +334,7 @@ def _discover() -> None:
         mod = importlib.import_module(f"{rulesets.__name__}.{module}")
         cls = getattr(mod, "RULESET", None)
         if cls is not None:
+            register_actions(*cls.actions)
             _REGISTRY[cls.name] = cls
 
 

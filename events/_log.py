@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,15 +32,19 @@ from ._events import (
     Healed,
     Moved,
 )
-from ._vocabulary import as_declared, event_decoder, event_type, load_ruleset_actions
+from ._upcast import STEPS, rechain, upcaster_for
+from ._vocabulary import (
+    as_declared,
+    event_decoder,
+    event_type,
+    foreign_action,
+    load_ruleset_actions,
+)
 
-#: Version of the log format this code writes. Bump it (and add an upcaster) when a field's
-#: meaning changes; new fields with defaults need no bump.
-LOG_FORMAT = 1
-
-#: Upcasters from an older format to the next one, applied to each decoded line (a dict).
-#: ``UPCASTERS[n]`` turns a format-``n`` line into a format-``n + 1`` line.
-UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+#: Version of the log format this code writes. Bump it (and add an upcaster to
+#: ``_upcast.STEPS``) when a field's meaning changes; new fields with defaults need no bump.
+#: Format 2: a ruleset's own actions are tagged ``"<ruleset>.<Name>"``.
+LOG_FORMAT = 2
 
 _encoder = msgspec.json.Encoder()
 _dict_decoder = msgspec.json.Decoder(dict[str, Any])
@@ -135,6 +139,10 @@ class LogContents:
     """Bytes of a torn last line that were dropped (0 when the log ends cleanly)."""
     path: str = ""
     warnings: list[str] = field(default_factory=list)
+    upcast_from: int = 0
+    """The log format the file was written in, when older than :data:`LOG_FORMAT`: its events
+    were upcast, and ``lines`` are their current encoding (0 for a current log, whose ``lines``
+    are the file's own bytes)."""
 
     @property
     def header(self) -> EncounterStarted:
@@ -174,7 +182,8 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
         )
     events: list[Event] = []
     raw: list[bytes] = []
-    upcast: list[Callable[[dict[str, Any]], dict[str, Any]]] = []
+    upcast = upcaster_for(lines[0], LOG_FORMAT) if lines else None
+    ruleset = ""
     joined: set[str] = set()
     for number, line in enumerate(lines, start=1):
         try:
@@ -184,11 +193,8 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
                 f"{name}: line {number}: not UTF-8 text (byte {err.start + 1})"
             ) from None
         try:
-            if upcast:
-                obj = _dict_decoder.decode(line)
-                for step in upcast:
-                    obj = step(obj)
-                event = as_declared(msgspec.convert(obj, event_type()))
+            if upcast is not None:
+                event = upcast.decode(line)
             else:
                 event = as_declared(event_decoder().decode(line))
         except msgspec.DecodeError as err:
@@ -196,11 +202,15 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
         except msgspec.ValidationError as err:
             raise LogFormatError(f"{name}: line {number}: not a valid event: {err}") from None
         if number == 1:
-            upcast = _check_header(event, name)
+            _check_header(event, name)
             assert isinstance(event, EncounterStarted)
             load_ruleset_actions(event.ruleset)
+            ruleset = event.ruleset
         elif isinstance(event, EncounterStarted):
             raise LogFormatError(f"{name}: line {number}: a second EncounterStarted header")
+        foreign = foreign_action(event, ruleset)
+        if foreign is not None:
+            raise LogFormatError(f"{name}: line {number}: {foreign}")
         if event.seq != number - 1:
             raise LogFormatError(
                 f"{name}: line {number}: seq is {event.seq}, expected {number - 1}"
@@ -218,7 +228,17 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
             f"{name}: empty log (no EncounterStarted header): the fight never started;"
             " run the encounter again"
         )
-    return LogContents(events=events, lines=raw, torn=len(tail), path=name, warnings=warnings)
+    if upcast is not None:
+        original, raw = raw, [encode_event(e) for e in events]
+        rechain(original, events, raw)
+    return LogContents(
+        events=events,
+        lines=raw,
+        torn=len(tail),
+        path=name,
+        warnings=warnings,
+        upcast_from=upcast.source if upcast is not None else 0,
+    )
 
 
 def _parse_current(lines: list[bytes], name: str) -> list[Event] | None:
@@ -248,6 +268,7 @@ def _parse_current(lines: list[bytes], name: str) -> list[Event] | None:
             event.seq != seq
             or (cause is not None and not 0 <= cause < seq)
             or (seq and isinstance(event, EncounterStarted))
+            or foreign_action(event, header.ruleset) is not None
         ):
             return None
         try:
@@ -291,7 +312,7 @@ def _check_names(event: Event, header: Event, joined: set[str], name: str, numbe
         )
 
 
-def _check_header(event: Event, name: str) -> list[Callable[[dict[str, Any]], dict[str, Any]]]:
+def _check_header(event: Event, name: str) -> None:
     if not isinstance(event, EncounterStarted):
         raise LogFormatError(f"{name}: line 1: the first event must be EncounterStarted")
     if event.format > LOG_FORMAT:
@@ -299,12 +320,11 @@ def _check_header(event: Event, name: str) -> list[Callable[[dict[str, Any]], di
             f"{name}: log format {event.format} is newer than this initiative reads"
             f" ({LOG_FORMAT}); upgrade initiative"
         )
-    if event.format < 1 or any(v not in UPCASTERS for v in range(event.format, LOG_FORMAT)):
+    if event.format < 1 or any(v not in STEPS for v in range(event.format, LOG_FORMAT)):
         raise LogFormatError(
             f"{name}: line 1: log format {event.format} is not one this initiative knows"
             f" (1 to {LOG_FORMAT})"
         )
-    return [UPCASTERS[v] for v in range(event.format, LOG_FORMAT)]
 
 
 def read_log(path: str | os.PathLike[str]) -> LogContents:

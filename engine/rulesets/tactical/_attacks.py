@@ -13,16 +13,15 @@ from typing import TYPE_CHECKING
 from initiative.events import (
     Attack,
     AttackResolved,
-    CastMagic,
     CheckResolved,
     ConditionAdded,
-    OpportunityAttack,
     Trigger,
     Weapon,
 )
 
 from ..._geometry import distance
 from .._common import reaches
+from ._actions import CastMagic, OpportunityAttack
 from ._conditions import (
     ADVANTAGE,
     AIM,

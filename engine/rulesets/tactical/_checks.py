@@ -10,9 +10,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from initiative.events import (
+    Attack,
+    Move,
+    Parry,
+    ReadyWeapon,
+    Window,
+)
+
+from ..._geometry import distance
+from .._common import check_move, check_target, reaches
+from ._actions import (
     Aim,
     Arise,
-    Attack,
     Bash,
     BlindOpponent,
     Block,
@@ -28,18 +37,11 @@ from initiative.events import (
     Feint,
     ForceMovement,
     Hide,
-    Move,
     OpportunityAttack,
-    Parry,
-    ReadyWeapon,
     Resist,
     TakeDelayedTurn,
     Trip,
-    Window,
 )
-
-from ..._geometry import distance
-from .._common import check_move, check_target, reaches
 from ._attacks import spell_of, weapon_of
 from ._conditions import (
     ADVANTAGE,

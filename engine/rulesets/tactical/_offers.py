@@ -9,25 +9,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from initiative.events import (
-    Arise,
     Attack,
+    Move,
+    Offer,
+    Parry,
+    ReadyWeapon,
+    Window,
+)
+
+from ..._geometry import approach, away, distance
+from ._actions import (
+    Arise,
     Block,
     CastMagic,
     CounterAttack,
     Dash,
     DrinkPotion,
     Evade,
-    Move,
-    Offer,
     OpportunityAttack,
-    Parry,
-    ReadyWeapon,
     Resist,
     TakeDelayedTurn,
-    Window,
 )
-
-from ..._geometry import approach, away, distance
 from ._conditions import loaded, reach, sees, usable_weapons
 from ._movement import budget
 from ._options import AOO_TRIGGERS

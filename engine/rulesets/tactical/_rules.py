@@ -6,34 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from initiative.events import (
-    Aim,
-    Arise,
     Attack,
-    Bash,
-    BlindOpponent,
-    Block,
-    CastMagic,
     CombatantSpec,
-    CounterAttack,
-    Dash,
-    DefensiveStance,
-    DelayTurn,
-    Disarm,
-    Disengage,
-    DrinkPotion,
     EncounterFileError,
-    Evade,
-    Feint,
-    ForceMovement,
-    Hide,
     Move,
     Offer,
-    OpportunityAttack,
     Parry,
     ReadyWeapon,
-    Resist,
-    TakeDelayedTurn,
-    Trip,
     Window,
     did_you_mean,
 )
@@ -41,6 +20,30 @@ from initiative.events import (
 from ..._dice import parse_dice
 from ..._ruleset import Hook, Ruleset
 from . import _attacks, _reactions, _specials
+from ._actions import (
+    ACTIONS,
+    Aim,
+    Arise,
+    Bash,
+    BlindOpponent,
+    Block,
+    CastMagic,
+    CounterAttack,
+    Dash,
+    DefensiveStance,
+    DelayTurn,
+    Disarm,
+    Disengage,
+    DrinkPotion,
+    Evade,
+    Feint,
+    ForceMovement,
+    Hide,
+    OpportunityAttack,
+    Resist,
+    TakeDelayedTurn,
+    Trip,
+)
 from ._checks import FREE, by_advantage, check
 from ._conditions import (
     ADVANTAGE,
@@ -79,6 +82,7 @@ class Tactical(Ruleset):
     version = 2
     seed_file = "002_ef1e1defd7d41b68.txt"
     Options = TacticalOptions
+    actions = ACTIONS
     stats = STATS
     #: Characteristics: 3-18 for people, more for large creatures (the seed is silent).
     stat_ranges = dict.fromkeys(STATS, (1, 40))

@@ -10,20 +10,19 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from initiative.events import (
-    APChanged,
+from initiative.events import APChanged, ReadyWeapon
+
+from ..._geometry import at, away
+from ._actions import (
     Bash,
     BlindOpponent,
     Disarm,
     DrinkPotion,
     Feint,
     ForceMovement,
-    ReadyWeapon,
     Resist,
     Trip,
 )
-
-from ..._geometry import at, away
 from ._conditions import (
     AIM,
     conditions_with,

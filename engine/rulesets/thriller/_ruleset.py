@@ -11,9 +11,7 @@ from initiative.events import (
     Dodge,
     EncounterFileError,
     EncounterSpec,
-    Intercept,
     Offer,
-    Retaliate,
     Window,
     did_you_mean,
 )
@@ -21,6 +19,7 @@ from initiative.events import (
 from ..._ruleset import Hook, Ruleset
 from .._common import weapon_named
 from . import _combat, _surprise, _turn
+from ._actions import ACTIONS, Intercept, Retaliate
 from ._options import COMBAT_REFLEXES, LIGHTNING_REFLEXES, ThrillerOptions, has_perk, modifier, stat
 
 if TYPE_CHECKING:
@@ -34,6 +33,7 @@ class Thriller(Ruleset):
     version = 2
     seed_file = "000_d9d14e010805cf12.txt"
     Options = ThrillerOptions
+    actions = ACTIONS
     stats = frozenset({"agility", "strength", "perception", "insight", "willpower", "sanity"})
     required_stats = frozenset({"agility"})
     #: The 3-18 scale of the AP table ("AGI 6-7 -> 1 AP"); Sanity Points 0-99.

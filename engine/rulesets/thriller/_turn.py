@@ -12,20 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from initiative.events import (
-    Assist,
     Attack,
     CombatantLeft,
-    Flee,
-    FreeAction,
-    FullDefense,
-    Interact,
     Move,
     Offer,
     ReadyWeapon,
-    Special,
     SpecialAction,
-    TakeCover,
-    UseItem,
 )
 
 from ..._geometry import at, away, distance
@@ -36,6 +28,16 @@ from .._common import (
     check_target,
     move_offers,
     weapon_named,
+)
+from ._actions import (
+    Assist,
+    Flee,
+    FreeAction,
+    FullDefense,
+    Interact,
+    Special,
+    TakeCover,
+    UseItem,
 )
 from ._options import QUICK_DRAW, has_perk, resolve_check
 
