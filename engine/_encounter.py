@@ -17,6 +17,7 @@ from initiative.events import (
     EncounterSpec,
     Position,
     UnknownRulesetError,
+    action_types,
     as_declared,
     check_encounter_data,
     encounter_type,
@@ -68,8 +69,20 @@ def decode_encounter(data: dict[str, Any], *, name: str = "<encounter>") -> Enco
     except msgspec.ValidationError as err:
         what, path = _where(err)
         key = _describe_key(data, path) if path else "the top level"
-        raise EncounterFileError(f"{name}: at key {key}: {what}") from None
+        raise EncounterFileError(
+            f"{name}: at key {key}: {what}{_not_an_action(path, data)}"
+        ) from None
     return normalize(spec, name=name)
+
+
+def _not_an_action(path: str, data: dict[str, Any]) -> str:
+    """For a script's action of an unknown type: the actions the encounter's ruleset knows."""
+    if not re.fullmatch(r"combatants\[\d+\]\.(script|reactions)\[\d+\]\.type", path):
+        return ""
+    ruleset = data.get("ruleset")
+    tags = [t for cls in action_types() if isinstance(t := cls.__struct_config__.tag, str)]
+    mine = sorted(t for t in tags if "." not in t or t.startswith(f"{ruleset}."))
+    return f" (the {ruleset} ruleset's actions: {', '.join(mine)})"
 
 
 def load_encounter(path: str | os.PathLike[str]) -> EncounterSpec:

@@ -87,6 +87,7 @@ from ._log import (
     parse_log as parse_log,
     read_log as read_log,
 )
+from ._upcast import Upcaster as Upcaster, upcaster_for as upcaster_for
 from ._values import (
     POSITION_DECIMALS as POSITION_DECIMALS,
     TURN as TURN,
