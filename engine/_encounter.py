@@ -6,6 +6,7 @@ import contextlib
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,10 @@ from initiative.events import (
     UnknownRulesetError,
     action_types,
     as_declared,
+    canonical_options,
     check_encounter_data,
     encounter_type,
+    lift_combatant,
     qualify_encounter,
     ruleset_of,
 )
@@ -56,6 +59,7 @@ def _describe_key(data: dict[str, Any], path: str) -> str:
 def decode_encounter(data: dict[str, Any], *, name: str = "<encounter>") -> EncounterSpec:
     """Decode a parsed encounter mapping, then normalize it (see :func:`normalize`)."""
     check_encounter_data(data, name=name)
+    known: Callable[[str], bool] | None = None
     ruleset = data.get("ruleset")
     if isinstance(ruleset, str):
         from ._ruleset import find_ruleset
@@ -63,7 +67,11 @@ def decode_encounter(data: dict[str, Any], *, name: str = "<encounter>") -> Enco
         # Registers the ruleset's own actions, so that its scripts decode; an unknown ruleset
         # is reported by normalize, after the other keys are checked.
         with contextlib.suppress(UnknownRulesetError):
-            find_ruleset(ruleset, where=name)
+            fields = find_ruleset(ruleset, where=name).CombatantOptions.__struct_fields__
+            # Perks still go where the ruleset refuses them; the other old keys were read by one
+            # ruleset only, and had no effect in the others.
+            known = {*fields, "perks"}.__contains__
+    data = _lift(data, name, known)
     try:
         spec = as_declared(msgspec.convert(qualify_encounter(data), encounter_type()))
     except msgspec.ValidationError as err:
@@ -73,6 +81,25 @@ def decode_encounter(data: dict[str, Any], *, name: str = "<encounter>") -> Enco
             f"{name}: at key {key}: {what}{_not_an_action(path, data)}"
         ) from None
     return normalize(spec, name=name)
+
+
+def _lift(data: dict[str, Any], name: str, known: Callable[[str], bool] | None) -> dict[str, Any]:
+    """Keys only one ruleset reads, given the old way at a combatant's top level (``shield``,
+    ``spells``, ``specials``, ``perks``; ``natural``/``magic`` on a weapon, ``potion`` on an item),
+    moved into its ``options``, where they live now: older encounter files load as they did."""
+    combatants = data.get("combatants")
+    if not isinstance(combatants, list):
+        return data
+    out = []
+    for index, c in enumerate(combatants):
+        if isinstance(c, dict):
+            try:
+                c = lift_combatant(c, known)
+            except ValueError as err:
+                key = _describe_key(data, f"combatants[{index}]")
+                raise EncounterFileError(f"{name}: at key {key}: {err}") from None
+        out.append(c)
+    return {**data, "combatants": out}
 
 
 def _not_an_action(path: str, data: dict[str, Any]) -> str:
@@ -185,4 +212,13 @@ def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpe
     if spec.max_rounds < 1:
         raise EncounterFileError(f"{name}: at key max_rounds: must be at least 1")
     spec = replace(spec, combatants=tuple(combatants), sides=tuple(sides))
-    return ruleset_cls.normalize(spec, name=name)
+    spec = ruleset_cls.normalize(spec, name=name)
+    # Each combatant's options as the header records them: checked by the ruleset above, the
+    # keys that differ from their defaults in the ruleset's field order.
+    kind = ruleset_cls.CombatantOptions
+    return replace(
+        spec,
+        combatants=tuple(
+            replace(c, options=canonical_options(c.options, kind)) for c in spec.combatants
+        ),
+    )

@@ -139,7 +139,6 @@ class Ruleset:
                     f" {cls.name} range {low} to {high}"
                 )
         cls.check_skills(c, cls.known_skills(c), name=name)
-        cls.check_perks(c, name=name)
         if c.initiative_roll is not None and not 1 <= c.initiative_roll <= cls.initiative_die:
             # A die rolled at the table must be a face the ruleset's die can show.
             raise EncounterFileError(
@@ -159,12 +158,11 @@ class Ruleset:
                 f"{name}: combatant {c.id!r}: in options for ruleset {cls.name!r}: {text}"
             ) from None
         dice: list[tuple[str, str]] = [(f"weapon {w.name!r}", w.damage) for w in c.weapons]
-        for group in (c.items, c.spells, c.specials):
-            for thing in group:
-                for field in ("damage", "heal"):
-                    rolled = getattr(thing, field, None)
-                    if isinstance(rolled, str):
-                        dice.append((f"{thing.name!r} {field}", rolled))
+        for thing in c.items:
+            for field in ("damage", "heal"):
+                rolled = getattr(thing, field, None)
+                if isinstance(rolled, str):
+                    dice.append((f"{thing.name!r} {field}", rolled))
         for what, expr in dice:
             try:
                 parse_dice(expr)
@@ -198,19 +196,19 @@ class Ruleset:
                 )
 
     @classmethod
-    def check_perks(cls, c: CombatantSpec, *, name: str) -> None:
-        """Raise :class:`EncounterFileError` for a perk the ruleset does not know: a typo
-        would otherwise have no effect at all."""
-        for index, perk in enumerate(c.perks):
+    def check_perks(cls, c: CombatantSpec, perks: tuple[str, ...], *, name: str) -> None:
+        """Raise :class:`EncounterFileError` for a perk the ruleset does not know (``perks``, as
+        its ``CombatantOptions`` holds them): a typo would otherwise have no effect at all."""
+        for index, perk in enumerate(perks):
             if _loose(perk) in {_loose(p) for p in cls.perks}:
                 continue
             if not cls.perks:
                 raise EncounterFileError(
-                    f"{name}: combatant {c.id!r}: at key perks[{index}]: the {cls.name} ruleset"
+                    f"{name}: combatant {c.id!r}: at key options.perks[{index}]: the {cls.name} ruleset"
                     f" has no perks (got {perk!r})"
                 )
             raise EncounterFileError(
-                f"{name}: combatant {c.id!r}: at key perks[{index}]: unknown perk {perk!r} for"
+                f"{name}: combatant {c.id!r}: at key options.perks[{index}]: unknown perk {perk!r} for"
                 f" ruleset {cls.name!r} (known: {', '.join(sorted(cls.perks))})"
                 f"{did_you_mean(perk, cls.perks)}"
             )

@@ -20,9 +20,6 @@ from ._encounter import (
     CombatantSpec as CombatantSpec,
     EncounterSpec as EncounterSpec,
     Item as Item,
-    Shield as Shield,
-    SpecialAction as SpecialAction,
-    Spell as Spell,
     Weapon as Weapon,
     check_encounter_data as check_encounter_data,
 )
@@ -87,7 +84,11 @@ from ._log import (
     parse_log as parse_log,
     read_log as read_log,
 )
-from ._upcast import Upcaster as Upcaster, upcaster_for as upcaster_for
+from ._upcast import (
+    Upcaster as Upcaster,
+    lift_combatant as lift_combatant,
+    upcaster_for as upcaster_for,
+)
 from ._values import (
     POSITION_DECIMALS as POSITION_DECIMALS,
     TURN as TURN,
@@ -99,6 +100,7 @@ from ._vocabulary import (
     RULESET_GROUP as RULESET_GROUP,
     action_types as action_types,
     as_declared as as_declared,
+    canonical_options as canonical_options,
     decode_action as decode_action,
     encounter_type as encounter_type,
     load_ruleset_actions as load_ruleset_actions,

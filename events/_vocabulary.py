@@ -32,6 +32,7 @@ _CORE_TAGS = {cls.__struct_config__.tag for cls in _CORE_ACTIONS}
 _CORE_SET = frozenset(_CORE_ACTIONS)
 _extra: dict[str, type[Action]] = {}
 _loaded: set[str] = set()
+_option_types: dict[str, type[msgspec.Struct]] = {}
 _built: dict[str, Any] = {}
 #: The decoding stand-ins (wider action fields): the class each stands for, and its fields that
 #: were widened.
@@ -281,3 +282,38 @@ def load_ruleset_actions(name: str) -> None:
             ) from None
         found = getattr(found, "RULESET", found)
         register_actions(*getattr(found, "actions", ()))
+        options = getattr(found, "CombatantOptions", None)
+        if isinstance(options, type) and issubclass(options, msgspec.Struct):
+            _option_types[name] = options
+
+
+def _json(value: Any) -> Any:
+    """``value`` as JSON reads back (lists, not tuples), so built and decoded specs compare
+    equal."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def combatant_options_type(name: str) -> type[msgspec.Struct] | None:
+    """The ``CombatantOptions`` of the ruleset ``name``, found through its entry point (see
+    :func:`load_ruleset_actions`); ``None`` when it is not found."""
+    load_ruleset_actions(name)
+    return _option_types.get(name)
+
+
+def canonical_options(options: dict[str, Any], kind: type[msgspec.Struct]) -> dict[str, Any]:
+    """A combatant's ``options`` as its header records them: decoded as ``kind`` (raising
+    ``msgspec.ValidationError``), the keys that differ from their defaults, in field order,
+    each in full (a shield with every field)."""
+    found = _json(msgspec.convert(options, kind))
+    out = {}
+    for f in msgspec.structs.fields(kind):
+        if f.default is not msgspec.NODEFAULT:
+            default = f.default
+        elif f.default_factory is not msgspec.NODEFAULT:
+            default = f.default_factory()
+        else:
+            default = msgspec.NODEFAULT
+        value = found[f.encode_name]
+        if default is msgspec.NODEFAULT or value != _json(default):
+            out[f.encode_name] = value
+    return out

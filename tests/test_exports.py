@@ -18,6 +18,8 @@ SURFACE = {
     "events": [
         "Upcaster",
         "upcaster_for",
+        "lift_combatant",
+        "canonical_options",
         "APChanged",
         "Action",
         "ActionDeclared",
@@ -78,9 +80,6 @@ SURFACE = {
         "RoundEnded",
         "RoundStarted",
         "SeedChanged",
-        "Shield",
-        "SpecialAction",
-        "Spell",
         "StateDigested",
         "TURN",
         "Trigger",

@@ -54,7 +54,15 @@ from ._conditions import (
     reach,
 )
 from ._movement import budget
-from ._options import AOO_TRIGGERS, DELAY_TRIGGERS, LOCATIONS, combatant_options
+from ._options import (
+    AOO_TRIGGERS,
+    DELAY_TRIGGERS,
+    LOCATIONS,
+    combatant_options,
+    is_potion,
+    shield_of,
+    spells_of,
+)
 from ._specials import disarm_target, not_larger, within
 
 if TYPE_CHECKING:
@@ -129,7 +137,7 @@ def specific(fight: Fight, who: str, action: AnyAction, window: Window) -> str |
                 return "no delayed turn of yours is triggered here"
         case Aim():
             ranged = [w for w in fight.spec(who).weapons if w.ranged and loaded(fight, who, w)]
-            if not ranged and not any(s.bolt for s in fight.spec(who).spells):
+            if not ranged and not any(s.bolt for s in spells_of(fight.spec(who))):
                 return "Aim needs a loaded ranged weapon or a Bolt spell"
         case Hide():
             if fight.get(who).has("hidden"):
@@ -138,7 +146,7 @@ def specific(fight: Fight, who: str, action: AnyAction, window: Window) -> str |
             return check_ready(fight, who, action)
         case DrinkPotion(potion=name):
             item = next((i for i in fight.spec(who).items if i.name == name), None)
-            if item is None or not item.potion:
+            if item is None or not is_potion(fight.spec(who), item):
                 return f"{who} carries no potion named {name!r}"
             if fight.get(who).count(f"used:{name}") >= item.count:
                 return f"{who} has no {name} left"
@@ -176,7 +184,7 @@ def specific(fight: Fight, who: str, action: AnyAction, window: Window) -> str |
         case Parry():
             return attacked(fight, who, window, melee=True)
         case Block():
-            if fight.spec(who).shield is None:
+            if shield_of(fight.spec(who)) is None:
                 return "Block requires a shield"
             if window.trigger is not None and window.trigger.detail == "area":
                 # Seed 002 Block "Works against melee and ranged attacks" (Evade: "and AoE").

@@ -32,7 +32,7 @@ from ._actions import (
 )
 from ._conditions import loaded, reach, sees, usable_weapons
 from ._movement import budget
-from ._options import AOO_TRIGGERS
+from ._options import AOO_TRIGGERS, is_potion, spells_of
 
 if TYPE_CHECKING:
     from initiative.events import AnyAction
@@ -85,7 +85,7 @@ def turn_actions(fight: Fight, who: str) -> list[AnyAction]:
                 break
     nearest = nearest_enemy(fight, who)
     if nearest is not None:
-        wanted += [CastMagic(spell=s.name, target=nearest) for s in spec.spells if s.damage][:1]
+        wanted += [CastMagic(spell=s.name, target=nearest) for s in spells_of(spec) if s.damage][:1]
         wanted += moves(fight, who, nearest)
     wanted += [
         ReadyWeapon(weapon=w.name) for w in spec.weapons if w.ranged and not loaded(fight, who, w)
@@ -95,7 +95,7 @@ def turn_actions(fight: Fight, who: str) -> list[AnyAction]:
     if me.has("restrained") or me.has("blinded"):
         wanted.append(Resist())
     if me.hp * 2 <= me.max_hp:
-        wanted += [DrinkPotion(potion=i.name) for i in spec.items if i.potion][:1]
+        wanted += [DrinkPotion(potion=i.name) for i in spec.items if is_potion(spec, i)][:1]
     return wanted
 
 

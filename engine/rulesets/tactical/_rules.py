@@ -117,13 +117,22 @@ class Tactical(Ruleset):
                     f" special action (known: {', '.join(sorted(SPECIALS))})"
                     f"{did_you_mean(special, SPECIALS)}"
                 )
-        for spell in c.spells:
+        names = {"natural_weapons": c.weapons, "magic_weapons": c.weapons, "potions": c.items}
+        for key, things in names.items():
+            for index, thing in enumerate(getattr(opts, key)):
+                if thing not in {t.name for t in things}:
+                    kind = "weapon" if things is c.weapons else "item"
+                    raise EncounterFileError(
+                        f"{where}: at key options.{key}[{index}]: it carries no {kind} named"
+                        f" {thing!r}"
+                    )
+        for spell in opts.spells:
             if spell.condition is not None and spell.condition not in CONDITIONS:
                 raise EncounterFileError(
                     f"{where}: spell {spell.name!r} gives unknown condition {spell.condition!r}"
                 )
         dice = [w.damage for w in c.weapons] + [i.heal for i in c.items if i.heal]
-        dice += [d for s in c.spells for d in (s.damage, s.heal) if d]
+        dice += [d for s in opts.spells for d in (s.damage, s.heal) if d]
         for expr in dice:
             try:
                 parse_dice(expr)

@@ -32,6 +32,7 @@ from ._conditions import (
     unrestrain,
 )
 from ._movement import provoke
+from ._options import is_natural, shield_of
 from ._percentile import best_skill, opposed, test
 from ._reactions import defensive
 
@@ -73,7 +74,7 @@ def blind(fight: Fight, who: str, action: BlindOpponent) -> None:
     """Seed 002: "Combat Style test opposed by the target's Evade or Combat Style (shield). On
     success: target is Blinded for 1 round" (until the blinder's next turn starts)."""
     t = action.target
-    resist = ("evade", "combat_style") if fight.spec(t).shield else ("evade",)
+    resist = ("evade", "combat_style") if shield_of(fight.spec(t)) else ("evade",)
     if against(fight, who, t, ("combat_style",), resist, "blind opponent"):
         fight.add_condition(t, "blinded", until=f"start of {who}'s next turn")
         fight.add_condition(t, f"blinded_by:{who}")
@@ -82,8 +83,9 @@ def blind(fight: Fight, who: str, action: BlindOpponent) -> None:
 def disarm_target(fight: Fight, who: str, name: str | None) -> str | None:
     """The weapon a Disarm aims at: named, or the first held one that is not natural."""
     me = fight.get(who)
-    for w in fight.spec(who).weapons:
-        if me.has(f"disarmed:{w.name}") or me.has(f"sheathed:{w.name}") or w.natural:
+    spec = fight.spec(who)
+    for w in spec.weapons:
+        if me.has(f"disarmed:{w.name}") or me.has(f"sheathed:{w.name}") or is_natural(spec, w):
             continue
         if name in (None, w.name):
             return w.name
@@ -99,7 +101,7 @@ def free_hand(fight: Fight, who: str) -> bool:
         for w in spec.weapons
         if not me.has(f"disarmed:{w.name}") and not me.has(f"sheathed:{w.name}")
     ]
-    return len(held) + (1 if spec.shield else 0) < int(fight.options.hands)
+    return len(held) + (1 if shield_of(spec) else 0) < int(fight.options.hands)
 
 
 def disarm(fight: Fight, who: str, action: Disarm) -> None:

@@ -16,11 +16,22 @@ from initiative.events import (
     did_you_mean,
 )
 
+from ..._dice import parse_dice
 from ..._ruleset import Hook, Ruleset
 from .._common import weapon_named
 from . import _combat, _surprise, _turn
 from ._actions import ACTIONS, Intercept, Retaliate
-from ._options import COMBAT_REFLEXES, LIGHTNING_REFLEXES, ThrillerOptions, has_perk, modifier, stat
+from ._options import (
+    COMBAT_REFLEXES,
+    LIGHTNING_REFLEXES,
+    CombatantOptions,
+    ThrillerOptions,
+    combatant_options,
+    has_perk,
+    modifier,
+    specials_of,
+    stat,
+)
 
 if TYPE_CHECKING:
     from ..._fight import Fight
@@ -33,6 +44,7 @@ class Thriller(Ruleset):
     version = 2
     seed_file = "000_d9d14e010805cf12.txt"
     Options = ThrillerOptions
+    CombatantOptions = CombatantOptions
     actions = ACTIONS
     stats = frozenset({"agility", "strength", "perception", "insight", "willpower", "sanity"})
     required_stats = frozenset({"agility"})
@@ -52,7 +64,24 @@ class Thriller(Ruleset):
 
     @classmethod
     def known_skills(cls, c: CombatantSpec) -> frozenset[str] | None:
-        return frozenset(cls.skills or ()) | {s.skill for s in c.specials if s.skill}
+        specials = specials_of(c) if isinstance(c.options, dict) else ()
+        return frozenset(cls.skills or ()) | {s.skill for s in specials if s.skill}
+
+    @classmethod
+    def check_combatant(cls, c: CombatantSpec, *, name: str) -> None:
+        super().check_combatant(c, name=name)
+        opts = combatant_options(c)
+        cls.check_perks(c, opts.perks, name=name)
+        for s in opts.specials:
+            for field in ("damage",):
+                rolled = getattr(s, field)
+                if isinstance(rolled, str):
+                    try:
+                        parse_dice(rolled)
+                    except EncounterFileError as err:
+                        raise EncounterFileError(
+                            f"{name}: combatant {c.id!r}: {s.name!r} {field}: {err}"
+                        ) from None
 
     @classmethod
     def normalize(cls, spec: EncounterSpec, *, name: str) -> EncounterSpec:
@@ -77,7 +106,7 @@ class Thriller(Ruleset):
                     " that springs the ambush)"
                 )
         for c in spec.combatants:
-            for s in c.specials:
+            for s in specials_of(c):
                 if s.ap < 1 or s.turns < 1:
                     raise EncounterFileError(
                         f"{name}: combatant {c.id!r}: special action {s.name!r} needs ap >= 1"
@@ -151,7 +180,7 @@ class Thriller(Ruleset):
         for name in (
             _turn.FREE,
             _turn.FULL_ROUND,
-            *(f"worked.{s.name}" for s in fight.spec(who).specials),
+            *(f"worked.{s.name}" for s in specials_of(fight.spec(who))),
         ):
             fight.set_counter(who, name, 0)
         fight.set_ap(who, self.turn_ap(fight, who), "turn start")

@@ -17,7 +17,6 @@ from initiative.events import (
     Move,
     Offer,
     ReadyWeapon,
-    SpecialAction,
 )
 
 from ..._geometry import at, away, distance
@@ -39,7 +38,7 @@ from ._actions import (
     TakeCover,
     UseItem,
 )
-from ._options import QUICK_DRAW, has_perk, resolve_check
+from ._options import QUICK_DRAW, SpecialAction, has_perk, resolve_check, specials_of
 
 if TYPE_CHECKING:
     from initiative.events import AnyAction
@@ -61,7 +60,7 @@ def uses_left(fight: Fight, who: str, item: str) -> int:
 
 
 def special_named(fight: Fight, who: str, name: str) -> SpecialAction | None:
-    return next((s for s in fight.spec(who).specials if s.name == name), None)
+    return next((s for s in specials_of(fight.spec(who)) if s.name == name), None)
 
 
 def free_left(R: Thriller, fight: Fight, who: str) -> bool:
@@ -98,7 +97,7 @@ def offers(R: Thriller, fight: Fight, who: str) -> list[Offer]:
         reload = ReadyWeapon(weapon=w.name, mode="reload")
         if unloaded(fight, who, w.name) and cost(R, fight, who, reload) <= me.ap:
             found.append(Offer(action=reload, cost=cost(R, fight, who, reload)))
-    for s in spec.specials:
+    for s in specials_of(spec):
         special = Special(name=s.name, target=_special_target(fight, who, s))
         if s.ap <= me.ap and check(R, fight, who, special) is None:
             found.append(Offer(action=special, cost=s.ap))
