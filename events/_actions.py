@@ -128,7 +128,7 @@ AnyAction = Union[  # noqa: UP007 - msgspec needs a real Union object to build d
 class Offer(msgspec.Struct, frozen=True, kw_only=True):
     """A legal action as the scheduler offers it: a ready-to-send action and its AP cost."""
 
-    action: AnyAction
-    """The action, ready to be sent back as the decision."""
+    action: Action
+    """The action, ready to be sent back as the decision (a core one or its ruleset's own)."""
     cost: int
     """AP the action would spend."""

@@ -83,6 +83,8 @@ def widened(tp: Any) -> Any:
 def _widen(tp: Any, cache: dict[Any, Any]) -> Any:
     if tp in cache:
         return cache[tp]
+    if tp is Action:  # an action field typed by the base class (an offer's)
+        return _built["action"]
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if (origin is Union or origin is types.UnionType) and set(args) >= _CORE_SET:
@@ -142,7 +144,7 @@ def _build() -> None:
     _built.update(
         count=len(_extra),
         widened={},
-        action=Union[action_types()] if _extra else AnyAction,  # type: ignore[valid-type]  # noqa: UP007
+        action=Union[action_types()] if _extra else AnyAction,  # noqa: UP007
     )
     found = widened(AnyEvent)
     _built.update(

@@ -110,7 +110,8 @@ def test_an_unknown_action_tag_in_a_log_names_its_line() -> None:
 
 
 def test_the_commands_work_on_an_old_log(tmp_path: Path) -> None:
-    """verify, replay, state, show, view and diff read a format-1 log through the upcaster."""
+    """verify, replay, state, show (--follow too), view and diff read a format-1 log through
+    the upcaster."""
     old = tmp_path / "ambush-v1.jsonl"
     old.write_bytes((OLD / "thriller-ambush.seed2.jsonl").read_bytes())
     new = GOLDEN / "thriller-ambush.seed2.jsonl"
@@ -120,6 +121,8 @@ def test_the_commands_work_on_an_old_log(tmp_path: Path) -> None:
     assert state == json.loads(cli("state", new, "--json", check=0).stdout)
     shown = cli("show", old, "--type", "ActionDeclared", check=0).stdout
     assert "Retaliate" in shown
+    followed = cli("show", old, "--follow", "--type", "ActionDeclared", check=0).stdout
+    assert followed == shown
     assert "identical" in cli("diff", old, new, check=0).stdout
     cli("view", old, "--out", tmp_path / "view.html", check=0)
     assert "thriller.Retaliate" in (tmp_path / "view.html").read_text()

@@ -33,7 +33,7 @@ from ._options import CombatantOptions, CombatantOptions as PercentileCombatant,
 from ._surprise import SURPRISED, decide_surprise
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from ..._fight import Fight
 
@@ -164,7 +164,7 @@ class Percentile(Ruleset):
                 reactions.append(Offer(action=action, cost=0))
         return reactions
 
-    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Fight, who: str, action: Action, window: Window) -> str | None:
         match action:
             case Attack():
                 if not window.is_turn:
@@ -184,7 +184,7 @@ class Percentile(Ruleset):
         return check_plain_attack(fight, who, action)
 
     def _reaction_reason(
-        self, fight: Fight, who: str, action: AnyAction, window: Window
+        self, fight: Fight, who: str, action: Action, window: Window
     ) -> str | None:
         o = self.options
         name = type(action).__name__
@@ -206,7 +206,7 @@ class Percentile(Ruleset):
             return "Dodge is turned off in this encounter's options"
         return None
 
-    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Fight, who: str, action: Action, window: Window) -> int:
         if isinstance(action, Attack):
             return self.options.attack_cost
         if isinstance(action, Move):
@@ -215,7 +215,7 @@ class Percentile(Ruleset):
 
     # --- resolution -----------------------------------------------------------------------------
 
-    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Fight, who: str, action: Action, window: Window) -> Hook:
         match action:
             case Attack():
                 yield from self.attack(fight, who, action)

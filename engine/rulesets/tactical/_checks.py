@@ -66,7 +66,7 @@ from ._options import (
 from ._specials import disarm_target, not_larger, within
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from ..._fight import Fight
 
@@ -77,7 +77,7 @@ FREE = (Move, DelayTurn, TakeDelayedTurn)
 NEEDS_MOVING = (Move, Dash, ForceMovement)
 
 
-def action_class(fight: Fight, who: str, action: AnyAction) -> str:
+def action_class(fight: Fight, who: str, action: Action) -> str:
     """``primary``, ``secondary``, ``reaction``, ``move`` or ``unknown``."""
     if isinstance(action, CastMagic):
         spell = spell_of(fight, who, action.spell)
@@ -88,7 +88,7 @@ def action_class(fight: Fight, who: str, action: AnyAction) -> str:
     return "move" if isinstance(action, Move) else "unknown"
 
 
-def by_advantage(fight: Fight, who: str, action: AnyAction) -> bool:
+def by_advantage(fight: Fight, who: str, action: Action) -> bool:
     """Seed 002: "Special actions are most often taken when a character gains Advantage and
     has the action listed in their Combat Style's Special Advantages. Otherwise, they function
     as the action type noted below." Whether ``action`` is taken that way now."""
@@ -98,7 +98,7 @@ def by_advantage(fight: Fight, who: str, action: AnyAction) -> bool:
     )
 
 
-def check(fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+def check(fight: Fight, who: str, action: Action, window: Window) -> str | None:
     name = type(action).__name__
     kind = action_class(fight, who, action)
     if kind == "primary" and by_advantage(fight, who, action):
@@ -117,7 +117,7 @@ def check(fight: Fight, who: str, action: AnyAction, window: Window) -> str | No
     return specific(fight, who, action, window)
 
 
-def specific(fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+def specific(fight: Fight, who: str, action: Action, window: Window) -> str | None:
     o = fight.options
     match action:
         case Attack():

@@ -35,7 +35,7 @@ from ._movement import budget
 from ._options import AOO_TRIGGERS, is_potion, spells_of
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from ..._fight import Fight
 
@@ -54,7 +54,7 @@ def offers(fight: Fight, who: str, window: Window) -> list[Offer]:
     return out
 
 
-def reactions(fight: Fight, who: str, window: Window) -> list[AnyAction]:
+def reactions(fight: Fight, who: str, window: Window) -> list[Action]:
     t = window.trigger
     assert t is not None
     if t.kind == "delayed":
@@ -73,10 +73,10 @@ def nearest_enemy(fight: Fight, who: str) -> str | None:
     return best.id if best else None
 
 
-def turn_actions(fight: Fight, who: str) -> list[AnyAction]:
+def turn_actions(fight: Fight, who: str) -> list[Action]:
     me = fight.get(who)
     spec = fight.spec(who)
-    wanted: list[AnyAction] = []
+    wanted: list[Action] = []
     for enemy in fight.enemies_of(who):
         for w in usable_weapons(fight, who):
             action = Attack(target=enemy.id, weapon=w.name)
@@ -99,14 +99,14 @@ def turn_actions(fight: Fight, who: str) -> list[AnyAction]:
     return wanted
 
 
-def moves(fight: Fight, who: str, nearest: str) -> list[AnyAction]:
+def moves(fight: Fight, who: str, nearest: str) -> list[Action]:
     """Toward the nearest enemy (stopping in reach) and away from it; a Dash toward it when
     the base movement is spent."""
     here = fight.get(who).position
     there = fight.get(nearest).position
     stop = max(0.5, reach(fight, who) - 0.25)
     left = budget(fight, who)
-    wanted: list[AnyAction] = []
+    wanted: list[Action] = []
     if left >= 0.5:
         if distance(here, there) > reach(fight, who):
             wanted.append(Move(to=approach(here, there, left, stop)))

@@ -69,7 +69,7 @@ from ._options import (
 from ._reactions import delay_turn, take_delayed_turn
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from ..._fight import Fight
 
@@ -117,11 +117,15 @@ class Tactical(Ruleset):
                     f" special action (known: {', '.join(sorted(SPECIALS))})"
                     f"{did_you_mean(special, SPECIALS)}"
                 )
-        names = {"natural_weapons": c.weapons, "magic_weapons": c.weapons, "potions": c.items}
-        for key, things in names.items():
+        weapons = {w.name for w in c.weapons}
+        items = {i.name for i in c.items}
+        for key, kind, carried in (
+            ("natural_weapons", "weapon", weapons),
+            ("magic_weapons", "weapon", weapons),
+            ("potions", "item", items),
+        ):
             for index, thing in enumerate(getattr(opts, key)):
-                if thing not in {t.name for t in things}:
-                    kind = "weapon" if things is c.weapons else "item"
+                if thing not in carried:
                     raise EncounterFileError(
                         f"{where}: at key options.{key}[{index}]: it carries no {kind} named"
                         f" {thing!r}"
@@ -207,10 +211,10 @@ class Tactical(Ruleset):
     def offers(self, fight: Fight, who: str, window: Window) -> list[Offer]:
         return offers(fight, who, window)
 
-    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Fight, who: str, action: Action, window: Window) -> str | None:
         return check(fight, who, action, window)
 
-    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Fight, who: str, action: Action, window: Window) -> int:
         """Seed 002: "Every non-free action costs at least 1 AP." Moving within one's base
         movement, Delay Turn (0 AP) and taking a delayed turn are free."""
         if isinstance(action, FREE) or by_advantage(fight, who, action):
@@ -224,7 +228,7 @@ class Tactical(Ruleset):
             return max(1, self.options.potion_cost)
         return 1
 
-    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Fight, who: str, action: Action, window: Window) -> Hook:
         if not keeps_aim(fight, who, action):
             break_aim(fight, who)
         if by_advantage(fight, who, action):
@@ -253,7 +257,7 @@ class Tactical(Ruleset):
                 result = self.perform_simple(fight, who, action, window)
         return result
 
-    def perform_simple(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Any:
+    def perform_simple(self, fight: Fight, who: str, action: Action, window: Window) -> Any:
         """The actions that open no openings of their own."""
         match action:
             case Evade():
@@ -296,7 +300,7 @@ class Tactical(Ruleset):
         return sees(fight, viewer, other)
 
 
-def keeps_aim(fight: Fight, who: str, action: AnyAction) -> bool:
+def keeps_aim(fight: Fight, who: str, action: Action) -> bool:
     """Seed 002 Aim: the chain survives only "continuing to aim or firing the aimed
     weapon/spell" (firing resets it)."""
     if isinstance(action, Aim):

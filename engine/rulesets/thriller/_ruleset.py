@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from initiative.events import (
-    AnyAction,
+    Action,
     Attack,
     CombatantSpec,
     Dodge,
@@ -211,7 +211,7 @@ class Thriller(Ruleset):
             return _turn.offers(self, fight, who)
         return _combat.reaction_offers(self, fight, who, window)
 
-    def check(self, fight: Fight, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Fight, who: str, action: Action, window: Window) -> str | None:
         if not window.is_turn:
             offered = [o.action for o in _combat.reaction_offers(self, fight, who, window)]
             if action in offered:
@@ -223,12 +223,12 @@ class Thriller(Ruleset):
             return f"{type(action).__name__} is a reaction, taken with held AP in an opening"
         return _turn.check(self, fight, who, action)
 
-    def cost(self, fight: Fight, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Fight, who: str, action: Action, window: Window) -> int:
         if not window.is_turn:
             return 1
         return _turn.cost(self, fight, who, action)
 
-    def perform(self, fight: Fight, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Fight, who: str, action: Action, window: Window) -> Hook:
         if not window.is_turn:
             return (yield from _combat.perform_reaction(self, fight, who, action, window))
         if isinstance(action, Attack):

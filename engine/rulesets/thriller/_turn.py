@@ -41,7 +41,7 @@ from ._actions import (
 from ._options import QUICK_DRAW, SpecialAction, has_perk, resolve_check, specials_of
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from ..._fight import Fight
     from ._ruleset import Thriller
@@ -67,7 +67,7 @@ def free_left(R: Thriller, fight: Fight, who: str) -> bool:
     return fight.get(who).count(FREE) < R.options.free_actions
 
 
-def cost(R: Thriller, fight: Fight, who: str, action: AnyAction) -> int:
+def cost(R: Thriller, fight: Fight, who: str, action: Action) -> int:
     """1 AP for a standard action; 0 for a free one (and Quick Draw's reload or draw while free
     actions are left); all AP for a full-round action; the declared AP for a special."""
     match action:
@@ -113,9 +113,9 @@ def offers(R: Thriller, fight: Fight, who: str) -> list[Offer]:
     return found
 
 
-def _item_actions(fight: Fight, who: str) -> list[AnyAction]:
+def _item_actions(fight: Fight, who: str) -> list[Action]:
     me = fight.get(who)
-    actions: list[AnyAction] = []
+    actions: list[Action] = []
     for item in fight.spec(who).items:
         if uses_left(fight, who, item.name) <= 0:
             continue
@@ -137,7 +137,7 @@ def _special_target(fight: Fight, who: str, s: SpecialAction) -> str | None:
     return near[0].id if near else None
 
 
-def check(R: Thriller, fight: Fight, who: str, action: AnyAction) -> str | None:
+def check(R: Thriller, fight: Fight, who: str, action: Action) -> str | None:
     """Why a turn action is illegal now, or ``None``."""
     me = fight.get(who)
     if me.count(FULL_ROUND):
@@ -213,7 +213,7 @@ def acted(R: Thriller, fight: Fight, who: str) -> bool:
     return spent > 0 or fight.get(who).count(FREE) > 0
 
 
-def _check_full_round(R: Thriller, fight: Fight, who: str, action: AnyAction) -> str | None:
+def _check_full_round(R: Thriller, fight: Fight, who: str, action: Action) -> str | None:
     """Seed 000: "When performing a full-round action, you ... forgo all other actions that
     turn": any action earlier in the turn, even a free one, makes it illegal."""
     if acted(R, fight, who) or fight.get(who).ap < 1:
@@ -239,7 +239,7 @@ def _check_special(fight: Fight, who: str, action: Special) -> str | None:
     return None
 
 
-def perform(R: Thriller, fight: Fight, who: str, action: AnyAction) -> None:
+def perform(R: Thriller, fight: Fight, who: str, action: Action) -> None:
     """Resolve a turn action other than an attack."""
     match action:
         case Move(to=to):
