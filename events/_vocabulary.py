@@ -70,8 +70,9 @@ def widened(tp: Any) -> Any:
     A Struct that holds an action, directly or deeper (an ``ActionDeclared``, a header through
     its encounter's scripts, a policy's view through its offers), is stood in for by a subclass
     of the same name, tag and configuration whose fields are widened; :func:`as_declared` turns
-    a decoded stand-in back into the class it stands for. Unchanged types are returned as they
-    are, so with no registered actions this is the identity.
+    a decoded stand-in back into the class it stands for. Types without an action field are
+    returned as they are; a field typed ``Action`` (the base class, as an offer's is) decodes
+    the core actions even when no ruleset registered any.
     """
     _build()
     cache: dict[Any, Any] = _built["widened"]
