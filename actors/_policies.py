@@ -23,7 +23,6 @@ from initiative.events import (
     CombatantSpec,
     EncounterSpec,
     EndTurn,
-    Intercept,
     Move,
     Offer,
     Pass,
@@ -32,7 +31,7 @@ from initiative.events import (
 
 def offers_that(view: View, marker: str, *, reaction: bool | None = None) -> list[Offer]:
     """The legal offers whose action has ``marker`` (``is_attack``, ``is_defence``, ``is_hold``,
-    ``is_aim``: see :class:`events.Action`), optionally only those that are or are not
+    ``is_aim``, ``is_guard``: see :class:`events.Action`), optionally only those that are or are not
     reactions. Policies never match actions by class name."""
     return [
         o
@@ -187,7 +186,7 @@ class Tactician:
             cheapest = min(defences, key=lambda o: o.cost)
             if _hurt_at(me, 3) or cheapest.cost == 0 or not attacks:
                 return cheapest.action
-        intercepts = view.offers_of(Intercept)
+        intercepts = offers_that(view, "is_guard")
         if intercepts and trigger is not None:
             ally = next((a for a in view.allies if a.id == trigger.target), None)
             if ally is not None and _hurt_at(ally, 3):

@@ -12,18 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from initiative.engine import CombatantState, View, distance
+from initiative.engine.rulesets.tactical import OpportunityAttack
+from initiative.engine.rulesets.thriller import Intercept, Retaliate
 from initiative.events import (
     Action,
     Attack,
     CombatantSpec,
     EncounterSpec,
     EndTurn,
-    Intercept,
     Move,
     Offer,
-    OpportunityAttack,
     Pass,
-    Retaliate,
     Trigger,
 )
 

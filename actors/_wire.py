@@ -8,12 +8,19 @@ bytes.
 
 from __future__ import annotations
 
-from typing import Union
+from typing import Any, Union
 
 import msgspec
 import trio
 from initiative.engine import View
-from initiative.events import AnyAction, AnyEvent, EncounterSpec
+from initiative.events import (
+    AnyAction,
+    AnyEvent,
+    EncounterSpec,
+    as_declared,
+    load_ruleset_actions,
+    widened,
+)
 
 
 class Hello(msgspec.Struct, frozen=True, kw_only=True, tag=True):
@@ -43,7 +50,7 @@ class Answer(msgspec.Struct, frozen=True, kw_only=True, tag=True):
 Message = Union[Hello, Call, Answer]  # noqa: UP007 - msgspec needs a real Union object
 
 _encoder = msgspec.msgpack.Encoder()
-_decoder = msgspec.msgpack.Decoder(Message)
+_decoders: dict[Any, msgspec.msgpack.Decoder[Any]] = {}
 MAX_FRAME = 64 * 1024 * 1024
 
 
@@ -53,7 +60,27 @@ def frame(message: Message) -> bytes:
 
 
 def unframe(body: bytes) -> Message:
-    return _decoder.decode(body)
+    """Decode one frame; its actions may be the encounter's ruleset's own (a :class:`Hello`
+    registers that ruleset's actions, for itself and the frames after it)."""
+    try:
+        message = _decoder().decode(body)
+    except msgspec.ValidationError:
+        plain = msgspec.msgpack.decode(body)
+        encounter = plain.get("encounter") if isinstance(plain, dict) else None
+        if not (isinstance(encounter, dict) and isinstance(encounter.get("ruleset"), str)):
+            raise
+        load_ruleset_actions(encounter["ruleset"])
+        message = _decoder().decode(body)
+    found: Message = as_declared(message)
+    return found
+
+
+def _decoder() -> msgspec.msgpack.Decoder[Any]:
+    wide = widened(Message)
+    decoder = _decoders.get(wide)
+    if decoder is None:
+        decoder = _decoders[wide] = msgspec.msgpack.Decoder(wide)
+    return decoder
 
 
 def portable(view: View | None) -> View | None:

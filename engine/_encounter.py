@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,15 @@ from initiative.events import (
     EncounterFileError,
     EncounterSpec,
     Position,
+    UnknownRulesetError,
+    action_types,
+    as_declared,
+    canonical_options,
     check_encounter_data,
+    encounter_type,
+    lift_combatant,
+    qualify_encounter,
+    ruleset_of,
 )
 from msgspec.structs import replace
 
@@ -49,13 +59,57 @@ def _describe_key(data: dict[str, Any], path: str) -> str:
 def decode_encounter(data: dict[str, Any], *, name: str = "<encounter>") -> EncounterSpec:
     """Decode a parsed encounter mapping, then normalize it (see :func:`normalize`)."""
     check_encounter_data(data, name=name)
+    known: Callable[[str], bool] | None = None
+    ruleset = data.get("ruleset")
+    if isinstance(ruleset, str):
+        from ._ruleset import find_ruleset
+
+        # Registers the ruleset's own actions, so that its scripts decode; an unknown ruleset
+        # is reported by normalize, after the other keys are checked.
+        with contextlib.suppress(UnknownRulesetError):
+            fields = find_ruleset(ruleset, where=name).CombatantOptions.__struct_fields__
+            # Perks still go where the ruleset refuses them; the other old keys were read by one
+            # ruleset only, and had no effect in the others.
+            known = {*fields, "perks"}.__contains__
+    data = _lift(data, name, known)
     try:
-        spec = msgspec.convert(data, EncounterSpec)
+        spec = as_declared(msgspec.convert(qualify_encounter(data), encounter_type()))
     except msgspec.ValidationError as err:
         what, path = _where(err)
         key = _describe_key(data, path) if path else "the top level"
-        raise EncounterFileError(f"{name}: at key {key}: {what}") from None
+        raise EncounterFileError(
+            f"{name}: at key {key}: {what}{_not_an_action(path, data)}"
+        ) from None
     return normalize(spec, name=name)
+
+
+def _lift(data: dict[str, Any], name: str, known: Callable[[str], bool] | None) -> dict[str, Any]:
+    """Keys only one ruleset reads, given the old way at a combatant's top level (``shield``,
+    ``spells``, ``specials``, ``perks``; ``natural``/``magic`` on a weapon, ``potion`` on an item),
+    moved into its ``options``, where they live now: older encounter files load as they did."""
+    combatants = data.get("combatants")
+    if not isinstance(combatants, list):
+        return data
+    out = []
+    for index, c in enumerate(combatants):
+        if isinstance(c, dict):
+            try:
+                c = lift_combatant(c, known)
+            except ValueError as err:
+                key = _describe_key(data, f"combatants[{index}]")
+                raise EncounterFileError(f"{name}: at key {key}: {err}") from None
+        out.append(c)
+    return {**data, "combatants": out}
+
+
+def _not_an_action(path: str, data: dict[str, Any]) -> str:
+    """For a script's action of an unknown type: the actions the encounter's ruleset knows."""
+    if not re.fullmatch(r"combatants\[\d+\]\.(script|reactions)\[\d+\]\.type", path):
+        return ""
+    ruleset = data.get("ruleset")
+    tags = [t for cls in action_types() if isinstance(t := cls.__struct_config__.tag, str)]
+    mine = sorted(t for t in tags if "." not in t or t.startswith(f"{ruleset}."))
+    return f" (the {ruleset} ruleset's actions: {', '.join(mine)})"
 
 
 def load_encounter(path: str | os.PathLike[str]) -> EncounterSpec:
@@ -120,6 +174,15 @@ def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpe
             raise EncounterFileError(f"{where}.arrives: rounds start at 1, got {c.arrives}")
         if c.speed < 0:
             raise EncounterFileError(f"{where}.speed: must not be negative, got {c.speed}")
+        for key in ("script", "reactions"):
+            for number, action in enumerate(getattr(c, key)):
+                owner = ruleset_of(action)
+                if owner is not None and owner != spec.ruleset:
+                    tag = type(action).__struct_config__.tag
+                    raise EncounterFileError(
+                        f"{where}.{key}[{number}]: action {tag!r} belongs to the {owner}"
+                        f" ruleset, not to {spec.ruleset}"
+                    )
         if c.group is not None and not ruleset_cls.group_initiative:
             raise EncounterFileError(
                 f"{where}.group: the {spec.ruleset} ruleset rolls initiative for each participant;"
@@ -149,4 +212,13 @@ def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpe
     if spec.max_rounds < 1:
         raise EncounterFileError(f"{name}: at key max_rounds: must be at least 1")
     spec = replace(spec, combatants=tuple(combatants), sides=tuple(sides))
-    return ruleset_cls.normalize(spec, name=name)
+    spec = ruleset_cls.normalize(spec, name=name)
+    # Each combatant's options as the header records them: checked by the ruleset above, the
+    # keys that differ from their defaults in the ruleset's field order.
+    kind = ruleset_cls.CombatantOptions
+    return replace(
+        spec,
+        combatants=tuple(
+            replace(c, options=canonical_options(c.options, kind)) for c in spec.combatants
+        ),
+    )

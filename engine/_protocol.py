@@ -6,7 +6,7 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 import msgspec
-from initiative.events import Action, AnyAction, CombatantSpec, Event, Offer, Window
+from initiative.events import Action, CombatantSpec, Event, Offer, Window
 
 from ._geometry import distance
 from ._state import CombatantState
@@ -78,7 +78,7 @@ class Reaction(msgspec.Struct, frozen=True, kw_only=True):
     """A reaction taken in an opening, with what its resolution returned."""
 
     who: str
-    action: AnyAction
+    action: Action
     seq: int
     result: Any = None
 

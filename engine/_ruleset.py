@@ -91,8 +91,9 @@ class Ruleset:
     #: Whether the seed lets one initiative roll serve a group of like combatants (``group``,
     #: and the copies of a ``count``). When false, every participant rolls its own.
     group_initiative: ClassVar[bool] = False
-    #: Actions this ruleset adds to the shared ones in ``events``, each tagged
-    #: ``"<name>.<Action>"``; the log codec decodes them in this ruleset's logs.
+    #: Actions this ruleset adds to the core ones in ``events``, each tagged
+    #: ``"<name>.<Action>"``; the log codec decodes them in this ruleset's logs and encounters
+    #: (found through the ``initiative.rulesets`` entry point, for bundled rulesets too).
     actions: ClassVar[tuple[type[Action], ...]] = ()
     #: The condition types this ruleset's rules add and remove (see :mod:`engine._rules`);
     #: adding one of another type is an error.
@@ -143,7 +144,6 @@ class Ruleset:
                     f" {cls.name} range {low} to {high}"
                 )
         cls.check_skills(c, cls.known_skills(c), name=name)
-        cls.check_perks(c, name=name)
         if c.initiative_roll is not None and not 1 <= c.initiative_roll <= cls.initiative_die:
             # A die rolled at the table must be a face the ruleset's die can show.
             raise EncounterFileError(
@@ -163,12 +163,11 @@ class Ruleset:
                 f"{name}: combatant {c.id!r}: in options for ruleset {cls.name!r}: {text}"
             ) from None
         dice: list[tuple[str, str]] = [(f"weapon {w.name!r}", w.damage) for w in c.weapons]
-        for group in (c.items, c.spells, c.specials):
-            for thing in group:
-                for field in ("damage", "heal"):
-                    rolled = getattr(thing, field, None)
-                    if isinstance(rolled, str):
-                        dice.append((f"{thing.name!r} {field}", rolled))
+        for thing in c.items:
+            for field in ("damage", "heal"):
+                rolled = getattr(thing, field, None)
+                if isinstance(rolled, str):
+                    dice.append((f"{thing.name!r} {field}", rolled))
         for what, expr in dice:
             try:
                 parse_dice(expr)
@@ -202,19 +201,19 @@ class Ruleset:
                 )
 
     @classmethod
-    def check_perks(cls, c: CombatantSpec, *, name: str) -> None:
-        """Raise :class:`EncounterFileError` for a perk the ruleset does not know: a typo
-        would otherwise have no effect at all."""
-        for index, perk in enumerate(c.perks):
+    def check_perks(cls, c: CombatantSpec, perks: tuple[str, ...], *, name: str) -> None:
+        """Raise :class:`EncounterFileError` for a perk the ruleset does not know (``perks``, as
+        its ``CombatantOptions`` holds them): a typo would otherwise have no effect at all."""
+        for index, perk in enumerate(perks):
             if _loose(perk) in {_loose(p) for p in cls.perks}:
                 continue
             if not cls.perks:
                 raise EncounterFileError(
-                    f"{name}: combatant {c.id!r}: at key perks[{index}]: the {cls.name} ruleset"
+                    f"{name}: combatant {c.id!r}: at key options.perks[{index}]: the {cls.name} ruleset"
                     f" has no perks (got {perk!r})"
                 )
             raise EncounterFileError(
-                f"{name}: combatant {c.id!r}: at key perks[{index}]: unknown perk {perk!r} for"
+                f"{name}: combatant {c.id!r}: at key options.perks[{index}]: unknown perk {perk!r} for"
                 f" ruleset {cls.name!r} (known: {', '.join(sorted(cls.perks))})"
                 f"{did_you_mean(perk, cls.perks)}"
             )
@@ -338,6 +337,7 @@ def _discover() -> None:
         mod = importlib.import_module(f"{rulesets.__name__}.{module}")
         cls = getattr(mod, "RULESET", None)
         if cls is not None:
+            register_actions(*cls.actions)
             _REGISTRY[cls.name] = cls
 
 

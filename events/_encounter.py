@@ -50,10 +50,6 @@ class Weapon(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tr
     """Maximum range in metres for a ranged weapon; ``None`` for melee."""
     reload: Count = 0
     """AP needed to reload after each shot (0: never needs reloading)."""
-    natural: bool = False
-    """A natural weapon (claws, teeth): cannot be disarmed."""
-    magic: bool = False
-    """Deals magic damage."""
     bonus: int = 0
     """Added to attack tests made with it."""
     area: float = 0.0
@@ -77,65 +73,6 @@ class Item(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     """Dice of damage dealt to the target when used, if any."""
     range: Metres = 1.5
     """How far away the target may be, in metres."""
-    potion: bool = False
-    """A potion (drunk, not used)."""
-
-
-class Shield(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A shield, for rulesets that let one Block."""
-
-    name: Name = "shield"
-    """Name of the shield."""
-    br: Count = 4
-    """Block rating: damage up to this is stopped."""
-    magic_br: bool = False
-    """Its BR holds in full against magic damage."""
-
-
-class Spell(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A spell a caster knows."""
-
-    name: Name
-    """Name the spell is chosen by."""
-    damage: str | None = None
-    """Damage dice, if the spell deals damage (it then counts as an attack)."""
-    heal: str | None = None
-    """Hit points restored, if it heals."""
-    range: Metres = 20.0
-    """Range in metres."""
-    instant: bool = False
-    """Has the Instant attribute (castable as a secondary action or reaction)."""
-    bolt: bool = False
-    """Is a Bolt spell (benefits from Aim)."""
-    melee: bool = False
-    """Counts as a melee attack (casting it provokes no Attack of Opportunity)."""
-    ap: Count = 1
-    """AP cost."""
-    condition: str | None = None
-    """A condition the spell inflicts on a success."""
-    area: float = 0.0
-    """Radius in metres of the area it strikes around its target (0: the target alone)."""
-
-
-class SpecialAction(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """A special action a combatant can take: a ritual, rigging explosives, a stunt."""
-
-    name: Name
-    """Name the action is chosen by."""
-    ap: Count = 2
-    """AP it costs each turn it is worked on."""
-    turns: Annotated[int, msgspec.Meta(ge=1)] = 1
-    """Turns of work it takes to complete."""
-    skill: str | None = None
-    """The skill tested when it completes."""
-    difficulty: int = 10
-    """The target the skill check must reach."""
-    damage: str | None = None
-    """Damage dealt to the target on success, if any."""
-    range: Metres = 30.0
-    """How far the target may be."""
-    condition: str | None = None
-    """A condition given to the target on success, if any."""
 
 
 class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -165,16 +102,8 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     """1 small, 2 medium, 3 large, 4 huge."""
     weapons: tuple[Weapon, ...] = ()
     """Weapons carried; the first is used when an action names none."""
-    shield: Shield | None = None
-    """A shield, if carried."""
     items: tuple[Item, ...] = ()
     """Items carried."""
-    spells: tuple[Spell, ...] = ()
-    """Spells known."""
-    specials: tuple[SpecialAction, ...] = ()
-    """Special actions it can take."""
-    perks: tuple[str, ...] = ()
-    """Perks and talents by name (Lightning Reflexes, Quick Draw, ...)."""
     policy: str = "aggressive"
     """The policy that decides for it: a built-in name, ``file.py:function`` or an entry point."""
     script: tuple[AnyAction, ...] = ()
@@ -193,7 +122,8 @@ class CombatantSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     surprised: bool | None = None
     """Surprised in round 1 (``None``: let the ruleset's tests decide)."""
     options: dict[str, Any] = {}
-    """Per-combatant ruleset options."""
+    """Per-combatant options of the ruleset (its ``CombatantOptions``): what only one game reads
+    (a tactical shield and spells, thriller perks and special actions) lives here."""
 
     @property
     def display(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +18,8 @@ import msgspec
 
 from ._errors import LogBusyError, LogFormatError, LogNeverStartedError
 from ._events import (
+    ActionDeclared,
+    ActionRejected,
     AnyEvent,
     APChanged,
     CombatantDefeated,
@@ -32,15 +34,19 @@ from ._events import (
     Healed,
     Moved,
 )
-from ._vocabulary import as_declared, event_decoder, event_type, load_ruleset_actions
+from ._upcast import STEPS, rechain, upcaster_for
+from ._vocabulary import (
+    as_declared,
+    event_decoder,
+    event_type,
+    foreign_action,
+    load_ruleset_actions,
+)
 
-#: Version of the log format this code writes. Bump it (and add an upcaster) when a field's
-#: meaning changes; new fields with defaults need no bump.
-LOG_FORMAT = 1
-
-#: Upcasters from an older format to the next one, applied to each decoded line (a dict).
-#: ``UPCASTERS[n]`` turns a format-``n`` line into a format-``n + 1`` line.
-UPCASTERS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+#: Version of the log format this code writes. Bump it (and add an upcaster to
+#: ``_upcast.STEPS``) when a field's meaning changes; new fields with defaults need no bump.
+#: Format 2: a ruleset's own actions are tagged ``"<ruleset>.<Name>"``.
+LOG_FORMAT = 2
 
 _encoder = msgspec.json.Encoder()
 _dict_decoder = msgspec.json.Decoder(dict[str, Any])
@@ -129,7 +135,7 @@ class LogWriter:
 class LogContents:
     """What a log file holds: its events, their lines, and whether a torn tail was dropped."""
 
-    __slots__ = ("_body", "_lines", "events", "path", "torn", "warnings")
+    __slots__ = ("_body", "_lines", "events", "path", "torn", "upcast_from", "warnings")
 
     def __init__(
         self,
@@ -140,6 +146,7 @@ class LogContents:
         warnings: list[str] | None = None,
         *,
         body: bytes = b"",
+        upcast_from: int = 0,
     ) -> None:
         self.events = events
         self._lines = lines
@@ -148,6 +155,10 @@ class LogContents:
         """Bytes of a torn last line that were dropped (0 when the log ends cleanly)."""
         self.path = path
         self.warnings: list[str] = [] if warnings is None else warnings
+        self.upcast_from = upcast_from
+        """The log format the file was written in, when older than :data:`LOG_FORMAT`: its
+        events were upcast, and ``lines`` are their current encoding (0 for a current log,
+        whose ``lines`` are the file's own bytes)."""
 
     @property
     def lines(self) -> list[bytes]:
@@ -173,11 +184,12 @@ class LogContents:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, LogContents):
             return NotImplemented
-        return (self.events, self.torn, self.path, self.warnings) == (
+        return (self.events, self.torn, self.path, self.warnings, self.upcast_from) == (
             other.events,
             other.torn,
             other.path,
             other.warnings,
+            other.upcast_from,
         ) and self.lines == other.lines
 
     __hash__ = None  # type: ignore[assignment]
@@ -211,7 +223,8 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
     lines.pop()  # the body ends with a newline: nothing after it
     events: list[Event] = []
     raw: list[bytes] = []
-    upcast: list[Callable[[dict[str, Any]], dict[str, Any]]] = []
+    upcast = upcaster_for(lines[0], LOG_FORMAT) if lines else None
+    ruleset = ""
     joined: set[str] = set()
     for number, line in enumerate(lines, start=1):
         try:
@@ -221,11 +234,8 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
                 f"{name}: line {number}: not UTF-8 text (byte {err.start + 1})"
             ) from None
         try:
-            if upcast:
-                obj = _dict_decoder.decode(line)
-                for step in upcast:
-                    obj = step(obj)
-                event = as_declared(msgspec.convert(obj, event_type()))
+            if upcast is not None:
+                event = upcast.decode(line)
             else:
                 event = as_declared(event_decoder().decode(line))
         except msgspec.DecodeError as err:
@@ -233,11 +243,15 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
         except msgspec.ValidationError as err:
             raise LogFormatError(f"{name}: line {number}: not a valid event: {err}") from None
         if number == 1:
-            upcast = _check_header(event, name)
+            _check_header(event, name)
             assert isinstance(event, EncounterStarted)
             load_ruleset_actions(event.ruleset)
+            ruleset = event.ruleset
         elif isinstance(event, EncounterStarted):
             raise LogFormatError(f"{name}: line {number}: a second EncounterStarted header")
+        foreign = foreign_action(event, ruleset)
+        if foreign is not None:
+            raise LogFormatError(f"{name}: line {number}: {foreign}")
         if event.seq != number - 1:
             raise LogFormatError(
                 f"{name}: line {number}: seq is {event.seq}, expected {number - 1}"
@@ -255,7 +269,17 @@ def parse_log(data: bytes, *, name: str = "<log>") -> LogContents:
             f"{name}: empty log (no EncounterStarted header): the fight never started;"
             " run the encounter again"
         )
-    return LogContents(events=events, lines=raw, torn=len(tail), path=name, warnings=warnings)
+    if upcast is not None:
+        original, raw = raw, [encode_event(e) for e in events]
+        rechain(original, events, raw)
+    return LogContents(
+        events=events,
+        lines=raw,
+        torn=len(tail),
+        path=name,
+        warnings=warnings,
+        upcast_from=upcast.source if upcast is not None else 0,
+    )
 
 
 def _parse_current(body: bytes, name: str) -> list[Event] | None:
@@ -288,6 +312,7 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
         return None
     # The line-by-line reader's checks, in one plain loop (cheaper than a pass per check).
     ids = {c.id for c in header.encounter.combatants}
+    ruleset = header.ruleset
     joined: set[str] = set()
     kinds = _KINDS
     for seq, event in enumerate(events):
@@ -302,8 +327,12 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
         if not kind:
             continue
         if kind == _HEADER:
-            if seq:
-                return None  # a second header
+            if seq or foreign_action(event, ruleset) is not None:
+                return None  # a second header, or a script of another ruleset's actions
+            continue
+        if kind == _ACTS:
+            if foreign_action(event, ruleset) is not None:
+                return None  # the line-by-line reader names the line and both rulesets
             continue
         who = getattr(event, "who", None)
         if not isinstance(who, str):
@@ -325,7 +354,7 @@ class _HeaderPeek(msgspec.Struct):
 
 _peek_header = msgspec.json.Decoder(_HeaderPeek)
 
-_HEADER, _JOINED, _ABOUT = 1, 2, 3
+_HEADER, _JOINED, _ABOUT, _ACTS = 1, 2, 3, 4
 _KINDS: dict[type, int] = {}
 """What :func:`_check_names` (or the one-header rule) checks on each event type, by type."""
 
@@ -338,6 +367,8 @@ def _kind(cls: type) -> int:
         kind = _JOINED
     elif issubclass(cls, _ABOUT_A_COMBATANT):
         kind = _ABOUT
+    elif issubclass(cls, ActionDeclared | ActionRejected):
+        kind = _ACTS
     _KINDS[cls] = kind
     return kind
 
@@ -376,7 +407,7 @@ def _check_names(event: Event, header: Event, joined: set[str], name: str, numbe
         )
 
 
-def _check_header(event: Event, name: str) -> list[Callable[[dict[str, Any]], dict[str, Any]]]:
+def _check_header(event: Event, name: str) -> None:
     if not isinstance(event, EncounterStarted):
         raise LogFormatError(f"{name}: line 1: the first event must be EncounterStarted")
     if event.format > LOG_FORMAT:
@@ -384,12 +415,11 @@ def _check_header(event: Event, name: str) -> list[Callable[[dict[str, Any]], di
             f"{name}: log format {event.format} is newer than this initiative reads"
             f" ({LOG_FORMAT}); upgrade initiative"
         )
-    if event.format < 1 or any(v not in UPCASTERS for v in range(event.format, LOG_FORMAT)):
+    if event.format < 1 or any(v not in STEPS for v in range(event.format, LOG_FORMAT)):
         raise LogFormatError(
             f"{name}: line 1: log format {event.format} is not one this initiative knows"
             f" (1 to {LOG_FORMAT})"
         )
-    return [UPCASTERS[v] for v in range(event.format, LOG_FORMAT)]
 
 
 def read_log(path: str | os.PathLike[str]) -> LogContents:

@@ -1,35 +1,42 @@
 """The open part of the vocabulary: actions a ruleset adds, and the decoders that know them.
 
-The actions in :data:`AnyAction` are shared by the bundled rulesets. A ruleset installed as a
-package declares its own actions (``Ruleset.actions``), each tagged ``"<ruleset>.<Name>"`` so that
-no two rulesets can claim one tag. Once registered, the log codec decodes them wherever an action
-appears in an event. Reading a log registers the actions of the ruleset its header names, found
-through the ``initiative.rulesets`` entry-point group, so a log of an installed ruleset reads
-without importing anything by hand.
+The actions in :data:`AnyAction` are the core vocabulary every game shares. A ruleset declares
+its own actions (``Ruleset.actions``), each tagged ``"<ruleset>.<Name>"`` so that no two rulesets
+can claim one tag. Once registered, the log codec decodes them wherever an action appears: in a
+decision event, and in the scripts of the header's encounter. Reading a log registers the actions
+of the ruleset its header names, found through the ``initiative.rulesets`` entry-point group;
+the bundled rulesets are entry points of this package like any installed one, so a log reads
+without importing anything by hand, and ``events`` never imports ``engine``. A log that holds an
+action of another ruleset than its header's is refused (:func:`foreign_action`).
 """
 
 from __future__ import annotations
 
+import types
 import typing
 from importlib.metadata import entry_points
-from typing import Any, Union
+from typing import Annotated, Any, Union
 
 import msgspec
 
 from ._actions import Action, AnyAction
+from ._encounter import EncounterSpec
 from ._errors import LogFormatError
-from ._events import ActionDeclared, ActionRejected, AnyEvent
+from ._events import ActionDeclared, ActionRejected, AnyEvent, EncounterStarted
 
 #: The entry-point group installed rulesets are found in.
 RULESET_GROUP = "initiative.rulesets"
 
 _CORE_ACTIONS: tuple[type[Action], ...] = typing.get_args(AnyAction)
 _CORE_TAGS = {cls.__struct_config__.tag for cls in _CORE_ACTIONS}
+_CORE_SET = frozenset(_CORE_ACTIONS)
 _extra: dict[str, type[Action]] = {}
 _loaded: set[str] = set()
+_option_types: dict[str, type[msgspec.Struct]] = {}
 _built: dict[str, Any] = {}
-#: The decoding stand-ins (wider ``action`` field) and the event classes they stand for.
-_bases: dict[type[Any], type[Any]] = {}
+#: The decoding stand-ins (wider action fields): the class each stands for, and its fields that
+#: were widened.
+_bases: dict[type[Any], tuple[type[Any], tuple[str, ...]]] = {}
 
 
 def register_actions(*classes: type[Action]) -> None:
@@ -57,58 +64,215 @@ def action_types() -> tuple[type[Action], ...]:
     return (*_CORE_ACTIONS, *_extra.values())
 
 
-def _with_action(base: type[Any], union: Any) -> type[Any]:
-    """A subclass of ``base`` (same name, same tag) whose ``action`` field is ``union``."""
-    return msgspec.defstruct(
-        base.__name__,
-        [("action", union)],
-        bases=(base,),
-        tag=base.__struct_config__.tag,
-        frozen=True,
-        kw_only=True,
-        module=base.__module__,
+def widened(tp: Any) -> Any:
+    """``tp`` with every action field made to decode the registered actions too.
+
+    A Struct that holds an action, directly or deeper (an ``ActionDeclared``, a header through
+    its encounter's scripts, a policy's view through its offers), is stood in for by a subclass
+    of the same name, tag and configuration whose fields are widened; :func:`as_declared` turns
+    a decoded stand-in back into the class it stands for. Types without an action field are
+    returned as they are; a field typed ``Action`` (the base class, as an offer's is) decodes
+    the core actions even when no ruleset registered any.
+    """
+    _build()
+    cache: dict[Any, Any] = _built["widened"]
+    if tp not in cache:
+        cache[tp] = _widen(tp, cache)
+    return cache[tp]
+
+
+def _widen(tp: Any, cache: dict[Any, Any]) -> Any:
+    if tp in cache:
+        return cache[tp]
+    if tp is Action:  # an action field typed by the base class (an offer's)
+        return _built["action"]
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if (origin is Union or origin is types.UnionType) and set(args) >= _CORE_SET:
+        if not _extra:
+            return tp
+        others = tuple(a for a in args if a not in _CORE_SET)
+        return Union[(*action_types(), *others)]
+    if origin is Annotated:
+        inner = _widen(args[0], cache)
+        return tp if inner is args[0] else Annotated[(inner, *tp.__metadata__)]
+    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+        cache[tp] = tp  # a type that refers to itself stays as it is
+        hints = typing.get_type_hints(tp, include_extras=True)
+        changed = []
+        for f in msgspec.structs.fields(tp):
+            wide = _widen(hints[f.name], cache)
+            if wide is not hints[f.name]:
+                default = (
+                    msgspec.field(default_factory=f.default_factory)
+                    if f.default_factory is not msgspec.NODEFAULT
+                    else msgspec.field(default=f.default)
+                )
+                changed.append((f.name, wide, default))
+        if not changed:
+            return tp
+        config = tp.__struct_config__
+        stand_in = msgspec.defstruct(
+            tp.__name__,
+            changed,
+            bases=(tp,),
+            tag=config.tag,
+            tag_field=config.tag_field,
+            frozen=config.frozen,
+            kw_only=True,
+            forbid_unknown_fields=config.forbid_unknown_fields,
+            omit_defaults=config.omit_defaults,
+            module=tp.__module__,
+        )
+        _bases[stand_in] = (tp, tuple(name for name, _, _ in changed))
+        cache[tp] = stand_in
+        return stand_in
+    if origin is None or not args:
+        return tp
+    wide_args = tuple(a if a is Ellipsis else _widen(a, cache) for a in args)
+    if all(w is a for w, a in zip(wide_args, args, strict=True)):
+        return tp
+    if origin is Union or origin is types.UnionType:
+        return Union[wide_args]  # noqa: UP007
+    return origin[wide_args]
+
+
+def _build() -> None:
+    if _built.get("count") == len(_extra):
+        return
+    _bases.clear()
+    _built.clear()
+    _built.update(
+        count=len(_extra),
+        widened={},
+        action=Union[action_types()] if _extra else AnyAction,  # noqa: UP007
+    )
+    found = widened(AnyEvent)
+    _built.update(
+        type=found,
+        decoder=msgspec.json.Decoder(found),
+        encounter=widened(EncounterSpec),
     )
 
 
 def event_type() -> Any:
     """The union of every event type, decoding the registered actions too."""
-    if _built.get("count") != len(_extra):
-        if _extra:
-            union = Union[action_types()]  # type: ignore[valid-type]  # noqa: UP007
-            swap = {
-                ActionDeclared: _with_action(ActionDeclared, union),
-                ActionRejected: _with_action(ActionRejected, union),
-            }
-            _bases.clear()
-            _bases.update({wide: base for base, wide in swap.items()})
-            events = tuple(swap.get(t, t) for t in typing.get_args(AnyEvent))
-            found: Any = Union[events]  # noqa: UP007
-        else:
-            found = AnyEvent
-        _built.update(count=len(_extra), type=found, decoder=msgspec.json.Decoder(found))
+    _build()
     return _built["type"]
 
 
-def as_declared(event: Any) -> Any:
-    """A decoded event as its declared class (a stand-in that decoded a registered action is
-    turned back into ``ActionDeclared`` or ``ActionRejected``, so decoded events compare equal
-    to built ones)."""
-    base = _bases.get(type(event))
-    if base is None:
-        return event
-    return base(**{name: getattr(event, name) for name in base.__struct_fields__})
+def encounter_type() -> Any:
+    """The type an encounter description decodes into, scripts knowing the registered actions
+    (turn the result into an :class:`EncounterSpec` with :func:`as_declared`)."""
+    _build()
+    return _built["encounter"]
+
+
+def decode_action(data: Any) -> Action:
+    """An action from already parsed data (a client's decision), any registered action too."""
+    _build()
+    action: Action = msgspec.convert(data, _built["action"])
+    return action
+
+
+def as_declared(value: Any) -> Any:
+    """A decoded value as its declared class: a stand-in (see :func:`widened`) that decoded a
+    registered action is turned back into the class it stands for, deeper values too, so that
+    decoded values compare equal to built ones."""
+    found = _bases.get(type(value))
+    if found is None:
+        return value
+    base, changed = found
+    fields = {name: getattr(value, name) for name in base.__struct_fields__}
+    for name in changed:
+        fields[name] = _narrow(fields[name])
+    return base(**fields)
+
+
+def _narrow(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_narrow(v) for v in value)
+    if isinstance(value, list):
+        return [_narrow(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _narrow(v) for k, v in value.items()}
+    return as_declared(value)
+
+
+def qualify(tag: object, ruleset: str) -> object:
+    """``tag`` with its ruleset's namespace when it is the bare name of one of ``ruleset``'s
+    registered actions (``"Block"`` in a tactical encounter is ``"tactical.Block"``); anything
+    else unchanged."""
+    if isinstance(tag, str) and "." not in tag and tag not in _CORE_TAGS:
+        full = f"{ruleset}.{tag}"
+        if full in _extra:
+            return full
+    return tag
+
+
+def qualify_encounter(data: Any) -> Any:
+    """A parsed encounter mapping whose script and reaction actions name their type by the bare
+    name of one of the encounter's ruleset's actions, with the namespace added (a copy; data
+    that is not such a mapping is returned as it is, for the decoder to report)."""
+    if not isinstance(data, dict) or not isinstance(data.get("ruleset"), str):
+        return data
+    ruleset = data["ruleset"]
+    combatants = data.get("combatants")
+    if not isinstance(combatants, list):
+        return data
+    out = []
+    for c in combatants:
+        if isinstance(c, dict):
+            c = dict(c)
+            for key in ("script", "reactions"):
+                if isinstance(c.get(key), list):
+                    c[key] = [
+                        {**a, "type": qualify(a.get("type"), ruleset)} if isinstance(a, dict) else a
+                        for a in c[key]
+                    ]
+        out.append(c)
+    return {**data, "combatants": out}
+
+
+def ruleset_of(action: Action) -> str | None:
+    """The ruleset whose own action ``action`` is (the namespace of its tag), or ``None`` for a
+    core action."""
+    tag = type(action).__struct_config__.tag
+    if not isinstance(tag, str) or tag in _CORE_TAGS:
+        return None
+    return tag.partition(".")[0]
+
+
+def foreign_action(event: Any, ruleset: str) -> str | None:
+    """Why ``event`` does not belong in a log of ``ruleset``: it holds an action of another
+    ruleset (in a decision, or in a script of the header's encounter); ``None`` when it is fine."""
+    found: list[Any] = []
+    if isinstance(event, ActionDeclared | ActionRejected):
+        found.append(event.action)
+    elif isinstance(event, EncounterStarted):
+        for c in event.encounter.combatants:
+            found += [*c.script, *c.reactions]
+    for action in found:
+        owner = ruleset_of(action)
+        if owner is not None and owner != ruleset:
+            tag = type(action).__struct_config__.tag
+            return (
+                f"action {tag!r} belongs to the {owner} ruleset; a {ruleset} log cannot hold it"
+            )
+    return None
 
 
 def event_decoder() -> msgspec.json.Decoder[Any]:
     """A JSON decoder for one log line, knowing every registered action."""
-    event_type()
+    _build()
     decoder: msgspec.json.Decoder[Any] = _built["decoder"]
     return decoder
 
 
 def load_ruleset_actions(name: str) -> None:
-    """Register the actions of the installed ruleset ``name`` (an ``initiative.rulesets`` entry
-    point); a bundled ruleset, or one not installed, adds nothing."""
+    """Register the actions of the ruleset ``name``, bundled or installed, found as an
+    ``initiative.rulesets`` entry point; a ruleset not found adds nothing (the log's header is
+    then refused where it is checked)."""
     if name in _loaded:
         return
     _loaded.add(name)
@@ -121,3 +285,38 @@ def load_ruleset_actions(name: str) -> None:
             ) from None
         found = getattr(found, "RULESET", found)
         register_actions(*getattr(found, "actions", ()))
+        options = getattr(found, "CombatantOptions", None)
+        if isinstance(options, type) and issubclass(options, msgspec.Struct):
+            _option_types[name] = options
+
+
+def _json(value: Any) -> Any:
+    """``value`` as JSON reads back (lists, not tuples), so built and decoded specs compare
+    equal."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def combatant_options_type(name: str) -> type[msgspec.Struct] | None:
+    """The ``CombatantOptions`` of the ruleset ``name``, found through its entry point (see
+    :func:`load_ruleset_actions`); ``None`` when it is not found."""
+    load_ruleset_actions(name)
+    return _option_types.get(name)
+
+
+def canonical_options(options: dict[str, Any], kind: type[msgspec.Struct]) -> dict[str, Any]:
+    """A combatant's ``options`` as its header records them: decoded as ``kind`` (raising
+    ``msgspec.ValidationError``), the keys that differ from their defaults, in field order,
+    each in full (a shield with every field)."""
+    found = _json(msgspec.convert(options, kind))
+    out = {}
+    for f in msgspec.structs.fields(kind):
+        if f.default is not msgspec.NODEFAULT:
+            default = f.default
+        elif f.default_factory is not msgspec.NODEFAULT:
+            default = f.default_factory()
+        else:
+            default = msgspec.NODEFAULT
+        value = found[f.encode_name]
+        if default is msgspec.NODEFAULT or value != _json(default):
+            out[f.encode_name] = value
+    return out

@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from initiative.engine import View
-from initiative.events import AnyAction, Offer, Window
+from initiative.events import Offer, Window, decode_action
 
 #: The protocol's version, sent in every hello and welcome.
 PROTOCOL_VERSION = 1
@@ -134,6 +134,6 @@ def chosen_action(frame: Decide, offers: tuple[Offer, ...]) -> Any:
     if frame.action is None:
         raise FrameError("a decision needs an offer index or an action")
     try:
-        return msgspec.convert(frame.action, AnyAction)
+        return decode_action(frame.action)
     except msgspec.ValidationError as err:
         raise FrameError(f"malformed action: {err}") from None

@@ -18,6 +18,7 @@ import msgspec
 from initiative.actors import Result, names_file, run_encounter
 from initiative.engine import DiceSource, recorded_dice
 from initiative.events import (
+    LOG_FORMAT,
     EncounterEnded,
     Event,
     LogContents,
@@ -188,6 +189,13 @@ async def resume_log(
         except OSError as err:
             raise LogFormatError(f"{p}: cannot read: {err.strerror}") from None
         contents = parse_log(data, name=str(p))
+        if contents.upcast_from:
+            raise LogFormatError(
+                f"{p}: written in log format {contents.upcast_from}, older than the format"
+                f" {LOG_FORMAT} this initiative writes; resuming would mix two formats in one"
+                f" file. Fork it instead (initiative fork {p} --at {len(contents.events) - 1}),"
+                " which goes on in a new log of the current format"
+            )
         if contents.complete:
             raise NothingToResume(
                 f"{p}: nothing to resume: the encounter already ended"

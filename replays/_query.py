@@ -11,14 +11,17 @@ from pathlib import Path
 import msgspec
 from initiative.engine import EncounterState, fold
 from initiative.events import (
+    LOG_FORMAT,
     EncounterEnded,
     Event,
     LogContents,
     LogFormatError,
     RoundStarted,
     UnknownNameError,
+    Upcaster,
     decode_event,
     did_you_mean,
+    upcaster_for,
 )
 
 from ._narrate import who_of
@@ -122,6 +125,7 @@ def follow(
     p = Path(path)
     offset = 0
     pending = b""
+    upcast: Upcaster | None = None  # an older log's lines are read as the current format
     waited = 0.0
     number = 0
     while True:
@@ -143,7 +147,9 @@ def follow(
             number += 1
             try:
                 line.decode("utf-8")
-                event = decode_event(line)
+                if number == 1:
+                    upcast = upcaster_for(line, LOG_FORMAT)
+                event = decode_event(line) if upcast is None else upcast.decode(line)
             except UnicodeDecodeError:
                 raise LogFormatError(f"{p}: line {number}: not UTF-8 text") from None
             except (msgspec.DecodeError, msgspec.ValidationError) as err:

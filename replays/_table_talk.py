@@ -10,6 +10,7 @@ groups. Names are shown literally, control characters made visible. Reads events
 from __future__ import annotations
 
 from initiative.actors import literal
+from initiative.engine.rulesets.tactical import OpportunityAttack
 from initiative.events import (
     ActionDeclared,
     Attack,
@@ -28,7 +29,6 @@ from initiative.events import (
     InitiativeRolled,
     Move,
     Moved,
-    OpportunityAttack,
     RoundStarted,
     TurnStarted,
 )

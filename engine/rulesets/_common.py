@@ -93,7 +93,7 @@ def move_offers(fight: Rules, who: str, cost: int, speed: float) -> list[Offer]:
         offers.append(Offer(action=Move(to=to), cost=cost))
     offers.append(Offer(action=Move(to=away(me.position, nearest.position, speed)), cost=cost))
     # An offer is always legal: a point someone stands on is not offered.
-    return [o for o in offers if occupant(fight, who, o.action.to) is None]  # type: ignore[union-attr,arg-type]
+    return [o for o in offers if occupant(fight, who, o.action.to) is None]  # type: ignore[attr-defined]
 
 
 def check_target(fight: Rules, who: str, target: str) -> str | None:

@@ -66,7 +66,7 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from .._rules import Rules
 
@@ -136,13 +136,13 @@ class Openings(Ruleset):
         if ap >= o.attack_cost:
             attacks = attack_offers(fight, who, o.attack_cost, melee_only=False)
             if trigger.kind == "left_space":
-                attacks = [a for a in attacks if a.action.target == trigger.by]  # type: ignore[union-attr]
+                attacks = [a for a in attacks if a.action.target == trigger.by]  # type: ignore[attr-defined]
             offers += attacks
         if trigger.kind == "turn_ended" and o.reaction_move > 0 and ap >= o.move_cost:
             offers += move_offers(fight, who, o.move_cost, o.reaction_move)
         return offers
 
-    def check(self, fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: Action, window: Window) -> str | None:
         o = self.options
         trigger = window.trigger
         match action:
@@ -160,12 +160,12 @@ class Openings(Ruleset):
                 return check_move(fight, who, to, o.reaction_move)
         return f"{type(action).__name__} is not an action of the openings ruleset"
 
-    def cost(self, fight: Rules, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Rules, who: str, action: Action, window: Window) -> int:
         return self.options.attack_cost if isinstance(action, Attack) else self.options.move_cost
 
     # --- resolution -----------------------------------------------------------------------------
 
-    def perform(self, fight: Rules, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Rules, who: str, action: Action, window: Window) -> Hook:
         if isinstance(action, Attack):
             return self.attack(fight, who, action)
         assert isinstance(action, Move)

@@ -9,6 +9,7 @@ import msgspec
 import pytest
 from initiative.actors import PolicyContext, Tactician
 from initiative.engine import policy_rng
+from initiative.engine.rulesets.tactical import OpportunityAttack
 from initiative.events import (
     Action,
     Attack,
@@ -16,7 +17,6 @@ from initiative.events import (
     EndTurn,
     Move,
     Offer,
-    OpportunityAttack,
     Parry,
     Pass,
     Position,

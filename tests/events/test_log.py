@@ -103,7 +103,7 @@ def test_first_line_must_be_the_header():
 
 def test_newer_format_is_refused():
     """A log from a newer format is refused with advice, not misread."""
-    data = sample_bytes().replace(b'"format":1', b'"format":99', 1)
+    data = sample_bytes().replace(b'"format":%d' % LOG_FORMAT, b'"format":99', 1)
     with pytest.raises(LogFormatError, match="format 99 is newer"):
         parse_log(data)
 

@@ -45,7 +45,7 @@ def test_a_misspelt_perk_is_an_error_with_a_suggestion(tmp_path):
     bonus modifiers to Initiative rolls": a typo in one would silently grant nothing."""
     message = error_of(tmp_path, thriller(extra='perks = ["Lightning Reflex"]'))
     assert message.endswith(
-        "combatant 'a': at key perks[0]: unknown perk 'Lightning Reflex' for ruleset 'thriller'"
+        "combatant 'a': at key options.perks[0]: unknown perk 'Lightning Reflex' for ruleset 'thriller'"
         " (known: Combat Reflexes, Lightning Reflexes, Quick Draw)"
         " (did you mean 'Lightning Reflexes'?)"
     )
@@ -55,7 +55,8 @@ def test_perks_are_compared_loosely(tmp_path):
     """The known perks match whatever their case and separators (``quick_draw``)."""
     path = tmp_path / "enc.toml"
     path.write_text(thriller(extra='perks = ["quick_draw", "COMBAT-reflexes"]'))
-    assert load_encounter(path).combatants[0].perks == ("quick_draw", "COMBAT-reflexes")
+    perks = load_encounter(path).combatants[0].options["perks"]
+    assert perks == ["quick_draw", "COMBAT-reflexes"]
 
 
 @pytest.mark.parametrize(
@@ -63,7 +64,8 @@ def test_perks_are_compared_loosely(tmp_path):
     [("openings", "agility = 1"), ("percentile", "agility = 30"), ("tactical", "ag = 10")],
 )
 def test_a_perk_where_the_ruleset_has_none_is_an_error(tmp_path, ruleset, stats):
-    """Only the thriller seed has perks; elsewhere a perk would have no effect at all."""
+    """Only the thriller seed has perks; elsewhere a perk would have no effect at all. (Perks are
+    a thriller combatant option now; the old top-level key still goes there, and is refused.)"""
     text = f"""
 ruleset = "{ruleset}"
 [[combatants]]
@@ -80,7 +82,7 @@ stats = {{ {stats} }}
 """
     message = error_of(tmp_path, text)
     assert message.endswith(
-        f"combatant 'a': at key perks[0]: the {ruleset} ruleset has no perks (got 'Quick Draw')"
+        f"combatant 'a': in options for ruleset {ruleset!r}: Object contains unknown field `perks`"
     )
 
 

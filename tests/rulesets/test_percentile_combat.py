@@ -232,7 +232,8 @@ def test_attack_is_not_a_reaction_and_unknown_actions_are_rejected() -> None:
                 "b",
                 "y",
                 "reactions = [{ type = 'Attack', target = 'a' }]",
-                "script = [{ type = 'Aim' }, { type = 'Attack', target = 'a', variant = 'x' }]",
+                "script = [{ type = 'ReadyWeapon', weapon = 'sword' },"
+                " { type = 'Attack', target = 'a', variant = 'x' }]",
                 ws=0,
             ),
             rounds=1,
@@ -240,7 +241,7 @@ def test_attack_is_not_a_reaction_and_unknown_actions_are_rejected() -> None:
     )
     assert rejected(result) == [
         ("b", "Attack is not a reaction in the percentile ruleset"),
-        ("b", "Aim is not an action of the percentile ruleset"),
+        ("b", "ReadyWeapon is not an action of the percentile ruleset"),
         ("b", "the percentile ruleset has no attack variants or hit locations"),
     ]
 

@@ -34,7 +34,7 @@ from ._options import CombatantOptions, CombatantOptions as PercentileCombatant,
 from ._surprise import SURPRISED, Surprised, decide_surprise
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from ..._rules import Rules
 
@@ -178,7 +178,7 @@ class Percentile(Ruleset):
                 reactions.append(Offer(action=action, cost=0))
         return reactions
 
-    def check(self, fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: Action, window: Window) -> str | None:
         match action:
             case Attack():
                 if not window.is_turn:
@@ -198,7 +198,7 @@ class Percentile(Ruleset):
         return check_plain_attack(fight, who, action)
 
     def _reaction_reason(
-        self, fight: Rules, who: str, action: AnyAction, window: Window
+        self, fight: Rules, who: str, action: Action, window: Window
     ) -> str | None:
         o = self.options
         name = type(action).__name__
@@ -220,7 +220,7 @@ class Percentile(Ruleset):
             return "Dodge is turned off in this encounter's options"
         return None
 
-    def cost(self, fight: Rules, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Rules, who: str, action: Action, window: Window) -> int:
         if isinstance(action, Attack):
             return self.options.attack_cost
         if isinstance(action, Move):
@@ -229,7 +229,7 @@ class Percentile(Ruleset):
 
     # --- resolution -----------------------------------------------------------------------------
 
-    def perform(self, fight: Rules, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Rules, who: str, action: Action, window: Window) -> Hook:
         match action:
             case Attack():
                 yield from self.attack(fight, who, action)

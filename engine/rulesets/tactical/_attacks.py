@@ -13,16 +13,15 @@ from typing import TYPE_CHECKING
 from initiative.events import (
     Attack,
     AttackResolved,
-    CastMagic,
     CheckResolved,
     ConditionAdded,
-    OpportunityAttack,
     Trigger,
     Weapon,
 )
 
 from ..._geometry import distance
 from .._common import reaches
+from ._actions import CastMagic, OpportunityAttack
 from ._conditions import (
     count_attack,
     melee_weapons,
@@ -42,14 +41,13 @@ from ._marks import (
     RestrainedBy,
 )
 from ._movement import delayed, provoke
-from ._options import HIT_LOCATIONS, combatant_options
+from ._options import HIT_LOCATIONS, combatant_options, is_magic, shield_of, spells_of
 from ._percentile import margin, roll_test, skill, test
 
 if TYPE_CHECKING:
-    from initiative.events import Spell
-
     from ..._rules import Rules
     from ..._ruleset import Hook
+    from ._options import Spell
 
 
 @dataclass(frozen=True)
@@ -192,7 +190,7 @@ def strike(
         kind=kind,
         dos=t.dos,
         location=location,
-        magic=weapon.magic,
+        magic=is_magic(fight.spec(who), weapon),
     )
     yield from threaten(fight, blow, unseen)
     for other in in_area(fight, who, target, weapon.area):
@@ -260,7 +258,7 @@ def resolve(fight: Rules, blow: Blow, defence: Defence | None) -> str | None:
     location = blow.location or hit_location(fight, blow.who)
     amount = fight.roll(blow.who, f"damage to {blow.target}", blow.damage).total
     if defence is not None and defence.kind == "block" and defence.success:
-        shield = fight.spec(blow.target).shield
+        shield = shield_of(fight.spec(blow.target))
         assert shield is not None
         br = shield.br
         if blow.magic and not shield.magic_br:
@@ -302,7 +300,7 @@ def counter_hit(fight: Rules, blow: Blow, defence: Defence) -> None:
         damage=weapon.damage,
         kind="melee",
         dos=defence.dos,
-        magic=weapon.magic,
+        magic=is_magic(fight.spec(blow.target), weapon),
     )
     land(fight, countered, None)
 
@@ -311,7 +309,7 @@ def counter_hit(fight: Rules, blow: Blow, defence: Defence) -> None:
 
 
 def spell_of(fight: Rules, who: str, name: str) -> Spell | None:
-    return next((s for s in fight.spec(who).spells if s.name == name), None)
+    return next((s for s in spells_of(fight.spec(who)) if s.name == name), None)
 
 
 def cast(fight: Rules, who: str, action: CastMagic) -> Hook:

@@ -10,9 +10,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from initiative.events import (
+    Attack,
+    Move,
+    Parry,
+    ReadyWeapon,
+    Window,
+)
+
+from ..._geometry import distance
+from ..._rules import HIDDEN
+from .._common import check_move, check_target, reaches
+from ._actions import (
     Aim,
     Arise,
-    Attack,
     Bash,
     BlindOpponent,
     Block,
@@ -28,19 +38,11 @@ from initiative.events import (
     Feint,
     ForceMovement,
     Hide,
-    Move,
     OpportunityAttack,
-    Parry,
-    ReadyWeapon,
     Resist,
     TakeDelayedTurn,
     Trip,
-    Window,
 )
-
-from ..._geometry import distance
-from ..._rules import HIDDEN
-from .._common import check_move, check_target, reaches
 from ._attacks import spell_of, weapon_of
 from ._conditions import (
     dropped_at,
@@ -63,11 +65,19 @@ from ._marks import (
     UsedItem,
 )
 from ._movement import budget
-from ._options import AOO_TRIGGERS, DELAY_TRIGGERS, LOCATIONS, combatant_options
+from ._options import (
+    AOO_TRIGGERS,
+    DELAY_TRIGGERS,
+    LOCATIONS,
+    combatant_options,
+    is_potion,
+    shield_of,
+    spells_of,
+)
 from ._specials import disarm_target, not_larger, within
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from ..._rules import Rules
 
@@ -78,7 +88,7 @@ FREE = (Move, DelayTurn, TakeDelayedTurn)
 NEEDS_MOVING = (Move, Dash, ForceMovement)
 
 
-def action_class(fight: Rules, who: str, action: AnyAction) -> str:
+def action_class(fight: Rules, who: str, action: Action) -> str:
     """``primary``, ``secondary``, ``reaction``, ``move`` or ``unknown``."""
     if isinstance(action, CastMagic):
         spell = spell_of(fight, who, action.spell)
@@ -89,7 +99,7 @@ def action_class(fight: Rules, who: str, action: AnyAction) -> str:
     return "move" if isinstance(action, Move) else "unknown"
 
 
-def by_advantage(fight: Rules, who: str, action: AnyAction) -> bool:
+def by_advantage(fight: Rules, who: str, action: Action) -> bool:
     """Seed 002: "Special actions are most often taken when a character gains Advantage and
     has the action listed in their Combat Style's Special Advantages. Otherwise, they function
     as the action type noted below." Whether ``action`` is taken that way now."""
@@ -99,7 +109,7 @@ def by_advantage(fight: Rules, who: str, action: AnyAction) -> bool:
     )
 
 
-def check(fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
+def check(fight: Rules, who: str, action: Action, window: Window) -> str | None:
     name = type(action).__name__
     kind = action_class(fight, who, action)
     if kind == "primary" and by_advantage(fight, who, action):
@@ -118,7 +128,7 @@ def check(fight: Rules, who: str, action: AnyAction, window: Window) -> str | No
     return specific(fight, who, action, window)
 
 
-def specific(fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
+def specific(fight: Rules, who: str, action: Action, window: Window) -> str | None:
     o = fight.options
     match action:
         case Attack():
@@ -138,7 +148,7 @@ def specific(fight: Rules, who: str, action: AnyAction, window: Window) -> str |
                 return "no delayed turn of yours is triggered here"
         case Aim():
             ranged = [w for w in fight.spec(who).weapons if w.ranged and loaded(fight, who, w)]
-            if not ranged and not any(s.bolt for s in fight.spec(who).spells):
+            if not ranged and not any(s.bolt for s in spells_of(fight.spec(who))):
                 return "Aim needs a loaded ranged weapon or a Bolt spell"
         case Hide():
             if fight.has(who, HIDDEN):
@@ -147,7 +157,7 @@ def specific(fight: Rules, who: str, action: AnyAction, window: Window) -> str |
             return check_ready(fight, who, action)
         case DrinkPotion(potion=name):
             item = next((i for i in fight.spec(who).items if i.name == name), None)
-            if item is None or not item.potion:
+            if item is None or not is_potion(fight.spec(who), item):
                 return f"{who} carries no potion named {name!r}"
             if fight.count(who, UsedItem(name)) >= item.count:
                 return f"{who} has no {name} left"
@@ -185,7 +195,7 @@ def specific(fight: Rules, who: str, action: AnyAction, window: Window) -> str |
         case Parry():
             return attacked(fight, who, window, melee=True)
         case Block():
-            if fight.spec(who).shield is None:
+            if shield_of(fight.spec(who)) is None:
                 return "Block requires a shield"
             if window.trigger is not None and window.trigger.detail == "area":
                 # Seed 002 Block "Works against melee and ranged attacks" (Evade: "and AoE").

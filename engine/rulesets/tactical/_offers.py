@@ -9,37 +9,34 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from initiative.events import (
-    Arise,
     Attack,
+    Move,
+    Offer,
+    Parry,
+    ReadyWeapon,
+    Window,
+)
+
+from ..._geometry import approach, away, distance
+from ._actions import (
+    Arise,
     Block,
     CastMagic,
     CounterAttack,
     Dash,
     DrinkPotion,
     Evade,
-    Move,
-    Offer,
     OpportunityAttack,
-    Parry,
-    ReadyWeapon,
     Resist,
     TakeDelayedTurn,
-    Window,
 )
-
-from ..._geometry import approach, away, distance
-from ._conditions import (
-    loaded,
-    reach,
-    sees,
-    usable_weapons,
-)
+from ._conditions import loaded, reach, sees, usable_weapons
 from ._marks import BLINDED, PRONE, RESTRAINED, UNCONSCIOUS
 from ._movement import budget
-from ._options import AOO_TRIGGERS
+from ._options import AOO_TRIGGERS, is_potion, spells_of
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from ..._rules import Rules
 
@@ -58,7 +55,7 @@ def offers(fight: Rules, who: str, window: Window) -> list[Offer]:
     return out
 
 
-def reactions(fight: Rules, who: str, window: Window) -> list[AnyAction]:
+def reactions(fight: Rules, who: str, window: Window) -> list[Action]:
     t = window.trigger
     assert t is not None
     if t.kind == "delayed":
@@ -77,10 +74,10 @@ def nearest_enemy(fight: Rules, who: str) -> str | None:
     return best.id if best else None
 
 
-def turn_actions(fight: Rules, who: str) -> list[AnyAction]:
+def turn_actions(fight: Rules, who: str) -> list[Action]:
     me = fight.get(who)
     spec = fight.spec(who)
-    wanted: list[AnyAction] = []
+    wanted: list[Action] = []
     for enemy in fight.enemies_of(who):
         for w in usable_weapons(fight, who):
             action = Attack(target=enemy.id, weapon=w.name)
@@ -89,7 +86,7 @@ def turn_actions(fight: Rules, who: str) -> list[AnyAction]:
                 break
     nearest = nearest_enemy(fight, who)
     if nearest is not None:
-        wanted += [CastMagic(spell=s.name, target=nearest) for s in spec.spells if s.damage][:1]
+        wanted += [CastMagic(spell=s.name, target=nearest) for s in spells_of(spec) if s.damage][:1]
         wanted += moves(fight, who, nearest)
     wanted += [
         ReadyWeapon(weapon=w.name) for w in spec.weapons if w.ranged and not loaded(fight, who, w)
@@ -99,18 +96,18 @@ def turn_actions(fight: Rules, who: str) -> list[AnyAction]:
     if fight.has(who, RESTRAINED) or fight.has(who, BLINDED):
         wanted.append(Resist())
     if me.hp * 2 <= me.max_hp:
-        wanted += [DrinkPotion(potion=i.name) for i in spec.items if i.potion][:1]
+        wanted += [DrinkPotion(potion=i.name) for i in spec.items if is_potion(spec, i)][:1]
     return wanted
 
 
-def moves(fight: Rules, who: str, nearest: str) -> list[AnyAction]:
+def moves(fight: Rules, who: str, nearest: str) -> list[Action]:
     """Toward the nearest enemy (stopping in reach) and away from it; a Dash toward it when
     the base movement is spent."""
     here = fight.get(who).position
     there = fight.get(nearest).position
     stop = max(0.5, reach(fight, who) - 0.25)
     left = budget(fight, who)
-    wanted: list[AnyAction] = []
+    wanted: list[Action] = []
     if left >= 0.5:
         if distance(here, there) > reach(fight, who):
             wanted.append(Move(to=approach(here, there, left, stop)))

@@ -6,8 +6,10 @@ Every number here is a default where seed 002 is silent; each can be changed in 
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
-from initiative.events import CombatantSpec
+from initiative.events import CombatantSpec, Item, Weapon
 
 from ..._ruleset import Options
 
@@ -86,8 +88,60 @@ class TacticalOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=
     """Hands for weapons and shield: a free hand lets Disarm take the weapon."""
 
 
+Count = Annotated[int, msgspec.Meta(ge=0)]
+Metres = Annotated[float, msgspec.Meta(ge=0.0, le=100_000.0)]
+Name = Annotated[str, msgspec.Meta(pattern=r"\S")]
+
+
+class Shield(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A shield, for rulesets that let one Block."""
+
+    name: Name = "shield"
+    """Name of the shield."""
+    br: Count = 4
+    """Block rating: damage up to this is stopped."""
+    magic_br: bool = False
+    """Its BR holds in full against magic damage."""
+
+
+class Spell(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A spell a caster knows."""
+
+    name: Name
+    """Name the spell is chosen by."""
+    damage: str | None = None
+    """Damage dice, if the spell deals damage (it then counts as an attack)."""
+    heal: str | None = None
+    """Hit points restored, if it heals."""
+    range: Metres = 20.0
+    """Range in metres."""
+    instant: bool = False
+    """Has the Instant attribute (castable as a secondary action or reaction)."""
+    bolt: bool = False
+    """Is a Bolt spell (benefits from Aim)."""
+    melee: bool = False
+    """Counts as a melee attack (casting it provokes no Attack of Opportunity)."""
+    ap: Count = 1
+    """AP cost."""
+    condition: str | None = None
+    """A condition the spell inflicts on a success."""
+    area: float = 0.0
+    """Radius in metres of the area it strikes around its target (0: the target alone)."""
+
+
 class CombatantOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A combatant's own ``options`` in the tactical ruleset."""
+
+    shield: Shield | None = None
+    """A shield, if carried (what Block needs)."""
+    spells: tuple[Spell, ...] = ()
+    """Spells known."""
+    natural_weapons: tuple[str, ...] = ()
+    """Its weapons that are natural (claws, teeth), by name: they cannot be disarmed."""
+    magic_weapons: tuple[str, ...] = ()
+    """Its weapons that deal magic damage, by name."""
+    potions: tuple[str, ...] = ()
+    """Its items that are potions (drunk with DrinkPotion), by name."""
 
     conditions: tuple[str, ...] = ()
     """Conditions it starts with (prone, hidden, blinded, restrained, unconscious)."""
@@ -102,3 +156,23 @@ class CombatantOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
 def combatant_options(c: CombatantSpec) -> CombatantOptions:
     """``c``'s options (checked when the encounter was loaded)."""
     return msgspec.convert(c.options, CombatantOptions)
+
+
+def shield_of(c: CombatantSpec) -> Shield | None:
+    return combatant_options(c).shield
+
+
+def spells_of(c: CombatantSpec) -> tuple[Spell, ...]:
+    return combatant_options(c).spells
+
+
+def is_natural(c: CombatantSpec, weapon: Weapon) -> bool:
+    return weapon.name in combatant_options(c).natural_weapons
+
+
+def is_magic(c: CombatantSpec, weapon: Weapon) -> bool:
+    return weapon.name in combatant_options(c).magic_weapons
+
+
+def is_potion(c: CombatantSpec, item: Item) -> bool:
+    return item.name in combatant_options(c).potions

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from initiative.events import CheckResolved, DelayTurn, Evade, Window
+from initiative.events import CheckResolved, Window
 
+from ._actions import DelayTurn, Evade
 from ._attacks import Defence
 from ._conditions import (
     clear_delay,

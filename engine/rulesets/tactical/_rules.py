@@ -6,34 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 from initiative.events import (
-    Aim,
-    Arise,
     Attack,
-    Bash,
-    BlindOpponent,
-    Block,
-    CastMagic,
     CombatantSpec,
-    CounterAttack,
-    Dash,
-    DefensiveStance,
-    DelayTurn,
-    Disarm,
-    Disengage,
-    DrinkPotion,
     EncounterFileError,
-    Evade,
-    Feint,
-    ForceMovement,
-    Hide,
     Move,
     Offer,
-    OpportunityAttack,
     Parry,
     ReadyWeapon,
-    Resist,
-    TakeDelayedTurn,
-    Trip,
     Window,
     did_you_mean,
 )
@@ -41,6 +20,30 @@ from initiative.events import (
 from ..._dice import parse_dice
 from ..._ruleset import Hook, Ruleset
 from . import _attacks, _reactions, _specials
+from ._actions import (
+    ACTIONS,
+    Aim,
+    Arise,
+    Bash,
+    BlindOpponent,
+    Block,
+    CastMagic,
+    CounterAttack,
+    Dash,
+    DefensiveStance,
+    DelayTurn,
+    Disarm,
+    Disengage,
+    DrinkPotion,
+    Evade,
+    Feint,
+    ForceMovement,
+    Hide,
+    OpportunityAttack,
+    Resist,
+    TakeDelayedTurn,
+    Trip,
+)
 from ._checks import FREE, by_advantage, check
 from ._conditions import (
     break_aim,
@@ -77,7 +80,7 @@ from ._options import (
 from ._reactions import delay_turn, take_delayed_turn
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from ..._rules import Rules
 
@@ -92,6 +95,7 @@ class Tactical(Ruleset):
     Options = TacticalOptions
     conditions = DECLARED_CONDITIONS
     counters = DECLARED_COUNTERS
+    actions = ACTIONS
     stats = STATS
     #: Characteristics: 3-18 for people, more for large creatures (the seed is silent).
     stat_ranges = dict.fromkeys(STATS, (1, 40))
@@ -126,13 +130,26 @@ class Tactical(Ruleset):
                     f" special action (known: {', '.join(sorted(SPECIALS))})"
                     f"{did_you_mean(special, SPECIALS)}"
                 )
-        for spell in c.spells:
+        weapons = {w.name for w in c.weapons}
+        items = {i.name for i in c.items}
+        for key, kind, carried in (
+            ("natural_weapons", "weapon", weapons),
+            ("magic_weapons", "weapon", weapons),
+            ("potions", "item", items),
+        ):
+            for index, thing in enumerate(getattr(opts, key)):
+                if thing not in carried:
+                    raise EncounterFileError(
+                        f"{where}: at key options.{key}[{index}]: it carries no {kind} named"
+                        f" {thing!r}"
+                    )
+        for spell in opts.spells:
             if spell.condition is not None and spell.condition not in CONDITIONS:
                 raise EncounterFileError(
                     f"{where}: spell {spell.name!r} gives unknown condition {spell.condition!r}"
                 )
         dice = [w.damage for w in c.weapons] + [i.heal for i in c.items if i.heal]
-        dice += [d for s in c.spells for d in (s.damage, s.heal) if d]
+        dice += [d for s in opts.spells for d in (s.damage, s.heal) if d]
         for expr in dice:
             try:
                 parse_dice(expr)
@@ -207,10 +224,10 @@ class Tactical(Ruleset):
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         return offers(fight, who, window)
 
-    def check(self, fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: Action, window: Window) -> str | None:
         return check(fight, who, action, window)
 
-    def cost(self, fight: Rules, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Rules, who: str, action: Action, window: Window) -> int:
         """Seed 002: "Every non-free action costs at least 1 AP." Moving within one's base
         movement, Delay Turn (0 AP) and taking a delayed turn are free."""
         if isinstance(action, FREE) or by_advantage(fight, who, action):
@@ -224,7 +241,7 @@ class Tactical(Ruleset):
             return max(1, self.options.potion_cost)
         return 1
 
-    def perform(self, fight: Rules, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Rules, who: str, action: Action, window: Window) -> Hook:
         if not keeps_aim(fight, who, action):
             break_aim(fight, who)
         if by_advantage(fight, who, action):
@@ -253,7 +270,7 @@ class Tactical(Ruleset):
                 result = self.perform_simple(fight, who, action, window)
         return result
 
-    def perform_simple(self, fight: Rules, who: str, action: AnyAction, window: Window) -> Any:
+    def perform_simple(self, fight: Rules, who: str, action: Action, window: Window) -> Any:
         """The actions that open no openings of their own."""
         match action:
             case Evade():
@@ -296,7 +313,7 @@ class Tactical(Ruleset):
         return sees(fight, viewer, other)
 
 
-def keeps_aim(fight: Rules, who: str, action: AnyAction) -> bool:
+def keeps_aim(fight: Rules, who: str, action: Action) -> bool:
     """Seed 002 Aim: the chain survives only "continuing to aim or firing the aimed
     weapon/spell" (firing resets it)."""
     if isinstance(action, Aim):

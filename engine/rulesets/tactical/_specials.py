@@ -10,21 +10,20 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from initiative.events import (
-    APChanged,
+from initiative.events import APChanged, ReadyWeapon
+
+from ..._geometry import at, away
+from ..._rules import HIDDEN, Condition
+from ._actions import (
     Bash,
     BlindOpponent,
     Disarm,
     DrinkPotion,
     Feint,
     ForceMovement,
-    ReadyWeapon,
     Resist,
     Trip,
 )
-
-from ..._geometry import at, away
-from ..._rules import HIDDEN, Condition
 from ._conditions import (
     reveal,
     sees,
@@ -47,6 +46,7 @@ from ._marks import (
     UsedItem,
 )
 from ._movement import provoke
+from ._options import is_natural, shield_of
 from ._percentile import best_skill, opposed, test
 from ._reactions import defensive
 
@@ -88,7 +88,7 @@ def blind(fight: Rules, who: str, action: BlindOpponent) -> None:
     """Seed 002: "Combat Style test opposed by the target's Evade or Combat Style (shield). On
     success: target is Blinded for 1 round" (until the blinder's next turn starts)."""
     t = action.target
-    resist = ("evade", "combat_style") if fight.spec(t).shield else ("evade",)
+    resist = ("evade", "combat_style") if shield_of(fight.spec(t)) else ("evade",)
     if against(fight, who, t, ("combat_style",), resist, "blind opponent"):
         fight.add_condition(t, BLINDED, until=f"start of {who}'s next turn")
         fight.add_condition(t, BlindedBy(who))
@@ -96,8 +96,9 @@ def blind(fight: Rules, who: str, action: BlindOpponent) -> None:
 
 def disarm_target(fight: Rules, who: str, name: str | None) -> str | None:
     """The weapon a Disarm aims at: named, or the first held one that is not natural."""
-    for w in fight.spec(who).weapons:
-        if fight.has(who, Disarmed(w.name)) or fight.has(who, Sheathed(w.name)) or w.natural:
+    spec = fight.spec(who)
+    for w in spec.weapons:
+        if fight.has(who, Disarmed(w.name)) or fight.has(who, Sheathed(w.name)) or is_natural(spec, w):
             continue
         if name in (None, w.name):
             return w.name
@@ -112,7 +113,7 @@ def free_hand(fight: Rules, who: str) -> bool:
         for w in spec.weapons
         if not fight.has(who, Disarmed(w.name)) and not fight.has(who, Sheathed(w.name))
     ]
-    return len(held) + (1 if spec.shield else 0) < int(fight.options.hands)
+    return len(held) + (1 if shield_of(spec) else 0) < int(fight.options.hands)
 
 
 def disarm(fight: Rules, who: str, action: Disarm) -> None:

@@ -21,6 +21,19 @@ Defaults where the seed is silent are the options of :class:`ThrillerOptions`; s
 ``docs/rulesets/thriller.md``.
 """
 
+from ._actions import (
+    ACTIONS as ACTIONS,
+    Assist as Assist,
+    Flee as Flee,
+    FreeAction as FreeAction,
+    FullDefense as FullDefense,
+    Interact as Interact,
+    Intercept as Intercept,
+    Retaliate as Retaliate,
+    Special as Special,
+    TakeCover as TakeCover,
+    UseItem as UseItem,
+)
 from ._options import ThrillerOptions as ThrillerOptions
 from ._ruleset import Thriller as Thriller
 

@@ -13,15 +13,14 @@ from typing import TYPE_CHECKING
 from initiative.events import (
     AttackResolved,
     Dodge,
-    Intercept,
     Offer,
-    Retaliate,
     Trigger,
     Weapon,
     Window,
 )
 
 from .._common import reaches, weapons
+from ._actions import Intercept, Retaliate
 from ._marks import FULL_DEFENSE, IN_COVER, INTERCEPTED, SURPRISED, Unloaded
 
 if TYPE_CHECKING:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
+import msgspec
 from initiative.events import CheckResolved, CombatantSpec
 
 from ..._ruleset import Options
@@ -62,13 +63,57 @@ class ThrillerOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=
     """How close to the attacked ally an interceptor must stand, in metres."""
 
 
+Count = Annotated[int, msgspec.Meta(ge=0)]
+Metres = Annotated[float, msgspec.Meta(ge=0.0, le=100_000.0)]
+Name = Annotated[str, msgspec.Meta(pattern=r"\S")]
+
+
+class SpecialAction(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A special action a combatant can take: a ritual, rigging explosives, a stunt."""
+
+    name: Name
+    """Name the action is chosen by."""
+    ap: Count = 2
+    """AP it costs each turn it is worked on."""
+    turns: Annotated[int, msgspec.Meta(ge=1)] = 1
+    """Turns of work it takes to complete."""
+    skill: str | None = None
+    """The skill tested when it completes."""
+    difficulty: int = 10
+    """The target the skill check must reach."""
+    damage: str | None = None
+    """Damage dealt to the target on success, if any."""
+    range: Metres = 30.0
+    """How far the target may be."""
+    condition: str | None = None
+    """A condition given to the target on success, if any."""
+
+
+class CombatantOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A combatant's own ``options`` in the thriller ruleset."""
+
+    specials: tuple[SpecialAction, ...] = ()
+    """Special actions it can take."""
+    perks: tuple[str, ...] = ()
+    """Perks by name (Lightning Reflexes, Combat Reflexes, Quick Draw)."""
+
+
+def combatant_options(c: CombatantSpec) -> CombatantOptions:
+    """``c``'s options (checked when the encounter was loaded)."""
+    return msgspec.convert(c.options, CombatantOptions)
+
+
+def specials_of(c: CombatantSpec) -> tuple[SpecialAction, ...]:
+    return combatant_options(c).specials
+
+
 def norm(perk: str) -> str:
     """A perk name compared loosely: ``Quick-Draw``, ``quick_draw`` and ``Quick Draw`` match."""
     return " ".join(perk.lower().replace("_", " ").replace("-", " ").split())
 
 
 def has_perk(spec: CombatantSpec, perk: str) -> bool:
-    return any(norm(p) == perk for p in spec.perks)
+    return any(norm(p) == perk for p in combatant_options(spec).perks)
 
 
 def stat(spec: CombatantSpec, name: str, default: int) -> int:

@@ -5,22 +5,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from initiative.events import (
-    AnyAction,
+    Action,
     Attack,
     CombatantSpec,
     Dodge,
     EncounterFileError,
     EncounterSpec,
-    Intercept,
     Offer,
-    Retaliate,
     Window,
     did_you_mean,
 )
 
+from ..._dice import parse_dice
 from ..._ruleset import Hook, Ruleset
 from .._common import weapon_named
 from . import _combat, _surprise, _turn
+from ._actions import ACTIONS, Intercept, Retaliate
 from ._marks import (
     ASSISTED,
     CONDITIONS,
@@ -33,7 +33,17 @@ from ._marks import (
     SURPRISED,
     Worked,
 )
-from ._options import COMBAT_REFLEXES, LIGHTNING_REFLEXES, ThrillerOptions, has_perk, modifier, stat
+from ._options import (
+    COMBAT_REFLEXES,
+    LIGHTNING_REFLEXES,
+    CombatantOptions,
+    ThrillerOptions,
+    combatant_options,
+    has_perk,
+    modifier,
+    specials_of,
+    stat,
+)
 
 if TYPE_CHECKING:
     from ..._rules import Rules
@@ -48,6 +58,8 @@ class Thriller(Ruleset):
     Options = ThrillerOptions
     conditions = CONDITIONS
     counters = COUNTERS
+    CombatantOptions = CombatantOptions
+    actions = ACTIONS
     stats = frozenset({"agility", "strength", "perception", "insight", "willpower", "sanity"})
     required_stats = frozenset({"agility"})
     #: The 3-18 scale of the AP table ("AGI 6-7 -> 1 AP"); Sanity Points 0-99.
@@ -66,7 +78,24 @@ class Thriller(Ruleset):
 
     @classmethod
     def known_skills(cls, c: CombatantSpec) -> frozenset[str] | None:
-        return frozenset(cls.skills or ()) | {s.skill for s in c.specials if s.skill}
+        specials = specials_of(c) if isinstance(c.options, dict) else ()
+        return frozenset(cls.skills or ()) | {s.skill for s in specials if s.skill}
+
+    @classmethod
+    def check_combatant(cls, c: CombatantSpec, *, name: str) -> None:
+        super().check_combatant(c, name=name)
+        opts = combatant_options(c)
+        cls.check_perks(c, opts.perks, name=name)
+        for s in opts.specials:
+            for field in ("damage",):
+                rolled = getattr(s, field)
+                if isinstance(rolled, str):
+                    try:
+                        parse_dice(rolled)
+                    except EncounterFileError as err:
+                        raise EncounterFileError(
+                            f"{name}: combatant {c.id!r}: {s.name!r} {field}: {err}"
+                        ) from None
 
     @classmethod
     def normalize(cls, spec: EncounterSpec, *, name: str) -> EncounterSpec:
@@ -91,7 +120,7 @@ class Thriller(Ruleset):
                     " that springs the ambush)"
                 )
         for c in spec.combatants:
-            for s in c.specials:
+            for s in specials_of(c):
                 if s.ap < 1 or s.turns < 1:
                     raise EncounterFileError(
                         f"{name}: combatant {c.id!r}: special action {s.name!r} needs ap >= 1"
@@ -165,7 +194,7 @@ class Thriller(Ruleset):
         for name in (
             FREE,
             FULL_ROUND,
-            *(Worked(s.name) for s in fight.spec(who).specials),
+            *(Worked(s.name) for s in specials_of(fight.spec(who))),
         ):
             fight.set_counter(who, name, 0)
         fight.set_ap(who, self.turn_ap(fight, who), "turn start")
@@ -196,7 +225,7 @@ class Thriller(Ruleset):
             return _turn.offers(self, fight, who)
         return _combat.reaction_offers(self, fight, who, window)
 
-    def check(self, fight: Rules, who: str, action: AnyAction, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: Action, window: Window) -> str | None:
         if not window.is_turn:
             offered = [o.action for o in _combat.reaction_offers(self, fight, who, window)]
             if action in offered:
@@ -208,12 +237,12 @@ class Thriller(Ruleset):
             return f"{type(action).__name__} is a reaction, taken with held AP in an opening"
         return _turn.check(self, fight, who, action)
 
-    def cost(self, fight: Rules, who: str, action: AnyAction, window: Window) -> int:
+    def cost(self, fight: Rules, who: str, action: Action, window: Window) -> int:
         if not window.is_turn:
             return 1
         return _turn.cost(self, fight, who, action)
 
-    def perform(self, fight: Rules, who: str, action: AnyAction, window: Window) -> Hook:
+    def perform(self, fight: Rules, who: str, action: Action, window: Window) -> Hook:
         if not window.is_turn:
             return (yield from _combat.perform_reaction(self, fight, who, action, window))
         if isinstance(action, Attack):

@@ -12,20 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from initiative.events import (
-    Assist,
     Attack,
     CombatantLeft,
-    Flee,
-    FreeAction,
-    FullDefense,
-    Interact,
     Move,
     Offer,
     ReadyWeapon,
-    Special,
-    SpecialAction,
-    TakeCover,
-    UseItem,
 )
 
 from ..._geometry import at, away, distance
@@ -36,6 +27,16 @@ from .._common import (
     check_target,
     move_offers,
     weapon_named,
+)
+from ._actions import (
+    Assist,
+    Flee,
+    FreeAction,
+    FullDefense,
+    Interact,
+    Special,
+    TakeCover,
+    UseItem,
 )
 from ._marks import (
     ASSISTED,
@@ -49,10 +50,10 @@ from ._marks import (
     Used,
     Worked,
 )
-from ._options import QUICK_DRAW, has_perk, resolve_check
+from ._options import QUICK_DRAW, SpecialAction, has_perk, resolve_check, specials_of
 
 if TYPE_CHECKING:
-    from initiative.events import AnyAction
+    from initiative.events import Action
 
     from ..._rules import Rules
     from ._ruleset import Thriller
@@ -68,14 +69,14 @@ def uses_left(fight: Rules, who: str, item: str) -> int:
 
 
 def special_named(fight: Rules, who: str, name: str) -> SpecialAction | None:
-    return next((s for s in fight.spec(who).specials if s.name == name), None)
+    return next((s for s in specials_of(fight.spec(who)) if s.name == name), None)
 
 
 def free_left(R: Thriller, fight: Rules, who: str) -> bool:
     return fight.count(who, FREE) < R.options.free_actions
 
 
-def cost(R: Thriller, fight: Rules, who: str, action: AnyAction) -> int:
+def cost(R: Thriller, fight: Rules, who: str, action: Action) -> int:
     """1 AP for a standard action; 0 for a free one (and Quick Draw's reload or draw while free
     actions are left); all AP for a full-round action; the declared AP for a special."""
     match action:
@@ -105,7 +106,7 @@ def offers(R: Thriller, fight: Rules, who: str) -> list[Offer]:
         reload = ReadyWeapon(weapon=w.name, mode="reload")
         if unloaded(fight, who, w.name) and cost(R, fight, who, reload) <= me.ap:
             found.append(Offer(action=reload, cost=cost(R, fight, who, reload)))
-    for s in spec.specials:
+    for s in specials_of(spec):
         special = Special(name=s.name, target=_special_target(fight, who, s))
         if s.ap <= me.ap and check(R, fight, who, special) is None:
             found.append(Offer(action=special, cost=s.ap))
@@ -121,9 +122,9 @@ def offers(R: Thriller, fight: Rules, who: str) -> list[Offer]:
     return found
 
 
-def _item_actions(fight: Rules, who: str) -> list[AnyAction]:
+def _item_actions(fight: Rules, who: str) -> list[Action]:
     me = fight.get(who)
-    actions: list[AnyAction] = []
+    actions: list[Action] = []
     for item in fight.spec(who).items:
         if uses_left(fight, who, item.name) <= 0:
             continue
@@ -145,7 +146,7 @@ def _special_target(fight: Rules, who: str, s: SpecialAction) -> str | None:
     return near[0].id if near else None
 
 
-def check(R: Thriller, fight: Rules, who: str, action: AnyAction) -> str | None:
+def check(R: Thriller, fight: Rules, who: str, action: Action) -> str | None:
     """Why a turn action is illegal now, or ``None``."""
     me = fight.get(who)
     if fight.count(who, FULL_ROUND):
@@ -221,7 +222,7 @@ def acted(R: Thriller, fight: Rules, who: str) -> bool:
     return spent > 0 or fight.count(who, FREE) > 0
 
 
-def _check_full_round(R: Thriller, fight: Rules, who: str, action: AnyAction) -> str | None:
+def _check_full_round(R: Thriller, fight: Rules, who: str, action: Action) -> str | None:
     """Seed 000: "When performing a full-round action, you ... forgo all other actions that
     turn": any action earlier in the turn, even a free one, makes it illegal."""
     if acted(R, fight, who) or fight.get(who).ap < 1:
@@ -247,7 +248,7 @@ def _check_special(fight: Rules, who: str, action: Special) -> str | None:
     return None
 
 
-def perform(R: Thriller, fight: Rules, who: str, action: AnyAction) -> None:
+def perform(R: Thriller, fight: Rules, who: str, action: Action) -> None:
     """Resolve a turn action other than an attack."""
     match action:
         case Move(to=to):
