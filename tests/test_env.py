@@ -103,9 +103,7 @@ def test_damage_rewards_add_up_to_the_damage_dealt() -> None:
         obs, reward, terminated, truncated, _ = aec.last()
         total[agent] += reward
         aec.step(
-            None
-            if terminated or truncated
-            else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"])))
         )
     dealt = dict.fromkeys(total, 0.0)
     for event in aec.unwrapped.stepper.events:

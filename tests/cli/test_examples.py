@@ -95,7 +95,10 @@ def test_the_wheel_ships_examples_view_and_type_markers(wheel: Path) -> None:
     for package in ("events", "engine", "actors", "replays"):
         assert f"initiative/{package}/py.typed" in names
     assert "initiative/py.typed" in names
-    assert not any(n.startswith(tuple(f"{p}/" for p in ("events", "engine", "actors", "replays"))) for n in names)
+    assert not any(
+        n.startswith(tuple(f"{p}/" for p in ("events", "engine", "actors", "replays")))
+        for n in names
+    )
     assert not any(n.startswith(("tests/", "examples/", "benchmarks/")) for n in names)
 
 

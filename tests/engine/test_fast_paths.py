@@ -21,11 +21,7 @@ def _scan_view(fight: Fight, token: PriorityToken) -> tuple[list[str], list[str]
     me = fight.get(token.who)
     standing = [c for c in fight.state.freeze().standing() if c.id != token.who]
     allies = [c.id for c in standing if c.side == me.side]
-    enemies = [
-        c.id
-        for c in standing
-        if c.side != me.side and fight.rules.can_see(token.who, c.id)
-    ]
+    enemies = [c.id for c in standing if c.side != me.side and fight.rules.can_see(token.who, c.id)]
     ranked = sorted((distance(me.position, fight.get(k).position), k) for k in enemies)
     return allies, enemies, ranked[0][1] if ranked else None
 

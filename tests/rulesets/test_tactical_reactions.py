@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from initiative.events import Arise, Move, OpportunityAttack, Position
+from initiative.engine.rulesets.tactical import Arise, OpportunityAttack
+from initiative.events import Move, Position
 
 from .tactical_kit import HI, act, attack, board, declared, events, rejected, run, unit
 

@@ -4,7 +4,8 @@ Force Movement, Resist, Trip."""
 from __future__ import annotations
 
 import pytest
-from initiative.events import BlindOpponent, Disarm, EncounterFileError, ReadyWeapon
+from initiative.engine.rulesets.tactical import BlindOpponent, Disarm
+from initiative.events import EncounterFileError, ReadyWeapon
 
 from .tactical_kit import HI, act, attack, board, declared, events, rejected, run, unit
 

@@ -3,16 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from initiative.events import (
-    Attack,
-    AttackResolved,
-    Flee,
-    FreeAction,
-    FullDefense,
-    Position,
-    ReadyWeapon,
-    TakeCover,
-)
+from initiative.engine.rulesets.thriller import Flee, FreeAction, FullDefense, TakeCover
+from initiative.events import Attack, AttackResolved, Position, ReadyWeapon
 
 from ._thriller import board, declared, events, fighter, one, run, table, turn_of
 
