@@ -147,7 +147,11 @@ class Brawl(Ruleset):
             hit = roll.total >= 4
             fight.emit(
                 AttackResolved(
-                    who=who, target=action.target, hit=hit, roll=roll.total, against=4,
+                    who=who,
+                    target=action.target,
+                    hit=hit,
+                    roll=roll.total,
+                    against=4,
                     detail=weapon.name,
                 )
             )
