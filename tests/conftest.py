@@ -1,13 +1,44 @@
-"""Shared test set-up: quiet structlog, and helpers to fight encounters written inline."""
+"""Shared test set-up: quiet structlog, and the package built once as a wheel."""
 
 from __future__ import annotations
 
 import logging
+import shutil
+import subprocess
+from pathlib import Path
 
+import pytest
 import structlog
+from cli_support import OFFLINE, PIP
 
 structlog.configure(
     wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
     logger_factory=structlog.testing.CapturingLoggerFactory(),
     cache_logger_on_first_use=False,
 )
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def initiative_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package built once as a wheel, offline, from a copy of the checkout's sources (so no
+    ``build/`` folder left in the checkout finds its way in, and none is left there)."""
+    source = tmp_path_factory.mktemp("source") / "initiative"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "tests", "benchmarks"
+        ),
+    )
+    dist = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [*PIP, "wheel", *OFFLINE, "-w", str(dist), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = dist.glob("initiative-*.whl")
+    return wheel

@@ -8,6 +8,8 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+import cli_support
+
 from initiative import engine
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,16 +30,9 @@ def examples() -> list[Path]:
 def cli(
     *args: object, cwd: Path | None = None, check: int | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``initiative ARGS`` as a user would; return the finished process."""
+    """Run ``initiative ARGS`` as a user would (in this process: see :mod:`cli_support`)."""
     env = dict(os.environ, COLUMNS="200", NO_COLOR="1", TERM="dumb")
-    proc = subprocess.run(
-        [INITIATIVE, *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env=env,
-        timeout=120,
-    )
+    proc = cli_support.run(*args, cwd=cwd, env=env)
     if check is not None:
         assert proc.returncode == check, (proc.returncode, proc.stdout, proc.stderr)
     return proc

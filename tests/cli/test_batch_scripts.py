@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import cli_support
 import pytest
 from initiative.actors import Paired, paired, sign_test, wilson
 
@@ -21,9 +22,8 @@ INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [INITIATIVE, *map(str, args)], capture_output=True, text=True, timeout=300
-    )
+    """The command, in this process (see cli_support)."""
+    return cli_support.run(*args)
 
 
 def jq(expression: str, text: str) -> object:
