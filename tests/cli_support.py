@@ -22,6 +22,7 @@ import io
 import os
 import subprocess
 import sys
+import threading
 import traceback
 import warnings
 from collections.abc import Mapping
@@ -37,6 +38,10 @@ _PROCESS_WARNINGS = (
     ("ignore", ImportWarning, None),
     ("ignore", ResourceWarning, None),
 )
+
+
+#: One command at a time: a call swaps this process's standard streams, environment and folder.
+_ONE_AT_A_TIME = threading.Lock()
 
 
 def _stream(data: bytes = b"", *, errors: str = "strict") -> io.TextIOWrapper:
@@ -75,7 +80,18 @@ def run(
     cwd: Path | str | None = None,
     input: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``initiative ARGS`` in this process; ``env`` replaces the environment when given."""
+    """Run ``initiative ARGS`` in this process; ``env`` replaces the environment when given.
+    Calls from several threads take turns."""
+    with _ONE_AT_A_TIME:
+        return _run(args, env, cwd, input)
+
+
+def _run(
+    args: tuple[object, ...],
+    env: Mapping[str, str] | None,
+    cwd: Path | str | None,
+    input: str | None,
+) -> subprocess.CompletedProcess[str]:
     from initiative._cli import main
 
     argv = ["initiative", *map(str, args)]
