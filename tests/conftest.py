@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 import shutil
+import signal
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,15 @@ structlog.configure(
 
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# pytest-xdist's workers start with Ctrl-C ignored, and an ignored signal stays ignored in every
+# process they start: the commands these tests interrupt with SIGINT would never see it. Give
+# the test process (and so its children) the interpreter's usual Ctrl-C.
+if (
+    threading.current_thread() is threading.main_thread()
+    and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+):
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")

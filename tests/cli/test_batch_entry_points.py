@@ -12,6 +12,8 @@ import cli_support
 import pytest
 from initiative.events import read_log
 
+pytestmark = pytest.mark.slow  # builds and installs a package, runs real processes
+
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"
 INITIATIVE = str(Path(sys.executable).parent / "initiative")

@@ -124,6 +124,7 @@ def wait_for_rows(db: Path, n: int, proc: subprocess.Popen[str]) -> None:
     raise AssertionError("the batch wrote no rows")
 
 
+@pytest.mark.slow  # real batch processes interrupted with SIGINT
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_ctrl_c_keeps_finished_rows_and_resume_finishes_the_run(tmp_path: Path, jobs: int) -> None:
     """SIGINT stops a batch within seconds, keeps each finished row once, says how many were

@@ -47,6 +47,7 @@ def test_run_twice_gives_identical_files(log, tmp_path):
     assert again.read_bytes() == log.read_bytes()
 
 
+@pytest.mark.slow  # real processes
 def test_runs_in_processes_with_different_hash_seeds_give_identical_bytes(log, tmp_path):
     """Determinism across processes: PYTHONHASHSEED changes nothing in the log."""
     for hash_seed in ("1", "2"):

@@ -85,6 +85,7 @@ def wheel(initiative_wheel: Path) -> Path:
     return initiative_wheel
 
 
+@pytest.mark.slow  # builds the wheel
 @pytest.mark.xdist_group("wheel")
 def test_the_wheel_ships_examples_view_and_type_markers(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
@@ -97,6 +98,7 @@ def test_the_wheel_ships_examples_view_and_type_markers(wheel: Path) -> None:
     assert not any(n.startswith(("tests/", "examples/", "benchmarks/")) for n in names)
 
 
+@pytest.mark.slow  # builds the wheel and installs it
 @pytest.mark.xdist_group("wheel")
 def test_examples_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> None:
     """Installed from the wheel (not from this checkout), the examples are found and copied."""

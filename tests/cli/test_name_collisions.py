@@ -12,6 +12,8 @@ from pathlib import Path
 import cli_support
 import pytest
 
+pytestmark = pytest.mark.slow  # builds and installs packages, runs real processes
+
 ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "examples" / "openings-duel.toml"
 INITIATIVE = str(Path(sys.executable).parent / "initiative")

@@ -14,6 +14,8 @@ import cli_support
 import pytest
 from initiative.events import ActionDeclared, ConditionAdded, read_log
 
+pytestmark = pytest.mark.slow  # builds and installs a package, runs real processes
+
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 PYPROJECT = """
