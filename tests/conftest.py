@@ -22,9 +22,10 @@ structlog.configure(
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# pytest-xdist's workers start with Ctrl-C ignored, and an ignored signal stays ignored in every
-# process they start: the commands these tests interrupt with SIGINT would never see it. Give
-# the test process (and so its children) the interpreter's usual Ctrl-C.
+# A test run started in the background by a shell without job control (``cmd &`` in a script, as
+# CI may do) starts with Ctrl-C ignored, and an ignored signal stays ignored in every process it
+# starts: the commands these tests interrupt with SIGINT would never see it. Give the test
+# process (and so its children) the interpreter's usual Ctrl-C.
 if (
     threading.current_thread() is threading.main_thread()
     and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
