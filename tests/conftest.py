@@ -7,6 +7,7 @@ import shutil
 import signal
 import subprocess
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,16 @@ structlog.configure(
 
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _keep_structlog_quiet() -> Iterator[None]:
+    """Put the set-up above back after each test: a command invoked in the test process (Typer's
+    CliRunner) configures structlog to print on its own stderr, which is closed once it returns."""
+    before = structlog.get_config()
+    yield
+    structlog.configure(**before)
+
 
 # A test run started in the background by a shell without job control (``cmd &`` in a script, as
 # CI may do) starts with Ctrl-C ignored, and an ignored signal stays ignored in every process it
