@@ -301,7 +301,7 @@ def show(
     )
     if as_json:
         for row in rows:
-            sys.stdout.write(contents.lines[row.event.seq].decode())
+            sys.stdout.write(contents.lines[row.event.seq].decode(errors="backslashreplace"))
         return
     table = Table(show_lines=False, header_style="bold")
     for column in ("seq", "round", "type", "who", "summary", "cause"):
@@ -345,7 +345,7 @@ def _follow(
         if not select([event], first=first, last=last, **filters):
             continue
         if as_json:
-            sys.stdout.write(line.decode())
+            sys.stdout.write(line.decode(errors="backslashreplace"))
             sys.stdout.flush()
         else:
             cause = "" if event.cause is None else f" <- {event.cause}"

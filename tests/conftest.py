@@ -1,13 +1,67 @@
-"""Shared test set-up: quiet structlog, and helpers to fight encounters written inline."""
+"""Shared test set-up: quiet structlog, and the package built once as a wheel."""
 
 from __future__ import annotations
 
 import logging
+import shutil
+import signal
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 import structlog
+from cli_support import OFFLINE, PIP
 
 structlog.configure(
     wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING),
     logger_factory=structlog.testing.CapturingLoggerFactory(),
     cache_logger_on_first_use=False,
 )
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True)
+def _keep_structlog_quiet() -> Iterator[None]:
+    """Put the set-up above back after each test: a command invoked in the test process (Typer's
+    CliRunner) configures structlog to print on its own stderr, which is closed once it returns."""
+    before = structlog.get_config()
+    yield
+    structlog.configure(**before)
+
+
+# A test run started in the background by a shell without job control (``cmd &`` in a script, as
+# CI may do) starts with Ctrl-C ignored, and an ignored signal stays ignored in every process it
+# starts: the commands these tests interrupt with SIGINT would never see it. Give the test
+# process (and so its children) the interpreter's usual Ctrl-C.
+if (
+    threading.current_thread() is threading.main_thread()
+    and signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+):
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+@pytest.fixture(scope="session")
+def initiative_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The package built once as a wheel, offline, from a copy of the checkout's sources (so no
+    ``build/`` folder left in the checkout finds its way in, and none is left there)."""
+    source = tmp_path_factory.mktemp("source") / "initiative"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", "tests", "benchmarks"
+        ),
+    )
+    dist = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [*PIP, "wheel", *OFFLINE, "-w", str(dist), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = dist.glob("initiative-*.whl")
+    return wheel

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from packages import FOLDERS, NAMESPACED
 
 ROOT = Path(__file__).parents[1]
@@ -27,6 +28,7 @@ def source_tree(tmp_path: Path) -> tuple[Path, list[str]]:
     return top.parent, ["initiative"]
 
 
+@pytest.mark.slow  # mypy over every package takes half a minute
 def test_mypy_strict_reports_nothing(tmp_path: Path) -> None:
     """``[tool.mypy]`` in pyproject.toml says ``strict = true``; a cold run without a cache
     keeps the test independent of earlier runs."""

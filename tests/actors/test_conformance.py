@@ -57,7 +57,18 @@ def test_builtin_policy_conforms_on_more_encounters(policy: str, ruleset: str) -
     assert report.problems == []
 
 
-@pytest.mark.parametrize("ruleset", rulesets_with_examples())
+#: Rulesets whose look-ahead check is quick; the others' (ten times the work: more combatants,
+#: more offers to fork) run in the slow tier.
+LOOKAHEAD_QUICK = {"openings", "percentile"}
+
+
+@pytest.mark.parametrize(
+    "ruleset",
+    [
+        pytest.param(r, marks=() if r in LOOKAHEAD_QUICK else pytest.mark.slow)
+        for r in rulesets_with_examples()
+    ],
+)
 def test_lookahead_conforms(ruleset: str) -> None:
     """The look-ahead policy passes too, on one encounter of two rounds: it simulates many
     fights for each decision (each fork replays the fight so far), and two rounds already give

@@ -18,10 +18,22 @@ def _both(spec, seed, policies=None):
     return encode_lines(trio_run.events), encode_lines(inline_run.events)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(encounters(), st.data())
 def test_both_executors_write_identical_logs(case, data):
     """Every ruleset, every built-in policy: the Trio and in-line executors agree byte for byte."""
+    both_executors_agree(case, data)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(encounters(), st.data())
+def test_a_few_encounters_give_identical_logs_on_both_executors(case, data):
+    """The quick tier's sample of the property above."""
+    both_executors_agree(case, data)
+
+
+def both_executors_agree(case, data):
     spec, seed = case
     names = sorted(set(BUILTIN) - {"human"})  # a person is no executor test
     policies = {c.id: data.draw(st.sampled_from(names), label=c.id) for c in spec.combatants}

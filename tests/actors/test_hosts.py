@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from initiative.events import DecisionFailed, EncounterEnded, read_log
 
 DUEL = """
@@ -138,6 +139,7 @@ def test_an_observe_that_sleeps_is_held_to_the_same_deadline(tmp_path: Path) -> 
     assert time.monotonic() - started < 30
 
 
+@pytest.mark.slow  # policies hosted in real child processes
 def test_an_observe_that_loops_is_held_to_its_deadline_in_a_process(tmp_path: Path) -> None:
     """In the process host a looping ``observe`` is killed at the deadline, and the fight ends."""
     source = (
@@ -156,6 +158,7 @@ def test_an_observe_that_loops_is_held_to_its_deadline_in_a_process(tmp_path: Pa
     assert faults(events)[0].detail.endswith("its process was killed")
 
 
+@pytest.mark.slow  # policies hosted in real child processes
 def test_a_crashed_process_hosted_policy_is_one_recorded_fault(tmp_path: Path) -> None:
     """A policy that kills its own process (``os._exit``) is one ``crashed`` fault; the next
     token starts it again and the fight goes on."""
@@ -180,6 +183,7 @@ def test_a_crashed_process_hosted_policy_is_one_recorded_fault(tmp_path: Path) -
     ]
 
 
+@pytest.mark.slow  # policies hosted in real child processes
 def test_a_process_host_plays_like_the_same_policy_in_line(tmp_path: Path) -> None:
     """The wire changes nothing: a built-in in a child process (``process:NAME``) gives the
     same log."""

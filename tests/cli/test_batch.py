@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli_support
 import pytest
 from initiative.actors import sign_test, wilson
 from initiative.events import read_log
@@ -19,9 +20,8 @@ INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 
 def cli(*args: object, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [INITIATIVE, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
+    """The command, in this process (see cli_support)."""
+    return cli_support.run(*args, cwd=cwd)
 
 
 def rows(db: Path) -> list[dict[str, object]]:

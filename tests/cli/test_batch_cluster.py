@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a real Dask cluster of worker processes
+
 pytest.importorskip("distributed")
 
 ROOT = Path(__file__).parents[2]

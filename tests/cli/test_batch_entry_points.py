@@ -8,8 +8,11 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import cli_support
 import pytest
 from initiative.events import read_log
+
+pytestmark = pytest.mark.slow  # builds and installs a package, runs real processes
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"
@@ -45,29 +48,27 @@ class Stonewall:
 '''
 
 
-def pip(*args: str) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "pip", "-q", *args], check=True, capture_output=True, timeout=120
-    )
+ENV: dict[str, str] = {}  # the environment that sees the installed package (set by installed)
 
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Build and install the package offline into this environment; uninstall afterwards."""
+    """Build and install the package offline into a folder of its own that the commands see (as
+    site-packages, through PYTHONPATH)."""
     src = tmp_path_factory.mktemp("pkg")
     (src / "pyproject.toml").write_text(PYPROJECT)
     (src / "teampolicies").mkdir()
     (src / "teampolicies" / "__init__.py").write_text(MODULE)
-    pip("install", "--no-deps", "--no-build-isolation", "--no-index", str(src))
+    ENV.update(cli_support.install(src, tmp_path_factory.mktemp("pkg-site")))
     try:
         yield "stonewall"
     finally:
-        pip("uninstall", "-y", "initiative-test-teampolicies")
+        ENV.clear()
 
 
 def test_an_installed_policy_is_listed(installed: str) -> None:
     """``initiative rulesets`` names it among the policies."""
-    done = subprocess.run([INITIATIVE, "rulesets"], capture_output=True, text=True)
+    done = subprocess.run([INITIATIVE, "rulesets"], capture_output=True, text=True, env=ENV)
     assert done.returncode == 0
     assert installed in done.stdout.split("policies: ", 1)[1].replace(",", " ").split()
 
@@ -90,6 +91,7 @@ def test_an_installed_policy_plays_by_name(installed: str, tmp_path: Path) -> No
         ],
         capture_output=True,
         text=True,
+        env=ENV,
     )
     assert done.returncode == 0, done.stderr
     events = read_log(out).events
@@ -120,6 +122,7 @@ def test_an_installed_policy_plays_in_a_batch(installed: str, tmp_path: Path) ->
         ],
         capture_output=True,
         text=True,
+        env=ENV,
     )
     assert done.returncode == 0, done.stderr
     assert "faults by policy: random 0, stonewall 0" in done.stdout.replace("aggressive 0, ", "")

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import cli_support
 import pytest
 from initiative.actors import Paired, paired, sign_test, wilson
 
@@ -21,9 +22,8 @@ INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [INITIATIVE, *map(str, args)], capture_output=True, text=True, timeout=300
-    )
+    """The command, in this process (see cli_support)."""
+    return cli_support.run(*args)
 
 
 def jq(expression: str, text: str) -> object:
@@ -124,6 +124,7 @@ def wait_for_rows(db: Path, n: int, proc: subprocess.Popen[str]) -> None:
     raise AssertionError("the batch wrote no rows")
 
 
+@pytest.mark.slow  # real batch processes interrupted with SIGINT
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_ctrl_c_keeps_finished_rows_and_resume_finishes_the_run(tmp_path: Path, jobs: int) -> None:
     """SIGINT stops a batch within seconds, keeps each finished row once, says how many were

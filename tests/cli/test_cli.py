@@ -1,4 +1,4 @@
-"""The command line, through the installed ``initiative`` command."""
+"""The command line: the ``initiative`` command's entry point, and the installed command."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli_support
 import pytest
 
 ROOT = Path(__file__).parents[2]
@@ -16,13 +17,18 @@ COMMAND = str(Path(sys.executable).parent / "initiative")
 
 
 def initiative(*args: str | Path, env: dict[str, str] | None = None, cwd: Path | None = None):
+    """The command in this process (see cli_support); ``env`` adds to the environment."""
+    return cli_support.run(*args, env={**os.environ, **(env or {})}, cwd=cwd)
+
+
+def process(*args: str | Path, env: dict[str, str] | None = None):
+    """The installed command in a process of its own."""
     return subprocess.run(
         [COMMAND, *map(str, args)],
         capture_output=True,
         text=True,
         timeout=120,
         env={**os.environ, **(env or {})},
-        cwd=cwd,
     )
 
 
@@ -41,11 +47,12 @@ def test_run_twice_gives_identical_files(log, tmp_path):
     assert again.read_bytes() == log.read_bytes()
 
 
+@pytest.mark.slow  # real processes
 def test_runs_in_processes_with_different_hash_seeds_give_identical_bytes(log, tmp_path):
     """Determinism across processes: PYTHONHASHSEED changes nothing in the log."""
     for hash_seed in ("1", "2"):
         out = tmp_path / f"h{hash_seed}.jsonl"
-        done = initiative(
+        done = process(
             "run", EXAMPLE, "--seed", "7", "--out", out, "-q", env={"PYTHONHASHSEED": hash_seed}
         )
         assert done.returncode == 0

@@ -21,6 +21,8 @@ from debug_support import EXAMPLES, INITIATIVE, cli, record
 from initiative.events import parse_log
 from initiative.replays import check_chain, verify_log
 
+pytestmark = pytest.mark.slow  # dozens of real processes, killed and resumed
+
 KILLS = 22
 """Kill points per run of this test (the brief asks for at least 20)."""
 

@@ -10,6 +10,7 @@ import zipfile
 from importlib.metadata import version
 from pathlib import Path
 
+import cli_support
 import pytest
 
 ROOT = Path(__file__).parents[2]
@@ -18,9 +19,8 @@ NAMES = sorted(p.stem for p in (ROOT / "examples").glob("*.toml"))
 
 
 def initiative(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [COMMAND, *map(str, args)], capture_output=True, text=True, timeout=120, cwd=cwd
-    )
+    """The command, in this process (see cli_support)."""
+    return cli_support.run(*args, cwd=cwd)
 
 
 def test_version_prints_the_installed_version() -> None:
@@ -79,15 +79,14 @@ def pip(*args: str) -> None:
     )
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The package built as a wheel, offline, from this checkout."""
-    dist = tmp_path_factory.mktemp("dist")
-    pip("wheel", "--no-build-isolation", "-w", str(dist), str(ROOT))
-    (found,) = dist.glob("initiative-*.whl")
-    return found
+@pytest.fixture
+def wheel(initiative_wheel: Path) -> Path:
+    """The package built as a wheel, offline, from this checkout (once per session)."""
+    return initiative_wheel
 
 
+@pytest.mark.slow  # builds the wheel
+@pytest.mark.xdist_group("wheel")
 def test_the_wheel_ships_examples_view_and_type_markers(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {f"initiative/examples/{n}.toml" for n in NAMES} <= names
@@ -102,6 +101,8 @@ def test_the_wheel_ships_examples_view_and_type_markers(wheel: Path) -> None:
     assert not any(n.startswith(("tests/", "examples/", "benchmarks/")) for n in names)
 
 
+@pytest.mark.slow  # builds the wheel and installs it
+@pytest.mark.xdist_group("wheel")
 def test_examples_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> None:
     """Installed from the wheel (not from this checkout), the examples are found and copied."""
     target = tmp_path / "site"

@@ -120,6 +120,7 @@ def _slow_fight(tmp: Path) -> Path:
     return path
 
 
+@pytest.mark.slow  # three real processes racing for one log
 def test_two_resumes_and_a_run_race_for_one_log(tmp_path: Path) -> None:
     """Issue: "Two resumes of one log at once both exit 0 and leave duplicated seqs". Started
     together, one process writes at a time: each other one refuses while the lock is held (or

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli_support
 import pytest
 from initiative.events import read_log
 
@@ -17,9 +18,8 @@ INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [INITIATIVE, *map(str, args)], capture_output=True, text=True, timeout=300
-    )
+    """The command, in this process (see cli_support)."""
+    return cli_support.run(*args)
 
 
 def jq(text: str, expression: str = ".") -> object:

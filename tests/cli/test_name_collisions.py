@@ -4,13 +4,15 @@ nothing of initiative's lands at the top of site-packages but ``initiative`` its
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import cli_support
 import pytest
+
+pytestmark = pytest.mark.slow  # builds and installs packages, runs real processes
 
 ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "examples" / "openings-duel.toml"
@@ -31,31 +33,35 @@ packages = ["events", "engine", "actors", "replays"]
 """
 
 
-def pip(*args: str) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "pip", "-q", *args], check=True, capture_output=True, timeout=300
-    )
+ENV: dict[str, str] = {}  # the environment that sees the clashing packages (set by clashing)
 
 
 @pytest.fixture(scope="module")
 def clashing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Packages named like initiative's folders, built and installed offline; yields a folder
-    outside the repository to run from (so the checkout is not on ``sys.path``)."""
+    """Packages named like initiative's folders, built and installed offline into a folder of
+    their own that the commands see (as site-packages, through PYTHONPATH, so ahead of
+    initiative's own); yields a folder outside the repository to run from (so the checkout is
+    not on ``sys.path``)."""
     src = tmp_path_factory.mktemp("clashing")
     (src / "pyproject.toml").write_text(PYPROJECT)
     for name in CLASHING:
         (src / name).mkdir()
         (src / name / "__init__.py").write_text(f'WHO = "the other {name}"\n')
-    pip("install", "--no-deps", "--no-build-isolation", "--no-index", str(src))
+    ENV.update(cli_support.install(src, tmp_path_factory.mktemp("clashing-site")))
     try:
         yield tmp_path_factory.mktemp("elsewhere")
     finally:
-        pip("uninstall", "-y", "initiative-test-clashing-names")
+        ENV.clear()
 
 
 def run(cwd: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [INITIATIVE, *map(str, args)], capture_output=True, text=True, timeout=300, cwd=cwd
+        [INITIATIVE, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        env=ENV,
     )
 
 
@@ -83,7 +89,7 @@ def test_the_library_and_the_other_packages_both_import(clashing: Path) -> None:
         text=True,
         timeout=300,
         cwd=clashing,
-        env={**os.environ, "PYTHONPATH": ""},
+        env=ENV,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [
@@ -103,10 +109,10 @@ def test_the_library_and_the_other_packages_both_import(clashing: Path) -> None:
     ]
 
 
-def test_the_wheel_puts_only_initiative_at_the_top(tmp_path: Path) -> None:
+@pytest.mark.xdist_group("wheel")
+def test_the_wheel_puts_only_initiative_at_the_top(initiative_wheel: Path) -> None:
     import zipfile
 
-    pip("wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(tmp_path), str(ROOT))
-    (wheel,) = tmp_path.glob("initiative-*.whl")
+    wheel = initiative_wheel
     tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"initiative"}

@@ -10,8 +10,11 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import cli_support
 import pytest
 from initiative.events import ActionDeclared, ConditionAdded, read_log
+
+pytestmark = pytest.mark.slow  # builds and installs a package, runs real processes
 
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
@@ -190,33 +193,33 @@ policy = "aggressive"
 """
 
 
+ENV: dict[str, str] = {}  # the environment that sees the installed package (set by brawl)
+
+
 def run(*args: str | Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [INITIATIVE, *map(str, args)], capture_output=True, text=True, timeout=300
-    )
-
-
-def pip(*args: str) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "pip", "-q", *args], check=True, capture_output=True, timeout=300
+        [INITIATIVE, *map(str, args)], capture_output=True, text=True, timeout=300, env=ENV or None
     )
 
 
 @pytest.fixture(scope="module")
 def brawl(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The package built and installed offline into this environment (uninstalled afterwards);
-    yields the encounter file."""
+    """The package built and installed offline into a folder of its own that the commands see
+    (as site-packages, through PYTHONPATH); yields the encounter file."""
     src = tmp_path_factory.mktemp("brawl-package")
     (src / "pyproject.toml").write_text(PYPROJECT)
     (src / "brawl").mkdir()
     (src / "brawl" / "__init__.py").write_text(MODULE)
-    pip("install", "--no-deps", "--no-build-isolation", "--no-index", str(src))
+    site = tmp_path_factory.mktemp("brawl-site")
+    ENV.update(cli_support.install(src, site))
+    sys.path.insert(0, str(site))  # this process reads its logs too
     encounter = tmp_path_factory.mktemp("brawl") / "tavern.toml"
     encounter.write_text(ENCOUNTER)
     try:
         yield encounter
     finally:
-        pip("uninstall", "-y", "initiative-test-brawl")
+        ENV.clear()
+        sys.path.remove(str(site))
 
 
 @pytest.fixture(scope="module")

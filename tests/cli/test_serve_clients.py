@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from serve_support import Server, events_of
 
+pytestmark = pytest.mark.slow  # a server, a browser and terminal clients, each a real process
+
 CHROMIUM = "/usr/bin/chromium"
 
 

@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from initiative.events import ActionDeclared, DiceGiven, PriorityGranted, read_log
 
 from tests.pty_support import PtyProgram
+
+pytestmark = pytest.mark.slow  # real processes in a pseudo-terminal, played to the end
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 FACES = [11, 4, 17, 2, 8, 15, 19, 6]
