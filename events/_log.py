@@ -289,6 +289,13 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
     that reader names). The checks are the line-by-line reader's."""
     if not body.startswith(b'{"type":"EncounterStarted"'):
         return None
+    if not body.isascii():
+        # The line-by-line reader names a line that is not UTF-8 (msgspec does not look at
+        # every byte it skips, and the commands print the lines as text).
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
     count = body.count(b"\n")
     try:
         # Only the ruleset's name is needed before the whole decode (which checks the

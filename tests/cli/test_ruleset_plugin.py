@@ -150,11 +150,7 @@ class Brawl(Ruleset):
             hit = roll.total >= 4
             fight.emit(
                 AttackResolved(
-                    who=who,
-                    target=action.target,
-                    hit=hit,
-                    roll=roll.total,
-                    against=4,
+                    who=who, target=action.target, hit=hit, roll=roll.total, against=4,
                     detail=weapon.name,
                 )
             )
@@ -263,6 +259,7 @@ def test_a_rule_checked_at_a_position(brawl: Path, tmp_path: Path) -> None:
         text=True,
         timeout=300,
         cwd=tmp_path,
+        env=ENV or None,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 

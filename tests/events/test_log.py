@@ -86,6 +86,15 @@ def test_corrupt_middle_line_is_an_error_naming_it():
         parse_log(b"\n".join(lines), name="f.jsonl")
 
 
+def test_a_byte_that_is_not_utf8_is_an_error_naming_its_line():
+    """Even in a field the decoder skips (an unknown key), a line that is not UTF-8 text is
+    refused, naming the line: the commands print lines as text."""
+    lines = sample_bytes().split(b"\n")
+    lines[2] = lines[2][:-1] + b',"extra":"\xff"}'
+    with pytest.raises(LogFormatError, match=r"f\.jsonl: line 3: not UTF-8"):
+        parse_log(b"\n".join(lines), name="f.jsonl")
+
+
 def test_removed_line_is_an_error_naming_the_gap():
     """A missing line shows as a seq gap at the next line."""
     lines = sample_bytes().split(b"\n")

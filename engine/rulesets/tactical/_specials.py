@@ -98,7 +98,11 @@ def disarm_target(fight: Rules, who: str, name: str | None) -> str | None:
     """The weapon a Disarm aims at: named, or the first held one that is not natural."""
     spec = fight.spec(who)
     for w in spec.weapons:
-        if fight.has(who, Disarmed(w.name)) or fight.has(who, Sheathed(w.name)) or is_natural(spec, w):
+        if (
+            fight.has(who, Disarmed(w.name))
+            or fight.has(who, Sheathed(w.name))
+            or is_natural(spec, w)
+        ):
             continue
         if name in (None, w.name):
             return w.name
