@@ -58,7 +58,11 @@ def _one(example: Path, reference: bytes, point: Path, size: int) -> tuple[bool,
     if not killed or point.read_bytes() == reference:
         # It finished first, or was killed after its last line: nothing was interrupted.
         return False, cut, ""
-    resumed = cli("resume", point, "--quiet")
+    # A real process, as the kill was: an in-process command swaps this process's environment,
+    # which a Popen in the other thread may be reading as it forks.
+    resumed = subprocess.run(
+        [INITIATIVE, "resume", str(point), "--quiet"], capture_output=True, text=True, timeout=300
+    )
     problems = []
     if resumed.returncode != 0:
         problems.append(f"resume exit {resumed.returncode}: {resumed.stderr}")
