@@ -40,7 +40,9 @@ from ._vocabulary import (
     event_decoder,
     event_type,
     foreign_action,
+    has_own_actions,
     load_ruleset_actions,
+    stand_in_types,
 )
 
 #: Version of the log format this code writes. Bump it (and add an upcaster to
@@ -300,8 +302,13 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
     try:
         # Only the ruleset's name is needed before the whole decode (which checks the
         # header in full): its registered actions must be known to decode the lines after.
-        load_ruleset_actions(_peek_header.decode(body[: body.index(b"\n")]).ruleset)
-        union = event_type()
+        ruleset = _peek_header.decode(body[: body.index(b"\n")]).ruleset
+        load_ruleset_actions(ruleset)
+        # A ruleset without actions of its own decodes with the core vocabulary alone: no
+        # stand-ins to turn back, and another ruleset's action fails to decode here (the
+        # line-by-line reader names it).
+        own = has_own_actions(ruleset)
+        union = event_type() if own else AnyEvent
         known = _list_decoders.get(id(union))
         if known is None or known[0] is not union:
             known = _list_decoders[id(union)] = (union, msgspec.json.Decoder(list[union]))  # type: ignore[valid-type]
@@ -313,7 +320,11 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
     # line, or the line-by-line reader decides.
     if len(decoded) != count:
         return None
-    events = decoded if union is AnyEvent else [as_declared(e) for e in decoded]
+    if union is AnyEvent:
+        events = decoded
+    else:
+        stand_ins = stand_in_types()
+        events = [as_declared(e) if type(e) in stand_ins else e for e in decoded]
     header = events[0]
     if not isinstance(header, EncounterStarted) or header.format != LOG_FORMAT:
         return None
@@ -338,7 +349,7 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
                 return None  # a second header, or a script of another ruleset's actions
             continue
         if kind == _ACTS:
-            if foreign_action(event, ruleset) is not None:
+            if own and foreign_action(event, ruleset) is not None:
                 return None  # the line-by-line reader names the line and both rulesets
             continue
         who = getattr(event, "who", None)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import Annotated, Any, Union
 
@@ -183,10 +184,22 @@ def as_declared(value: Any) -> Any:
     if found is None:
         return value
     base, changed = found
-    fields = {name: getattr(value, name) for name in base.__struct_fields__}
+    fields = msgspec.structs.asdict(value)
     for name in changed:
         fields[name] = _narrow(fields[name])
     return base(**fields)
+
+
+def has_own_actions(ruleset: str) -> bool:
+    """Whether ``ruleset`` registered actions of its own (tagged ``"<ruleset>.<Name>"``)."""
+    prefix = f"{ruleset}."
+    return any(tag.startswith(prefix) for tag in _extra)
+
+
+def stand_in_types() -> Mapping[type[Any], object]:
+    """The decoding stand-ins (see :func:`widened`) by type: a decoded value whose type is not
+    among them is already its declared class."""
+    return _bases
 
 
 def _narrow(value: Any) -> Any:

@@ -102,6 +102,23 @@ def test_an_action_of_another_ruleset_in_a_log_is_a_clear_error() -> None:
         parse_log(forged, name="old.jsonl")
 
 
+def test_an_action_of_another_ruleset_in_a_log_of_a_ruleset_without_actions_of_its_own() -> None:
+    """An openings log (a ruleset with only the shared actions) holding a tactical action is
+    refused in the same words."""
+    data = (GOLDEN / "openings-duel.seed3.jsonl").read_bytes()
+    forged = _swap(
+        data,
+        b'"seq":39,"cause":38,"who":"ilse","action":{"type":"Attack","target":"tomas","weapon":"rapier"}',
+        b'"seq":39,"cause":38,"who":"ilse","action":{"type":"tactical.Block"}',
+    )
+    with pytest.raises(LogFormatError) as caught:
+        parse_log(forged, name="duel.jsonl")
+    assert str(caught.value).startswith(
+        "duel.jsonl: line 40: action 'tactical.Block' belongs to the tactical ruleset;"
+        " a openings log cannot hold it"
+    )
+
+
 def test_an_unknown_action_tag_in_a_log_names_its_line() -> None:
     data = (GOLDEN / "thriller-ambush.seed2.jsonl").read_bytes()
     forged = _swap(data, b'"thriller.Retaliate"', b'"thriller.Cartwheel"')
