@@ -57,7 +57,14 @@ def _compare_forks(spec: EncounterSpec, seed: int) -> tuple[int, int]:
     return here, elsewhere
 
 
-@pytest.mark.parametrize("ruleset", rulesets_with_examples())
+@pytest.mark.parametrize(
+    "ruleset",
+    # openings in the quick tier; the others (a few seconds each) with the slow tests.
+    [
+        r if r == "openings" else pytest.param(r, marks=pytest.mark.slow)
+        for r in rulesets_with_examples()
+    ],
+)
 def test_fork_at_the_decision_goes_on_as_a_replayed_fork(ruleset: str) -> None:
     """Random decisions over random encounters of every ruleset give turns, openings,
     arrivals and inserted turns; every fork agrees with the replayed one, and most start at

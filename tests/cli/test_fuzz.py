@@ -121,15 +121,29 @@ def _run_all(tmp: Path, data: bytes, base: Path) -> None:
             raise AssertionError(f"{' '.join(template)}: uncaught {problem!r}") from problem
 
 
-@settings(
-    max_examples=40,
+_FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+
+
+@pytest.mark.slow
+@settings(_FUZZ, max_examples=40)
 @given(data=st.data())
 def test_mutated_logs_never_raise(base_log: bytes, tmp_path: Path, data: st.DataObject) -> None:
     """A log cut, flipped, reordered, duplicated or with crafted fields: every read command
     ends in its one-line error or verdict, never an uncaught exception."""
+    base = tmp_path / "base.jsonl"
+    base.write_bytes(base_log)
+    _run_all(tmp_path, data.draw(mutated(base_log)), base)
+
+
+@settings(_FUZZ, max_examples=8)
+@given(data=st.data())
+def test_a_few_mutated_logs_never_raise(
+    base_log: bytes, tmp_path: Path, data: st.DataObject
+) -> None:
+    """The same property on a small sample, for the quick tier."""
     base = tmp_path / "base.jsonl"
     base.write_bytes(base_log)
     _run_all(tmp_path, data.draw(mutated(base_log)), base)
