@@ -320,6 +320,7 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
     # line, or the line-by-line reader decides.
     if len(decoded) != count:
         return None
+    events: list[Event]
     if union is AnyEvent:
         events = decoded
     else:
