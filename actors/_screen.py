@@ -24,6 +24,7 @@ from initiative.events import (
     Offer,
     Pass,
     Trigger,
+    visible,
 )
 
 HELP = """\
@@ -35,9 +36,9 @@ did) the last offer lets it pass. Ctrl-C stops the fight: `initiative resume LOG
 later, and nothing already decided is asked again."""
 
 
-def literal(text: str) -> str:
-    """``text`` with control characters made visible (``\\x1b`` stays four characters)."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+#: ``text`` with control and invisible ordering characters made visible (``\\x1b`` stays four
+#: characters): the one spelling every command uses.
+literal = visible
 
 
 class Names:

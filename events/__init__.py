@@ -84,6 +84,7 @@ from ._log import (
     parse_log as parse_log,
     read_log as read_log,
 )
+from ._text import visible as visible
 from ._upcast import (
     Upcaster as Upcaster,
     lift_combatant as lift_combatant,

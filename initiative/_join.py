@@ -17,18 +17,10 @@ import msgspec
 
 from initiative.actors import Names, screen
 from initiative.engine import View
-from initiative.events import EncounterStarted, InitiativeError, decode_event
+from initiative.events import EncounterStarted, InitiativeError, decode_event, visible
 from initiative.replays import Narrator
 
 from ._wire import PROTOCOL_VERSION
-
-
-def visible(text: object) -> str:
-    """Text from the network as it is, with control characters shown as escapes."""
-    return "".join(
-        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode()
-        for ch in str(text)
-    )
 
 
 def describe(action: dict[str, Any]) -> str:

@@ -16,6 +16,7 @@ from packages import import_name
 
 SURFACE = {
     "events": [
+        "visible",
         "Upcaster",
         "upcaster_for",
         "lift_combatant",
