@@ -1,5 +1,7 @@
 """Visitors over logs: the state at any event, re-simulation and verification, narration."""
 
+from initiative.events import visible as visible
+
 from ._diff import FieldDiff as FieldDiff, LogDiff as LogDiff, diff_logs as diff_logs
 from ._fork import (
     NothingToResume as NothingToResume,
@@ -8,7 +10,7 @@ from ._fork import (
     live_policies as live_policies,
     resume_log as resume_log,
 )
-from ._literal import literal as literal, plain as plain, visible as visible
+from ._literal import literal as literal, plain as plain
 from ._narrate import Narrator as Narrator, summary as summary, who_of as who_of
 from ._query import (
     Row as Row,
