@@ -72,7 +72,7 @@ from ._dice import parse_dice
 from ._geometry import distance
 from ._given import DiceSource, RecordedDice
 from ._initiative import groups, roll_initiative
-from ._live import CELL, WIDE, LiveState, Snapshot
+from ._live import _ALL, CELL, WIDE, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
 from ._rules import Rules
@@ -581,13 +581,20 @@ class Fight:
         return ended
 
     def ask(
-        self, who: str, window: Window, *, at: int | None = None, paused: Paused | None = None
+        self,
+        who: str,
+        window: Window,
+        *,
+        at: int | None = None,
+        paused: Paused | None = None,
+        found: list[Offer] | None = None,
     ) -> Drive:
         """Grant ``who`` priority until it makes a legal decision (bounded), and record it.
 
         Returns ``(action, seq of ActionDeclared)``, or ``None`` when it passed or failed.
         ``at``: the decision is the turn's ``at``-th in its own turn (a fork can resume there);
-        ``paused``: a fork resuming at its grant, already recorded.
+        ``paused``: a fork resuming at its grant, already recorded; ``found``: the ruleset's
+        offers, asked of this very state just before (not asked again).
         """
         R = self.ruleset
         last_rejection: int | None = None
@@ -595,7 +602,10 @@ class Fight:
             if paused is not None and attempt == 0:
                 offers, granted = paused.offers, paused.granted
             else:
-                offers = tuple(self.offers(who, window))
+                if found is not None and attempt == 0:
+                    offers = (*found, _END_TURN if window.is_turn else _PASS)
+                else:
+                    offers = tuple(self.offers(who, window))
                 granted = self.emit(
                     PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
                 )
@@ -852,10 +862,11 @@ class Fight:
             for who in eligible:
                 if self.decided():
                     break
-                if not self.standing(who) or not self.ruleset.offers(self.rules, who, window):
+                found = self.ruleset.offers(self.rules, who, window) if self.standing(who) else []
+                if not found:
                     self.emit(PriorityPassed(who=who, reason="no longer able to react"))
                     continue
-                got = yield from self.ask(who, window)
+                got = yield from self.ask(who, window, found=found)
                 if got is None:
                     continue
                 action, declared = got
@@ -885,6 +896,15 @@ class Fight:
         return [s for s in self.encounter.sides if s in alive]
 
     def decided(self) -> bool:
+        if self._base_standing and not self._late:
+            # Asked after every action: count the sides with someone standing, in the index.
+            sides = 0
+            for side, ids in self.state.standing_ids().items():
+                if ids and side != _ALL:
+                    sides += 1
+                    if sides > 1:
+                        return False
+            return True
         return len(self.sides_standing()) <= 1
 
     def check_end(self) -> None:

@@ -173,7 +173,8 @@ class LiveState:
         """Ids of combatants (standing or not) whose cell is within ``radius`` of ``where``:
         a superset of those within ``radius``, in no particular order (callers sort)."""
         span = math.floor(radius / CELL) + 1
-        if span > WIDE:
+        if span > WIDE or (2 * span + 1) ** 2 > len(self.combatants):
+            # More cells to look at than combatants to list: everyone is the cheaper superset.
             return list(self.combatants)
         cx = math.floor(where.x / CELL)
         cy = math.floor(where.y / CELL)
