@@ -16,7 +16,6 @@ at each round's end is the same for both.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from hashlib import blake2b as _blake2b
 from importlib.metadata import PackageNotFoundError, version
@@ -72,7 +71,7 @@ from ._dice import parse_dice
 from ._geometry import distance
 from ._given import DiceSource, RecordedDice
 from ._initiative import groups, roll_initiative
-from ._live import _ALL, CELL, WIDE, LiveState, Snapshot
+from ._live import _ALL, CELL, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
 from ._rules import Rules
@@ -297,7 +296,7 @@ class Fight:
         rules = self.rules
         radius = CELL / 2  # the lines of a melee are a metre or two apart: look close first
         while True:
-            wide = math.floor(radius / CELL) + 1 > WIDE
+            wide = self.state.covers(radius)  # everyone is looked at: the nearest is found
             found = [
                 (gap, k)
                 for k in self.state.near(me.position, radius)

@@ -169,6 +169,12 @@ class LiveState:
             return list(self._states[c[groups[0][0]].side]) if groups[0] else []
         return [c[k] for k in sorted((k for g in groups for k in g), key=self._key)]
 
+    def covers(self, radius: float) -> bool:
+        """Whether :meth:`near` with ``radius`` lists everyone present (then it is exact only
+        in the sense of a superset: callers must test the distance themselves)."""
+        span = math.floor(radius / CELL) + 1
+        return span > WIDE or (2 * span + 1) ** 2 > len(self.combatants)
+
     def near(self, where: Position, radius: float) -> list[str]:
         """Ids of combatants (standing or not) whose cell is within ``radius`` of ``where``:
         a superset of those within ``radius``, in no particular order (callers sort)."""
