@@ -295,6 +295,15 @@ class Fight:
         see = self.ruleset.can_see
         rules = self.rules
         radius = CELL / 2  # the lines of a melee are a metre or two apart: look close first
+        if self.state.covers(radius):  # few enough to look at every standing enemy at once
+            here = me.position
+            everyone = self._base_sight and not self.state.holding.get("hidden")
+            gaps = [
+                (distance(here, e.position), e.id)
+                for e in self.state.others_standing(me.side)
+                if everyone or see(rules, who, e.id)
+            ]
+            return c[min(gaps)[1]] if gaps else None
         while True:
             wide = self.state.covers(radius)  # everyone is looked at: the nearest is found
             found = [

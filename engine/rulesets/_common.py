@@ -47,6 +47,8 @@ def _limit(weapon: Weapon) -> float:
 def _enemies_within(fight: Rules, who: str, radius: float) -> list[CombatantState]:
     """Standing enemies of ``who`` within ``radius`` (a superset is fine), in the order of
     :meth:`Fight.enemies_of`: asked of the position grid, so it does not scan everyone."""
+    if fight.state.covers(radius):  # few enough that every standing enemy is the superset
+        return fight.enemies_of(who)
     c = fight.state.combatants
     side = c[who].side
     return [c[k] for k in fight.near(who, radius) if c[k].side != side and c[k].standing]
