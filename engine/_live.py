@@ -71,6 +71,7 @@ class LiveState:
     """
 
     __slots__ = (
+        "_by_ap",
         "_cells",
         "_joined",
         "_pos",
@@ -113,6 +114,10 @@ class LiveState:
         self._pos: dict[str, int] = {}
         """Each standing id's index in its side's lists."""
         self._cells: dict[tuple[int, int], dict[str, None]] = {}
+        self._by_ap: dict[int, dict[str, None]] | None = None
+        """Ids of those present by their AP (so "who has the AP for a reaction?" looks at a
+        few buckets rather than at everyone); built on the first such question (a replay's
+        fold never pays for it), dropped when someone joins."""
         self.holding: dict[str, set[str]] = {}
         """Ids holding each condition (so "is anyone hidden?" is one lookup)."""
 
@@ -168,6 +173,20 @@ class LiveState:
         if len(groups) == 1:
             return list(self._states[c[groups[0][0]].side]) if groups[0] else []
         return [c[k] for k in sorted((k for g in groups for k in g), key=self._key)]
+
+    def with_ap(self, least: int) -> list[str]:
+        """Ids of those present with at least ``least`` AP, in no particular order (callers
+        sort)."""
+        by_ap = self._by_ap
+        if by_ap is None:
+            self._by_ap = by_ap = {}
+            for c in self.combatants.values():
+                by_ap.setdefault(c.ap, {})[c.id] = None
+        found: list[str] = []
+        for ap, ids in by_ap.items():
+            if ap >= least:
+                found.extend(ids)
+        return found
 
     def covers(self, radius: float) -> bool:
         """Whether :meth:`near` with ``radius`` lists everyone present (then it is exact only
@@ -238,6 +257,7 @@ class LiveState:
         new._states = {}
         new._pos = {}
         new._cells = {k: dict(v) for k, v in self._cells.items()}
+        new._by_ap = None if self._by_ap is None else {k: dict(v) for k, v in self._by_ap.items()}
         new.holding = {k: set(v) for k, v in self.holding.items()}
         return new
 
@@ -276,6 +296,13 @@ class LiveState:
 
 
 def _ap(s: LiveState, e: APChanged) -> None:
+    by_ap = s._by_ap
+    if by_ap is not None and (old := s.combatants[e.who].ap) != e.ap:
+        bucket = by_ap[old]
+        del bucket[e.who]
+        if not bucket:
+            del by_ap[old]
+        by_ap.setdefault(e.ap, {})[e.who] = None
     s._set(e.who, ap=e.ap)
 
 
@@ -365,6 +392,7 @@ def _joined(s: LiveState, e: CombatantJoined) -> None:
     if old is not None:
         for held in s.holding.values():
             held.discard(e.who)
+    s._by_ap = None
     s.combatants[e.who] = CombatantState(
         id=e.who, side=e.side, hp=e.hp, max_hp=e.hp, ap=e.ap, position=e.position
     )

@@ -38,7 +38,6 @@ Defaults where the seed is silent (each an option of ``[options]``; see docs/rul
 
 from __future__ import annotations
 
-from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
@@ -238,13 +237,10 @@ class Openings(Ruleset):
         # first, so a turn's end among hundreds does not ask everyone for offers.
         o = self.options
         least = min(o.attack_cost, o.move_cost) if o.reaction_move > 0 else o.attack_cost
-        present = fight.state.combatants
-        order = fight.state.order
-        try:  # one pass in C over everyone (this runs at every turn's end)
-            able = compress(order, map(least.__le__, map(_ap_of, map(present.__getitem__, order))))
-            others = [c for c in able if c != who]
-        except KeyError:  # someone in the order is not present
-            others = [c for c in order if c != who and c in present and present[c].ap >= least]
+        # Those in the initiative order with the AP, asked of the state's AP index rather
+        # than of everyone (this runs at every turn's end); the opening puts them in order.
+        rank = fight.state.rank
+        others = [c for c in fight.state.with_ap(least) if c != who and c in rank]
         trigger = Trigger(kind="turn_ended", by=who, event=fight.cause)
         yield from fight.opening(trigger, others)
 

@@ -62,6 +62,28 @@ def test_round_end_digests_equal_the_folds(case):
     assert msgspec.to_builtins(live.state.freeze()) == msgspec.to_builtins(engine.fold(live.events))
 
 
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(encounters())
+def test_the_live_indexes_answer_as_a_scan_of_everyone_would(case):
+    """At every decision, the live state's indexes (who has the AP for a reaction, who is
+    near a point, who is standing) give what looking at every combatant gives."""
+    spec, seed = case
+    stepper = Stepper(Fight(spec, seed))
+    while not stepper.over:
+        state = stepper.state
+        everyone = list(state.combatants.values())
+        for least in range(0, 5):
+            assert sorted(state.with_ap(least)) == sorted(c.id for c in everyone if c.ap >= least)
+        here = stepper.token.view.me.position
+        for radius in (0.5, 1.5, 6.0, 40.0):
+            within = {c.id for c in everyone if engine.distance(here, c.position) <= radius}
+            assert within <= set(state.near(here, radius))
+        assert [c.id for c in state.standing()] == [
+            c.id for c in sorted(everyone, key=lambda c: state._key(c.id)) if c.standing
+        ]
+        stepper.apply(aggressive(stepper.token.view))
+
+
 def _stepper_at(fight: Fight, decisions: int) -> Stepper:
     stepper = Stepper(fight)
     stepper.play(lambda token: aggressive(token.view), limit=decisions)
