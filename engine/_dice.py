@@ -44,6 +44,9 @@ class Dice:
 
     def roll(self, rng: Rng) -> tuple[tuple[int, ...], int]:
         """Roll it: the faces in the order rolled, and the total."""
+        if self.count == 1:  # the common case, without a generator (one die is all it keeps)
+            face = rng.die(self.sides)
+            return (face,), face + self.modifier
         faces = tuple(rng.die(self.sides) for _ in range(self.count))
         return faces, self.total(faces)
 

@@ -71,7 +71,7 @@ from ._dice import parse_dice
 from ._geometry import distance
 from ._given import DiceSource, RecordedDice
 from ._initiative import groups, roll_initiative
-from ._live import _ALL, CELL, LiveState, Snapshot
+from ._live import _ALL, _CHANGES, CELL, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
 from ._rules import Rules
@@ -148,6 +148,8 @@ class Fight:
         """The tamper-evidence chain over every line emitted so far (see ``EncounterEnded``)."""
         self.last_line = b""
         """The encoded line of the last event emitted (sinks that write the log can use it)."""
+        self.last_event: Event | None = None
+        """The last event emitted, as recorded (with its seq and cause)."""
         self._digested = -1
         self.reseed: dict[int, int] = dict(reseed or {})
         """``{seq: seed}``: after event ``seq``, the dice come from ``seed`` (a fork's new luck).
@@ -206,7 +208,12 @@ class Fight:
         self.next_seq = seq + 1
         self.last_line = line = _encode(stamped) + b"\n"  # encode_event, in line
         self.chain = _blake2b(self.chain + line, digest_size=32).digest()  # chain_step
-        self.state.apply(stamped)
+        self.last_event = stamped
+        state = self.state  # state.apply(stamped), in line
+        state.seq = seq
+        change = _CHANGES.get(type(stamped))
+        if change is not None:
+            change(state, stamped)
         if self.keep_events:
             self.events.append(stamped)
         if self.sink is not None:
@@ -239,7 +246,10 @@ class Fight:
             total=total,
         )
         seq = self.emit(event)
-        return msgspec.structs.replace(event, seq=seq, cause=self.cause)
+        stamped = self.last_event
+        if stamped is None or stamped.seq != seq:  # a reseed recorded its SeedChanged since
+            return msgspec.structs.replace(event, seq=seq, cause=self.cause)
+        return stamped  # type: ignore[return-value]
 
     # --- reading ------------------------------------------------------------------------------
 

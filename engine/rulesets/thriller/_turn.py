@@ -26,6 +26,7 @@ from .._common import (
     check_plain_attack,
     check_target,
     move_offers,
+    occupant,
     weapon_named,
 )
 from ._actions import (
@@ -116,7 +117,8 @@ def offers(R: Thriller, fight: Rules, who: str) -> list[Offer]:
         if enemies:
             nearest = min(enemies, key=lambda e: (distance(me.position, e.position), e.id))
             to = away(me.position, nearest.position, spec.speed * R.options.flee_multiplier)
-            found.append(Offer(action=Flee(to=to), cost=me.ap))
+            if occupant(fight, who, to) is None:  # an offer is always legal (see check)
+                found.append(Offer(action=Flee(to=to), cost=me.ap))
     if free_left(R, fight, who):
         found.append(Offer(action=FreeAction(name="shout"), cost=0))
     return found
