@@ -662,10 +662,17 @@ class Fight:
                     return None
                 if isinstance(action, EndTurn) and window.is_turn:
                     return action, self.emit(ActionDeclared(who=who, action=action, cost=0))
-                reason = self._check(who, action, window)
+                for offer in offers:
+                    if offer.action is action:
+                        # The very action offered: legal at its cost, as every offer is (a
+                        # test holds each ruleset to it), so not checked again.
+                        reason, cost = None, offer.cost
+                        break
+                else:
+                    reason = self._check(who, action, window)
+                    cost = R.cost(self.rules, who, action, window) if reason is None else 0
                 if reason is None:
                     self.acted_in_round = self.state.round
-                    cost = R.cost(self.rules, who, action, window)
                     declared = self.emit(ActionDeclared(who=who, action=action, cost=cost))
                     if cost:
                         self.emit(
