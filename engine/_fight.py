@@ -174,6 +174,8 @@ class Fight:
         self.acted_in_round = 0
         """The last round in which an action (not ``EndTurn`` or ``Pass``) was declared."""
         self._nearest: tuple[int, str, CombatantState | None] = (-2, "", None)
+        self._nearest_by: dict[str, tuple[int, str | None]] = {}
+        """Each combatant's nearest enemy's id, with the state's ``layout`` it was found at."""
         """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
         self.rules = Rules(self)
         """What the ruleset's hooks receive: the table of what rules may read and do."""
@@ -293,10 +295,21 @@ class Fight:
         """The nearest standing enemy ``who`` can see (ties by id), as ``min`` over
         :meth:`enemies_of` would find it, but asked of the position grid in growing circles."""
         memo = self._nearest
-        if memo[0] == self.state.seq and memo[1] == who:
+        state = self.state
+        if memo[0] == state.seq and memo[1] == who:
             return memo[2]
-        found = self._nearest_enemy(who)
-        self._nearest = (self.state.seq, who, found)
+        if self._base_standing and self._base_sight:
+            # Who is nearest changes only when someone moves, joins, falls, leaves or hides:
+            # kept per combatant until the layout changes (the value read fresh, for its hp).
+            kept = self._nearest_by.get(who)
+            if kept is not None and kept[0] == state.layout:
+                found = None if kept[1] is None else state.combatants[kept[1]]
+            else:
+                found = self._nearest_enemy(who)
+                self._nearest_by[who] = (state.layout, None if found is None else found.id)
+        else:
+            found = self._nearest_enemy(who)
+        self._nearest = (state.seq, who, found)
         return found
 
     def _nearest_enemy(self, who: str) -> CombatantState | None:
@@ -457,6 +470,7 @@ class Fight:
         )
 
     def _restore(self, snap: Snapshot) -> None:
+        self._nearest_by = {}
         self.state = self.rules.state = snap.state.copy()
         self.rng = Rng(*snap.rng)
         self.next_seq = snap.next_seq

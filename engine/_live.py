@@ -82,6 +82,7 @@ class LiveState:
         "depth",
         "ended",
         "holding",
+        "layout",
         "order",
         "priority",
         "rank",
@@ -118,6 +119,9 @@ class LiveState:
         """Ids of those present by their AP (so "who has the AP for a reaction?" looks at a
         few buckets rather than at everyone); built on the first such question (a replay's
         fold never pays for it), dropped when someone joins."""
+        self.layout = 0
+        """Counts the changes to who stands where and who can be seen (moves, joins, falls,
+        departures, conditions): an answer found at one count holds while it is the same."""
         self.holding: dict[str, set[str]] = {}
         """Ids holding each condition (so "is anyone hidden?" is one lookup)."""
 
@@ -315,6 +319,7 @@ def _hp(s: LiveState, e: DamageDealt | Healed) -> None:
 
 
 def _moved(s: LiveState, e: Moved) -> None:
+    s.layout += 1
     s._place(e.who, s.combatants[e.who].position, e.to)
     s._set(e.who, position=e.to)
 
@@ -344,6 +349,7 @@ def _closed(s: LiveState, e: OpeningClosed) -> None:
 
 
 def _condition_added(s: LiveState, e: ConditionAdded) -> None:
+    s.layout += 1
     held = s.combatants[e.who].conditions
     if e.condition not in held:
         s._set(e.who, conditions=(*held, e.condition))
@@ -351,6 +357,7 @@ def _condition_added(s: LiveState, e: ConditionAdded) -> None:
 
 
 def _condition_removed(s: LiveState, e: ConditionRemoved) -> None:
+    s.layout += 1
     held = s.combatants[e.who].conditions
     s._set(e.who, conditions=tuple(c for c in held if c != e.condition))
     s.holding.get(e.condition, set()).discard(e.who)
@@ -378,16 +385,19 @@ def _unstand(s: LiveState, who: str) -> None:
 
 
 def _defeated(s: LiveState, e: CombatantDefeated) -> None:
+    s.layout += 1
     _unstand(s, e.who)
     s._set(e.who, defeated=True)
 
 
 def _left(s: LiveState, e: CombatantLeft) -> None:
+    s.layout += 1
     _unstand(s, e.who)
     s._set(e.who, left=True)
 
 
 def _joined(s: LiveState, e: CombatantJoined) -> None:
+    s.layout += 1
     old = s.combatants.get(e.who)
     if old is not None:
         for held in s.holding.values():
@@ -408,6 +418,7 @@ def _rolled(s: LiveState, e: InitiativeRolled) -> None:
 
 
 def _ordered(s: LiveState, e: InitiativeOrdered) -> None:
+    s.layout += 1
     s.order = e.order
     s.rank = {}
     for i, cid in enumerate(e.order):

@@ -66,7 +66,8 @@ def test_round_end_digests_equal_the_folds(case):
 @given(encounters())
 def test_the_live_indexes_answer_as_a_scan_of_everyone_would(case):
     """At every decision, the live state's indexes (who has the AP for a reaction, who is
-    near a point, who is standing) give what looking at every combatant gives."""
+    near a point, who is standing) and the nearest enemy the fight keeps for everyone give
+    what looking at every combatant gives."""
     spec, seed = case
     stepper = Stepper(Fight(spec, seed))
     while not stepper.over:
@@ -81,6 +82,15 @@ def test_the_live_indexes_answer_as_a_scan_of_everyone_would(case):
         assert [c.id for c in state.standing()] == [
             c.id for c in sorted(everyone, key=lambda c: state._key(c.id)) if c.standing
         ]
+        fight = stepper.fight
+        for c in state.standing():
+            gaps = [
+                (engine.distance(c.position, e.position), e.id)
+                for e in fight.enemies_of(c.id)
+                if fight.ruleset.can_see(fight.rules, c.id, e.id)
+            ]
+            nearest = fight.nearest_enemy(c.id)
+            assert (nearest.id if nearest else None) == (min(gaps)[1] if gaps else None)
         stepper.apply(aggressive(stepper.token.view))
 
 
