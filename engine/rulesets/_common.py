@@ -138,10 +138,16 @@ def occupant(fight: Rules, who: str, to: Position) -> str | None:
     """Who, other than ``who``, stands within :data:`SPACE` of ``to``, if anyone (the first in
     standing order): asked of the position grid, so it does not scan everyone."""
     c = fight.state.combatants
+    x, y = to.x, to.y
     found = [
         k
         for k in fight.state.near(to, SPACE)
-        if k != who and c[k].standing and distance(c[k].position, to) < SPACE - 1e-9
+        # (a square around the point first: most are far, and that costs no distance)
+        if -SPACE < (p := c[k].position).x - x < SPACE
+        and -SPACE < p.y - y < SPACE
+        and k != who
+        and c[k].standing
+        and distance(p, to) < SPACE - 1e-9
     ]
     if not found:
         return None
