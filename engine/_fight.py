@@ -148,6 +148,10 @@ class Fight:
         """The tamper-evidence chain over every line emitted so far (see ``EncounterEnded``)."""
         self.last_line = b""
         """The encoded line of the last event emitted (sinks that write the log can use it)."""
+        self.recording = True
+        """Whether events are encoded and chained as log lines. A policy's look-ahead fork
+        (``View.fork``), which has no log and keeps no events, skips that: its ``last_line``
+        and ``chain`` stay as they were at the fork."""
         self.last_event: Event | None = None
         """The last event emitted, as recorded (with its seq and cause)."""
         self._digested = -1
@@ -208,8 +212,9 @@ class Fight:
         real_cause = self._causes[-1] if cause is True else (None if cause is False else cause)
         stamped = _stamp(event, seq=seq, cause=real_cause)
         self.next_seq = seq + 1
-        self.last_line = line = _encode(stamped) + b"\n"  # encode_event, in line
-        self.chain = _blake2b(self.chain + line, digest_size=32).digest()  # chain_step
+        if self.recording:
+            self.last_line = line = _encode(stamped) + b"\n"  # encode_event, in line
+            self.chain = _blake2b(self.chain + line, digest_size=32).digest()  # chain_step
         self.last_event = stamped
         state = self.state  # state.apply(stamped), in line
         state.seq = seq
@@ -760,11 +765,14 @@ class Fight:
 
     def _forker(self, upto: int) -> Callable[..., Branch]:
         def fork(dice: int | None = None) -> Branch:
-            return self.fork(dice=dice, upto=upto)
+            # A policy's look-ahead reads the copy's state, never its lines: none are made.
+            return self.fork(dice=dice, upto=upto, record=False)
 
         return fork
 
-    def fork(self, *, dice: int | None = None, upto: int | None = None) -> Branch:
+    def fork(
+        self, *, dice: int | None = None, upto: int | None = None, record: bool = True
+    ) -> Branch:
         """An independent copy of this fight, positioned at the decision it is waiting for.
 
         The copy is a new :class:`Fight` of the same encounter and seed with its own state,
@@ -779,6 +787,8 @@ class Fight:
         taken before this round's start is replayed from the header. It keeps this fight's
         reseeds (``fork --seed``). With ``dice``, its dice from here on come from the stream
         ``fork/<dice>`` instead of the real fight's, so its future rolls are not the real ones.
+        With ``record=False`` the copy does not encode and chain its events as log lines (see
+        :attr:`recording`), which is all a look-ahead needs.
         """
         now = len(self.decisions)
         upto = now if upto is None else upto
@@ -788,7 +798,7 @@ class Fight:
             point = self._point
             if point is None or point[1].decisions != now:
                 point = self._place_here(pending)
-            return self._fork_from(point, upto, dice)
+            return self._fork_from(point, upto, dice, record)
         point = self._point
         snap = self.snapshot
         if (
@@ -796,8 +806,8 @@ class Fight:
             and point[1].decisions <= upto
             and (snap is None or point[1].decisions >= snap.decisions)
         ):
-            return self._fork_from(point, upto, dice)
-        copy = self._copy()
+            return self._fork_from(point, upto, dice, record)
+        copy = self._copy(record)
         if snap is not None and snap.decisions <= upto:
             copy.decisions = self.decisions[: snap.decisions]
             copy.snapshot = snap
@@ -809,7 +819,7 @@ class Fight:
             past = self.decisions[:upto]
         return self._feed(Branch(copy, resume=snap), past, dice)
 
-    def _copy(self) -> Fight:
+    def _copy(self, record: bool = True) -> Fight:
         copy = Fight(
             self.encounter,
             self.seed,
@@ -820,6 +830,7 @@ class Fight:
             dice=RecordedDice(self.given) if self.given else None,
         )
         copy.log = SILENT_LOG
+        copy.recording = record and self.recording
         return copy
 
     def _feed(self, branch: Branch, past: list[Decision], dice: int | None) -> Branch:
@@ -863,12 +874,12 @@ class Fight:
         return paused, snap, self.acted_in_round
 
     def _fork_from(
-        self, point: tuple[Paused, Snapshot, int], upto: int, dice: int | None
+        self, point: tuple[Paused, Snapshot, int], upto: int, dice: int | None, record: bool
     ) -> Branch:
         """A fork resumed at a kept turn decision and fed the decisions made since, up to
         ``upto`` (none when it is the decision this fight waits on)."""
         paused, snap, acted = point
-        copy = self._copy()
+        copy = self._copy(record)
         copy._restore(snap)
         copy.acted_in_round = acted
         copy.given = dict(self.given)
@@ -974,7 +985,7 @@ class Fight:
         ended = EncounterEnded(
             winner=winner, reason=reason, rounds=self.state.round, seq=self.next_seq, cause=last
         )
-        chain = chain_step(self.chain, encode_event(ended)).hex()
+        chain = chain_step(self.chain, encode_event(ended)).hex() if self.recording else ""
         self.emit(msgspec.structs.replace(ended, chain=chain), cause=last)
         self.log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
