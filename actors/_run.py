@@ -4,7 +4,8 @@ The scheduler task drives :class:`engine.Fight` and talks to combatants only thr
 mailboxes (see :mod:`actors._mailbox`): a token to each combatant's inbox and its decision back
 in its answers. It waits on exactly the combatant that holds priority, so the order of play
 never depends on Trio's scheduling. Each mailbox is closed by the task that sends into it, so
-every task ends when the encounter does."""
+every task ends when the encounter does.
+"""
 
 from __future__ import annotations
 
