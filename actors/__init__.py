@@ -47,6 +47,7 @@ from ._loading import (
     policy_names as policy_names,
 )
 from ._lookahead import Lookahead as Lookahead, hp_balance as hp_balance
+from ._mailbox import Mailbox as Mailbox
 from ._policies import (
     BUILTIN as BUILTIN,
     Cautious as Cautious,

@@ -22,6 +22,7 @@ from initiative.events import Event, InitiativeError
 from . import _wire
 from ._hosts import HOSTS, Host, InlineHost, ProcessHost, TaskHost, ThreadHost
 from ._loading import LoadedPolicy
+from ._mailbox import Mailbox
 
 log = structlog.get_logger("initiative.actors")
 
@@ -69,6 +70,7 @@ class PolicyRunner:
         """Seconds for one call (observe and decide together); ``None``: no deadline."""
         self.kind = choose_host(loaded, host)
         self.host: Host
+        self._in_line: InlineHost | None = None
         if self.kind == "process":
             if hello is None:
                 raise InitiativeError(f"policy {loaded.name!r} cannot run in a process here")
@@ -78,15 +80,31 @@ class PolicyRunner:
         elif self.kind == "task":
             self.host = TaskHost(loaded.policy)
         else:
-            self.host = InlineHost(loaded.policy)
+            self.host = self._in_line = InlineHost(loaded.policy)
         self.observes = self.kind == "process" or hasattr(loaded.policy, "observe")
         """Whether it is shown the news (a process host might observe: it is always shown)."""
+        self.closes = self.kind == "process"
+        """Whether the host holds something to release when the combatant ends (a child
+        process); the others' ``aclose`` does nothing, so no shielded scope is opened for it."""
         self.warm = getattr(loaded.policy, "warm", True)
         """Whether a resumed or forked fight shows it the replayed tokens (a person is never
         asked again what the log already holds)."""
 
+    @property
+    def in_line(self) -> bool:
+        """Whether its host never waits (:meth:`decide_now` may be called instead of
+        :meth:`decide`)."""
+        return self._in_line is not None
+
     async def decide(self, token: PriorityToken) -> Decision:
-        decision = await self.host.call(token.news, token.view, self.timeout)
+        return self._checked(token, await self.host.call(token.news, token.view, self.timeout))
+
+    def decide_now(self, token: PriorityToken) -> Decision:
+        """:meth:`decide` for a host that never waits (:attr:`in_line`), without a coroutine."""
+        assert self._in_line is not None
+        return self._checked(token, self._in_line.call_now(token.news, token.view))
+
+    def _checked(self, token: PriorityToken, decision: Decision) -> Decision:
         if decision.failure is not None:
             log.warning(
                 "policy failed",
@@ -114,20 +132,29 @@ class PolicyRunner:
 async def combatant(
     who: str,
     runner: PolicyRunner,
-    inbox: trio.MemoryReceiveChannel[Message],
-    decisions: trio.MemorySendChannel[Decision],
+    inbox: Mailbox[Message],
+    answers: Mailbox[Decision],
 ) -> None:
-    """The combatant task: one decision for every token, until :class:`FightOver` or the
-    scheduler closes the inbox."""
+    """The combatant task: one decision in ``answers`` for every token from ``inbox``, until
+    :class:`FightOver` or the scheduler closes the inbox. It closes ``answers`` when it ends,
+    so a scheduler waiting on it is never left waiting."""
     structlog.contextvars.bind_contextvars(combatant=who)
+    in_line = runner.in_line
     try:
-        async with inbox, decisions:
-            async for message in inbox:
-                if isinstance(message, FightOver):
-                    await runner.finish(message.news)
-                    return
-                decision = await runner.decide(message)
-                await decisions.send(decision)
+        while True:
+            try:
+                message = await inbox.get()
+            except trio.EndOfChannel:
+                return
+            if isinstance(message, FightOver):
+                await runner.finish(message.news)
+                return
+            if in_line:  # a host that never waits: no coroutine to make and await
+                answers.put(runner.decide_now(message))
+            else:
+                answers.put(await runner.decide(message))
     finally:
-        with trio.CancelScope(shield=True):
-            await runner.aclose()
+        answers.close()
+        if runner.closes:
+            with trio.CancelScope(shield=True):
+                await runner.aclose()

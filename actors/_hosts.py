@@ -90,14 +90,24 @@ class InlineHost:
 
     def __init__(self, policy: Any) -> None:
         self.policy = policy
+        self._observe = getattr(policy, "observe", None)
+        self._decide = getattr(policy, "decide", policy)
+
+    def call_now(self, news: Sequence[Event], view: View | None) -> Decision:
+        """:meth:`call` without a coroutine: it never waits, so a combatant calls it directly."""
+        try:
+            observe = self._observe
+            if observe is not None:
+                for event in news:
+                    observe(event)
+            return _decided(None if view is None else self._decide(view))
+        except Exception as err:
+            return fault(err)
 
     async def call(
         self, news: Sequence[Event], view: View | None, timeout: float | None
     ) -> Decision:
-        try:
-            return _decided(_call_policy(self.policy, news, view))
-        except Exception as err:
-            return fault(err)
+        return self.call_now(news, view)
 
     async def aclose(self) -> None:
         pass
@@ -114,16 +124,21 @@ class TaskHost:
     async def call(
         self, news: Sequence[Event], view: View | None, timeout: float | None
     ) -> Decision:
-        with trio.move_on_after(timeout if timeout is not None else float("inf")) as scope:
-            try:
-                result = _call_policy(self.policy, news, view)
-                if inspect.isawaitable(result):
-                    result = await result
-                return _decided(result)
-            except Exception as err:
-                return fault(err)
+        if timeout is None:  # no deadline, no cancel scope to open for every call
+            return await self._call(news, view)
+        with trio.move_on_after(timeout) as scope:
+            return await self._call(news, view)
         assert scope.cancelled_caught
         return timed_out(timeout)
+
+    async def _call(self, news: Sequence[Event], view: View | None) -> Decision:
+        try:
+            result = _call_policy(self.policy, news, view)
+            if inspect.isawaitable(result):
+                result = await result
+            return _decided(result)
+        except Exception as err:
+            return fault(err)
 
     async def aclose(self) -> None:
         pass

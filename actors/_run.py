@@ -1,10 +1,10 @@
 """``run_encounter``: the nursery with the scheduler and one task per combatant.
 
-The scheduler task drives :class:`engine.Fight` and talks to combatants only through channels:
-a token channel to each combatant and a decision channel back. It waits on exactly the
-combatant that holds priority, so the order of play never depends on Trio's scheduling. Channels
-are unbuffered, opened with ``async with`` and closed by their owners, so every task ends when
-the encounter does.
+The scheduler task drives :class:`engine.Fight` and talks to combatants only through their
+mailboxes (see :mod:`actors._mailbox`): a token to each combatant's inbox and its decision back
+in its answers. It waits on exactly the combatant that holds priority, so the order of play
+never depends on Trio's scheduling. Each mailbox is closed by the task that sends into it, so
+every task ends when the encounter does.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from initiative.events import (
 from ._combatant import FightOver, Message, PolicyRunner, combatant
 from ._inline import Executor, choose, play_inline
 from ._loading import PolicyChoice, load_policy
+from ._mailbox import Mailbox
 from ._policies import PolicyContext
 from ._wire import Hello
 
@@ -168,20 +169,19 @@ async def _schedule(
     warm: bool,
     task_status: trio.TaskStatus[None],
 ) -> None:
-    links: dict[str, tuple[trio.MemorySendChannel[Message], trio.MemoryReceiveChannel[Decision]]]
-    links = {}
+    links: dict[str, tuple[Mailbox[Message], Mailbox[Decision]]] = {}
     for who, runner in runners.items():
-        inbox_tx, inbox_rx = trio.open_memory_channel[Message](0)
-        decision_tx, decision_rx = trio.open_memory_channel[Decision](0)
-        nursery.start_soon(combatant, who, runner, inbox_rx, decision_tx, name=f"combatant {who}")
-        links[who] = (inbox_tx, decision_rx)
+        inbox: Mailbox[Message] = Mailbox()
+        answers: Mailbox[Decision] = Mailbox()
+        nursery.start_soon(combatant, who, runner, inbox, answers, name=f"combatant {who}")
+        links[who] = (inbox, answers)
     task_status.started()
     seen = dict.fromkeys(runners, 0)
     recorded = iter(decisions)
     try:
         stepper = Stepper(fight)
         while (token := stepper.token) is not None:
-            inbox_tx, decision_rx = links[token.who]
+            inbox, answers = links[token.who]
             runner = runners[token.who]
             replayed = next(recorded, None)
             if replayed is None or (warm and runner.warm):
@@ -190,16 +190,15 @@ async def _schedule(
                         token, news=tuple(fight.events[seen[token.who] :])
                     )
                     seen[token.who] = len(fight.events)
-                await inbox_tx.send(token)
-                decision = await decision_rx.receive()
+                inbox.put(token)
+                decision = await answers.get()
             stepper.apply(decision if replayed is None else replayed)
         for who, runner in runners.items():
             if runner.observes:
-                await links[who][0].send(FightOver(news=tuple(fight.events[seen[who] :])))
+                links[who][0].put(FightOver(news=tuple(fight.events[seen[who] :])))
     finally:
-        for inbox_tx, decision_rx in links.values():
-            await inbox_tx.aclose()
-            await decision_rx.aclose()
+        for inbox, _ in links.values():
+            inbox.close()
 
 
 async def run_encounter(

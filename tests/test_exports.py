@@ -177,6 +177,7 @@ SURFACE = {
         "InlineSeat",
         "LoadedPolicy",
         "Lookahead",
+        "Mailbox",
         "Names",
         "Paired",
         "PolicyChoice",
