@@ -27,12 +27,10 @@ from initiative.engine import (
     policy_rng,
 )
 from initiative.events import (
-    EncounterEnded,
     EncounterSpec,
     Event,
     InitiativeError,
     LogWriter,
-    PriorityGranted,
 )
 
 from ._combatant import FightOver, Message, PolicyRunner, combatant
@@ -43,9 +41,6 @@ from ._policies import PolicyContext
 from ._wire import Hello
 
 log = structlog.get_logger("initiative.actors")
-
-_FLUSH = (PriorityGranted, EncounterEnded)
-"""The events after which the pending log lines are written."""
 
 
 @dataclass
@@ -251,20 +246,24 @@ async def run_encounter(
         writer = LogWriter(out, append=written > 0)  # the log's lock, held to the end
     seats = choose(runners, executor)
 
+    fight = Fight(encounter, seed, sink=on_event, parent=parent, reseed=reseed, dice=dice)
+    # The fight keeps its lines; they are written together at each grant of priority (before
+    # anyone is asked) and at the end: whole lines, one write per decision, not per event.
     pending: list[bytes] = []
+    first = 0  # the seq of pending[0]: lines of the first ``written`` events are not written
 
-    def sink(event: Event) -> None:
-        # Lines are written together up to each grant of priority (before any policy runs)
-        # and at the end: whole lines, one write per decision instead of one per event.
-        if writer is not None and event.seq >= written:
-            pending.append(fight.last_line)
-            if isinstance(event, _FLUSH):
-                writer.write_line(b"".join(pending))
-                pending.clear()
-        if on_event is not None:
-            on_event(event)
+    def flush() -> None:
+        nonlocal first
+        if pending and writer is not None:
+            skip = max(0, written - first)
+            if skip < len(pending):
+                writer.write_line(b"".join(pending[skip:]))
+            first += len(pending)
+            pending.clear()
 
-    fight = Fight(encounter, seed, sink=sink, parent=parent, reseed=reseed, dice=dice)
+    if writer is not None:
+        fight.lines = pending
+        fight.on_grant = flush
     structlog.contextvars.bind_contextvars(encounter=encounter.name or encounter.ruleset)
     try:
         if seats is not None:
@@ -273,9 +272,10 @@ async def run_encounter(
             await schedule(fight, runners, decisions=decisions, warm=warm)
     finally:
         if writer is not None:
-            if pending:
-                writer.write_line(b"".join(pending))
-            writer.close()
+            try:
+                flush()
+            finally:
+                writer.close()
         structlog.contextvars.unbind_contextvars("encounter", "combatant")
     return Result(fight=fight, events=fight.events)
 

@@ -154,6 +154,11 @@ class Fight:
         and ``chain`` stay as they were at the fork."""
         self.last_event: Event | None = None
         """The last event emitted, as recorded (with its seq and cause)."""
+        self.lines: list[bytes] | None = None
+        """When a list, every line recorded is appended to it (a log writer takes them)."""
+        self.on_grant: Callable[[], None] | None = None
+        """Called at every grant of priority, once ``PriorityGranted`` is recorded and before
+        anyone is asked (a log writer writes the lines so far then)."""
         self._digested = -1
         self.reseed: dict[int, int] = dict(reseed or {})
         """``{seq: seed}``: after event ``seq``, the dice come from ``seed`` (a fork's new luck).
@@ -215,6 +220,8 @@ class Fight:
         if self.recording:
             self.last_line = line = _encode(stamped) + b"\n"  # encode_event, in line
             self.chain = _blake2b(self.chain + line, digest_size=32).digest()  # chain_step
+            if self.lines is not None:
+                self.lines.append(line)
         self.last_event = stamped
         state = self.state  # state.apply(stamped), in line
         state.seq = seq
@@ -646,6 +653,8 @@ class Fight:
                 granted = self.emit(
                     PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
                 )
+                if self.on_grant is not None:
+                    self.on_grant()
             token = PriorityToken(
                 who=who,
                 window=window,
