@@ -483,6 +483,7 @@ class Fight:
 
     def _restore(self, snap: Snapshot) -> None:
         self._nearest_by = {}
+        self.rules.kept.clear()
         self.state = self.rules.state = snap.state.copy()
         self.rng = Rng(*snap.rng)
         self.next_seq = snap.next_seq

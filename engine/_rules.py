@@ -126,11 +126,13 @@ class Rules:
         "get",
         "heal",
         "inserted_turn",
+        "kept",
         "move",
         "near",
         "nearest_enemy",
         "opening",
         "options",
+        "plain",
         "present_ids",
         "roll",
         "roll_initiative",
@@ -154,6 +156,13 @@ class Rules:
         self._counter_types: tuple[type[Counter], ...] = tuple(ruleset.counters)
         self._conditions = frozenset(self._condition_types)
         self._counters = frozenset(self._counter_types)
+        self.plain: bool = fight._base_standing and fight._base_sight
+        """Whether standing and sight are the plain rules (neither defeated nor gone; the
+        Hidden condition hides): then who stands and who sees whom changes only with the
+        state's ``layout`` count, and answers found from positions alone may be kept."""
+        self.kept: dict[object, tuple[int, Any]] = {}
+        """Answers a ruleset's helpers keep, each with the ``layout`` count it was found at
+        (see :func:`engine.rulesets._common.move_offers`); only used when :attr:`plain`."""
         # Reading.
         self.spec = fight.spec
         self.specs = fight.specs

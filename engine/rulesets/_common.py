@@ -63,7 +63,14 @@ def attack_offers(
     usable: Callable[[Weapon], bool] | None = None,
 ) -> list[Offer]:
     """One Attack offer per visible enemy in reach, with the first weapon that reaches it
-    (among the weapons ``usable`` accepts: a ruleset may leave out an unloaded gun)."""
+    (among the weapons ``usable`` accepts: a ruleset may leave out an unloaded gun).
+
+    Without ``usable`` the answer depends only on where everyone stands and who stands: under
+    plain standing and sight (:attr:`Rules.plain`) it is kept until the layout changes."""
+    key = ("attack", who, cost, melee_only)
+    keep = usable is None and fight.plain
+    if keep and (hit := fight.kept.get(key)) is not None and hit[0] == fight.state.layout:
+        return list(hit[1])
     offers = []
     me = fight.get(who)
     for enemy in _enemies_within(fight, who, max(_limit(w) for w in weapons(fight, who))):
@@ -76,14 +83,29 @@ def attack_offers(
             if reaches(w, gap):
                 offers.append(Offer(action=Attack(target=enemy.id, weapon=w.name), cost=cost))
                 break
+    if keep:
+        fight.kept[key] = (fight.state.layout, tuple(offers))
     return offers
 
 
 def move_offers(fight: Rules, who: str, cost: int, speed: float) -> list[Offer]:
-    """Offered moves: up to the nearest visible enemy (stopping in reach), and away from it."""
-    me = fight.get(who)
+    """Offered moves: up to the nearest visible enemy (stopping in reach), and away from it.
+
+    The answer depends only on where everyone stands and who stands: under plain standing and
+    sight (:attr:`Rules.plain`) it is kept until the layout changes."""
     if speed <= 0:
         return []
+    key = ("move", who, cost, speed)
+    if fight.plain and (hit := fight.kept.get(key)) is not None and hit[0] == fight.state.layout:
+        return list(hit[1])
+    offers = _move_offers(fight, who, cost, speed)
+    if fight.plain:
+        fight.kept[key] = (fight.state.layout, tuple(offers))
+    return offers
+
+
+def _move_offers(fight: Rules, who: str, cost: int, speed: float) -> list[Offer]:
+    me = fight.get(who)
     nearest = fight.nearest_enemy(who)
     if nearest is None:
         return []
