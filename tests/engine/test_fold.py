@@ -21,6 +21,7 @@ from initiative.events import (
     CounterChanged,
     DamageDealt,
     EncounterEnded,
+    EncounterStarted,
     Event,
     Healed,
     InitiativeOrdered,
@@ -51,44 +52,64 @@ maybe_who = st.none() | who
 point = st.builds(Position, st.integers(-5, 5).map(float), st.integers(-5, 5).map(float))
 condition = st.sampled_from(("prone", "hidden"))
 
-# Each draws an event about the combatants; seq and cause are set when the log is laid out.
-EVENTS = [
-    st.builds(CombatantJoined, who=who, side=st.sampled_from(("x", "y")), hp=st.integers(1, 9),
-              ap=st.integers(0, 3), position=point),
-    st.builds(InitiativeRolled, who=st.lists(st.sampled_from((*IDS, "stranger")), min_size=1,
-              max_size=2).map(tuple), total=st.integers(0, 20), die=st.just(1),
-              modifier=st.just(0)),
-    st.builds(InitiativeOrdered, order=st.permutations(IDS).map(tuple)),
-    st.builds(RoundStarted, round=st.integers(1, 5)),
-    st.builds(TurnStarted, who=who, round=st.just(1)),
-    st.builds(PriorityGranted, who=who, window=st.just(Window(kind="turn")), ap=st.just(1), offers=st.just(1)),
-    st.builds(TurnEnded, who=who),
-    st.builds(TurnInserted, who=who, round=st.just(1)),
-    st.builds(InsertedTurnEnded, who=who, returns_to=maybe_who),
-    st.builds(OpeningOpened, trigger=st.builds(Trigger, kind=st.just("turn_ended")),
-              offered=st.just(())),
-    st.builds(OpeningClosed, returns_to=maybe_who),
-    st.builds(APChanged, who=who, ap=st.integers(0, 3)),
-    st.builds(Moved, who=who, start=point, to=point, distance=st.just(1.0)),
-    st.builds(DamageDealt, who=who, amount=st.just(1), hp=st.integers(-3, 9)),
-    st.builds(Healed, who=who, amount=st.just(1), hp=st.integers(0, 9)),
-    st.builds(ConditionAdded, who=who, condition=condition),
-    st.builds(ConditionRemoved, who=who, condition=condition),
-    st.builds(CounterChanged, who=who, name=st.sampled_from(("rage", "ammo")),
-              value=st.integers(0, 2)),
-    st.builds(CombatantDefeated, who=who),
-    st.builds(CombatantLeft, who=who),
-    st.builds(StateDigested, round=st.just(1), digest=st.just("")),
-    st.builds(EncounterEnded, winner=st.none() | st.just("x"), reason=st.just("r"),
-              rounds=st.just(1)),
-]  # fmt: skip
+# An event of each type about the combatants, by type; seq and cause are set when the log is
+# laid out.
+EVENTS = {
+    CombatantJoined: st.builds(
+        CombatantJoined,
+        who=who,
+        side=st.sampled_from(("x", "y")),
+        hp=st.integers(1, 9),
+        ap=st.integers(0, 3),
+        position=point,
+    ),
+    InitiativeRolled: st.builds(
+        InitiativeRolled,
+        who=st.lists(st.sampled_from((*IDS, "stranger")), min_size=1, max_size=2).map(tuple),
+        total=st.integers(0, 20),
+        die=st.just(1),
+        modifier=st.just(0),
+    ),
+    InitiativeOrdered: st.builds(InitiativeOrdered, order=st.permutations(IDS).map(tuple)),
+    RoundStarted: st.builds(RoundStarted, round=st.integers(1, 5)),
+    TurnStarted: st.builds(TurnStarted, who=who, round=st.just(1)),
+    PriorityGranted: st.builds(
+        PriorityGranted,
+        who=who,
+        window=st.just(Window(kind="turn")),
+        ap=st.just(1),
+        offers=st.just(1),
+    ),
+    TurnEnded: st.builds(TurnEnded, who=who),
+    TurnInserted: st.builds(TurnInserted, who=who, round=st.just(1)),
+    InsertedTurnEnded: st.builds(InsertedTurnEnded, who=who, returns_to=maybe_who),
+    OpeningOpened: st.builds(
+        OpeningOpened, trigger=st.builds(Trigger, kind=st.just("turn_ended")), offered=st.just(())
+    ),
+    OpeningClosed: st.builds(OpeningClosed, returns_to=maybe_who),
+    APChanged: st.builds(APChanged, who=who, ap=st.integers(0, 3)),
+    Moved: st.builds(Moved, who=who, start=point, to=point, distance=st.just(1.0)),
+    DamageDealt: st.builds(DamageDealt, who=who, amount=st.just(1), hp=st.integers(-3, 9)),
+    Healed: st.builds(Healed, who=who, amount=st.just(1), hp=st.integers(0, 9)),
+    ConditionAdded: st.builds(ConditionAdded, who=who, condition=condition),
+    ConditionRemoved: st.builds(ConditionRemoved, who=who, condition=condition),
+    CounterChanged: st.builds(
+        CounterChanged, who=who, name=st.sampled_from(("rage", "ammo")), value=st.integers(0, 2)
+    ),
+    CombatantDefeated: st.builds(CombatantDefeated, who=who),
+    CombatantLeft: st.builds(CombatantLeft, who=who),
+    StateDigested: st.builds(StateDigested, round=st.just(1), digest=st.just("")),
+    EncounterEnded: st.builds(
+        EncounterEnded, winner=st.none() | st.just("x"), reason=st.just("r"), rounds=st.just(1)
+    ),
+}
 
 
 @st.composite
 def logs(draw: st.DrawFn) -> list[Event]:
     """Events in log order: every combatant joins first, then anything in any order."""
-    joins = [draw(EVENTS[0].filter(lambda e, i=i: e.who == i)) for i in IDS]
-    rest = draw(st.lists(st.one_of(EVENTS), min_size=10, max_size=80))
+    joins = [draw(EVENTS[CombatantJoined].filter(lambda e, i=i: e.who == i)) for i in IDS]
+    rest = draw(st.lists(st.one_of(*EVENTS.values()), min_size=10, max_size=80))
     return [
         msgspec.structs.replace(e, seq=seq, cause=seq - 1 if seq else None)
         for seq, e in enumerate([*joins, *rest])
@@ -118,3 +139,13 @@ def test_fold_of_every_golden_log_equals_apply_at_every_event():
         for seq in range(len(events)):
             assert engine.fold(events, seq) == engine.fold_pure(events, seq), (path.name, seq)
         _same(events)
+
+
+def test_fold_and_the_live_state_change_on_the_same_event_types():
+    """An event type the live state learns to apply, the fold must learn too (and the drawn
+    events above cover every one of them)."""
+    from initiative.engine._live import _CHANGES
+    from initiative.engine._state import _FOLD_CHANGES
+
+    assert set(_FOLD_CHANGES) == set(_CHANGES)
+    assert set(EVENTS) >= set(_CHANGES) - {EncounterStarted}  # the header: the golden logs
