@@ -11,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,13 @@ LOG_FORMAT = 2
 
 _encoder = msgspec.json.Encoder()
 _dict_decoder = msgspec.json.Decoder(dict[str, Any])
-_core_decoder = msgspec.json.Decoder(AnyEvent)
-"""Decodes the events of a log whose ruleset has no actions of its own."""
+
+
+@cache
+def _core_decoder() -> msgspec.json.Decoder[Any]:
+    """The decoder of the events of a log whose ruleset has no actions of its own, made on
+    first use (making it costs as much as importing a module)."""
+    return msgspec.json.Decoder(AnyEvent)
 
 
 def encode_event(event: Event) -> bytes:
@@ -310,7 +316,7 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
         # line-by-line reader names it).
         own = has_own_actions(ruleset)
         union = event_type() if own else AnyEvent
-        decoder = event_decoder() if own else _core_decoder
+        decoder = event_decoder() if own else _core_decoder()
         decoded: list[Any] = decoder.decode_lines(body)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
