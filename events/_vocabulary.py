@@ -34,6 +34,8 @@ _extra: dict[str, type[Action]] = {}
 _loaded: set[str] = set()
 _option_types: dict[str, type[msgspec.Struct]] = {}
 _built: dict[str, Any] = {}
+_own: dict[str, bool] = {}
+""":func:`has_own_actions` by ruleset, until another action is registered."""
 #: The decoding stand-ins (wider action fields): the class each stands for, and its fields that
 #: were widened.
 _bases: dict[type[Any], tuple[type[Any], tuple[str, ...]]] = {}
@@ -57,6 +59,7 @@ def register_actions(*classes: type[Action]) -> None:
         if known is not None and known is not cls:
             raise ValueError(f"action tag {tag!r} is registered twice ({known!r} and {cls!r})")
         _extra[tag] = cls
+        _own.clear()
 
 
 def action_types() -> tuple[type[Action], ...]:
@@ -191,8 +194,11 @@ def as_declared(value: Any) -> Any:
 
 def has_own_actions(ruleset: str) -> bool:
     """Whether ``ruleset`` registered actions of its own (tagged ``"<ruleset>.<Name>"``)."""
-    prefix = f"{ruleset}."
-    return any(tag.startswith(prefix) for tag in _extra)
+    own = _own.get(ruleset)
+    if own is None:
+        prefix = f"{ruleset}."
+        own = _own[ruleset] = any(tag.startswith(prefix) for tag in _extra)
+    return own
 
 
 def stand_in_types() -> Mapping[type[Any], object]:

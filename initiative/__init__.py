@@ -21,39 +21,60 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from initiative.events import (
-    EncounterFileError as EncounterFileError,
-    EncounterSpec,
-    IllegalActionError as IllegalActionError,
-    InitiativeError as InitiativeError,
-    LogContents,
-    LogFormatError as LogFormatError,
-    PolicyLoadError as PolicyLoadError,
-    ReplayDivergedError as ReplayDivergedError,
-    UnknownRulesetError as UnknownRulesetError,
-    read_log,
-)
-
 from ._logging import ensure_configured
 
 if TYPE_CHECKING:
     from initiative import engine
     from initiative.actors import PolicyChoice, Result
+    from initiative.events import (
+        EncounterFileError as EncounterFileError,
+        EncounterSpec,
+        IllegalActionError as IllegalActionError,
+        InitiativeError as InitiativeError,
+        LogContents,
+        LogFormatError as LogFormatError,
+        PolicyLoadError as PolicyLoadError,
+        ReplayDivergedError as ReplayDivergedError,
+        UnknownRulesetError as UnknownRulesetError,
+    )
     from initiative.replays import Verification
 
     from ._stepping import Stepper as Stepper
 
 ensure_configured()
 
+#: The errors this package re-exports from ``initiative.events``.
+_ERRORS = frozenset(
+    (
+        "EncounterFileError",
+        "IllegalActionError",
+        "InitiativeError",
+        "LogFormatError",
+        "PolicyLoadError",
+        "ReplayDivergedError",
+        "UnknownRulesetError",
+    )
+)
+
 
 def __getattr__(name: str) -> Any:
-    # The engine, the actors and Trio load on first use, so that the command line (which
-    # imports this package) starts without them.
+    # The events, the engine, the actors and Trio load on first use, so that the command line
+    # (which imports this package) starts without them: ``initiative --help`` needs none.
+    if name in _ERRORS:
+        from initiative import events
+
+        value = getattr(events, name)
+        globals()[name] = value
+        return value
     if name == "Stepper":
         from ._stepping import Stepper
 
         return Stepper
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 __all__ = [
@@ -77,11 +98,14 @@ __all__ = [
 
 def load_encounter(path: str | os.PathLike[str]) -> EncounterSpec:
     """Read and normalize an encounter file."""
+    from initiative import engine
+
     return engine.load_encounter(path)
 
 
 def _spec(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
     from initiative import engine
+    from initiative.events import EncounterSpec
 
     return encounter if isinstance(encounter, EncounterSpec) else engine.load_encounter(encounter)
 
@@ -166,12 +190,15 @@ def step(
 
 def load(path: str | os.PathLike[str]) -> LogContents:
     """Read a log (a torn last line is dropped and listed in ``warnings``)."""
+    from initiative.events import read_log
+
     ensure_configured()
     return read_log(path)
 
 
 def verify(log: LogContents | str | os.PathLike[str]) -> Verification:
     """Re-simulate a log and compare every event."""
+    from initiative.events import LogContents, read_log
     from initiative.replays import verify_log
 
     ensure_configured()
@@ -183,6 +210,7 @@ def state(
     log: LogContents | str | os.PathLike[str], at: int | None = None
 ) -> engine.EncounterState:
     """The state after event ``at`` (the last when ``None``), folded from the log."""
+    from initiative.events import LogContents, read_log
     from initiative.replays import state_at
 
     ensure_configured()

@@ -1,17 +1,15 @@
 """The ``initiative`` Typer app, its consoles, and helpers every command module shares."""
 
-from __future__ import annotations
-
-from importlib.metadata import PackageNotFoundError, version as package_version
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
-from initiative.events import InitiativeError, LogContents, read_log
-
 from . import _logging
+
+if TYPE_CHECKING:
+    from initiative.events import LogContents
 
 app = typer.Typer(
     name="initiative",
@@ -25,12 +23,16 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-class UsageProblem(InitiativeError):
-    """A command-line value the user gave is wrong."""
+class UsageProblem(Exception):
+    """A command-line value the user gave is wrong (one line and exit 2, as an
+    :class:`~initiative.events.InitiativeError` is; a class of its own, so that the command
+    line starts without loading the events)."""
 
 
 def _show_version(value: bool) -> None:
     if value:
+        from importlib.metadata import PackageNotFoundError, version as package_version
+
         try:
             number = package_version("initiative")
         except PackageNotFoundError:  # run from a source tree that was never installed
@@ -69,14 +71,16 @@ FORCE = Annotated[
 ]
 
 
-def warn(contents: LogContents) -> None:
+def warn(contents: "LogContents") -> None:
     from initiative.replays import literal
 
     for warning in contents.warnings:
         err.print(f"[yellow]warning:[/yellow] {literal(warning)}")
 
 
-def load_log(path: Path) -> LogContents:
+def load_log(path: Path) -> "LogContents":
+    from initiative.events import read_log
+
     contents = read_log(path)
     warn(contents)
     return contents

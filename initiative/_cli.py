@@ -9,9 +9,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from initiative.events import InitiativeError
-
-from ._app import app, err
+from ._app import UsageProblem, app, err
 
 #: Command modules, imported in the order their panels appear in ``--help``.
 COMMAND_MODULES = ("_commands", "_cmd_debug", "_cmd_batch", "_cmd_serve", "_cmd_examples")
@@ -36,6 +34,13 @@ def _literal(text: object) -> str:
     return literal(text)
 
 
+def _initiative_error() -> type[Exception]:
+    """The library's error class (imported late: ``--help`` never loads the events)."""
+    from initiative.events import InitiativeError
+
+    return InitiativeError
+
+
 def main() -> None:
     """Entry point: every error a user can cause is one line on stderr and exit status 2."""
     try:
@@ -47,9 +52,8 @@ def main() -> None:
             if len(leaves) == 1:
                 raise leaves[0] from None
             raise
-    except InitiativeError as problem:
-        err.print(f"[red]error:[/red] {_literal(problem)}")
-        sys.exit(2)
-    except OSError as problem:
+    except Exception as problem:
+        if not isinstance(problem, (UsageProblem, OSError, _initiative_error())):
+            raise
         err.print(f"[red]error:[/red] {_literal(problem)}")
         sys.exit(2)

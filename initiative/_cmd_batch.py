@@ -1,9 +1,6 @@
 """``batch`` and ``duel``: many seeds of one encounter, with statistics and a results database."""
 
-from __future__ import annotations
-
 import logging
-import shlex
 import sys
 import time
 from contextlib import closing
@@ -11,23 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task as ProgressTask,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
-from rich.text import Text
-
-from initiative.events import EncounterSpec
 
 if TYPE_CHECKING:
     from initiative.actors import ResultStore, Summary, Task
+    from initiative.events import EncounterSpec
 
 from ._app import UsageProblem, app, err, out, parse_policies
 from ._output import print_json, print_table, rounded
@@ -94,17 +79,6 @@ class Clock:
         return f"{self.rate:,.1f} enc/s"
 
 
-class RateColumn(ProgressColumn):
-    """Encounters per second so far: those finished over the time to the last of them."""
-
-    def __init__(self, clock: Clock) -> None:
-        super().__init__()
-        self.clock = clock
-
-    def render(self, task: ProgressTask) -> Text:
-        return Text("" if not self.clock.done else self.clock.rate_text(), style="cyan")
-
-
 WORKER_PRELOAD = ("initiative.actors", "initiative.engine", "initiative.events")
 """What the fork server of ``--jobs`` workers imports once for all of them (the same list as
 ``initiative.actors._batch.PRELOAD``; a test holds them equal)."""
@@ -130,7 +104,7 @@ def _start_worker_server(jobs: int, cluster: str | None) -> None:
 
 def _check(
     encounter: Path, runs: int, jobs: int, chosen: dict[str, str], seed: int
-) -> EncounterSpec:
+) -> "EncounterSpec":
     from initiative import engine
     from initiative.actors import make_runners
 
@@ -157,13 +131,13 @@ def _level(ctx: typer.Context) -> int:
 def _fight_all(
     ctx: typer.Context,
     encounter: Path,
-    tasks: list[Task],
+    tasks: "list[Task]",
     jobs: int,
     keep_logs: Path | None,
     timeout: float | None,
     cluster: str | None = None,
-    saved: ResultStore | None = None,
-) -> tuple[list[Summary], Clock]:
+    saved: "ResultStore | None" = None,
+) -> "tuple[list[Summary], Clock]":
     """Fight the tasks not yet in ``saved``, with a progress bar; rows are stored as they come.
 
     Ctrl-C stops the workers at once, keeps every finished encounter's row, says how many were
@@ -172,22 +146,15 @@ def _fight_all(
     from initiative.actors import iter_batch, quiet_logging
     from initiative.replays import literal
 
+    from ._progress import progress_bar
+
     level = _level(ctx)
     quiet_logging(level)
     results: dict[int, Summary] = dict(saved.done) if saved is not None else {}
     todo = [i for i in range(len(tasks)) if i not in results]
     clock = Clock()
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        RateColumn(clock),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-    )
     try:
-        with Progress(*columns, console=err, transient=False) as progress:
+        with progress_bar(clock, err) as progress:
             bar = progress.add_task(
                 literal(encounter.name), total=len(tasks), completed=len(results)
             )
@@ -217,7 +184,9 @@ def _fight_all(
     return [results[i] for i in range(len(tasks))], clock
 
 
-def _interrupted(done: int, total: int, saved: ResultStore | None) -> None:
+def _interrupted(done: int, total: int, saved: "ResultStore | None") -> None:
+    import shlex
+
     from initiative.replays import plain
 
     where = (
@@ -237,10 +206,10 @@ def _open_store(
     encounter: Path,
     policies: object,
     seed_start: int,
-    tasks: list[Task],
+    tasks: "list[Task]",
     jobs: int,
     timeout: float | None,
-) -> ResultStore | None:
+) -> "ResultStore | None":
     from initiative.actors import ResultStore
 
     if db is None:
@@ -394,7 +363,7 @@ def _print_timing(clock: Clock, jobs: int, cluster: str | None) -> None:
     )
 
 
-def _storage(saved: ResultStore | None, keep_logs: Path | None) -> dict[str, object]:
+def _storage(saved: "ResultStore | None", keep_logs: Path | None) -> dict[str, object]:
     return {
         "db": saved.db if saved is not None else None,
         "run_id": saved.run_id if saved is not None else None,
@@ -402,7 +371,7 @@ def _storage(saved: ResultStore | None, keep_logs: Path | None) -> dict[str, obj
     }
 
 
-def _report_storage(saved: ResultStore | None, keep_logs: Path | None, rerun: str) -> None:
+def _report_storage(saved: "ResultStore | None", keep_logs: Path | None, rerun: str) -> None:
     from initiative.replays import plain
 
     if keep_logs is not None:

@@ -1,20 +1,17 @@
 """The debugging commands: why, diff, fork, resume, view. Thin: parse, call ``replays``, render."""
 
-from __future__ import annotations
-
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+import typer
+
 if TYPE_CHECKING:
     from initiative.actors import Result
+    from initiative.events import Event, LogContents
     from initiative.replays import Step
-import typer
-from msgspec import to_builtins
-
-from initiative.events import Event, LogContents, read_log
 
 from ._app import (
     FORCE,
@@ -41,7 +38,7 @@ TRUST = Annotated[
 _CONTEXT = 3
 
 
-def _step_line(step: Step, marker: str = " ") -> str:
+def _step_line(step: "Step", marker: str = " ") -> str:
     from initiative.replays import literal
 
     indent = "  " * max(0, step.depth - 1)
@@ -59,6 +56,8 @@ def why(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """The chain of causes from the root to event SEQ (and with --effects, what SEQ caused)."""
+    from msgspec import to_builtins
+
     from initiative.replays import cause_chain, deciding_rolls, effects, plain
 
     contents = load_log(log)
@@ -67,7 +66,7 @@ def why(
     rolls = deciding_rolls(contents.events, chain)
     if as_json:
 
-        def with_event(step: Step) -> dict[str, object]:
+        def with_event(step: "Step") -> dict[str, object]:
             return {**step.to_builtins(), "event": to_builtins(contents.events[step.seq])}
 
         data: dict[str, object] = {"seq": seq, "causes": [with_event(s) for s in chain]}
@@ -88,7 +87,7 @@ def why(
             out.print(_step_line(step))
 
 
-def _context_lines(contents: LogContents, start: int, stop: int, marker: str) -> None:
+def _context_lines(contents: "LogContents", start: int, stop: int, marker: str) -> None:
     from initiative.replays import step_of
 
     for event in contents.events[max(0, start) : stop]:
@@ -146,10 +145,12 @@ def diff(
     raise typer.Exit(1)
 
 
-def _diff_json(result: Any, a: LogContents, b: LogContents) -> None:
+def _diff_json(result: Any, a: "LogContents", b: "LogContents") -> None:
+    from msgspec import to_builtins
+
     seq = result.seq
 
-    def event_at(log: LogContents) -> object:
+    def event_at(log: "LogContents") -> object:
         return to_builtins(log.events[seq]) if seq is not None and seq < len(log.events) else None
 
     print_json(
@@ -170,7 +171,7 @@ def _diff_json(result: Any, a: LogContents, b: LogContents) -> None:
     raise typer.Exit(0)
 
 
-def _narrator(start: int | list[int], quiet: bool, table: bool = False) -> Callable[[Event], None]:
+def _narrator(start: int | list[int], quiet: bool, table: bool = False) -> Callable[["Event"], None]:
     """Narrate events from seq ``start`` on (a one-item list: set once the log is read); at the
     table (a person or hand-rolled dice), in the table's sentences."""
     from initiative.replays import Narrator, TableNarrator
@@ -179,7 +180,7 @@ def _narrator(start: int | list[int], quiet: bool, table: bool = False) -> Calla
     narrating = not quiet
     first = start if isinstance(start, list) else [start]
 
-    def show(event: Event) -> None:
+    def show(event: "Event") -> None:
         nonlocal narrating
         line = narrate(event)  # always called, so names and nesting are known
         if narrating and line is not None and event.seq >= first[0]:
@@ -192,7 +193,7 @@ def _narrator(start: int | list[int], quiet: bool, table: bool = False) -> Calla
     return show
 
 
-def _check_policies(chosen: dict[str, str], contents: LogContents) -> None:
+def _check_policies(chosen: dict[str, str], contents: "LogContents") -> None:
     spec = contents.header.encounter
     ids = {c.id for c in spec.combatants} | set(spec.sides)
     for who in chosen:
@@ -202,7 +203,7 @@ def _check_policies(chosen: dict[str, str], contents: LogContents) -> None:
             )
 
 
-def _finished(result: Result, target: Path) -> None:
+def _finished(result: "Result", target: Path) -> None:
     from initiative.replays import literal
 
     state = result.fight.state
@@ -291,6 +292,7 @@ def resume(
     the log records as given are taken from it; --dice says where the rest come from."""
     import trio
 
+    from initiative.events import read_log
     from initiative.replays import NothingToResume, literal, resume_log
 
     chosen = parse_policies(policy)
@@ -299,7 +301,7 @@ def resume(
     hosts, given = parse_hosts(host, spec), dice_source(dice, spec)
     start = [0]
 
-    def ready(contents: LogContents) -> None:
+    def ready(contents: "LogContents") -> None:
         warn(contents)
         _check_policies(chosen, contents)
         start[0] = len(contents.events)

@@ -1,8 +1,5 @@
 """``examples``: list the example encounters shipped with the package, and copy them out."""
 
-from __future__ import annotations
-
-import tomllib
 from pathlib import Path
 from typing import Annotated
 
@@ -10,11 +7,12 @@ import typer
 from rich.markup import escape
 
 from ._app import UsageProblem, app, out
-from ._examples import examples
 
 
 def _about(text: str) -> tuple[str, str, str]:
     """The ruleset, name and description an example's TOML declares (blank when absent)."""
+    import tomllib
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
@@ -39,6 +37,8 @@ def examples_command(
     NAME alone copies it into the current folder; nothing that is already there is
     overwritten.
     """
+    from ._examples import examples
+
     found = examples()
     if name is not None and every:
         raise UsageProblem("give an example NAME or --all, not both")

@@ -1,7 +1,5 @@
 """The seat commands: ``serve`` a live fight with seats over the network, ``join`` one."""
 
-from __future__ import annotations
-
 import contextlib
 import sys
 from pathlib import Path
@@ -10,11 +8,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from initiative.events import Event
-
 from ._app import UsageProblem, app, err, out, parse_policies
 
 if TYPE_CHECKING:
+    from initiative.events import Event
+
     from ._serve import Served
 
 PANEL = "Live fights over the network"
@@ -88,12 +86,12 @@ def serve(
     )
     narrate = Narrator()
 
-    def show(event: Event) -> None:
+    def show(event: "Event") -> None:
         line = narrate(event)
         if line is not None and not quiet:
             out.print(line)
 
-    def listening(served: Served) -> None:
+    def listening(served: "Served") -> None:
         shown = f"[{served.host}]" if ":" in served.host else served.host
         out.print(f"listening on {escape(shown)}:{served.port}", markup=False)
         for s in served.seats.values():
@@ -111,7 +109,7 @@ def serve(
     async def run() -> None:
         async with trio.open_nursery() as nursery:
 
-            async def fight_task(task_status: trio.TaskStatus[Served]) -> None:
+            async def fight_task(task_status: "trio.TaskStatus[Served]") -> None:
                 fight_holder.append(
                     await serve_fight(
                         spec,

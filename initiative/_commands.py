@@ -1,30 +1,21 @@
 """The core commands: run, replay, verify, show, state, rulesets."""
 
-from __future__ import annotations
-
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import msgspec
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from initiative.events import (
-    Event,
-    InitiativeError,
-    LogFormatError,
-    LogNeverStartedError,
-    RoundStarted,
-    parse_log,
-)
-
 from ._app import FORCE, UsageProblem, app, err, load_log, out, parse_policies, refuse_existing
 from ._output import print_json
 from ._table import DiceOption, HostOption, dice_source, parse_hosts, resume_command, stops_cleanly
+
+if TYPE_CHECKING:
+    from initiative.events import Event
 
 
 @app.command(rich_help_panel="Fights and logs")
@@ -72,7 +63,7 @@ def run(
     # Through Rich only for a terminal; a pipe or a file gets plain text, buffered.
     piped = not out.is_terminal
 
-    def show(event: Event) -> None:
+    def show(event: "Event") -> None:
         nonlocal narrating
         line = narrate(event)
         if line is not None and narrating:
@@ -148,6 +139,7 @@ def verify(
 ) -> None:
     """Check a log's tamper-evidence chain and state digests, then re-simulate it from its
     header and recorded decisions; exit 1 when it was tampered with or diverges."""
+    from initiative.events import InitiativeError, LogFormatError, LogNeverStartedError, parse_log
     from initiative.replays import check_chain, check_digests, literal, verify_log
 
     def verdict(status: str, text: str, **facts: object) -> None:
@@ -251,6 +243,8 @@ def _describe_divergence(expected: bytes | None, got: bytes | None) -> str:
 
 
 def _type_of(line: bytes) -> str:
+    import msgspec
+
     try:
         obj = msgspec.json.decode(line)
         return str(obj.get("type", "?")) if isinstance(obj, dict) else "?"
@@ -333,6 +327,7 @@ def _follow(
     idle: float | None,
 ) -> None:
     """``show --follow``: one line per event as it arrives (a table needs every row first)."""
+    from initiative.events import RoundStarted
     from initiative.replays import follow, plain, select, summary, who_of
 
     rounds = filters.pop("rounds")

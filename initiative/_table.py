@@ -14,7 +14,7 @@ import typer
 
 if TYPE_CHECKING:
     from initiative.engine import DiceSource
-from initiative.events import EncounterSpec
+    from initiative.events import EncounterSpec
 
 from ._app import UsageProblem, err
 

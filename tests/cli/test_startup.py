@@ -1,5 +1,5 @@
-"""``initiative --help`` pays only for the command line: the engine, the actors, the replays
-and Trio load when a command needs them."""
+"""``initiative --help`` pays only for the command line: the events (and msgspec), the engine,
+the actors, the replays and Trio load when a command needs them."""
 
 from __future__ import annotations
 
@@ -8,10 +8,17 @@ import sys
 
 from packages import import_name
 
-HEAVY = ("trio", *(import_name(f) for f in ("engine", "actors", "replays")))
+HEAVY = (
+    "trio",
+    "msgspec",
+    "importlib.metadata",
+    "rich.progress",
+    "tomllib",
+    *(import_name(f) for f in ("events", "engine", "actors", "replays")),
+)
 
 
-def test_help_does_not_import_the_engine_actors_replays_or_trio() -> None:
+def test_help_does_not_import_the_events_engine_actors_replays_or_trio() -> None:
     probe = (
         "import sys, runpy\n"
         "sys.argv = ['initiative', '--help']\n"

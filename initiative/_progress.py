@@ -1,0 +1,48 @@
+"""The progress bar of ``batch`` and ``duel`` (imported when they start fighting: the rest of
+the command line never needs ``rich.progress``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from ._cmd_batch import Clock
+
+
+class RateColumn(ProgressColumn):
+    """Encounters per second so far: those finished over the time to the last of them."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def render(self, task: Task) -> Text:
+        return Text("" if not self.clock.done else self.clock.rate_text(), style="cyan")
+
+
+def progress_bar(clock: Clock, console: Console) -> Progress:
+    """A bar with the count done, the rate, the time spent and the time left."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(clock),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=False,
+    )
