@@ -274,9 +274,7 @@ def foreign_action(event: Any, ruleset: str) -> str | None:
         owner = ruleset_of(action)
         if owner is not None and owner != ruleset:
             tag = type(action).__struct_config__.tag
-            return (
-                f"action {tag!r} belongs to the {owner} ruleset; a {ruleset} log cannot hold it"
-            )
+            return f"action {tag!r} belongs to the {owner} ruleset; a {ruleset} log cannot hold it"
     return None
 
 

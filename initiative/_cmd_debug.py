@@ -171,7 +171,9 @@ def _diff_json(result: Any, a: "LogContents", b: "LogContents") -> None:
     raise typer.Exit(0)
 
 
-def _narrator(start: int | list[int], quiet: bool, table: bool = False) -> Callable[["Event"], None]:
+def _narrator(
+    start: int | list[int], quiet: bool, table: bool = False
+) -> Callable[["Event"], None]:
     """Narrate events from seq ``start`` on (a one-item list: set once the log is read); at the
     table (a person or hand-rolled dice), in the table's sentences."""
     from initiative.replays import Narrator, TableNarrator
