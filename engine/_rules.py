@@ -15,6 +15,8 @@ dice               ``roll`` (the fight's dice, or dice given at the table)
 change             ``set_ap``, ``move``, ``damage``, ``heal``, ``defeat``,
                    ``roll_initiative``, ``emit`` (any other event), ``caused_by``
 flow (generators)  ``opening`` and ``inserted_turn``, driven with ``yield from``
+kept answers       ``plain`` (standing and sight are the plain rules), ``kept`` (answers
+                   found from positions alone, stamped with the state's ``layout`` count)
 =================  =========================================================================
 
 Apart from the condition and counter methods (the one layer it adds, no dearer than the string
