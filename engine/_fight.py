@@ -16,6 +16,7 @@ at each round's end is the same for both.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from hashlib import blake2b as _blake2b
 from importlib.metadata import PackageNotFoundError, version
@@ -296,10 +297,14 @@ class Fight:
         costs the same among 8 combatants as among 1,000."""
         here = self.get(who).position
         c = self.state.combatants
+        x, y, lim = here.x, here.y, radius + 0.01  # a square first (distances are to the cm)
         found = [
             k
             for k in self.state.near(here, radius)
-            if k != who and distance(here, c[k].position) <= radius + 1e-9
+            if -lim <= (p := c[k].position).x - x <= lim
+            and -lim <= p.y - y <= lim
+            and k != who
+            and distance(here, p) <= radius + 1e-9
         ]
         return self.state.sort_ids(found)
 
@@ -339,12 +344,17 @@ class Fight:
                 if everyone or see(rules, who, e.id)
             ]
             return c[min(gaps)[1]] if gaps else None
+        x, y = me.position.x, me.position.y
         while True:
             wide = self.state.covers(radius)  # everyone is looked at: the nearest is found
+            # Unless everyone is looked at, a square first (distances are to the centimetre).
+            lim = math.inf if wide else radius + 0.01
             found = [
                 (gap, k)
                 for k in self.state.near(me.position, radius)
-                if c[k].side != me.side
+                if -lim <= (p := c[k].position).x - x <= lim
+                and -lim <= p.y - y <= lim
+                and c[k].side != me.side
                 and c[k].standing
                 and ((gap := distance(me.position, c[k].position)) <= radius or wide)
                 and see(rules, who, k)
