@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any
 
 from initiative.engine import CombatantState, Rng, View, distance
@@ -54,25 +53,24 @@ def closing(view: View) -> Action:
     return EndTurn() if view.window.is_turn else Pass()
 
 
-_id_of = attrgetter("id")
-
-
 def _weakest_target(view: View, offers: list[Offer]) -> Offer:
-    enemies = view.enemies
     nearest = view.nearest
-    ids: list[str] | None = None  # listed only for a target other than the nearest enemy
     hp: dict[str, int] = {}
+    wanted: set[str] = set()  # targets other than the nearest enemy, looked up below
     for offer in offers:
         target = getattr(offer.action, "target", "")
-        if target in hp:
-            continue
         if nearest is not None and target == nearest.id:
             hp[target] = nearest.hp  # the nearest is one of the enemies (same state)
-            continue
-        if ids is None:
-            ids = list(map(_id_of, enemies))
-        if target in ids:
-            hp[target] = enemies[ids.index(target)].hp
+        elif target:
+            wanted.add(target)
+    wanted.difference_update(hp)
+    if wanted:  # one pass over the enemies, stopping once every target is found
+        for enemy in view.enemies:
+            if enemy.id in wanted:
+                hp[enemy.id] = enemy.hp
+                wanted.discard(enemy.id)
+                if not wanted:
+                    break
     return min(offers, key=lambda o: (hp.get(getattr(o.action, "target", ""), 0), o.cost))
 
 
