@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from hashlib import blake2b as _blake2b
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -77,7 +76,7 @@ from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
 from ._rules import Rules
 from ._ruleset import Ruleset, find_ruleset
-from ._state import CombatantState, chain_step, state_digest
+from ._state import _CHAIN, CombatantState, chain_step, state_digest
 from ._stepper import Stepper
 
 log = structlog.get_logger("initiative.engine")
@@ -220,7 +219,10 @@ class Fight:
         self.next_seq = seq + 1
         if self.recording:
             self.last_line = line = _encode(stamped) + b"\n"  # encode_event, in line
-            self.chain = _blake2b(self.chain + line, digest_size=32).digest()  # chain_step
+            h = _CHAIN.copy()  # chain_step, in line
+            h.update(self.chain)
+            h.update(line)
+            self.chain = h.digest()
             if self.lines is not None:
                 self.lines.append(line)
         self.last_event = stamped
