@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from operator import attrgetter, indexOf
 from typing import Any
 
 from initiative.engine import CombatantState, Rng, View, distance
@@ -53,6 +54,9 @@ def closing(view: View) -> Action:
     return EndTurn() if view.window.is_turn else Pass()
 
 
+_id_of = attrgetter("id")
+
+
 def _weakest_target(view: View, offers: list[Offer]) -> Offer:
     nearest = view.nearest
     hp: dict[str, int] = {}
@@ -63,14 +67,13 @@ def _weakest_target(view: View, offers: list[Offer]) -> Offer:
             hp[target] = nearest.hp  # the nearest is one of the enemies (same state)
         elif target:
             wanted.add(target)
-    wanted.difference_update(hp)
-    if wanted:  # one pass over the enemies, stopping once every target is found
-        for enemy in view.enemies:
-            if enemy.id in wanted:
-                hp[enemy.id] = enemy.hp
-                wanted.discard(enemy.id)
-                if not wanted:
-                    break
+    enemies = view.enemies
+    for target in wanted.difference(hp):
+        try:  # a search in C that stops at the target (not a list of every enemy's id)
+            at = indexOf(map(_id_of, enemies), target)
+        except ValueError:  # not an enemy it sees: counted as 0 hit points
+            continue
+        hp[target] = enemies[at].hp
     return min(offers, key=lambda o: (hp.get(getattr(o.action, "target", ""), 0), o.cost))
 
 
