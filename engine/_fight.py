@@ -183,9 +183,9 @@ class Fight:
         self.acted_in_round = 0
         """The last round in which an action (not ``EndTurn`` or ``Pass``) was declared."""
         self._nearest: tuple[int, str, CombatantState | None] = (-2, "", None)
+        """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
         self._nearest_by: dict[str, tuple[int, str | None]] = {}
         """Each combatant's nearest enemy's id, with the state's ``layout`` it was found at."""
-        """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
         self.rules = Rules(self)
         """What the ruleset's hooks receive: the table of what rules may read and do."""
         self._place: tuple[int, list[str], int] = (-1, [], 0)
