@@ -981,6 +981,8 @@ class Fight:
 
     def check_end(self) -> None:
         """End the encounter if at most one side is left; raises :class:`EncounterOver`."""
+        if not self.decided():  # (counted in the standing index: no list of sides to build)
+            return
         sides = self.sides_standing()
         if len(sides) <= 1:
             winner = sides[0] if sides else None
