@@ -257,9 +257,12 @@ class LiveState:
         new.combatants = dict(self.combatants)
         new.rank = dict(self.rank)
         new._joined = dict(self._joined)
-        new._standing = None
-        new._states = {}
-        new._pos = {}
+        if self._standing is not None:  # the index copied, not sorted again on first use
+            new._standing = {k: list(v) for k, v in self._standing.items()}
+            new._states = {k: list(v) for k, v in self._states.items()}
+            new._pos = dict(self._pos)
+        else:
+            new._states, new._pos = {}, {}
         new._cells = {k: dict(v) for k, v in self._cells.items()}
         new._by_ap = None if self._by_ap is None else {k: dict(v) for k, v in self._by_ap.items()}
         new.holding = {k: set(v) for k, v in self.holding.items()}
