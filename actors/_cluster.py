@@ -16,6 +16,8 @@ import importlib.util
 import logging
 import uuid
 from collections.abc import Iterator, Sequence
+from concurrent.futures import CancelledError
+from typing import Any
 
 from initiative.engine import load_encounter
 from initiative.events import EncounterSpec, InitiativeError
@@ -93,30 +95,54 @@ def on_cluster(
     from distributed import as_completed
 
     client, cluster = _client(address, level)
+    # The encounter travels inside each task rather than scattered once: scattered data lost
+    # with a worker cannot be computed again, and the tasks that need it are cancelled.
     encounter = load_encounter(path)
     batch = uuid.uuid4().hex[:12]
+    submitted = 0
+
+    def submit(chunk: list[int]) -> Any:
+        nonlocal submitted
+        submitted += 1
+        future = client.submit(  # type: ignore[attr-defined]
+            _run_chunk,
+            path,
+            encounter,
+            [tasks[i] for i in chunk],
+            chunk,
+            keep_logs,
+            timeout,
+            level,
+            key=f"initiative-{batch}-{chunk[0]}-{submitted}",
+            pure=False,
+            retries=2,
+        )
+        work[future.key] = chunk
+        return future
+
+    work: dict[str, list[int]] = {}
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))  # type: ignore[attr-defined]
-        spec = client.scatter(encounter, broadcast=True)  # type: ignore[attr-defined]
-        futures = [
-            client.submit(  # type: ignore[attr-defined]
-                _run_chunk,
-                path,
-                spec,
-                [tasks[i] for i in chunk],
-                chunk,
-                keep_logs,
-                timeout,
-                level,
-                key=f"initiative-{batch}-{chunk[0]}",
-                pure=False,
-                retries=2,
-            )
-            for chunk in chunks(indices, workers, most=4)
-        ]
+        futures = [submit(chunk) for chunk in chunks(indices, workers, most=4)]
+        resubmitted = 0
         try:
-            for future in as_completed(futures):  # type: ignore[no-untyped-call]
-                yield from future.result()
+            pending = as_completed(futures)  # type: ignore[no-untyped-call]
+            for future in pending:
+                try:
+                    got = future.result()
+                except CancelledError as why:
+                    # The scheduler gave the chunk up (a worker lost at an unlucky moment):
+                    # fight it again, a bounded number of times in all.
+                    resubmitted += 1
+                    if resubmitted > 2 * len(futures):
+                        raise InitiativeError(
+                            f"--cluster {address}: the cluster kept cancelling work ({why})"
+                        ) from None
+                    again = submit(work[future.key])
+                    futures.append(again)
+                    pending.add(again)  # type: ignore[no-untyped-call]
+                    continue
+                yield from got
         finally:
             for future in futures:
                 future.cancel()
