@@ -132,3 +132,61 @@ def test_a_bad_cluster_is_one_line_and_exit_2(cluster: str, message: str) -> Non
     assert done.returncode == 2
     assert message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def _unfinished(dask_scheduler: object) -> list[str]:
+    """Keys of this batch's chunks the scheduler has not finished (run on the scheduler)."""
+    return sorted(
+        str(key)
+        for key, task in dask_scheduler.tasks.items()  # type: ignore[attr-defined]
+        if str(key).startswith("initiative-") and task.state in ("waiting", "queued", "processing")
+    )
+
+
+def test_a_chunk_the_cluster_cancels_is_fought_again(tmp_path: Path) -> None:
+    """A chunk cancelled on the scheduler (by another client, with force) is fought again:
+    the batch ends well with the ``--jobs 1`` rows, none lost and none twice."""
+    from distributed import Client, Future
+
+    reference = cli("batch", DUEL, "--runs", 64, "--db", tmp_path / "one.db")
+    assert reference.returncode == 0, reference.stderr
+    cluster = subprocess.Popen(
+        [sys.executable, "-c", CLUSTER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert cluster.stdout is not None
+        address = cluster.stdout.readline().split()[0]
+        db = tmp_path / "cluster.db"
+        batch = subprocess.Popen(
+            [INITIATIVE, "batch", str(DUEL), "--runs", "64", "--db", str(db), "--cluster", address],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        cancelled = None
+        with Client(address, timeout="10s") as other:
+            deadline = time.monotonic() + 120
+            while cancelled is None and batch.poll() is None and time.monotonic() < deadline:
+                keys = other.run_on_scheduler(_unfinished)
+                if keys:
+                    cancelled = keys[-1]
+                    other.cancel([Future(cancelled, client=other)], force=True)
+                else:
+                    time.sleep(0.01)
+        stdout, stderr = batch.communicate(timeout=240)
+        assert cancelled is not None, "the batch ended before a chunk could be cancelled"
+        assert batch.returncode == 0, stderr
+        assert "64 encounters in" in stdout
+        assert rows(db) == rows(tmp_path / "one.db")
+    finally:
+        cluster.stdin.close()  # type: ignore[union-attr]
+        try:
+            cluster.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            cluster.kill()
+            cluster.wait()
+        cluster.stdout.close()  # type: ignore[union-attr]
