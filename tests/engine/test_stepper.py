@@ -8,6 +8,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from initiative.actors import aggressive, run_encounter_sync
 from initiative.engine import Fight, Stepper
+from initiative.engine.rulesets._common import attack_offers, move_offers
 from initiative.events import RoundStarted, StateDigested, encode_lines
 
 from initiative import engine
@@ -66,8 +67,8 @@ def test_round_end_digests_equal_the_folds(case):
 @given(encounters())
 def test_the_live_indexes_answer_as_a_scan_of_everyone_would(case):
     """At every decision, the live state's indexes (who has the AP for a reaction, who is
-    near a point, who is standing) and the nearest enemy the fight keeps for everyone give
-    what looking at every combatant gives."""
+    near a point, who is standing), the nearest enemy the fight keeps for everyone and the
+    offers the shared helpers keep give what looking at every combatant gives."""
     spec, seed = case
     stepper = Stepper(Fight(spec, seed))
     while not stepper.over:
@@ -91,6 +92,12 @@ def test_the_live_indexes_answer_as_a_scan_of_everyone_would(case):
             ]
             nearest = fight.nearest_enemy(c.id)
             assert (nearest.id if nearest else None) == (min(gaps)[1] if gaps else None)
+            # The offers the shared helpers keep while the layout holds are the fresh ones.
+            rules = fight.rules
+            kept = (attack_offers(rules, c.id, 1), move_offers(rules, c.id, 1, 3.0))
+            saved, rules.kept = rules.kept, {}
+            assert kept == (attack_offers(rules, c.id, 1), move_offers(rules, c.id, 1, 3.0))
+            rules.kept = saved
         stepper.apply(aggressive(stepper.token.view))
 
 
