@@ -130,7 +130,10 @@ def test_ctrl_c_keeps_finished_rows_and_resume_finishes_the_run(tmp_path: Path, 
     """SIGINT stops a batch within seconds, keeps each finished row once, says how many were
     done; ``--resume`` then fights only the rest, and the rows equal an uninterrupted run."""
     db = tmp_path / "r.db"
-    args = ["batch", DUEL, "--runs", 40, "--jobs", jobs, "--db", db]
+    # Enough encounters that the batch is still fighting when the first rows are committed
+    # (a quarter of a second in): forty duels once took longer than that, now they do not.
+    runs = 200
+    args = ["batch", DUEL, "--runs", runs, "--jobs", jobs, "--db", db]
     proc = subprocess.Popen(
         [INITIATIVE, *map(str, args)],
         stdout=subprocess.PIPE,
@@ -145,16 +148,16 @@ def test_ctrl_c_keeps_finished_rows_and_resume_finishes_the_run(tmp_path: Path, 
     assert time.monotonic() - sent < 3
     assert proc.returncode == 130
     kept = encounter_rows(db)
-    assert f"interrupted: {len(kept)} of 40 encounters done" in stderr
+    assert f"interrupted: {len(kept)} of {runs} encounters done" in stderr
     assert "--resume" in stderr
     assert "Traceback" not in stderr
     assert [r[0] for r in kept] == sorted({r[0] for r in kept})
-    assert len(kept) < 40
+    assert len(kept) < runs
 
     resumed = cli(*args, "--resume")
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{40 - len(kept)} encounters in" in resumed.stdout
-    fresh = cli("batch", DUEL, "--runs", 40, "--db", tmp_path / "fresh.db")
+    assert f"{runs - len(kept)} encounters in" in resumed.stdout
+    fresh = cli("batch", DUEL, "--runs", runs, "--db", tmp_path / "fresh.db")
     assert fresh.returncode == 0, fresh.stderr
     assert encounter_rows(db) == encounter_rows(tmp_path / "fresh.db")
     # the summary after resuming covers the whole run
