@@ -883,17 +883,7 @@ class Fight:
             offers=offers,
             granted=granted,
         )
-        rng = self.rng
-        snap = Snapshot(
-            state=self.state.copy(),
-            rng=(rng.seed, rng.stream, rng.counter),
-            next_seq=self.next_seq,
-            chain=self.chain,
-            last_line=self.last_line,
-            digested=self._digested,
-            decisions=len(self.decisions),
-        )
-        return paused, snap, self.acted_in_round
+        return paused, self._take_snapshot(), self.acted_in_round
 
     def _fork_from(
         self, point: tuple[Paused, Snapshot, int], upto: int, dice: int | None, record: bool

@@ -8,6 +8,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -45,6 +47,50 @@ def rows(db: Path) -> list[tuple[object, ...]]:
     return got
 
 
+@contextmanager
+def separate_cluster() -> Iterator[list[str]]:
+    """A local cluster in its own process: yields the scheduler's address and the workers'
+    pids; stopped (its standard input closed) at the end."""
+    cluster = subprocess.Popen(
+        [sys.executable, "-c", CLUSTER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert cluster.stdout is not None
+        yield cluster.stdout.readline().split()
+    finally:
+        cluster.stdin.close()  # type: ignore[union-attr]
+        try:
+            cluster.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            cluster.kill()
+            cluster.wait()
+        cluster.stdout.close()  # type: ignore[union-attr]
+
+
+def batch_on(address: str, runs: int, db: Path) -> subprocess.Popen[str]:
+    """``initiative batch`` of the duel on the cluster at ``address``, started."""
+    return subprocess.Popen(
+        [
+            INITIATIVE,
+            "batch",
+            str(DUEL),
+            "--runs",
+            str(runs),
+            "--db",
+            str(db),
+            "--cluster",
+            address,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [INITIATIVE, *map(str, args)], capture_output=True, text=True, timeout=300
@@ -55,24 +101,10 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_writes_nothing_twice(tmp_pa
     """With one of two workers killed in the middle, the rows equal those of ``--jobs 1``."""
     reference = cli("batch", DUEL, "--runs", 16, "--db", tmp_path / "one.db")
     assert reference.returncode == 0, reference.stderr
-    cluster = subprocess.Popen(
-        [sys.executable, "-c", CLUSTER],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert cluster.stdout is not None
-        address, *pids = cluster.stdout.readline().split()
+    with separate_cluster() as (address, *pids):
         assert len(pids) == 2
         db = tmp_path / "cluster.db"
-        batch = subprocess.Popen(
-            [INITIATIVE, "batch", str(DUEL), "--runs", "16", "--db", str(db), "--cluster", address],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        batch = batch_on(address, 16, db)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and batch.poll() is None:
             try:
@@ -87,14 +119,6 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_writes_nothing_twice(tmp_pa
         assert batch.returncode == 0, stderr
         assert "16 encounters in" in stdout
         assert rows(db) == rows(tmp_path / "one.db")
-    finally:
-        cluster.stdin.close()  # type: ignore[union-attr]
-        try:
-            cluster.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            cluster.kill()
-            cluster.wait()
-        cluster.stdout.close()  # type: ignore[union-attr]
 
 
 def test_a_local_cluster_gives_the_same_rows_as_one_job(tmp_path: Path) -> None:
@@ -150,23 +174,9 @@ def test_a_chunk_the_cluster_cancels_is_fought_again(tmp_path: Path) -> None:
 
     reference = cli("batch", DUEL, "--runs", 64, "--db", tmp_path / "one.db")
     assert reference.returncode == 0, reference.stderr
-    cluster = subprocess.Popen(
-        [sys.executable, "-c", CLUSTER],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert cluster.stdout is not None
-        address = cluster.stdout.readline().split()[0]
+    with separate_cluster() as (address, *_):
         db = tmp_path / "cluster.db"
-        batch = subprocess.Popen(
-            [INITIATIVE, "batch", str(DUEL), "--runs", "64", "--db", str(db), "--cluster", address],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        batch = batch_on(address, 64, db)
         cancelled = None
         with Client(address, timeout="10s") as other:
             deadline = time.monotonic() + 120
@@ -182,11 +192,3 @@ def test_a_chunk_the_cluster_cancels_is_fought_again(tmp_path: Path) -> None:
         assert batch.returncode == 0, stderr
         assert "64 encounters in" in stdout
         assert rows(db) == rows(tmp_path / "one.db")
-    finally:
-        cluster.stdin.close()  # type: ignore[union-attr]
-        try:
-            cluster.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            cluster.kill()
-            cluster.wait()
-        cluster.stdout.close()  # type: ignore[union-attr]
