@@ -26,6 +26,12 @@ machine's load (``uptime``) beside any figure.
 5. ``lookahead``: microseconds per decision against the baseline.              target >= 20x
 6. ``initiative --help`` start-up against ``python -c "import trio, msgspec, structlog"``.
                                                                                target <= 1.5x
+
+With ``fights`` and a baseline it also prints the floor under the first figure: what the log
+alone costs per fight, whatever engine made it. The same 4v4 fights' events are made again
+from their fields, encoded, chained (the pinned BLAKE2b chain) and written, with no rules, no
+decisions and no state; that time is set against the 8x budget, one eighth of the baseline's
+time per fight.
 """
 
 from __future__ import annotations
@@ -92,6 +98,40 @@ def worker_fights(count: int) -> dict[str, float]:
         seconds = time.perf_counter() - start
         logs = hashlib.blake2b(b"".join(p.read_bytes() for p in sorted(Path(tmp).iterdir())))
     return {"fights_per_s": count / seconds, "logs": logs.hexdigest()}  # type: ignore[dict-item]
+
+
+def worker_floor(count: int) -> dict[str, float]:
+    """The log's own work for the fights ``worker_fights`` plays: each event made again from
+    its fields, encoded, chained and the lines written to a file, one file per fight."""
+    import msgspec
+
+    import initiative
+
+    engine = _package("engine")
+    _quiet()
+    spec = _spec(4)
+    fields = [
+        [(type(e), {f: getattr(e, f) for f in e.__struct_fields__}) for e in r.events]
+        for r in (initiative.run(spec, seed) for seed in range(count))
+    ]
+    encode = msgspec.json.Encoder().encode
+    chain_step = engine.chain_step
+    best = float("inf")
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(3):
+            start = time.perf_counter()
+            for seed, events in enumerate(fields):
+                chain = bytes(32)
+                lines = []
+                for kind, values in events:
+                    line = encode(kind(**values)) + b"\n"
+                    chain = chain_step(chain, line)
+                    lines.append(line)
+                with open(Path(tmp) / f"{seed}.jsonl", "wb") as out:
+                    out.write(b"".join(lines))
+            best = min(best, time.perf_counter() - start)
+    events = sum(map(len, fields))
+    return {"us_per_fight": best / count * 1e6, "events_per_fight": events / count}
 
 
 def worker_lookahead(count: int) -> dict[str, float]:
@@ -219,6 +259,7 @@ def worker_fold(repeat: int) -> dict[str, float]:
 WORKERS = {
     "fights": worker_fights,
     "lookahead": worker_lookahead,
+    "floor": worker_floor,
     "scale": worker_scale,
     "trio": worker_trio,
     "fold": worker_fold,
@@ -327,6 +368,17 @@ def main() -> None:
             line("  ratio (target >= 8)", f"{new / old:10.2f}")
             same = {r["logs"] for r in news} == {r["logs"] for r in olds}
             line("  logs byte-identical to the baseline's", "       yes" if same else "        NO")
+            floor = min(
+                (run_worker(ROOT, "floor", n) for _ in range(repeat)),
+                key=lambda r: r["us_per_fight"],
+            )
+            budget = 1e6 / (8 * old)
+            line(
+                f"  the log alone, µs per fight ({floor['events_per_fight']:.0f} events)",
+                f"{floor['us_per_fight']:10.0f}",
+            )
+            line("  the 8x budget, µs per fight", f"{budget:10.0f}")
+            line("  the log alone / the 8x budget", f"{floor['us_per_fight'] / budget:10.2f}")
 
     if "trio" in wanted:
         # Each worker measures both; the best of each over the repeats (a shared machine
