@@ -367,7 +367,10 @@ def main() -> None:
             line("4v4 melee fights/s (baseline)", f"{old:10.1f}")
             line("  ratio (target >= 8)", f"{new / old:10.2f}")
             same = {r["logs"] for r in news} == {r["logs"] for r in olds}
-            line("  logs byte-identical to the baseline's", "       yes" if same else "        NO")
+            line(
+                "  logs byte-identical to the baseline's",
+                "       yes" if same else "  no (rules changed since; see README)",
+            )
             floor = min(
                 (run_worker(ROOT, "floor", n) for _ in range(repeat)),
                 key=lambda r: r["us_per_fight"],
