@@ -855,6 +855,16 @@ class Fight:
         copy.recording = record and self.recording
         return copy
 
+    def _share_kept(self, copy: Fight) -> None:
+        """Give a copy just restored from a snapshot of this fight's the answers this fight
+        keeps by ``layout`` (its nearest enemies, its ruleset helpers' ``kept``) that were
+        found at the snapshot's layout count: until that count changes the copy stands as
+        this fight stood then. (An answer found at a later count belongs to this fight's
+        future, which the copy may not share.)"""
+        layout = copy.state.layout
+        copy._nearest_by = {k: v for k, v in self._nearest_by.items() if v[0] == layout}
+        copy.rules.kept = {k: v for k, v in self.rules.kept.items() if v[0] == layout}
+
     def _feed(self, branch: Branch, past: list[Decision], dice: int | None) -> Branch:
         for decision in past:
             if branch.token is None:
@@ -893,6 +903,7 @@ class Fight:
         paused, snap, acted = point
         copy = self._copy(record)
         copy._restore(snap)
+        self._share_kept(copy)
         copy.acted_in_round = acted
         copy.given = dict(self.given)
         copy.decisions = self.decisions[: snap.decisions]
