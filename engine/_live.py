@@ -252,20 +252,31 @@ class LiveState:
     def copy(self) -> LiveState:
         """An independent copy (the combatant values are immutable and shared)."""
         new = LiveState.__new__(LiveState)
-        for name in LiveState.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.combatants = dict(self.combatants)
-        new.rank = dict(self.rank)
-        new._joined = dict(self._joined)
-        if self._standing is not None:  # the index copied, not sorted again on first use
-            new._standing = {k: list(v) for k, v in self._standing.items()}
-            new._states = {k: list(v) for k, v in self._states.items()}
-            new._pos = dict(self._pos)
+        # Every slot, each set once (a fork copies the state at least once).
+        new.seq = self.seq
+        new.ruleset = self.ruleset
+        new.round = self.round
+        new.active = self.active
+        new.priority = self.priority
+        new.order = self.order
+        new.depth = self.depth
+        new.ended = self.ended
+        new.winner = self.winner
+        new.layout = self.layout
+        new.combatants = self.combatants.copy()
+        new.rank = self.rank.copy()
+        new._joined = self._joined.copy()
+        standing = self._standing
+        if standing is not None:  # the index copied, not sorted again on first use
+            new._standing = {k: v.copy() for k, v in standing.items()}
+            new._states = {k: v.copy() for k, v in self._states.items()}
+            new._pos = self._pos.copy()
         else:
-            new._states, new._pos = {}, {}
-        new._cells = {k: dict(v) for k, v in self._cells.items()}
-        new._by_ap = None if self._by_ap is None else {k: dict(v) for k, v in self._by_ap.items()}
-        new.holding = {k: set(v) for k, v in self.holding.items()}
+            new._standing, new._states, new._pos = None, {}, {}
+        new._cells = {k: v.copy() for k, v in self._cells.items()}
+        by_ap = self._by_ap
+        new._by_ap = None if by_ap is None else {k: v.copy() for k, v in by_ap.items()}
+        new.holding = {k: v.copy() for k, v in self.holding.items()}
         return new
 
     # --- changing -----------------------------------------------------------------------------
