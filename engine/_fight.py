@@ -856,11 +856,11 @@ class Fight:
         return copy
 
     def _share_kept(self, copy: Fight) -> None:
-        """Give a copy just restored from a snapshot of this fight's the answers this fight
-        keeps by ``layout`` (its nearest enemies, its ruleset helpers' ``kept``) that were
-        found at the snapshot's layout count: until that count changes the copy stands as
-        this fight stood then. (An answer found at a later count belongs to this fight's
-        future, which the copy may not share.)"""
+        """Hand a copy just restored from one of this fight's snapshots the answers this
+        fight keeps by ``layout`` count (nearest enemies, the ruleset helpers' ``kept``) that
+        were found at the snapshot's count: until that count changes, the copy stands where
+        this fight stood when it found them. (An answer found at a later count belongs to
+        this fight's own future, which the copy may not share.)"""
         layout = copy.state.layout
         copy._nearest_by = {k: v for k, v in self._nearest_by.items() if v[0] == layout}
         copy.rules.kept = {k: v for k, v in self.rules.kept.items() if v[0] == layout}
