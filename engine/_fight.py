@@ -819,7 +819,8 @@ class Fight:
         if pending is not None and upto == now:
             point = self._point
             if point is None or point[1].decisions != now:
-                point = self._place_here(pending)
+                # Kept, as a grant made once forked keeps it: the next fork here reuses it.
+                point = self._point = self._place_here(pending)
             return self._fork_from(point, upto, dice, record)
         point = self._point
         snap = self.snapshot
