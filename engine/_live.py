@@ -171,11 +171,19 @@ class LiveState:
 
     def others_standing(self, side: str) -> list[CombatantState]:
         """Standing combatants of every side but ``side``, in standing order."""
-        sides = self.standing_ids()
+        sides = self._standing
+        if sides is None:
+            sides = self.standing_ids()
+        states = self._states  # (the same sides as the index, none of them empty)
+        others = len(states) - (side in states)
+        if others == 1:  # one other side (most fights): its list as it stands
+            for s, values in states.items():
+                if s != side:
+                    return list(values)
+        if others == 0:
+            return []
         c = self.combatants
         groups = [ids for s, ids in sides.items() if s != side and s != _ALL]
-        if len(groups) == 1:
-            return list(self._states[c[groups[0][0]].side]) if groups[0] else []
         return [c[k] for k in sorted((k for g in groups for k in g), key=self._key)]
 
     def with_ap(self, least: int) -> list[str]:
