@@ -743,11 +743,12 @@ class Fight:
         return [*offers, _END_TURN if window.is_turn else _PASS]
 
     def view(self, who: str, window: Window, offers: tuple[Offer, ...], seq: int) -> View:
-        me = self.get(who)
-        if self._base_sight and not self.state.holding.get("hidden"):
+        state = self.state
+        me = state.combatants[who]
+        if self._base_sight and not state.holding.get("hidden"):
             # Everyone is in plain sight: the standing index has both lists ready.
-            allies = self.state.allies_standing(who, me.side)
-            enemies = self.state.others_standing(me.side)
+            allies = state.allies_standing(who, me.side)
+            enemies = state.others_standing(me.side)
         else:
             allies = []
             enemies = []
@@ -760,14 +761,14 @@ class Fight:
                     enemies.append(c)
         return View(
             me=me,
-            spec=self.spec(who),
+            spec=self._specs[who],
             allies=tuple(allies),
             enemies=tuple(enemies),
             window=window,
             legal=offers,
-            round=self.state.round,
-            active=self.state.active,
-            order=self.state.order,
+            round=state.round,
+            active=state.active,
+            order=state.order,
             ruleset=self.ruleset.name,
             seq=seq,
             fork=self._forker(len(self.decisions)),
