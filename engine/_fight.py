@@ -71,7 +71,7 @@ from ._dice import parse_dice
 from ._geometry import distance
 from ._given import DiceSource, RecordedDice
 from ._initiative import groups, roll_initiative
-from ._live import _ALL, _CHANGES, CELL, LiveState, Snapshot
+from ._live import _CHANGES, CELL, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
 from ._rules import Rules
@@ -972,14 +972,8 @@ class Fight:
 
     def decided(self) -> bool:
         if self._base_standing and not self._late:
-            # Asked after every action: count the sides with someone standing, in the index.
-            sides = 0
-            for side, ids in self.state.standing_ids().items():
-                if ids and side != _ALL:
-                    sides += 1
-                    if sides > 1:
-                        return False
-            return True
+            # Asked after every action: the sides with someone standing, counted by the index.
+            return self.state.standing_side_count() <= 1
         return len(self.sides_standing()) <= 1
 
     def check_end(self) -> None:

@@ -152,6 +152,12 @@ class LiveState:
             by_side[_ALL] = ids
         return self._standing
 
+    def standing_side_count(self) -> int:
+        """How many sides have someone standing."""
+        if self._standing is None:
+            self.standing_ids()
+        return len(self._states)  # (a side whose last one falls leaves the index)
+
     def standing(self) -> list[CombatantState]:
         """Combatants still in the fight, in initiative order, then by join order."""
         return list(map(self.combatants.__getitem__, self.standing_ids()[_ALL]))
