@@ -612,8 +612,12 @@ class Fight:
             action, declared = got
             if isinstance(action, EndTurn):
                 return "ended"
-            with self.caused_by(declared):
+            causes = self._causes  # ``with self.caused_by(declared)``, in line (per action)
+            causes.append(declared)
+            try:
                 yield from R.perform(self.rules, who, action, turn)
+            finally:
+                causes.pop()
             if self.decided():
                 return "encounter decided"
             over = R.turn_over(self.rules, who)
@@ -661,8 +665,9 @@ class Fight:
             else:
                 if found is not None and attempt == 0:
                     offers = (*found, _END_TURN if window.is_turn else _PASS)
-                else:
-                    offers = tuple(self.offers(who, window))
+                else:  # ``tuple(self.offers(who, window))``, one tuple made
+                    closing = _END_TURN if window.is_turn else _PASS
+                    offers = (*R.offers(self.rules, who, window), closing)
                 granted = self.emit(
                     PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
                 )
@@ -684,7 +689,9 @@ class Fight:
             else:
                 decision = yield token
             self.decisions.append(decision)
-            with self.caused_by(granted):
+            causes = self._causes  # ``with self.caused_by(granted)``, in line (per decision)
+            causes.append(granted)
+            try:
                 action = decision.action
                 if decision.failure is None and not isinstance(action, Action):
                     decision = Decision(
@@ -722,6 +729,8 @@ class Fight:
                         )
                     return action, declared
                 last_rejection = self.emit(ActionRejected(who=who, action=action, reason=reason))
+            finally:
+                causes.pop()
         self.emit(PriorityPassed(who=who, reason="too many illegal actions"), cause=last_rejection)
         return None
 
