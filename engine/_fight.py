@@ -115,6 +115,28 @@ class _CausedBy:
         self._causes.pop()
 
 
+class _Layouts:
+    """The answers kept by ``layout`` count (nearest enemies, the ruleset helpers' ``kept``)
+    at one layout of the forks of one kept place, shared by every fork there.
+
+    Who stands where and who is seen follow from the state at the place and the events that
+    changed the layout since, so forks of the same place that recorded equal such events
+    (equal values, their seq and cause not yet stamped) stand alike and may share answers:
+    the node for each next layout is found under the event that made it. The forks of a
+    look-ahead, played on from one place with the same policy, often do."""
+
+    __slots__ = ("kept", "nearest", "next")
+
+    def __init__(
+        self,
+        kept: dict[object, tuple[int, Any]] | None = None,
+        nearest: dict[str, tuple[int, str | None]] | None = None,
+    ) -> None:
+        self.kept: dict[object, tuple[int, Any]] = {} if kept is None else kept
+        self.nearest: dict[str, tuple[int, str | None]] = {} if nearest is None else nearest
+        self.next: dict[Event, _Layouts] = {}
+
+
 class Fight:
     """One encounter being fought: the state, the dice, the log, and the flow."""
 
@@ -200,6 +222,11 @@ class Fight:
         """Whether this fight has been forked (then it keeps ``_point`` at each turn decision)."""
         self._point: tuple[Paused, Snapshot, int] | None = None
         """The last turn decision kept for forks (see :meth:`_place_here`)."""
+        self._shared: tuple[object, _Layouts] | None = None
+        """The answers this fight's forks of its kept place share (see :class:`_Layouts`)."""
+        self._layouts: _Layouts | None = None
+        """Where this fight, a fork of a kept place, stands among its sibling forks' layouts
+        (``None``: it shares no answers)."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -230,7 +257,13 @@ class Fight:
         state.seq = seq
         change = _CHANGES.get(type(stamped))
         if change is not None:
-            change(state, stamped)
+            if self._layouts is None:
+                change(state, stamped)
+            else:
+                layout = state.layout
+                change(state, stamped)
+                if state.layout != layout:
+                    self._next_layout(self._layouts, event)
         if self.keep_events:
             self.events.append(stamped)
         if self.sink is not None:
@@ -495,7 +528,8 @@ class Fight:
 
     def _restore(self, snap: Snapshot) -> None:
         self._nearest_by = {}
-        self.rules.kept.clear()
+        self.rules.kept = {}  # (a new one: the old one may be shared with other forks)
+        self._layouts = None
         self.state = self.rules.state = snap.state.copy()
         self.rng = Rng(*snap.rng)
         self.next_seq = snap.next_seq
@@ -866,15 +900,35 @@ class Fight:
         copy.recording = record and self.recording
         return copy
 
-    def _share_kept(self, copy: Fight) -> None:
-        """Hand a copy just restored from one of this fight's snapshots the answers this
-        fight keeps by ``layout`` count (nearest enemies, the ruleset helpers' ``kept``) that
-        were found at the snapshot's count: until that count changes, the copy stands where
-        this fight stood when it found them. (An answer found at a later count belongs to
-        this fight's own future, which the copy may not share.)"""
-        layout = copy.state.layout
-        copy._nearest_by = {k: v for k, v in self._nearest_by.items() if v[0] == layout}
-        copy.rules.kept = {k: v for k, v in self.rules.kept.items() if v[0] == layout}
+    def _layouts_at(self, point: object, layout: int) -> _Layouts:
+        """The answers the forks of ``point`` (a kept place, at ``layout``) start from and
+        share: those this fight found at that layout count (until the count changes, a fork
+        stands where this fight stood when it found them; an answer found at a later count
+        belongs to this fight's own future, which a fork may not share)."""
+        shared = self._shared
+        if shared is not None and shared[0] is point:
+            return shared[1]
+        root = _Layouts(
+            kept={k: v for k, v in self.rules.kept.items() if v[0] == layout},
+            nearest={k: v for k, v in self._nearest_by.items() if v[0] == layout},
+        )
+        self._shared = (point, root)
+        return root
+
+    def _enter_layout(self, node: _Layouts) -> None:
+        self._layouts = node
+        self._nearest_by = node.nearest
+        self.rules.kept = node.kept
+
+    def _next_layout(self, node: _Layouts, event: Event) -> None:
+        """``event`` changed the layout: on to the node its sibling forks share after it."""
+        try:
+            child = node.next.get(event)
+            if child is None:
+                child = node.next[event] = _Layouts()
+        except TypeError:  # an event that cannot be a key: this fork goes on alone
+            child = _Layouts()
+        self._enter_layout(child)
 
     def _feed(self, branch: Branch, past: list[Decision], dice: int | None) -> Branch:
         for decision in past:
@@ -914,7 +968,7 @@ class Fight:
         paused, snap, acted = point
         copy = self._copy(record)
         copy._restore(snap)
-        self._share_kept(copy)
+        copy._enter_layout(self._layouts_at(point, copy.state.layout))
         copy.acted_in_round = acted
         copy.given = dict(self.given)
         copy.decisions = self.decisions[: snap.decisions]
