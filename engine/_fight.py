@@ -173,7 +173,7 @@ class Fight:
         self.recording = True
         """Whether events are encoded and chained as log lines. A policy's look-ahead fork
         (``View.fork``), which has no log and keeps no events, skips that: its ``last_line``
-        and ``chain`` stay as they were at the fork."""
+        and ``chain`` stay as they were at the fork, and its state digests are empty."""
         self.last_event: Event | None = None
         """The last event emitted, as recorded (with its seq and cause)."""
         self.lines: list[bytes] | None = None
@@ -1050,12 +1050,13 @@ class Fight:
             self._end(winner, reason)
 
     def digest(self, *, cause: int | None) -> None:
-        """Record a digest of the whole state as it is now (``StateDigested``)."""
-        self.emit(
-            # A LiveState reads as the state it stands for.
-            StateDigested(round=self.state.round, digest=state_digest(self.state)),  # type: ignore[arg-type]
-            cause=cause,
-        )
+        """Record a digest of the whole state as it is now (``StateDigested``).
+
+        A fight that records no lines (a look-ahead's fork, see :attr:`recording`) has no log
+        for a digest to be checked in: its digest is left empty, as its end's chain is."""
+        # A LiveState reads as the state it stands for.
+        digest = state_digest(self.state) if self.recording else ""  # type: ignore[arg-type]
+        self.emit(StateDigested(round=self.state.round, digest=digest), cause=cause)
         self._digested = self.next_seq - 1
 
     def _end(self, winner: str | None, reason: str) -> None:
