@@ -12,9 +12,16 @@ from ._protocol import Decision, PriorityToken, View
 from ._stepper import Stepper
 
 
+def _nothing(*args: object, **kwargs: object) -> None:
+    return None
+
+
 class _Silent:
+    # The levels the engine logs at, found without ``__getattr__`` (a fork logs every round).
+    debug = info = warning = error = staticmethod(_nothing)
+
     def __getattr__(self, name: str) -> Callable[..., None]:
-        return lambda *args, **kwargs: None
+        return _nothing
 
 
 SILENT_LOG = _Silent()
