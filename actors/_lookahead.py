@@ -81,9 +81,5 @@ class Lookahead:
         # The horizon is game time (the end of the next round), not a count of decisions: a
         # candidate that makes many decisions (openings) must not look better for letting
         # less of the fight happen.
-        last = view.round + self.rounds
-        made = 0
-        while not branch.over and branch.state.round <= last and made < self.horizon:
-            branch.play(self.rollout, limit=1)
-            made += 1
+        branch.play(self.rollout, limit=self.horizon, through=view.round + self.rounds)
         return hp_balance(branch.state, view.me.side)

@@ -58,6 +58,8 @@ _id_of = attrgetter("id")
 
 
 def _weakest_target(view: View, offers: list[Offer]) -> Offer:
+    if len(offers) == 1:  # (the minimum of one, whatever its key)
+        return offers[0]
     nearest = view.nearest
     hp: dict[str, int] = {}
     wanted: set[str] = set()  # targets other than the nearest enemy, looked up below

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -11,9 +12,16 @@ from ._protocol import Decision, PriorityToken, View
 from ._stepper import Stepper
 
 
+def _nothing(*args: object, **kwargs: object) -> None:
+    return None
+
+
 class _Silent:
+    # The levels the engine logs at, found without ``__getattr__`` (a fork logs every round).
+    debug = info = warning = error = staticmethod(_nothing)
+
     def __getattr__(self, name: str) -> Callable[..., None]:
-        return lambda *args, **kwargs: None
+        return _nothing
 
 
 SILENT_LOG = _Silent()
@@ -75,10 +83,34 @@ class Branch(Stepper):
         self.decisions += 1
         return self.apply(decision)
 
-    def play(self, decide: Callable[[View], Any], *, limit: int | None = None) -> None:  # type: ignore[override]
+    def play(  # type: ignore[override]
+        self,
+        decide: Callable[[View], Any],
+        *,
+        limit: int | None = None,
+        through: int | None = None,
+    ) -> int:
         """Go on with ``decide(view) -> action`` for everyone, to the end or ``limit`` more
-        decisions."""
-        super().play(lambda token: decide(token.view), limit=limit)
+        decisions; with ``through``, stop before a decision of a round after that one (a
+        look-ahead's horizon). Returns how many decisions it made.
 
-    def _made(self, count: int) -> None:
-        self.decisions += count
+        Exceptions raised by ``decide`` stop the fight where it stands."""
+        made = 0
+        drive = self._drive
+        token = self.token
+        fight = self.fight
+        last = math.inf if through is None else through
+        most = math.inf if limit is None else limit
+        try:
+            while token is not None and made < most and fight.state.round <= last:
+                decision = decide(token.view)
+                if not isinstance(decision, Decision):
+                    decision = Decision(action=decision)
+                made += 1
+                token = drive.send(decision)
+        except StopIteration:
+            token = None
+        finally:
+            self.token = token
+            self.decisions += made
+        return made

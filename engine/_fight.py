@@ -71,7 +71,7 @@ from ._dice import parse_dice
 from ._geometry import distance
 from ._given import DiceSource, RecordedDice
 from ._initiative import groups, roll_initiative
-from ._live import _ALL, _CHANGES, CELL, LiveState, Snapshot
+from ._live import _CHANGES, CELL, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
 from ._rules import Rules
@@ -115,6 +115,28 @@ class _CausedBy:
         self._causes.pop()
 
 
+class _Layouts:
+    """The answers kept by ``layout`` count (nearest enemies, the ruleset helpers' ``kept``)
+    at one layout of the forks of one kept place, shared by every fork there.
+
+    Who stands where and who is seen follow from the state at the place and the events that
+    changed the layout since, so forks of the same place that recorded equal such events
+    (equal values, their seq and cause not yet stamped) stand alike and may share answers:
+    the node for each next layout is found under the event that made it. The forks of a
+    look-ahead, played on from one place with the same policy, often do."""
+
+    __slots__ = ("kept", "nearest", "next")
+
+    def __init__(
+        self,
+        kept: dict[object, tuple[int, Any]] | None = None,
+        nearest: dict[str, tuple[int, str | None]] | None = None,
+    ) -> None:
+        self.kept: dict[object, tuple[int, Any]] = {} if kept is None else kept
+        self.nearest: dict[str, tuple[int, str | None]] = {} if nearest is None else nearest
+        self.next: dict[Event, _Layouts] = {}
+
+
 class Fight:
     """One encounter being fought: the state, the dice, the log, and the flow."""
 
@@ -151,7 +173,7 @@ class Fight:
         self.recording = True
         """Whether events are encoded and chained as log lines. A policy's look-ahead fork
         (``View.fork``), which has no log and keeps no events, skips that: its ``last_line``
-        and ``chain`` stay as they were at the fork."""
+        and ``chain`` stay as they were at the fork, and its state digests are empty."""
         self.last_event: Event | None = None
         """The last event emitted, as recorded (with its seq and cause)."""
         self.lines: list[bytes] | None = None
@@ -200,6 +222,11 @@ class Fight:
         """Whether this fight has been forked (then it keeps ``_point`` at each turn decision)."""
         self._point: tuple[Paused, Snapshot, int] | None = None
         """The last turn decision kept for forks (see :meth:`_place_here`)."""
+        self._shared: tuple[object, _Layouts] | None = None
+        """The answers this fight's forks of its kept place share (see :class:`_Layouts`)."""
+        self._layouts: _Layouts | None = None
+        """Where this fight, a fork of a kept place, stands among its sibling forks' layouts
+        (``None``: it shares no answers)."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -230,7 +257,13 @@ class Fight:
         state.seq = seq
         change = _CHANGES.get(type(stamped))
         if change is not None:
-            change(state, stamped)
+            if self._layouts is None:
+                change(state, stamped)
+            else:
+                layout = state.layout
+                change(state, stamped)
+                if state.layout != layout:
+                    self._next_layout(self._layouts, event)
         if self.keep_events:
             self.events.append(stamped)
         if self.sink is not None:
@@ -495,7 +528,8 @@ class Fight:
 
     def _restore(self, snap: Snapshot) -> None:
         self._nearest_by = {}
-        self.rules.kept.clear()
+        self.rules.kept = {}  # (a new one: the old one may be shared with other forks)
+        self._layouts = None
         self.state = self.rules.state = snap.state.copy()
         self.rng = Rng(*snap.rng)
         self.next_seq = snap.next_seq
@@ -612,8 +646,12 @@ class Fight:
             action, declared = got
             if isinstance(action, EndTurn):
                 return "ended"
-            with self.caused_by(declared):
+            causes = self._causes  # ``with self.caused_by(declared)``, in line (per action)
+            causes.append(declared)
+            try:
                 yield from R.perform(self.rules, who, action, turn)
+            finally:
+                causes.pop()
             if self.decided():
                 return "encounter decided"
             over = R.turn_over(self.rules, who)
@@ -661,8 +699,9 @@ class Fight:
             else:
                 if found is not None and attempt == 0:
                     offers = (*found, _END_TURN if window.is_turn else _PASS)
-                else:
-                    offers = tuple(self.offers(who, window))
+                else:  # ``tuple(self.offers(who, window))``, one tuple made
+                    closing = _END_TURN if window.is_turn else _PASS
+                    offers = (*R.offers(self.rules, who, window), closing)
                 granted = self.emit(
                     PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
                 )
@@ -684,7 +723,9 @@ class Fight:
             else:
                 decision = yield token
             self.decisions.append(decision)
-            with self.caused_by(granted):
+            causes = self._causes  # ``with self.caused_by(granted)``, in line (per decision)
+            causes.append(granted)
+            try:
                 action = decision.action
                 if decision.failure is None and not isinstance(action, Action):
                     decision = Decision(
@@ -722,6 +763,8 @@ class Fight:
                         )
                     return action, declared
                 last_rejection = self.emit(ActionRejected(who=who, action=action, reason=reason))
+            finally:
+                causes.pop()
         self.emit(PriorityPassed(who=who, reason="too many illegal actions"), cause=last_rejection)
         return None
 
@@ -743,11 +786,12 @@ class Fight:
         return [*offers, _END_TURN if window.is_turn else _PASS]
 
     def view(self, who: str, window: Window, offers: tuple[Offer, ...], seq: int) -> View:
-        me = self.get(who)
-        if self._base_sight and not self.state.holding.get("hidden"):
+        state = self.state
+        me = state.combatants[who]
+        if self._base_sight and not state.holding.get("hidden"):
             # Everyone is in plain sight: the standing index has both lists ready.
-            allies = self.state.allies_standing(who, me.side)
-            enemies = self.state.others_standing(me.side)
+            allies = state.allies_standing(who, me.side)
+            enemies = state.others_standing(me.side)
         else:
             allies = []
             enemies = []
@@ -760,14 +804,14 @@ class Fight:
                     enemies.append(c)
         return View(
             me=me,
-            spec=self.spec(who),
+            spec=self._specs[who],
             allies=tuple(allies),
             enemies=tuple(enemies),
             window=window,
             legal=offers,
-            round=self.state.round,
-            active=self.state.active,
-            order=self.state.order,
+            round=state.round,
+            active=state.active,
+            order=state.order,
             ruleset=self.ruleset.name,
             seq=seq,
             fork=self._forker(len(self.decisions)),
@@ -819,7 +863,8 @@ class Fight:
         if pending is not None and upto == now:
             point = self._point
             if point is None or point[1].decisions != now:
-                point = self._place_here(pending)
+                # Kept, as a grant made once forked keeps it: the next fork here reuses it.
+                point = self._point = self._place_here(pending)
             return self._fork_from(point, upto, dice, record)
         point = self._point
         snap = self.snapshot
@@ -854,6 +899,36 @@ class Fight:
         copy.log = SILENT_LOG
         copy.recording = record and self.recording
         return copy
+
+    def _layouts_at(self, point: object, layout: int) -> _Layouts:
+        """The answers the forks of ``point`` (a kept place, at ``layout``) start from and
+        share: those this fight found at that layout count (until the count changes, a fork
+        stands where this fight stood when it found them; an answer found at a later count
+        belongs to this fight's own future, which a fork may not share)."""
+        shared = self._shared
+        if shared is not None and shared[0] is point:
+            return shared[1]
+        root = _Layouts(
+            kept={k: v for k, v in self.rules.kept.items() if v[0] == layout},
+            nearest={k: v for k, v in self._nearest_by.items() if v[0] == layout},
+        )
+        self._shared = (point, root)
+        return root
+
+    def _enter_layout(self, node: _Layouts) -> None:
+        self._layouts = node
+        self._nearest_by = node.nearest
+        self.rules.kept = node.kept
+
+    def _next_layout(self, node: _Layouts, event: Event) -> None:
+        """``event`` changed the layout: on to the node its sibling forks share after it."""
+        try:
+            child = node.next.get(event)
+            if child is None:
+                child = node.next[event] = _Layouts()
+        except TypeError:  # an event that cannot be a key: this fork goes on alone
+            child = _Layouts()
+        self._enter_layout(child)
 
     def _feed(self, branch: Branch, past: list[Decision], dice: int | None) -> Branch:
         for decision in past:
@@ -893,6 +968,7 @@ class Fight:
         paused, snap, acted = point
         copy = self._copy(record)
         copy._restore(snap)
+        copy._enter_layout(self._layouts_at(point, copy.state.layout))
         copy.acted_in_round = acted
         copy.given = dict(self.given)
         copy.decisions = self.decisions[: snap.decisions]
@@ -959,14 +1035,8 @@ class Fight:
 
     def decided(self) -> bool:
         if self._base_standing and not self._late:
-            # Asked after every action: count the sides with someone standing, in the index.
-            sides = 0
-            for side, ids in self.state.standing_ids().items():
-                if ids and side != _ALL:
-                    sides += 1
-                    if sides > 1:
-                        return False
-            return True
+            # Asked after every action: the sides with someone standing, counted by the index.
+            return self.state.standing_side_count() <= 1
         return len(self.sides_standing()) <= 1
 
     def check_end(self) -> None:
@@ -980,12 +1050,13 @@ class Fight:
             self._end(winner, reason)
 
     def digest(self, *, cause: int | None) -> None:
-        """Record a digest of the whole state as it is now (``StateDigested``)."""
-        self.emit(
-            # A LiveState reads as the state it stands for.
-            StateDigested(round=self.state.round, digest=state_digest(self.state)),  # type: ignore[arg-type]
-            cause=cause,
-        )
+        """Record a digest of the whole state as it is now (``StateDigested``).
+
+        A fight that records no lines (a look-ahead's fork, see :attr:`recording`) has no log
+        for a digest to be checked in: its digest is left empty, as its end's chain is."""
+        # A LiveState reads as the state it stands for.
+        digest = state_digest(self.state) if self.recording else ""  # type: ignore[arg-type]
+        self.emit(StateDigested(round=self.state.round, digest=digest), cause=cause)
         self._digested = self.next_seq - 1
 
     def _end(self, winner: str | None, reason: str) -> None:

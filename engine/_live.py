@@ -152,6 +152,12 @@ class LiveState:
             by_side[_ALL] = ids
         return self._standing
 
+    def standing_side_count(self) -> int:
+        """How many sides have someone standing."""
+        if self._standing is None:
+            self.standing_ids()
+        return len(self._states)  # (a side whose last one falls leaves the index)
+
     def standing(self) -> list[CombatantState]:
         """Combatants still in the fight, in initiative order, then by join order."""
         return list(map(self.combatants.__getitem__, self.standing_ids()[_ALL]))
@@ -171,11 +177,19 @@ class LiveState:
 
     def others_standing(self, side: str) -> list[CombatantState]:
         """Standing combatants of every side but ``side``, in standing order."""
-        sides = self.standing_ids()
+        sides = self._standing
+        if sides is None:
+            sides = self.standing_ids()
+        states = self._states  # (the same sides as the index, none of them empty)
+        others = len(states) - (side in states)
+        if others == 1:  # one other side (most fights): its list as it stands
+            for s, values in states.items():
+                if s != side:
+                    return list(values)
+        if others == 0:
+            return []
         c = self.combatants
         groups = [ids for s, ids in sides.items() if s != side and s != _ALL]
-        if len(groups) == 1:
-            return list(self._states[c[groups[0][0]].side]) if groups[0] else []
         return [c[k] for k in sorted((k for g in groups for k in g), key=self._key)]
 
     def with_ap(self, least: int) -> list[str]:
@@ -252,20 +266,31 @@ class LiveState:
     def copy(self) -> LiveState:
         """An independent copy (the combatant values are immutable and shared)."""
         new = LiveState.__new__(LiveState)
-        for name in LiveState.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.combatants = dict(self.combatants)
-        new.rank = dict(self.rank)
-        new._joined = dict(self._joined)
-        if self._standing is not None:  # the index copied, not sorted again on first use
-            new._standing = {k: list(v) for k, v in self._standing.items()}
-            new._states = {k: list(v) for k, v in self._states.items()}
-            new._pos = dict(self._pos)
+        # Every slot, each set once (a fork copies the state at least once).
+        new.seq = self.seq
+        new.ruleset = self.ruleset
+        new.round = self.round
+        new.active = self.active
+        new.priority = self.priority
+        new.order = self.order
+        new.depth = self.depth
+        new.ended = self.ended
+        new.winner = self.winner
+        new.layout = self.layout
+        new.combatants = self.combatants.copy()
+        new.rank = self.rank.copy()
+        new._joined = self._joined.copy()
+        standing = self._standing
+        if standing is not None:  # the index copied, not sorted again on first use
+            new._standing = {k: v.copy() for k, v in standing.items()}
+            new._states = {k: v.copy() for k, v in self._states.items()}
+            new._pos = self._pos.copy()
         else:
-            new._states, new._pos = {}, {}
-        new._cells = {k: dict(v) for k, v in self._cells.items()}
-        new._by_ap = None if self._by_ap is None else {k: dict(v) for k, v in self._by_ap.items()}
-        new.holding = {k: set(v) for k, v in self.holding.items()}
+            new._standing, new._states, new._pos = None, {}, {}
+        new._cells = {k: v.copy() for k, v in self._cells.items()}
+        by_ap = self._by_ap
+        new._by_ap = None if by_ap is None else {k: v.copy() for k, v in by_ap.items()}
+        new.holding = {k: v.copy() for k, v in self.holding.items()}
         return new
 
     # --- changing -----------------------------------------------------------------------------
