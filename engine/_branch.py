@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -95,22 +94,7 @@ class Branch(Stepper):
         look-ahead's horizon). Returns how many decisions it made.
 
         Exceptions raised by ``decide`` stop the fight where it stands."""
-        made = 0
-        drive = self._drive
-        token = self.token
-        fight = self.fight
-        last = math.inf if through is None else through
-        most = math.inf if limit is None else limit
-        try:
-            while token is not None and made < most and fight.state.round <= last:
-                decision = decide(token.view)
-                if not isinstance(decision, Decision):
-                    decision = Decision(action=decision)
-                made += 1
-                token = drive.send(decision)
-        except StopIteration:
-            token = None
-        finally:
-            self.token = token
-            self.decisions += made
-        return made
+        return super().play(lambda token: decide(token.view), limit=limit, through=through)
+
+    def _made(self, count: int) -> None:
+        self.decisions += count

@@ -10,6 +10,7 @@ Chance is not a player here: the fight rolls its own dice, and records every die
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -85,17 +86,26 @@ class Stepper:
         return self.token
 
     def play(
-        self, decide: Callable[[PriorityToken], Decision | Action], *, limit: int | None = None
-    ) -> None:
-        """Answer every token with ``decide(token)``, to the end or ``limit`` more decisions.
+        self,
+        decide: Callable[[PriorityToken], Decision | Action],
+        *,
+        limit: int | None = None,
+        through: int | None = None,
+    ) -> int:
+        """Answer every token with ``decide(token)``, to the end or ``limit`` more decisions;
+        with ``through``, stop before a decision of a round after that one (a look-ahead's
+        horizon). Returns how many decisions it made.
 
         Exceptions raised by ``decide`` (or by the fight's sink) stop the fight where it
         stands."""
         made = 0
         drive = self._drive
         token = self.token
+        fight = self.fight
+        most = math.inf if limit is None else limit
+        last = math.inf if through is None else through
         try:
-            while token is not None and (limit is None or made < limit):
+            while token is not None and made < most and fight.state.round <= last:
                 decision = decide(token)
                 if not isinstance(decision, Decision):
                     decision = Decision(action=decision)
@@ -105,7 +115,8 @@ class Stepper:
             token = None
         finally:
             self.token = token
-        self._made(made)
+            self._made(made)
+        return made
 
     def _made(self, count: int) -> None:
         """Hook: ``count`` decisions were made by :meth:`play`."""
