@@ -40,6 +40,25 @@ def test_stepping_by_hand_gives_the_log_of_fight_play():
     assert encode_lines(by_hand.events) == encode_lines(played.events)
 
 
+def test_play_stops_at_a_round_horizon_and_counts_its_decisions():
+    """``play(through=r)`` stops before the first decision of round ``r + 1`` and returns how
+    many decisions it made; going on from there ends the fight as playing it whole does."""
+    spec = engine.load_encounter(SKIRMISH)
+    whole = Fight(spec, 7)
+    Stepper(whole).play(lambda token: aggressive(token.view))
+    fight = Fight(spec, 7)
+    stepper = Stepper(fight)
+    made = stepper.play(lambda token: aggressive(token.view), through=1)
+    granted = [e for e in fight.events if type(e).__name__ == "PriorityGranted"]
+    assert made == len(granted) - 1  # the last grant waits, unanswered, in round 2
+    assert stepper.token is not None and fight.state.round == 2
+    assert max(e.round for e in fight.events if isinstance(e, RoundStarted)) == 2
+    assert stepper.play(lambda token: aggressive(token.view), limit=3) == 3
+    rest = stepper.play(lambda token: aggressive(token.view))
+    assert stepper.over and rest > 0
+    assert encode_lines(fight.events) == encode_lines(whole.events)
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(encounters())
 def test_round_end_digests_equal_the_folds(case):
