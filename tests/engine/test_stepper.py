@@ -171,3 +171,25 @@ def test_a_fork_taken_after_a_reseed_replays_with_it():
         branch.play(aggressive)
         stepper.play(lambda token: aggressive(token.view))
         assert branch.state == fight.state
+
+
+def test_a_copy_of_the_live_state_holds_every_slot_and_shares_no_index():
+    """``LiveState.copy`` names its slots one by one: a copy must have each of them, equal to
+    the original's, and changing the copy must leave the original's indexes alone."""
+    from initiative.engine._live import LiveState
+
+    fight = Fight(engine.load_encounter(SKIRMISH), 7)
+    stepper = Stepper(fight)
+    stepper.play(lambda token: aggressive(token.view), limit=12)
+    live = fight.state
+    live.with_ap(0)  # build the lazy AP index, so it is copied too
+    copy = live.copy()
+    for name in LiveState.__slots__:
+        assert getattr(copy, name) == getattr(live, name), name
+    containers = [n for n in LiveState.__slots__ if isinstance(getattr(live, n), dict | list)]
+    assert containers and all(getattr(copy, n) is not getattr(live, n) for n in containers)
+    before = live.freeze()
+    who = next(iter(copy.combatants))
+    copy._set(who, hp=-99)
+    copy._reindex()
+    assert live.freeze() == before and copy.combatants[who].hp == -99
