@@ -59,6 +59,14 @@ class Mailbox(Generic[T]):
         self._waiter = None
         return Abort.SUCCEEDED
 
+    def _wake(self) -> None:
+        """Wake the task waiting in :meth:`get`, if any: forgotten first, so it is
+        rescheduled at most once per wait."""
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            reschedule(waiter)
+
     @enable_ki_protection
     def put(self, value: T) -> None:
         """Leave ``value`` for the receiver, waking it if it waits. Never waits itself.
@@ -71,20 +79,14 @@ class Mailbox(Generic[T]):
             raise trio.WouldBlock
         self._value = value
         self._full = True
-        waiter = self._waiter
-        if waiter is not None:
-            self._waiter = None
-            reschedule(waiter)
+        self._wake()
 
     @enable_ki_protection
     def close(self) -> None:
         """No more messages: the receiver's ``get`` ends with :exc:`trio.EndOfChannel` once
         it has taken what is there. Closing twice is harmless."""
         self._closed = True
-        waiter = self._waiter
-        if waiter is not None:
-            self._waiter = None
-            reschedule(waiter)
+        self._wake()
 
     @enable_ki_protection
     async def get(self) -> T:
