@@ -67,7 +67,18 @@ from ._run import (
     run_encounter_sync as run_encounter_sync,
     schedule as schedule,
 )
-from ._screen import Names as Names, literal as literal, screen as screen
+from ._screen import (
+    Choice as Choice,
+    Names as Names,
+    Presentation as Presentation,
+    Seen as Seen,
+    StateTable as StateTable,
+    literal as literal,
+    present as present,
+    render as render,
+    screen as screen,
+    table_of as table_of,
+)
 from ._seat import Seat as Seat, SeatDropped as SeatDropped, new_token as new_token
 from ._table_dice import (
     AskDice as AskDice,

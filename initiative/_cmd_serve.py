@@ -1,6 +1,5 @@
-"""The seat commands: ``serve`` a live fight with seats over the network, ``join`` one."""
+"""The ``serve`` command: a live fight with seats over the network (``join`` takes a seat)."""
 
-import contextlib
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -144,42 +143,3 @@ def serve(
         f"[dim]{len(fight.events)} events, {state.round} round(s), winner:"
         f" {escape(state.winner or 'no one')}; log written to {escape(str(target))}[/dim]"
     )
-
-
-@app.command(rich_help_panel=PANEL)
-def join(
-    address: Annotated[str, typer.Argument(help="The server, HOST:PORT, as serve printed it.")],
-    seat: Annotated[str | None, typer.Option(help="The seat to take.")] = None,
-    token: Annotated[
-        str | None, typer.Option(help="The seat's token, as serve printed it.")
-    ] = None,
-    watch: Annotated[
-        bool, typer.Option("--watch", help="Take no seat: narrate the fight as it goes.")
-    ] = False,
-    copy_path: Annotated[
-        Path | None,
-        typer.Option("--out", "-o", help="Keep a copy of the log as it arrives (a .jsonl file)."),
-    ] = None,
-) -> None:
-    """Play a seat of a served fight from this terminal (a numbered choice at each priority),
-    or --watch it."""
-    from ._join import join as join_seat
-
-    if watch == (seat is not None):
-        raise UsageProblem("give either --seat and --token, or --watch")
-    if seat is not None and token is None:
-        raise UsageProblem(f"--seat {seat}: the seat's --token is needed too")
-
-    def say(text: str, markup: bool) -> None:
-        out.print(text, markup=markup)
-
-    def ask(prompt: str) -> str:
-        return out.input(prompt, markup=False)
-
-    try:
-        with copy_path.open("wb") if copy_path is not None else contextlib.nullcontext() as copy:
-            winner = join_seat(address, seat, token, say=say, ask=ask, copy=copy)
-    except (EOFError, KeyboardInterrupt):
-        err.print("left the fight")
-        raise typer.Exit(1) from None
-    out.print(f"the fight is over: {winner or 'no one'} won", markup=False)

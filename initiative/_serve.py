@@ -30,6 +30,7 @@ from initiative.engine import Fight
 from initiative.events import EncounterSpec, Event, InitiativeError, LogWriter
 
 from . import _wire as wire
+from ._talk import TableTalk
 
 log = structlog.get_logger("initiative.serve")
 
@@ -171,6 +172,7 @@ class SeatServer:
         self.spec = spec
         self.seats = dict(seats)
         self.limits = limits or Limits()
+        self.talk = TableTalk(spec)
         self.lines: list[bytes] = []
         self.ended = False
         self.winner: str | None = None
@@ -337,10 +339,14 @@ class SeatServer:
                     f"no decision for seq {seq} within {seat.deadline:g} s: recorded as a timeout"
                 )
                 await self._send(conn, wire.encode(wire.Error(reason=reason)))
+            start = conn.cursor
             while conn.cursor < len(self.lines):
                 line = self.lines[conn.cursor]
                 conn.cursor += 1
                 await self._send(conn, wire.encode(wire.News(event=msgspec.Raw(line))))
+            if conn.cursor > start:
+                seated = seat.combatants if seat is not None else ()
+                await self._send(conn, self.talk.frame(self.lines, start, conn.cursor, seated))
             request = seat.pending if seat is not None else None
             if (
                 seat is not None
@@ -349,7 +355,7 @@ class SeatServer:
                 and not request.answered.is_set()
             ):
                 conn.sent = request
-                await self._send(conn, wire.priority(request.view, seat.deadline))
+                await self._send(conn, wire.priority(request.view, seat.deadline, self.spec))
             if self.ended and conn.cursor == len(self.lines):
                 await self._send(
                     conn, wire.encode(wire.End(winner=self.winner, events=len(self.lines)))

@@ -231,6 +231,13 @@ SURFACE = {
         "store",
         "table_dice",
         "wilson",
+        "Choice",
+        "Presentation",
+        "Seen",
+        "StateTable",
+        "present",
+        "render",
+        "table_of",
     ],
     "replays": [
         "ChainCheck",
