@@ -56,10 +56,12 @@ policy = "aggressive"
 class Server:
     """``initiative serve`` in a child process; the seats' tokens and the port it printed."""
 
-    def __init__(self, tmp: Path, *args: str, timeout: float = 60) -> None:
+    def __init__(
+        self, tmp: Path, *args: str, timeout: float = 60, encounter: str = ENCOUNTER
+    ) -> None:
         self.tmp = tmp
         self.encounter = tmp / "duel.toml"
-        self.encounter.write_text(ENCOUNTER)
+        self.encounter.write_text(encounter)
         self.log = tmp / "served.jsonl"
         self.stdout = tmp / "serve.out"
         self.stderr = tmp / "serve.err"
