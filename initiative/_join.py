@@ -84,17 +84,23 @@ def standings(table: StateTable) -> str:
 
 class Screen:
     """Lines scroll above one live line at the bottom (the prompt with its countdown, or
-    what the fight is waiting for), redrawn in place on a terminal. On anything else the live
-    line is written once, as a line, each time its text changes."""
+    what the fight is waiting for), redrawn in place on a terminal. On anything else (a pipe,
+    a file) a live line is written once, as a line, when it starts to say something new."""
 
-    def __init__(self, say: Callable[[str, bool], None], out: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        say: Callable[[str, bool], None],
+        out: TextIO | None = None,
+        *,
+        live: bool | None = None,
+    ) -> None:
         self._say = say
         self.out = out or sys.stdout
-        self.live = self.out.isatty()
+        self.live = self.out.isatty() if live is None else live
         self.line = ""
         self.typed = ""
         self._drawn = 0
-        self._written = ""
+        self._written: object = None
 
     def say(self, text: str, markup: bool = False) -> None:
         """Print ``text`` above the live line."""
@@ -102,17 +108,19 @@ class Screen:
         self._say(text, markup)
         self._draw()
 
-    def status(self, line: str, *, quiet: bool = False) -> None:
-        """Show ``line`` as the live line (and what has been typed after it); off a terminal,
-        a ``quiet`` line (what the fight is waiting for) is not written at all."""
+    def status(self, line: str, *, quiet: bool = False, key: object = None) -> None:
+        """Show ``line`` as the live line (and what has been typed after it). Off a terminal
+        it is written when its ``key`` (what it is about; the line itself by default) changes,
+        and a ``quiet`` line (what the fight is waiting for) not at all."""
         if self.live and line == self.line:
             return
         self.line = line
+        key = line if key is None else key
         if self.live:
             self._erase()
             self._draw()
-        elif line and line != self._written and not quiet:
-            self._written = line
+        elif line and key != self._written and not quiet:
+            self._written = key
             self._say(line, False)
 
     def echo(self, typed: str) -> None:
@@ -234,7 +242,20 @@ class Asked:
         return int(self.frame["seq"])
 
 
-@dataclass
+@dataclass(frozen=True)
+class Live:
+    """What the live line says."""
+
+    text: str
+    changes: float | None = None
+    """When it next changes by itself (a countdown's next second); ``None``: not by itself."""
+    key: object = None
+    """What it is about, when that outlives its text (a decision, whose countdown ticks)."""
+    quiet: bool = False
+    """Only what the fight is waiting for: not worth a line off a terminal."""
+
+
+@dataclass(eq=False)
 class Grace:
     """A dropped seat's time to come back, as the server announced it."""
 
@@ -247,7 +268,7 @@ class Client:
 
     def __init__(
         self,
-        stream: trio.SocketStream,
+        stream: trio.abc.Stream,
         screen: Screen,
         *,
         seated: bool,
@@ -354,31 +375,31 @@ class Client:
         self.changed.set()
         self.changed = trio.Event()
 
-    def live_line(self, now: float) -> tuple[str, float | None, bool]:
-        """The live line now, when it next changes by itself (``None``: not by itself), and
-        whether it is only what the fight waits for (quiet)."""
+    def live_line(self, now: float) -> Live:
+        """The live line at ``now``."""
         if self.asked is not None:
             left = self.asked.until - now
             count = len(self.asked.shown.offers)
             if left <= 0:
-                return f"time is up; waiting for the server (1-{count}): ", None, False
-            return f"choose 1-{count} ({math.ceil(left)} s left): ", _tick(left, now), False
+                return Live(f"time is up; waiting for the server (1-{count}): ")
+            text = f"choose 1-{count} ({math.ceil(left)} s left): "
+            return Live(text, _tick(left, now), key=("asked", self.asked.seq))
         if self.grace is not None:
             left = self.grace.until - now
             if left > 0:
                 text = f"waiting for {self.grace.name} to reconnect: {math.ceil(left)} s"
-                return text, _tick(left, now), False
+                return Live(text, _tick(left, now), key=("grace", self.grace))
         if self.ended:
-            return "", None, True
+            return Live("", quiet=True)
         if self.table is None:
-            return "waiting for the fight to start", None, True
+            return Live("waiting for the fight to start", quiet=True)
         turn = f", {self.table.turn}'s turn" if self.table.turn else ""
-        return f"round {self.table.round}{turn}: waiting", None, True
+        return Live(f"round {self.table.round}{turn}: waiting", quiet=True)
 
     def _draw_live_line(self) -> float | None:
-        text, at, quiet = self.live_line(trio.current_time())
-        self.screen.status(text, quiet=quiet)
-        return at
+        live = self.live_line(trio.current_time())
+        self.screen.status(live.text, quiet=live.quiet, key=live.key)
+        return live.changes
 
     async def keep_live_line(self) -> None:
         """Redraw the live line whenever it changes: a frame, or a second of a countdown."""
@@ -446,6 +467,19 @@ async def join_fight(
     except (OSError, trio.TooSlowError) as err:
         reason = getattr(err, "strerror", None) or err or "no answer in 10 s"
         raise InitiativeError(f"cannot connect to {address}: {reason}") from None
+    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy)
+
+
+async def play(
+    stream: trio.abc.Stream,
+    seat: str | None,
+    token: str | None,
+    *,
+    screen: Screen,
+    keyboard: Keyboard | None = None,
+    copy: BinaryIO | None = None,
+) -> str | None:
+    """:func:`join_fight` on a connected ``stream``."""
     client = Client(stream, screen, seated=seat is not None, copy=copy)
     outcome: list[BaseException] = []
     async with stream:
