@@ -430,7 +430,9 @@ class SingleAgentEnv(gymnasium.Env):
       opponents. ``info["opponents"]`` after ``reset`` names each opponent's policy.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}  # type: ignore[misc]
+    # A frame rate for Gymnasium's checks (what its text environments declare); the text is
+    # returned by render(), never shown at any rate.
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}  # type: ignore[misc]
 
     def __init__(
         self,
