@@ -114,8 +114,11 @@ class PolicyRunner:
         assert self._in_line is not None
         return self._checked(token, self._in_line.call_now(token.news, token.view))
 
+    strict = False
+    """Whether a failure is raised rather than warned about (see :class:`Strict`)."""
+
     def _checked(self, token: PriorityToken, decision: Decision) -> Decision:
-        if decision.failure is not None:
+        if decision.failure is not None and not self.strict:
             log.warning(
                 "policy failed",
                 who=token.who,
@@ -236,19 +239,20 @@ class Strict:
         strict = {}
         for who, runner in runners.items():
             self.names[who] = runner.name
-            loaded = runner.loaded
-            if runner.kind == "process" or getattr(loaded.policy, "person", False):
-                strict[who] = runner
-                continue
-
-            def keep(err: BaseException, who: str = who) -> None:
-                self.errors[who] = err
-
-            wrapped = LoadedPolicy(loaded.name, _Strict(loaded.policy, keep), loaded.trusted)
-            strict[who] = PolicyRunner(
-                wrapped, runner.timeout, host=runner.kind, hello=runner.hello, who=who
-            )
+            strict[who] = self._runner(who, runner)
+            strict[who].strict = True
         return strict
+
+    def _runner(self, who: str, runner: PolicyRunner) -> PolicyRunner:
+        loaded = runner.loaded
+        if runner.kind == "process" or getattr(loaded.policy, "person", False):
+            return runner
+
+        def keep(err: BaseException) -> None:
+            self.errors[who] = err
+
+        wrapped = LoadedPolicy(loaded.name, _Strict(loaded.policy, keep), loaded.trusted)
+        return PolicyRunner(wrapped, runner.timeout, host=runner.kind, hello=runner.hello, who=who)
 
     def __call__(self, event: Event) -> None:
         if isinstance(event, DecisionFailed):

@@ -23,12 +23,16 @@ DUEL = EXAMPLES / "openings-duel.toml"
             f"--policy nrth=...: no combatant or side 'nrth' in {DUEL} (did you mean 'north'?)",
         ),
         (
+            ["serve", DUEL, "--seat", "ilse", "--policy", "tomsa=random"],
+            f"--policy tomsa=...: no combatant or side 'tomsa' in {DUEL} (did you mean 'tomas'?)",
+        ),
+        (
             ["run", DUEL, "-q", "--host", "tomass=thread"],
             "--host tomass=...: no combatant or side 'tomass' in 'Duel in the rain'"
             " (did you mean 'tomas'?)",
         ),
     ],
-    ids=["run", "batch", "host"],
+    ids=["run", "batch", "serve", "host"],
 )
 def test_a_misspelled_key_is_one_line_with_a_suggestion(
     args: list[object], message: str, tmp_path: Path
