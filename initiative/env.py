@@ -35,6 +35,9 @@ max_offers``), is ``4 + 9*N + 6*K`` numbers:
   for none), AP cost, and for a move the destination's x and y relative to me (else 0).
 
 ``info["view"]`` is the typed :class:`engine.View` (without ``fork``) for the agent selected.
+:class:`Encoder` gives the same observation and mask from any view (``encoder(view)``), and
+:func:`model_policy` makes a policy of a model trained on them (``model(observation, mask) ->
+index``), for ``initiative.run``, ``batch``, ``duel`` and ``--policy ID=file.py:NAME``.
 
 **Rewards**: ``reward="win"`` (default) gives +1 to each combatant of the winning side and -1
 to the others when the encounter ends (0 to all for no winner); ``reward="damage"`` gives each
@@ -44,6 +47,10 @@ combatant the damage it deals, as it deals it; ``"win+damage"`` both. A function
 **Seeds**: ``reset(seed=s)`` fights the encounter with seed ``s``, so the same seed and actions
 give the same fight and the same log bytes; ``reset()`` without a seed takes the next seed
 after the last (the encounter file's seed the first time).
+
+**Rendering**: with ``render_mode="ansi"``, ``render()`` returns the events since the last
+render as text; ``step()`` prints nothing. ``step()`` after the end raises
+:class:`EpisodeEndedError` (PettingZoo's order-enforcing wrapper of :func:`env` warns first).
 
 **Logs**: with ``log_dir``, every episode writes ``NAME.seedS.epN.jsonl`` there; a log is a
 normal log that ``initiative verify`` accepts once its episode ended. Without it, the lines are
@@ -560,7 +567,7 @@ class SingleAgentEnv(gymnasium.Env):
             return np.zeros(self.aec.encoder.max_offers, bool)
         return self.aec._mask(self.learner).astype(bool)
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """With ``render_mode="ansi"``: the events since the last render, one line each."""
         return self.aec.render()
 
