@@ -89,7 +89,11 @@ def test_strict_raises_under_the_in_line_executor_too() -> None:
     """A policy called in line fails the same way, with the same chained error."""
     with pytest.raises(initiative.PolicyFailedError) as caught:
         initiative.run(
-            DUEL, seed=1, policies={"ilse": in_line(divides_by_zero)}, executor="inline", strict=True
+            DUEL,
+            seed=1,
+            policies={"ilse": in_line(divides_by_zero)},
+            executor="inline",
+            strict=True,
         )
     assert isinstance(caught.value.__cause__, ZeroDivisionError)
 
