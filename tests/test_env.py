@@ -327,14 +327,13 @@ def test_the_public_encoder_gives_what_the_environment_observes() -> None:
         aec.step(int(np.flatnonzero(mask)[-1]))
 
 
-def test_a_model_policy_plays_in_run_and_from_a_file(tmp_path: Path) -> None:
-    """``model_policy(model)`` fights in ``run`` as the model chooses, and the same class from
-    a file (``file.py:NAME``) gives the same log."""
+def test_a_model_policy_plays_in_run_batch_and_from_a_file(tmp_path: Path) -> None:
+    """``model_policy(model)`` fights in ``run`` as the model chooses; the same class from a
+    file (``file.py:NAME``), in ``run`` and in a batch's ``fight_one``, writes the same log."""
+    from initiative.actors import fight_one
+
     from initiative.env import model_policy
 
-    direct = initiative.run(
-        EXAMPLES["openings"], seed=2, policies={"ilse": model_policy(first_legal)}
-    )
     (tmp_path / "model.py").write_text(
         "import numpy as np\n"
         "from initiative.env import model_policy\n"
@@ -342,10 +341,26 @@ def test_a_model_policy_plays_in_run_and_from_a_file(tmp_path: Path) -> None:
         "    return int(np.flatnonzero(mask)[0])\n"
         "policy = model_policy(first_legal)\n"
     )
-    loaded = initiative.run(
-        EXAMPLES["openings"], seed=2, policies={"ilse": f"{tmp_path / 'model.py'}:policy"}
+    by_file = f"{tmp_path / 'model.py'}:policy"
+    logs = {name: tmp_path / f"{name}.jsonl" for name in ("reference", "direct", "file", "batch")}
+    initiative.run(
+        EXAMPLES["openings"],
+        seed=2,
+        out=logs["reference"],
+        policies={"ilse": lambda view: view.legal[0].action},
     )
-    reference = initiative.run(
-        EXAMPLES["openings"], seed=2, policies={"ilse": lambda view: view.legal[0].action}
+    initiative.run(
+        EXAMPLES["openings"],
+        seed=2,
+        out=logs["direct"],
+        policies={"ilse": model_policy(first_legal)},
     )
-    assert direct.fight.lines == loaded.fight.lines == reference.fight.lines
+    initiative.run(EXAMPLES["openings"], seed=2, out=logs["file"], policies={"ilse": by_file})
+    summary = fight_one(
+        initiative.load_encounter(EXAMPLES["openings"]), 2, {"ilse": by_file}, out=logs["batch"]
+    )
+    assert summary.policies["ilse"] == by_file and summary.faults == {}
+    assert len({path.read_bytes() for path in logs.values()}) == 1
+    # and not the log of the encounter file's own policy for ilse
+    initiative.run(EXAMPLES["openings"], seed=2, out=tmp_path / "own.jsonl")
+    assert (tmp_path / "own.jsonl").read_bytes() != logs["reference"].read_bytes()
