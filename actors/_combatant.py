@@ -73,7 +73,7 @@ class PolicyRunner:
     ) -> None:
         self.name = loaded.name
         self.hello = hello
-        self.who = who
+        """What a child process is told (a strict copy of the runner is made with it)."""
         self.loaded = loaded
         """The policy as loaded (the in-line executor calls it directly when it qualifies)."""
         self.timeout = timeout
@@ -183,9 +183,8 @@ class _Strict:
     def __init__(self, policy: Any, keep: Callable[[BaseException], None]) -> None:
         self._decide: Callable[..., Any] = getattr(policy, "decide", policy)
         self._keep = keep
-        self.decide = (
-            self._decide_async if inspect.iscoroutinefunction(self._decide) else (self._decide_sync)
-        )
+        is_async = inspect.iscoroutinefunction(self._decide)
+        self.decide = self._decide_async if is_async else self._decide_sync
         observe = getattr(policy, "observe", None)
         if observe is not None:
             self._observe: Callable[[Event], Any] = observe
