@@ -35,7 +35,7 @@ from initiative.events import (
 
 from ._combatant import FightOver, Message, PolicyRunner, combatant
 from ._inline import Executor, choose, play_inline
-from ._loading import PolicyChoice, load_policy
+from ._loading import PolicyChoice, check_names, load_policy
 from ._mailbox import Mailbox
 from ._policies import PolicyContext
 from ._wire import Hello
@@ -91,6 +91,8 @@ def make_runners(
         )
     chosen = dict(policies or {})
     where = dict(hosts or {})
+    check_names(encounter, chosen)
+    check_names(encounter, where, what="hosts")
     runners = {}
     for c in encounter.combatants:
         name = chosen[c.id] if c.id in chosen else chosen.get(c.side, c.policy)

@@ -196,13 +196,11 @@ def _narrator(
 
 
 def _check_policies(chosen: dict[str, str], contents: "LogContents") -> None:
-    spec = contents.header.encounter
-    ids = {c.id for c in spec.combatants} | set(spec.sides)
-    for who in chosen:
-        if who not in ids:
-            raise UsageProblem(
-                f"--policy {who}=...: no combatant or side {who!r} in {contents.path}"
-            )
+    from initiative.actors import check_names
+
+    check_names(
+        contents.header.encounter, chosen, what="--policy {name}=...", where=str(contents.path)
+    )
 
 
 def _finished(result: "Result", target: Path) -> None:

@@ -60,6 +60,7 @@ def serve(
     import trio
 
     from initiative import engine
+    from initiative.actors import check_names
     from initiative.replays import Narrator
 
     from ._serve import Limits, serve_fight
@@ -68,6 +69,7 @@ def serve(
     if not seat:
         raise UsageProblem("name at least one --seat (a combatant id or a side)")
     chosen = parse_policies(policy)
+    check_names(spec, chosen, what="--policy {name}=...", where=str(encounter))
     for name, value, what in [
         ("--hello-timeout", hello_timeout, "seconds"),
         ("--max-frame", max_frame, "bytes"),

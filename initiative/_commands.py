@@ -45,15 +45,12 @@ def run(
     import trio
 
     from initiative import engine
-    from initiative.actors import run_encounter
+    from initiative.actors import check_names, run_encounter
     from initiative.replays import Narrator, TableNarrator, literal
 
     spec = engine.load_encounter(encounter)
     chosen = parse_policies(policy)
-    ids = {c.id for c in spec.combatants} | set(spec.sides)
-    for who in chosen:
-        if who not in ids:
-            raise UsageProblem(f"--policy {who}=...: no combatant or side {who!r} in {encounter}")
+    check_names(spec, chosen, what="--policy {name}=...", where=str(encounter))
     the_seed = spec.seed if seed is None else seed
     target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
     refuse_existing(target, force, inputs=[encounter])

@@ -43,12 +43,14 @@ def dice_source(option: str | None, encounter: EncounterSpec) -> DiceSource | No
 
 
 def parse_hosts(pairs: list[str], encounter: EncounterSpec) -> dict[str, str]:
-    from initiative.actors import HOSTS
+    from initiative.actors import HOSTS, check_names
 
     ids = {c.id for c in encounter.combatants} | set(encounter.sides)
     chosen = {}
     for pair in pairs:
         who, sep, kind = pair.partition("=")
+        if sep:
+            check_names(encounter, [who], what="--host {name}=...")
         if not sep or who not in ids or kind not in HOSTS:
             raise UsageProblem(
                 f"--host {pair!r}: expected ID=HOST or SIDE=HOST with a combatant or side of the"
