@@ -20,6 +20,7 @@ import structlog
 import trio
 from initiative.engine import (
     Decision,
+    Dice,
     DiceSource,
     EncounterState,
     Fight,
@@ -246,21 +247,26 @@ async def run_encounter(
         writer = LogWriter(out, append=written > 0)  # the log's lock, held to the end
     seats = choose(runners, executor)
 
-    fight = Fight(encounter, seed, sink=on_event, parent=parent, reseed=reseed, dice=dice)
-    # The fight keeps its lines; they are written together at each grant of priority (before
-    # anyone is asked) and at the end: whole lines, one write per decision, not per event.
+    # The fight keeps its lines; they are written together before anyone is asked anything
+    # (at each grant of priority, and before each die the table may give) and at the end:
+    # whole lines, one write per decision, not per event. So what a person typed (a decision,
+    # a die) is on disk before the next question: a closed terminal or a killed process never
+    # costs an entry, and the header is there before the first die is asked.
     pending: list[bytes] = []
     first = 0  # the seq of pending[0]: lines of the first ``written`` events are not written
 
     def flush() -> None:
         nonlocal first
         if pending and writer is not None:
-            skip = max(0, written - first)
-            if skip < len(pending):
-                writer.write_line(b"".join(pending[skip:]))
+            lines = pending[max(0, written - first) :]
             first += len(pending)
-            pending.clear()
+            pending.clear()  # before writing: an interrupted write is never written twice
+            if lines:
+                writer.write_line(b"".join(lines))
 
+    if writer is not None and dice is not None:
+        dice = _WriteAhead(dice, flush)
+    fight = Fight(encounter, seed, sink=on_event, parent=parent, reseed=reseed, dice=dice)
     if writer is not None:
         fight.lines = pending
         fight.on_grant = flush
@@ -278,6 +284,20 @@ async def run_encounter(
                 writer.close()
         structlog.contextvars.unbind_contextvars("encounter", "combatant")
     return Result(fight=fight, events=fight.events)
+
+
+class _WriteAhead:
+    """A dice source that writes the log so far before ``source`` is asked for a die."""
+
+    def __init__(self, source: DiceSource, flush: Callable[[], None]) -> None:
+        self.source = source
+        self.flush = flush
+
+    def faces(
+        self, fight: object, who: str | None, purpose: str, dice: Dice
+    ) -> tuple[int, ...] | None:
+        self.flush()
+        return self.source.faces(fight, who, purpose, dice)
 
 
 def run_encounter_sync(encounter: EncounterSpec, seed: int, **kwargs: Any) -> Result:
