@@ -204,3 +204,128 @@ def _next_screen(program: PtyProgram) -> str:
     line = program.prompt()
     assert line is not None
     return program.screen[-2000:]
+
+
+ROLLS = "# rolled on Saturday\n7 3\n5, 9\n2 11\n4\n"
+"""Faces for the duel's first seven dice (three initiatives, then attacks and damage)."""
+
+
+@pytest.fixture
+def duel(tmp_path: Path) -> Path:
+    """The duel entered from ``rolls.txt`` in ``tmp_path``: its log, ``duel.jsonl``."""
+    (tmp_path / "rolls.txt").write_text(ROLLS)
+    log = tmp_path / "duel.jsonl"
+    done = cli(
+        "run",
+        EXAMPLES / "openings-duel.toml",
+        "-q",
+        "--out",
+        log,
+        "--dice",
+        "rolls.txt",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("ran out") == 1
+    return log
+
+
+def _cut(log: Path, events: int, to: Path) -> Path:
+    """The first ``events`` lines of ``log``, as a fight stopped there leaves them."""
+    to.write_bytes(b"".join(log.read_bytes().splitlines(keepends=True)[:events]))
+    return to
+
+
+def test_dice_from_a_file_are_used_in_order_and_the_log_verifies(duel: Path) -> None:
+    """``--dice FILE`` enters a fight rolled earlier: its faces in order, then the fight rolls
+    (and says once that the file ran out)."""
+    given = [e for e in read_log(duel).events if isinstance(e, DiceGiven)]
+    assert [face for e in given for face in e.dice] == [7, 3, 5, 9, 2, 11, 4]
+    assert cli("verify", duel, check=0).stdout.startswith("verified")
+
+
+@pytest.mark.parametrize("kept", [10, 24, 70])
+def test_resume_with_a_dice_file_goes_on_from_its_first_unused_face(duel: Path, kept: int) -> None:
+    """Stopped after its third, fifth or last given die, the fight resumed with the same file
+    takes the next face the log has not used (or, the file used up, rolls): the finished log
+    is the uninterrupted one, byte for byte."""
+    log = _cut(duel, kept, duel.with_name("stopped.jsonl"))
+    done = cli("resume", log, "-q", "--dice", "rolls.txt", cwd=duel.parent)
+    assert done.returncode == 0, done.stderr
+    assert log.read_bytes() == duel.read_bytes()
+    assert done.stderr.count("ran out after 7 faces") == 1
+
+
+def test_a_dice_file_that_disagrees_with_the_log_is_refused_naming_its_line(
+    duel: Path,
+) -> None:
+    """A file whose used part is not what the log gave did not enter that fight: refused,
+    naming the file's line and the log's event, and nothing is appended."""
+    (duel.parent / "other.txt").write_text("7 3\n5 8\n2 11\n")
+    log = _cut(duel, 24, duel.with_name("stopped.jsonl"))
+    before = log.read_bytes()
+    done = cli("resume", log, "-q", "--dice", "other.txt", cwd=duel.parent)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "error: other.txt, line 2: the face 8 differs from the 9 that"
+        f" {log} gave at seq 20 (attack on tomas); this file did not enter that fight"
+    )
+    assert log.read_bytes() == before
+
+
+def test_a_fork_with_a_dice_file_goes_on_from_its_first_unused_face(duel: Path) -> None:
+    """``fork --dice FILE`` after the fifth given die takes the sixth face next, as the parent
+    did."""
+    fork = duel.with_name("fork.jsonl")
+    cli(
+        "fork",
+        duel,
+        "--at",
+        23,
+        "-q",
+        "--out",
+        fork,
+        "--dice",
+        "rolls.txt",
+        cwd=duel.parent,
+        check=0,
+    )
+    assert _given(fork) == _given(duel)
+
+
+def test_a_face_the_die_cannot_show_in_a_dice_file_is_one_clear_error(tmp_path: Path) -> None:
+    """A 13 for a d12 names the file and line, exit 2, no traceback."""
+    (tmp_path / "rolls.txt").write_text("5\n13\n")
+    done = cli(
+        "run",
+        EXAMPLES / "openings-duel.toml",
+        "-q",
+        "--out",
+        "d.jsonl",
+        "--dice",
+        "rolls.txt",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert "rolls.txt, line 2: initiative: a d12 shows 1 to 12, not 13" in done.stderr
+
+
+def test_a_5000_digit_face_is_quoted_by_a_short_prefix(tmp_path: Path) -> None:
+    """The error stays one readable line: the first 20 digits and an ellipsis."""
+    (tmp_path / "rolls.txt").write_text("5\n" + "9" * 5000 + "\n")
+    done = cli(
+        "run",
+        EXAMPLES / "openings-duel.toml",
+        "-q",
+        "--out",
+        "d.jsonl",
+        "--dice",
+        "rolls.txt",
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert (
+        done.stderr.strip()
+        == "error: rolls.txt, line 2: '99999999999999999999…' is not a die's face"
+    )
