@@ -114,8 +114,14 @@ class FileDice:
         self.path = Path(path)
         try:
             text = self.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise EncounterFileError(f"--dice {self.path}: cannot read it: {err}") from None
+        except OSError as err:
+            raise EncounterFileError(
+                f"--dice {clipped(self.path)}: cannot read it: {err.strerror}"
+            ) from None
+        except UnicodeDecodeError as err:
+            raise EncounterFileError(
+                f"--dice {clipped(self.path)}: cannot read it: {err}"
+            ) from None
         self.faces_left: list[tuple[int, int]] = []
         for number, line in enumerate(text.splitlines(), 1):
             for token in line.split("#", 1)[0].replace(",", " ").split():
