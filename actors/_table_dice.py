@@ -144,7 +144,7 @@ class FileDice:
             if face != used:
                 raise EncounterFileError(
                     f"{self.path}, line {number}: the face {clipped(face)} differs from the"
-                    f" {used} that {log} gave at seq {event.seq} ({event.purpose}); this file"
+                    f" {clipped(used)} that {log} gave at seq {event.seq} ({event.purpose}); this file"
                     " did not enter that fight"
                 )
         taken = min(len(logged), len(self.faces_left))

@@ -127,6 +127,9 @@ def test_a_table_stopped_every_way_loses_nothing_typed(tmp_path: Path) -> None:
     assert [e.dice for e in events if isinstance(e, DiceGiven)] == table.faces
     declared = [e for e in events if isinstance(e, ActionDeclared) and e.who == "marlowe"]
     assert len(declared) == table.choices
+    # The decision's die is on disk though its action had not finished resolving.
+    assert declared[-1].seq < max(e.seq for e in events if isinstance(e, DiceGiven))
+    assert not isinstance(events[-1], PriorityGranted)
 
     # 5. A refused face and the help on the way, then Ctrl-C at a decision.
     program = resume_until("refusal")
