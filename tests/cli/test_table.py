@@ -332,3 +332,25 @@ def test_a_5000_digit_face_is_quoted_by_a_short_prefix(tmp_path: Path) -> None:
         done.stderr.strip()
         == "error: rolls.txt, line 2: '99999999999999999999…' is not a die's face"
     )
+
+
+@pytest.mark.slow  # a real process whose input ends at its first question
+def test_a_fork_stopped_at_the_table_keeps_its_log_to_be_resumed(duel: Path) -> None:
+    """A fork whose first die is asked of a terminal that has ended stops like a fight at the
+    table: its log is kept and the command says how to go on; resumed with the dice file, it
+    takes the file's next face, as the parent did."""
+    fork = duel.with_name("fork.jsonl")
+    done = subprocess.run(
+        initiative("fork", str(duel), "--at", "23", "-q", "--out", str(fork), "--dice", "ask"),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 130, done.stderr
+    assert f"Go on with:\n  initiative resume {fork} --dice ask" in done.stderr
+    # Everything up to the die it asked for is on disk: the parent's next given die.
+    asked = min(e.seq for e in read_log(duel).events if isinstance(e, DiceGiven) and e.seq > 23)
+    assert len(read_log(fork).events) == asked
+    cli("resume", fork, "-q", "--dice", "rolls.txt", cwd=duel.parent, check=0)
+    assert _given(fork) == _given(duel)
