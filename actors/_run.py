@@ -20,7 +20,6 @@ import structlog
 import trio
 from initiative.engine import (
     Decision,
-    Dice,
     DiceSource,
     EncounterState,
     Fight,
@@ -247,11 +246,12 @@ async def run_encounter(
         writer = LogWriter(out, append=written > 0)  # the log's lock, held to the end
     seats = choose(runners, executor)
 
-    # The fight keeps its lines; they are written together before anyone is asked anything
-    # (at each grant of priority, and before each die the table may give) and at the end:
-    # whole lines, one write per decision, not per event. So what a person typed (a decision,
-    # a die) is on disk before the next question: a closed terminal or a killed process never
-    # costs an entry, and the header is there before the first die is asked.
+    # The fight keeps its lines; they are written together at each grant of priority (before
+    # anyone is asked) and at the end: whole lines, one write per decision, not per event. At
+    # the table (a person deciding, dice given by hand or from a file) each line is written as
+    # its event is recorded: the header is on disk before the first die is asked, and what a
+    # person typed the moment it is an event, so a closed terminal or a killed process never
+    # costs an entry.
     pending: list[bytes] = []
     first = 0  # the seq of pending[0]: lines of the first ``written`` events are not written
 
@@ -264,9 +264,16 @@ async def run_encounter(
             if lines:
                 writer.write_line(b"".join(lines))
 
-    if writer is not None and dice is not None:
-        dice = _WriteAhead(dice, flush)
-    fight = Fight(encounter, seed, sink=on_event, parent=parent, reseed=reseed, dice=dice)
+    def write_ahead(event: Event) -> None:
+        flush()
+        if on_event is not None:
+            on_event(event)
+
+    at_table = dice is not None or any(
+        getattr(r.loaded.policy, "person", False) for r in runners.values()
+    )
+    sink = write_ahead if writer is not None and at_table else on_event
+    fight = Fight(encounter, seed, sink=sink, parent=parent, reseed=reseed, dice=dice)
     if writer is not None:
         fight.lines = pending
         fight.on_grant = flush
@@ -284,20 +291,6 @@ async def run_encounter(
                 writer.close()
         structlog.contextvars.unbind_contextvars("encounter", "combatant")
     return Result(fight=fight, events=fight.events)
-
-
-class _WriteAhead:
-    """A dice source that writes the log so far before ``source`` is asked for a die."""
-
-    def __init__(self, source: DiceSource, flush: Callable[[], None]) -> None:
-        self.source = source
-        self.flush = flush
-
-    def faces(
-        self, fight: object, who: str | None, purpose: str, dice: Dice
-    ) -> tuple[int, ...] | None:
-        self.flush()
-        return self.source.faces(fight, who, purpose, dice)
 
 
 def run_encounter_sync(encounter: EncounterSpec, seed: int, **kwargs: Any) -> Result:

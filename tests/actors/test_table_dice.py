@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import io
+import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
-from initiative.actors import AskDice, Terminal, TerminalClosed, check_faces, run_encounter_sync
+from initiative.actors import (
+    AskDice,
+    FileDice,
+    Terminal,
+    TerminalClosed,
+    check_faces,
+    run_encounter_sync,
+)
 from initiative.engine import Fight, load_encounter, parse_dice
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -52,3 +60,22 @@ def test_a_face_the_die_cannot_show_is_quoted_by_a_short_prefix() -> None:
     an ellipsis."""
     problem = check_faces([int("9" * 4000)], parse_dice("1d20"))
     assert problem == "a d20 shows 1 to 20, not 99999999999999999999…"
+
+
+def test_at_the_table_each_event_is_on_disk_as_it_is_recorded(tmp_path: Path) -> None:
+    """With dice given at the table, each line is written when its event is recorded, so a
+    process killed at any moment keeps every entry made so far; the log is whole at the end."""
+    rolls = tmp_path / "rolls.txt"
+    rolls.write_text("7 3 5 9 2 11 4\n")
+    log = tmp_path / "duel.jsonl"
+    sizes: list[int] = []
+    spec = load_encounter(EXAMPLES / "openings-duel.toml")
+    run_encounter_sync(
+        spec,
+        spec.seed,
+        out=log,
+        dice=FileDice(rolls),
+        on_event=lambda event: sizes.append(log.stat().st_size),
+    )
+    lines = log.read_bytes().splitlines(keepends=True)
+    assert sizes == list(itertools.accumulate(len(line) for line in lines))
