@@ -225,7 +225,8 @@ async def run_encounter(
     as ``SeedChanged``). ``executor`` picks how policies are called (see
     :mod:`actors._inline`): ``trio`` (the default), ``inline`` or ``auto``; the log is the same.
     ``dice`` gives dice rolled at the table (see :mod:`engine._given`); ``hosts`` chooses where
-    policies run (see :func:`make_runners`).
+    policies run (see :func:`make_runners`). At the table (``dice`` given, or a person deciding)
+    every line of the log is written as its event is recorded, so nothing typed waits in memory.
     """
     try:
         if runners is None:
