@@ -66,7 +66,7 @@ def stops_cleanly(log: Path, again: Callable[[], str]) -> Iterator[None]:
     """Ctrl-C or a closed terminal stops the fight with a line saying how to go on.
 
     (A terminal that hangs up stops the fight at its next question; see ``actors._terminal``.
-    Everything typed is in the log by then: it is written before each question.)"""
+    Everything typed is in the log by then: at the table it is written as it happens.)"""
     from initiative.replays import literal
 
     try:

@@ -145,7 +145,9 @@ async def fork_log(
     live policy, so ``at`` just before a decision undoes it. Events ``1..at`` of the fork equal
     the parent's; the header differs only in ``parent``. With ``seed``, the dice after ``at``
     come from that seed (recorded as ``SeedChanged``) and so do the policies' own streams.
-    Policies come from ``policies`` and the built-ins; see :func:`live_policies`.
+    Policies come from ``policies`` and the built-ins; see :func:`live_policies`. Dice the
+    parent gave up to ``at`` come from its log; ``dice`` gives the rest (a dice file from its
+    first face the log has not used).
     """
     name = contents.path or "<log>"
     header = contents.header
@@ -192,7 +194,8 @@ async def resume_log(
     line is cut off; then the same policies (see :func:`live_policies`: ``policies`` override
     as they did for ``run``) play on. ``on_ready`` sees the log as read, before anything runs.
     The policies are shown every replayed decision first, so ones with memory or randomness
-    pick up where they were.
+    pick up where they were. Dice the log gave come from it; ``dice`` gives the rest (a dice
+    file from its first face the log has not used; see :meth:`actors.FileDice.continue_after`).
     """
     p = Path(path)
     writer = LogWriter(p, append=True)
