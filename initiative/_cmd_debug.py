@@ -296,7 +296,8 @@ def resume(
 
     Holds the log's lock while it writes (a log another process is writing is refused). A
     policy file the log names is never loaded without --policy or --trust-log-policies. Dice
-    the log records as given are taken from it; --dice says where the rest come from."""
+    the log records as given are taken from it; --dice says where the rest come from (a dice
+    file goes on from the first face the log has not used)."""
     import trio
 
     from initiative.events import read_log

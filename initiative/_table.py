@@ -23,7 +23,8 @@ DiceOption = Annotated[
     typer.Option(
         "--dice",
         help="Dice rolled at the table: 'ask' (prompt for every die), 'ask=ID_OR_SIDE' (only"
-        " theirs), or a FILE of faces in order. Recorded in the log as given.",
+        " theirs), or a FILE of faces in order (resume and fork go on from its first face the"
+        " log has not used). Recorded in the log as given.",
     ),
 ]
 HostOption = Annotated[
