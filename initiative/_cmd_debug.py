@@ -251,21 +251,26 @@ def fork(
     target = out_path or log.with_name(f"{log.stem}.fork{at}.jsonl")
     refuse_existing(target, force, inputs=[log])
     existed = target.exists()
+    spec = contents.header.encounter
+    at_table = dice is not None or "human" in chosen.values()
     try:
-        result = trio.run(
-            lambda: fork_log(
-                contents,
-                data,
-                at,
-                out=target,
-                policies=chosen,
-                seed=seed,
-                on_event=_narrator(at + 1, quiet),
-                trust_log_policies=trust,
-                dice=dice_source(dice, contents.header.encounter),
-                hosts=parse_hosts(host, contents.header.encounter),
+        with stops_cleanly(target, lambda: resume_command(target, policy, dice, host)):
+            result = trio.run(
+                lambda: fork_log(
+                    contents,
+                    data,
+                    at,
+                    out=target,
+                    policies=chosen,
+                    seed=seed,
+                    on_event=_narrator(at + 1, quiet, at_table),
+                    trust_log_policies=trust,
+                    dice=dice_source(dice, spec),
+                    hosts=parse_hosts(host, spec),
+                )
             )
-        )
+    except typer.Exit:
+        raise  # stopped at the table: the fork's log keeps what was typed, to be resumed
     except BaseException:
         if not existed:
             target.unlink(missing_ok=True)  # no half-written fork left behind
@@ -289,7 +294,8 @@ def resume(
 
     Holds the log's lock while it writes (a log another process is writing is refused). A
     policy file the log names is never loaded without --policy or --trust-log-policies. Dice
-    the log records as given are taken from it; --dice says where the rest come from."""
+    the log records as given are taken from it; --dice says where the rest come from (a dice
+    file goes on from the first face the log has not used)."""
     import trio
 
     from initiative.events import read_log
