@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import MutableMapping
-from typing import Any
+from typing import Any, TextIO, cast
 
 import structlog
 
@@ -39,6 +39,9 @@ class _Stderr:
 
     def flush(self) -> None:
         sys.stderr.flush()
+
+
+_STDERR = cast(TextIO, _Stderr())
 
 
 def _shown(value: object) -> str:
@@ -97,7 +100,7 @@ def configure(level: str = "warning", *, json: bool = False) -> None:
         wrapper_class=structlog.make_filtering_bound_logger(
             getattr(logging, level.upper(), logging.WARNING)
         ),
-        logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),
+        logger_factory=structlog.PrintLoggerFactory(file=_STDERR),
         cache_logger_on_first_use=False,
     )
 
@@ -109,7 +112,7 @@ def plain(level: int = logging.WARNING) -> None:
     structlog.configure(
         processors=[_PlainLines()],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=_Stderr()),
+        logger_factory=structlog.PrintLoggerFactory(file=_STDERR),
         cache_logger_on_first_use=False,
     )
 

@@ -85,8 +85,8 @@ def action_words(who: str, action: Action, name: Name, weapon: str) -> str:
         case "Interact":
             return f"{a} interacts with {_field(action, 'what')}"
         case "Disarm":
-            w = _field(action, "weapon")
-            return f"{a} tries to disarm {t}" + (f" of the {w}" if w else "")
+            held = _field(action, "weapon")
+            return f"{a} tries to disarm {t}" + (f" of the {held}" if held else "")
         case "BlindOpponent":
             method = _field(action, "method")
             return f"{a} tries to blind {t}" + (f" ({method})" if method else "")

@@ -310,9 +310,7 @@ def test_a_policy_over_its_budget_is_a_fault_and_the_batch_goes_on(tmp_path: Pat
 
 
 @pytest.mark.parametrize("resume", [False, True])
-def test_a_second_writer_of_a_database_is_refused_in_one_line(
-    tmp_path: Path, resume: bool
-) -> None:
+def test_a_second_writer_of_a_database_is_refused_in_one_line(tmp_path: Path, resume: bool) -> None:
     """While one batch holds a database (its lock, taken here as the first writer would), a
     second ``batch --db`` (or ``--resume``) is refused with one line and exit 2, writes
     nothing, and leaves the rows alone; once the lock is free the same command runs."""

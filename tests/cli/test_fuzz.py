@@ -179,7 +179,8 @@ def test_fuzzed_encounters_are_loaded_or_refused(
 
 
 EXAMPLES = {
-    path.name: tomllib.loads(path.read_text()) for path in sorted((ROOT / "examples").glob("*.toml"))
+    path.name: tomllib.loads(path.read_text())
+    for path in sorted((ROOT / "examples").glob("*.toml"))
 }
 
 

@@ -77,7 +77,7 @@ class Percentile(Ruleset):
 
     def __init__(self, encounter: EncounterSpec) -> None:
         super().__init__(encounter)
-        self._combatant_options = {
+        self._combatant_options: dict[str, PercentileCombatant] = {
             c.id: self.decode_combatant_options(c, name="encounter") for c in encounter.combatants
         }
 
