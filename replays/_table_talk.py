@@ -92,13 +92,23 @@ class _Sentence:
     """The damage or healing dice rolled last, told with the amount they gave."""
     checked: tuple[int, int] | None = None
     """The last check's roll and target (an attack resolved on it says no more)."""
+    joined: str = ": "
+    """Between the head and what followed (``, `` when the head already says an outcome)."""
+    moved: bool = False
 
     def text(self) -> str:
         assert self.head is not None
         if not self.parts:
             return self.head
-        said = ", " if self.kind == "check" else ": "  # (a check's head gives its roll)
-        return self.head + said + ", ".join(self.parts)
+        return self.head + self.joined + ", ".join(self.parts)
+
+
+def _stem(text: str) -> str:
+    """Words with their endings off, to see that a check repeats its deed's verb
+    (``parries`` and ``Parry``, ``casts spirit bolt`` and ``cast spirit bolt``)."""
+    return " ".join(
+        w.rstrip("s").rstrip("e").rstrip("i").rstrip("y") for w in re.split(r"[\s-]+", text.lower())
+    )
 
 
 class TableNarrator:
@@ -111,6 +121,8 @@ class TableNarrator:
         self.acted = False
         """Whether the combatant whose turn it is did anything in it."""
         self._ids: re.Pattern[str] | None = None
+        self.down: set[str] = set()
+        """Who has fallen."""
         self.triggers: list[Trigger] = []
         """The openings open now, innermost last (what a reaction answers)."""
 
@@ -185,6 +197,10 @@ class TableNarrator:
         still inside an opening stay)."""
         while self.open and (not keep_open or self.open[-1].openings <= 0):
             sentence = self.open.pop()
+            if sentence.kind in _MOVES and not sentence.moved and not sentence.parts:
+                if sentence.who in self.down or sentence.head is None:
+                    continue  # (felled as they went: the fall is told)
+                sentence.head += ", but goes nowhere"
             if sentence.head is not None:
                 lines.append(sentence.text())
         if not keep_open:
@@ -218,16 +234,21 @@ class TableNarrator:
                     part = None if told else f"{roll} against {against}"
                 else:
                     part = verb if told else f"{verb}, {roll} against {against}"
-            case CheckResolved(check=check, success=ok, roll=roll, against=against):
+            case CheckResolved(who=who, check=check, success=ok, roll=roll, against=against):
                 verdict = "success" if ok else "failure"
                 s.checked = (roll, against)
-                what = escape(literal(check)) + (" check:" if s.head is None else "")
-                part = f"{what} {roll} against {against}, {verdict}"
+                said = f"{roll} against {against}, {verdict}"
+                if s.head is None:
+                    s.head, s.joined = f"{n(who)}'s {escape(literal(check))} check: {said}", ", "
+                elif _stem(check) in _stem(s.head):  # "Gertrude parries: 23 against 38"
+                    part = said
+                else:
+                    part = f"{escape(literal(check))} {said}"
             case DamageDealt(who=who, amount=amount, location=location):
                 aimed = f" to the {escape(literal(location))}" if location else ""
                 if s.head is None:
-                    s.head = f"{n(who)} takes {amount} damage{aimed}{s.dice}"
-                elif f" {n(who)}" in s.head:
+                    s.head, s.joined = f"{n(who)} takes {amount} damage{aimed}{s.dice}", ", "
+                elif f" {n(who)}" in f" {s.head}":
                     part = f"{amount} damage{aimed}{s.dice}"
                 else:
                     part = f"{amount} damage{aimed} to {n(who)}{s.dice}"
@@ -236,6 +257,7 @@ class TableNarrator:
                 part = f"{n(who)} recovers {amount} hp{s.dice}"
                 s.dice = ""
             case CombatantDefeated(who=who):
+                self.down.add(who)
                 part = f"{n(who)} falls"
             case CombatantLeft(who=who, reason=reason):
                 how = "escapes" if reason == "fled" else "leaves the fight"
@@ -245,6 +267,7 @@ class TableNarrator:
                     part = f"{n(who)} {how}"
             case Moved(who=who, distance=d):
                 moved = f"{d:g} m"
+                s.moved = s.moved or who == s.who
                 if s.head is not None and s.kind in _MOVES and who == s.who and not s.parts:
                     s.head += f" {moved}"
                 elif s.head is None:
@@ -265,8 +288,8 @@ class TableNarrator:
             case _:
                 return False
         if part is not None:
-            if s.head is None:
-                s.head = part[0].upper() + part[1:]  # (a deed that goes on after its opening)
+            if s.head is None:  # (a deed that goes on after its opening)
+                s.head, s.joined = part[0].upper() + part[1:], ", "
             else:
                 s.parts.append(part)
         return True
@@ -329,6 +352,7 @@ class TableNarrator:
             case ConditionRemoved(who=who, condition=c):
                 return f"{n(who)} {condition_words(c, added=False)}"
             case CombatantDefeated(who=who):
+                self.down.add(who)
                 return f"{n(who)} falls"
             case CombatantLeft(who=who, reason=reason):
                 how = "escapes" if reason == "fled" else f"leaves the fight ({words(reason)})"
@@ -344,7 +368,7 @@ class TableNarrator:
         """A check of its own (surprise, sanity): a sentence the condition it gives joins."""
         ok, roll, against = event.success, event.roll, event.against
         head = check_words(event.who, escape(literal(event.check)), ok, roll, against, self.name)
-        return _Sentence(event.who, "check", head, seqs={event.seq})
+        return _Sentence(event.who, "check", head, seqs={event.seq}, joined=", ")
 
     def _named(self, text: str) -> str:
         """``tie at 21 broken by roll-off: raider-1 4, shaman 4`` with names for the ids."""

@@ -157,7 +157,7 @@ def test_percentile_groups_given_dice_parries_and_late_arrivals() -> None:
         lines, "Goblin 2 attacks Gertrude with the spear: Weapon Skill 6 against 25, success", 3
     ) == [
         "Goblin 2 attacks Gertrude with the spear: Weapon Skill 6 against 25, success",
-        "Gertrude parries: Parry 23 against 38, success",
+        "Gertrude parries: 23 against 38, success",
         "Goblin 2 misses Gertrude",
     ]
     assert after(lines, "Orc arrives for goblins", 3) == [
@@ -182,7 +182,7 @@ def test_tactical_ties_locations_openings_and_reloads() -> None:
         "warden moves 5.08 m",
         "warden misses raider 1 with the sword: 95 against 60",
         "warden hits raider 1 with the sword: 20 against 60",
-        "raider 1 counter-attacks: counter-attack 97 against 50, failure",
+        "raider 1 counter-attacks: 97 against 50, failure",
     ]
     assert "raider 1 takes 6 damage to the left leg (1d8 rolled 7)" in lines
     assert "crossbowman reloads the crossbow" in lines
