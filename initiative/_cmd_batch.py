@@ -120,7 +120,7 @@ def _check(
 
 def _level(ctx: typer.Context) -> int:
     """Batches count faults themselves, so policy warnings stay quiet unless asked for."""
-    chosen = str((ctx.parent.params if ctx.parent else {}).get("log_level", "warning")).lower()
+    chosen = str((ctx.parent.params if ctx.parent else {}).get("log_level") or "warning").lower()
     level = getattr(logging, chosen.upper(), logging.WARNING)
     return logging.ERROR if level == logging.WARNING else level
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 from ._app import (
     FORCE,
+    QUIET,
     UsageProblem,
     app,
     err,
@@ -226,7 +227,7 @@ def fork(
     out_path: Annotated[
         Path | None, typer.Option("--out", "-o", help="Where to write the fork's log.")
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    quiet: QUIET = False,
     trust: TRUST = False,
     force: FORCE = False,
     dice: DiceOption = None,
@@ -285,7 +286,7 @@ def resume(
         list[str],
         typer.Option(help="The overrides the fight was run with: ID=NAME or SIDE=NAME."),
     ] = [],  # noqa: B006 - typer reads the default
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    quiet: QUIET = False,
     trust: TRUST = False,
     dice: DiceOption = None,
     host: HostOption = [],  # noqa: B006 - typer reads the default

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from ._app import UsageProblem, app, err, out, parse_policies
+from ._app import QUIET, UsageProblem, app, err, out, parse_policies
 
 if TYPE_CHECKING:
     from initiative.events import Event
@@ -54,7 +54,7 @@ def serve(
     ] = 10.0,
     max_frame: Annotated[int, typer.Option(help="Bytes in one frame, at most.")] = 64 * 1024,
     max_connections: Annotated[int, typer.Option(help="Connections open at once, at most.")] = 64,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    quiet: QUIET = False,
 ) -> None:
     """Run an encounter live: each --seat is played by whoever connects with its token."""
     import trio

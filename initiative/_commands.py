@@ -10,7 +10,17 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ._app import FORCE, UsageProblem, app, err, load_log, out, parse_policies, refuse_existing
+from ._app import (
+    FORCE,
+    QUIET,
+    UsageProblem,
+    app,
+    err,
+    load_log,
+    out,
+    parse_policies,
+    refuse_existing,
+)
 from ._output import print_json
 from ._table import DiceOption, HostOption, dice_source, parse_hosts, resume_command, stops_cleanly
 
@@ -35,7 +45,7 @@ def run(
     timeout: Annotated[
         float | None, typer.Option(help="Seconds a policy has per decision (default: the file's).")
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    quiet: QUIET = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
     force: FORCE = False,
     dice: DiceOption = None,

@@ -70,6 +70,7 @@ class Server:
                     sys.executable,
                     "-m",
                     "initiative",
+                    "--log-json",  # its refusals as JSON lines on stderr, despite -q
                     "serve",
                     str(self.encounter),
                     "--out",
