@@ -10,8 +10,8 @@ The front door for scripts and notebooks::
 Policies are names, functions, async functions, objects with ``decide`` or classes
 (``policies={"north": lambda view: view.legal[0].action}``). Fights can also be stepped one
 decision at a time (:func:`step`) or awaited from Trio code (:func:`run_async`). The library is
-quiet: the program's own log goes to standard error at warning level unless structlog is
-configured by the caller. See ``docs/library.md``.
+quiet: its warnings are records of the standard ``logging`` module under ``initiative.*``
+(never raw lines on standard error) unless the caller configures structlog. See ``docs/library.md``.
 """
 
 from __future__ import annotations

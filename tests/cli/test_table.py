@@ -221,7 +221,6 @@ def duel(tmp_path: Path) -> Path:
     done = cli(
         "run",
         EXAMPLES / "openings-duel.toml",
-        "-q",
         "--out",
         log,
         "--dice",
@@ -229,6 +228,10 @@ def duel(tmp_path: Path) -> Path:
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
+    # One plain line, not a structured record (and none under -q: see test_warnings).
+    assert done.stderr.splitlines()[0] == (
+        "warning: the dice file rolls.txt ran out after 7 faces; the fight rolls the rest"
+    )
     assert done.stderr.count("ran out") == 1
     return log
 
@@ -253,7 +256,7 @@ def test_resume_with_a_dice_file_goes_on_from_its_first_unused_face(duel: Path, 
     takes the next face the log has not used (or, the file used up, rolls): the finished log
     is the uninterrupted one, byte for byte."""
     log = _cut(duel, kept, duel.with_name("stopped.jsonl"))
-    done = cli("resume", log, "-q", "--dice", "rolls.txt", cwd=duel.parent)
+    done = cli("resume", log, "--dice", "rolls.txt", cwd=duel.parent)
     assert done.returncode == 0, done.stderr
     assert log.read_bytes() == duel.read_bytes()
     assert done.stderr.count("ran out after 7 faces") == 1

@@ -91,7 +91,7 @@ def test_a_dice_file_that_runs_out_warns_in_one_line(tmp_path: Path) -> None:
     done = cli("run", DUEL, "--dice", "rolls.txt", "--out", "d.jsonl", cwd=tmp_path)
     assert done.returncode == 0
     assert done.stderr.splitlines() == [
-        "warning: the dice file ran out; the fight rolls the rest (rolls.txt)",
+        "warning: the dice file rolls.txt ran out after 3 faces; the fight rolls the rest",
         "221 events, 6 round(s), winner: north; log written to d.jsonl",
     ]
 
