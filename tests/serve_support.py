@@ -69,10 +69,11 @@ class Server:
         timeout: float = 60,
         command: list[str] | None = None,
         name: str = "serve",
+        encounter: str = ENCOUNTER,
     ) -> None:
         self.tmp = tmp
         self.encounter = tmp / "duel.toml"
-        self.encounter.write_text(ENCOUNTER)
+        self.encounter.write_text(encounter)
         self.log = tmp / "served.jsonl"
         self.stdout = tmp / f"{name}.out"
         self.stderr = tmp / f"{name}.err"
