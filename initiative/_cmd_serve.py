@@ -89,7 +89,7 @@ def serve(
     import trio
 
     from initiative import engine
-    from initiative.replays import Narrator, NothingToResume, literal
+    from initiative.replays import Narrator, NothingToResume, literal, visible
 
     from ._serve import Limits, resume_served, serve_fight
 
@@ -166,7 +166,7 @@ def serve(
         start[0] = served.resumed
         shown = f"[{served.host}]" if ":" in served.host else served.host
         if served.resumed:
-            out.print(f"resuming {literal(target)} after its {served.resumed} events", markup=False)
+            out.print(f"resuming {visible(target)} after its {served.resumed} events", markup=False)
         out.print(f"listening on {shown}:{served.port}", markup=False)
         for s in served.seats.values():
             out.print(
@@ -175,7 +175,7 @@ def serve(
                 f"  browser:  http://{shown}:{served.port}/seat/{s.name}#token={s.token}",
                 markup=False,
             )
-        out.print(f"if the server stops, go on with: {again()}", markup=False)
+        out.print(f"if the server stops, go on with: {again()}", markup=False, soft_wrap=True)
         out.print("waiting for every seat..." if wait else "the fight begins", markup=False)
         sys.stdout.flush()
 
@@ -212,10 +212,18 @@ def serve(
         except BaseExceptionGroup as group:
             raise _unwrap(group) from None
     except KeyboardInterrupt:
-        err.print(
-            f"\ninterrupted; the log {literal(target)} keeps every event so far. Go on with:"
-            f"\n  {literal(again())}"
-        )
+        if resume is None and not (target.exists() and target.stat().st_size):
+            err.print(
+                "\ninterrupted before the fight began (no event was written). Start it again"
+                f" with:\n  {literal(shlex.join(['initiative', *sys.argv[1:]]))}",
+                soft_wrap=True,
+            )
+        else:
+            err.print(
+                f"\ninterrupted; the log {literal(target)} keeps every event so far. Go on with:"
+                f"\n  {literal(again())}",
+                soft_wrap=True,
+            )
         raise typer.Exit(130) from None
     except NothingToResume as done:
         out.print(literal(done))

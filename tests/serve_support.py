@@ -55,6 +55,13 @@ weapons = [{ name = "bite", damage = "1d4", natural = true }]
 policy = "aggressive"
 """
 
+#: The duel, with hit points enough for what a test does to land in the middle of it.
+STURDY = (
+    ENCOUNTER.replace("hp = 14", "hp = 90")
+    .replace("hp = 10", "hp = 60")
+    .replace("hp = 4", "hp = 30")
+)
+
 
 class Server:
     """``initiative serve`` in a child process; the seats' tokens and the port it printed.

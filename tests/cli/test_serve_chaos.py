@@ -16,14 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from serve_support import ENCOUNTER, Client, Server, events_of, first_attack, reset
+from serve_support import STURDY, Client, Server, events_of, first_attack, reset
 
-#: The duel, with hit points enough for the disconnects to land in the middle of it.
-STURDY = (
-    ENCOUNTER.replace("hp = 14", "hp = 90")
-    .replace("hp = 10", "hp = 60")
-    .replace("hp = 4", "hp = 30")
-)
 HELLO = b'{"type": "hello", "version": 1}\n'
 DROPS_PER_SEAT = 6
 
