@@ -15,7 +15,6 @@ the same pending request; past it, the drop is a recorded failure (:class:`SeatD
 from __future__ import annotations
 
 import hmac
-import math
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -179,9 +178,14 @@ class Seat:
             while not request.answered.is_set():
                 wake = request.wake
                 ends = request.grace_ends
-                with trio.move_on_at(math.inf if ends is None else ends):
+                # A grace that lasts to the deadline is no timer of its own: the deadline
+                # cancels this wait, and the fault is a timeout.
+                if ends is None or ends >= request.asked_at + request.deadline:
                     await wake.wait()
-                if request.grace_ends is not None and trio.current_time() >= request.grace_ends:
+                    continue
+                with trio.move_on_at(ends):
+                    await wake.wait()
+                if request.grace_ends == ends and trio.current_time() >= ends:
                     request.dropped = True
                     request.answered.set()
         finally:

@@ -93,8 +93,8 @@ def _reason(exc: BaseException) -> str:
         exc = exc.exceptions[0]
     cause = exc.__cause__ or exc.__context__
     text = str(exc) or type(exc).__name__
-    if isinstance(exc, trio.BrokenResourceError) and isinstance(cause, OSError):
-        text = cause.strerror or text
+    if isinstance(exc, trio.BrokenResourceError):
+        text = (cause.strerror if isinstance(cause, OSError) else None) or "the connection broke"
     elif isinstance(exc, trio_websocket.ConnectionClosed):
         text = "the WebSocket closed"
     return " ".join(text.split())[:200]
