@@ -125,7 +125,9 @@ def serve(
         max_connections=max_connections,
     )
     narrate = Narrator()
-    start = [0]
+    # Narrate from the first new event: a resumed fight's replayed ones are not news (nothing
+    # is narrated until the server says how many there were).
+    start = [0 if resume is None else sys.maxsize]
     bound = [port]
 
     def show(event: "Event") -> None:

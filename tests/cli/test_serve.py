@@ -212,12 +212,16 @@ def test_usage_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
     enc = tmp_path / "duel.toml"
     enc.write_text(ENCOUNTER)
     for args, message in [
-        (["--seat", "zed"], "--seat zed: no combatant or side 'zed' in the encounter"),
-        ([], "name at least one --seat"),
-        (["--seat", "south", "--seat", "bo"], "--seat bo: 'bo' already sits in seat 'south'"),
-    ]:
+        ([str(enc), "--seat", "zed"], "--seat zed: no combatant or side 'zed' in the encounter"),
+        ([str(enc)], "name at least one --seat"),
+        ([str(enc), "--seat", "south", "--seat", "bo"],
+         "--seat bo: 'bo' already sits in seat 'south'"),
+        (["--seat", "ana"], "give either the ENCOUNTER file or --resume LOG"),
+        ([str(enc), "--resume", str(enc), "--seat", "ana"],
+         "give either the ENCOUNTER file or --resume LOG"),
+    ]:  # fmt: skip
         done = subprocess.run(
-            [sys.executable, "-m", "initiative", "serve", str(enc), *args],
+            [sys.executable, "-m", "initiative", "serve", *args],
             capture_output=True,
             text=True,
             timeout=60,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,3 +76,12 @@ def test_ctrl_c_and_a_killed_server_then_resume_and_the_fight_finishes(tmp_path:
     assert events[-1]["type"] == "EncounterEnded"
     assert events_of(events, "DecisionFailed") == []
     assert "Traceback" not in third.err
+    # Going on with a finished fight: nothing to do, said in one line.
+    done = subprocess.run(
+        [sys.executable, "-m", "initiative", "serve", "--resume", str(third.log), "--seat", "ana"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "nothing to resume: the encounter already ended" in done.stdout
