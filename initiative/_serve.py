@@ -14,6 +14,7 @@ recorded fault and the fight goes on.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -314,7 +315,8 @@ class SeatServer:
             finally:
                 if conn.seat is not None:
                     conn.seat.detach(conn)
-                    if not self.ended:
+                    stopping = trio.current_effective_deadline() == -math.inf  # the server is
+                    if not self.ended and not stopping:
                         log.warning("seat left", peer=peer, seat=conn.seat.name)
         except Cut as cut:
             if cut.lost:
@@ -612,9 +614,8 @@ async def serve_fight(
     ``deadline`` is each seat's time per decision, ``grace`` the time a seat that dropped while
     holding priority has to come back; ``timeout`` the other policies'.
     """
-    writer = LogWriter(out)
     return await _serve(
-        spec, seed, seat_names, writer, None, host=host, port=port, deadline=deadline,
+        spec, seed, seat_names, lambda: LogWriter(out), None, host=host, port=port, deadline=deadline,
         grace=grace, policies=policies, timeout=timeout, limits=limits, wait=wait,
         linger=linger, on_event=on_event, task_status=task_status,
     )  # fmt: skip
@@ -678,18 +679,21 @@ async def resume_served(
     except BaseException:
         writer.close()
         raise
-    return await _serve(
-        header.encounter, header.seed, seat_names, writer, prefix, host=host, port=port,
-        deadline=deadline, grace=grace, policies=chosen, timeout=timeout, limits=limits,
-        wait=wait, linger=linger, on_event=on_event, task_status=task_status,
-    )  # fmt: skip
+    try:
+        return await _serve(
+            header.encounter, header.seed, seat_names, lambda: writer, prefix, host=host,
+            port=port, deadline=deadline, grace=grace, policies=chosen, timeout=timeout,
+            limits=limits, wait=wait, linger=linger, on_event=on_event, task_status=task_status,
+        )  # fmt: skip
+    finally:
+        writer.close()
 
 
 async def _serve(
     spec: EncounterSpec,
     seed: int,
     seat_names: Sequence[str],
-    writer: LogWriter,
+    open_log: Callable[[], LogWriter],
     prefix: _Prefix | None,
     *,
     host: str,
@@ -704,24 +708,26 @@ async def _serve(
     on_event: Callable[[Event], None] | None,
     task_status: trio.TaskStatus[Served],
 ) -> Fight:
+    if not deadline > 0:
+        raise InitiativeError(
+            f"the seat deadline must be a positive number of seconds, got {deadline:g}"
+        )
+    if not grace >= 0:
+        raise InitiativeError(
+            f"the grace must be zero or a positive number of seconds, got {grace:g}"
+        )
+    seats = seats_for(spec, seat_names, deadline, grace)
+    runners: dict[str, PolicyRunner] = make_runners(spec, seed, policies, timeout=timeout)
+    for seat in seats.values():
+        for who in seat.combatants:
+            runners[who] = seat.runner(who)
+    server = SeatServer(spec, seats, limits)
+    listeners = await trio.open_tcp_listeners(port, host=host)
     try:
-        if not deadline > 0:
-            raise InitiativeError(
-                f"the seat deadline must be a positive number of seconds, got {deadline:g}"
-            )
-        if not grace >= 0:
-            raise InitiativeError(
-                f"the grace must be zero or a positive number of seconds, got {grace:g}"
-            )
-        seats = seats_for(spec, seat_names, deadline, grace)
-        runners: dict[str, PolicyRunner] = make_runners(spec, seed, policies, timeout=timeout)
-        for seat in seats.values():
-            for who in seat.combatants:
-                runners[who] = seat.runner(who)
-        server = SeatServer(spec, seats, limits)
-        listeners = await trio.open_tcp_listeners(port, host=host)
+        writer = open_log()  # a fresh log is emptied only now: a refused start leaves it alone
     except BaseException:
-        writer.close()
+        for listener in listeners:
+            await trio.aclose_forcefully(listener)
         raise
     bound = listeners[0].socket.getsockname()[1]
     kept = prefix.lines if prefix is not None else []
