@@ -118,17 +118,18 @@ class Seat:
             return False
         return hmac.compare_digest(offered.encode(), self._token.encode())
 
-    def attach(self, conn: object) -> bool:
-        """Give the seat to ``conn``; false when another connection holds it."""
-        if self.holder is not None:
-            return False
+    def attach(self, conn: object) -> object | None:
+        """Give the seat to ``conn``; the connection that held it until now, if any (the token
+        is what counts: a client that reconnects takes over from its old connection, which may
+        not even know yet that it is gone). A pending request carries on, its grace over."""
+        displaced = self.holder
         self.holder = conn
         request = self.pending
         if request is not None and request.grace_ends is not None:
             request.grace_ends = None  # back in time: the same request goes on
             request.poke()
         self.on_change()
-        return True
+        return displaced
 
     def detach(self, conn: object) -> None:
         """``conn`` is gone. If the seat held priority, its grace starts (or, with no grace,

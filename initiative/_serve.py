@@ -202,6 +202,9 @@ class Connection:
     refusals: int = 0
     graces: dict[str, float | None] = field(default_factory=dict)
     """For each seat, the end of the last grace this connection was told of."""
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    """Around its play: cancelled when a new connection takes its seat over."""
+    taken_over: bool = False
 
 
 class SeatServer:
@@ -305,19 +308,25 @@ class SeatServer:
                     raise Cut(f"no seat {hello.seat!r}")
                 if not seat.token_matches(hello.token):
                     raise Cut(f"wrong or missing token for seat {hello.seat!r}")
-                if not seat.attach(conn):
-                    raise Cut(f"seat {hello.seat!r} is taken")
+                displaced = seat.attach(conn)
                 conn.seat = seat
                 seat.missed.clear()
+                if isinstance(displaced, Connection):
+                    displaced.taken_over = True
+                    displaced.scope.cancel()
             log.info("connected", peer=peer, seat=hello.seat or "(spectator)")
             try:
-                await self._play(conn)
+                with conn.scope:
+                    await self._play(conn)
             finally:
                 if conn.seat is not None:
                     conn.seat.detach(conn)
                     stopping = trio.current_effective_deadline() == -math.inf  # the server is
-                    if not self.ended and not stopping:
+                    if not (self.ended or stopping or conn.taken_over):
                         log.warning("seat left", peer=peer, seat=conn.seat.name)
+            if conn.taken_over:
+                assert conn.seat is not None
+                raise Cut(f"seat {conn.seat.name!r} was taken over by a new connection")
         except Cut as cut:
             if cut.lost:
                 log.warning(
