@@ -315,13 +315,17 @@ class SeatServer:
                     displaced.taken_over = True
                     displaced.scope.cancel()
             log.info("connected", peer=peer, seat=hello.seat or "(spectator)")
+            stopping = False  # the server is (Ctrl-C): the seat does not leave
             try:
                 with conn.scope:
                     await self._play(conn)
+            except (trio.Cancelled, KeyboardInterrupt, BaseExceptionGroup):
+                stopping = True
+                raise
             finally:
                 if conn.seat is not None:
                     conn.seat.detach(conn)
-                    stopping = trio.current_effective_deadline() == -math.inf  # the server is
+                    stopping = stopping or trio.current_effective_deadline() == -math.inf
                     if not (self.ended or stopping or conn.taken_over):
                         log.warning("seat left", peer=peer, seat=conn.seat.name)
             if conn.taken_over:

@@ -179,10 +179,14 @@ def test_a_seat_killed_holding_priority_has_its_grace(tmp_path: Path) -> None:
 def test_with_no_grace_a_drop_is_a_fault_at_once(tmp_path: Path) -> None:
     """``--grace 0``: the drop of a seat holding priority is a recorded failure at once."""
     with Server(tmp_path, "--seat", "ana", "--grace", "0") as server:
+        watcher = server.client()
+        watcher.hello(None, None)
         client = server.client()
         client.hello("ana", server.tokens["ana"])
         held = client.next("priority")
         client.reset()
+        while watcher.next("news")["event"]["type"] != "DecisionFailed":
+            pass
         again = retake(server, "ana")
         later = again.next("priority")
         assert later["seq"] > held["seq"]
