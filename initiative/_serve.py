@@ -8,7 +8,14 @@ The fight never waits on a client. The scheduler only publishes: each log line i
 :attr:`SeatServer.lines` and a seat's pending request is set on the seat; every connection has
 its own writer task that catches up from there, and is cut off when a send stalls. Each actor's
 deadline covers the whole round trip to its seat, so a slow, silent or vanished player costs one
-recorded fault and the fight goes on.
+recorded fault and the fight goes on; a seat that drops while deciding has its grace to come
+back first (see :mod:`actors._seat`), and a hello with its token takes it over.
+
+Nothing a client does escapes its connection: every error of a connection's tasks ends in
+:meth:`SeatServer.handle`, as one line in the server's log. Every event is written to the log
+before any client hears of it, so a decision made over the network is on disk before the next
+priority frame goes out, and :func:`resume_served` goes on from the log after the server
+stopped.
 """
 
 from __future__ import annotations
@@ -745,6 +752,10 @@ async def _serve(
     bound = listeners[0].socket.getsockname()[1]
     kept = prefix.lines if prefix is not None else []
 
+    @trio.lowlevel.enable_ki_protection
+    def write_whole(line: bytes) -> None:
+        writer.write_line(line)
+
     def sink(event: Event) -> None:
         line = fight.last_line
         if event.seq < len(kept):
@@ -756,8 +767,8 @@ async def _serve(
         else:
             # Written (and so on disk, whatever becomes of this process) before any client
             # hears of it, and so before the next priority frame is sent: a decision made over
-            # the network is never lost.
-            writer.write_line(line)
+            # the network is never lost. A Ctrl-C waits for the whole line.
+            write_whole(line)
         server.publish(line)
         if on_event is not None:
             on_event(event)
