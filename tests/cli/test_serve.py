@@ -10,9 +10,12 @@ import textwrap
 import threading
 from pathlib import Path
 
+import pytest
 from initiative.events import EncounterEnded, read_log
 from initiative.replays import verify_log
 from serve_support import ENCOUNTER, Client, Server, events_of
+
+pytestmark = pytest.mark.slow  # each test starts a real server process
 
 
 def test_stdlib_client_plays_a_whole_fight(tmp_path: Path) -> None:

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from serve_support import Server, events_of
 
+pytestmark = pytest.mark.slow  # each test starts a real server process
+
 
 def frames_of(sock: socket.socket) -> list[dict]:
     """Every frame the server sends before it closes the connection."""
