@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.markup import escape
 
-from ._app import UsageProblem, app, err, out, parse_policies
+from ._app import QUIET, UsageProblem, app, err, out, parse_policies
 
 if TYPE_CHECKING:
     from initiative.events import Event
@@ -78,7 +78,7 @@ def serve(
     ] = 10.0,
     max_frame: Annotated[int, typer.Option(help="Bytes in one frame, at most.")] = 64 * 1024,
     max_connections: Annotated[int, typer.Option(help="Connections open at once, at most.")] = 64,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    quiet: QUIET = False,
 ) -> None:
     """Run an encounter live: each --seat is played by whoever connects with its token.
 
@@ -89,6 +89,8 @@ def serve(
     import trio
 
     from initiative import engine
+    from initiative.actors import check_names
+    from initiative.events import read_log
     from initiative.replays import Narrator, NothingToResume, literal, visible
 
     from ._serve import Limits, resume_served, serve_fight
@@ -112,11 +114,13 @@ def serve(
             if given is not None:
                 raise UsageProblem(f"{option} is not for --resume: the log says it")
         target = resume
+        spec = read_log(resume).header.encounter  # read again under the log's lock to go on
     else:
         assert encounter is not None
         spec = engine.load_encounter(encounter)
         the_seed = spec.seed if seed is None else seed
         target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
+    check_names(spec, chosen, what="--policy {name}=...", where=str(encounter or resume))
     limits = Limits(
         hello_timeout=hello_timeout,
         frame_timeout=hello_timeout,

@@ -92,7 +92,8 @@ class Server:
             argv = command[1:]
         with self.stdout.open("wb") as out, self.stderr.open("wb") as err:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "initiative", *argv],
+                # Its refusals as JSON lines on stderr, despite -q.
+                [sys.executable, "-m", "initiative", "--log-json", *argv],
                 stdout=out,
                 stderr=err,
                 stdin=subprocess.DEVNULL,
