@@ -91,7 +91,7 @@ def serve(
     from initiative import engine
     from initiative.actors import check_names
     from initiative.events import read_log
-    from initiative.replays import Narrator, NothingToResume, literal, visible
+    from initiative.replays import NothingToResume, TableNarrator, literal, visible
 
     from ._serve import Limits, resume_served, serve_fight
 
@@ -128,7 +128,7 @@ def serve(
         max_frame=max_frame,
         max_connections=max_connections,
     )
-    narrate = Narrator()
+    narrate = TableNarrator()  # the table's sentences: initiative, dice, why a turn is lost
     # Narrate from the first new event: a resumed fight's replayed ones are not news (nothing
     # is narrated until the server says how many there were).
     start = [0 if resume is None else sys.maxsize]
