@@ -22,6 +22,7 @@ from ._cluster import check_cluster as check_cluster
 from ._combatant import (
     FightOver as FightOver,
     PolicyRunner as PolicyRunner,
+    Strict as Strict,
     choose_host as choose_host,
     combatant as combatant,
 )
@@ -41,6 +42,7 @@ from ._loading import (
     ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
     LoadedPolicy as LoadedPolicy,
     PolicyChoice as PolicyChoice,
+    check_names as check_names,
     load_policy as load_policy,
     names_file as names_file,
     policy_label as policy_label,

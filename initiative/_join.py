@@ -357,6 +357,7 @@ class Client:
 
     def on_priority(self, frame: dict[str, Any]) -> None:
         shown = self._presentation(frame)
+        self.grace = None
         self.asked = Asked(frame, shown, trio.current_time() + float(frame["deadline"]))
         self.screen.say("\n" + render(shown))
 

@@ -102,7 +102,6 @@ class End(msgspec.Struct, frozen=True, kw_only=True, tag="end"):
 
 
 ClientFrame = Hello | Decide
-ServerFrame = Welcome | Priority | News | Error | End
 
 _encoder = msgspec.json.Encoder()
 _client_decoder = msgspec.json.Decoder(ClientFrame)
@@ -152,3 +151,18 @@ def chosen_action(frame: Decide, offers: tuple[Offer, ...]) -> Any:
         return decode_action(frame.action)
     except msgspec.ValidationError as err:
         raise FrameError(f"malformed action: {err}") from None
+
+
+class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
+    """Server, to every connection: a seat dropped while holding priority and has ``remaining``
+    seconds to come back (with its token) before the drop is a recorded fault."""
+
+    seat: str
+    """The seat whose connection dropped."""
+    who: str
+    """The combatant that holds priority (the pending decision's ``who``)."""
+    remaining: float
+    """Seconds of grace left when the frame was sent."""
+
+
+ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace
