@@ -157,3 +157,36 @@ def test_the_terminal_join_and_the_browser_show_a_decision_in_the_same_words(
         "3. Let it pass",
     ]
     assert sorted(shown["table"]) == ["Ana", "Bo [axe]", "the yard dog"]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+def test_the_browser_counts_down_a_dropped_seats_grace(tmp_path: Path) -> None:
+    """Another seat drops while it holds priority: the page names whom it waits for and
+    counts the grace down; the seat coming back and playing on clears it."""
+    with Server(tmp_path, "--seat", "ana", "--seat", "south", encounter=NAMED) as server:
+        page = Page()
+        try:
+            page.page.goto(server.url("ana"))
+            page.page.wait_for_function(
+                "document.getElementById('status').textContent.startsWith('seated')"
+            )
+            south = server.client()
+            south.hello("south", server.tokens["south"])
+            held = south.next("priority")  # the yard dog is first in the order
+            south.close()
+            banner = "document.getElementById('grace').textContent"
+            page.page.wait_for_function(f"{banner}.startsWith('waiting for')")
+            first = page.js(banner)
+            page.page.wait_for_function(f"{banner} && {banner} !== {first!r}")
+            later = page.js(banner)
+            back = server.client()
+            back.hello("south", server.tokens["south"])
+            again = back.next("priority")
+            back.decide(again, len(again["offers"]) - 1)
+            page.page.wait_for_function(f"{banner} === ''")
+        finally:
+            page.close()
+    assert again["seq"] == held["seq"]  # the same decision, kept through the grace
+    assert re.fullmatch(r"waiting for the yard dog to reconnect: (\d+) s", first)
+    assert re.fullmatch(r"waiting for the yard dog to reconnect: (\d+) s", later)
+    assert int(later.split()[-2]) < int(first.split()[-2])
