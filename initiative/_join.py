@@ -271,12 +271,10 @@ class Client:
         stream: trio.abc.Stream,
         screen: Screen,
         *,
-        seated: bool,
         copy: BinaryIO | None = None,
     ) -> None:
         self.stream = stream
         self.screen = screen
-        self.seated = seated
         self.copy = copy
         self.narrate = TableNarrator()
         self.names: Names | None = None
@@ -481,7 +479,7 @@ async def play(
     copy: BinaryIO | None = None,
 ) -> str | None:
     """:func:`join_fight` on a connected ``stream``."""
-    client = Client(stream, screen, seated=seat is not None, copy=copy)
+    client = Client(stream, screen, copy=copy)
     outcome: list[BaseException] = []
     async with stream:
         hello: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION}
