@@ -197,3 +197,14 @@ def test_one_model_plays_encounters_of_different_sizes() -> None:
             done = terminated or truncated
     result = initiative.run(skirmish, seed=3, policies={"wardens": model_policy(model)})
     assert result.winner is not None
+
+
+def test_docs_env_md_shows_the_training_benchmarks_code_verbatim() -> None:
+    """The numpy training example in docs/env.md is the code benchmarks/train_example.py runs
+    (the doc's blocks are run by tests/test_docs_library.py, on a short training)."""
+    source = (ROOT / "benchmarks" / "train_example.py").read_text()
+    start = source.index("\n", source.index("# --- the example")) + 1
+    code = source[start : source.index("# --- end of the example ---")].rstrip() + "\n"
+    text = (ROOT / "docs" / "env.md").read_text()
+    found = re.search(r"<!-- train_example:start -->\n```python\n(.*?)```\n", text, re.S)
+    assert found and found[1] == code
