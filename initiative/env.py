@@ -108,12 +108,20 @@ from ._logging import ensure_configured
 from ._stepping import Stepper
 
 __all__ = [
+    "ACTION_FLAGS",
     "ACTION_KINDS",
+    "DEFAULT_MAX_COMBATANTS",
+    "TRIGGER_KINDS",
     "Encoder",
     "EpisodeEndedError",
+    "Feature",
     "Model",
     "SingleAgentEnv",
+    "action_kinds",
     "env",
+    "feature_docs",
+    "feature_table",
+    "mark_names",
     "model_policy",
     "raw_env",
     "single_agent",
