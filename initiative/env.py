@@ -384,8 +384,8 @@ def _offer_features(v: _Vocabulary) -> list[Feature]:
             "weapon",
             0,
             1,
-            f"1 + the weapon's index in the actor's weapons / {_WEAPONS:g},"
-            " clipped (an attack naming none uses the first); 0 without a weapon",
+            f"(1 + the weapon's index in the actor's weapons) / {_WEAPONS:g}, clipped (an"
+            " attack naming none uses the first); 0 without a weapon",
         ),
         Feature("weapon_damage", 0, 1, f"the weapon's mean damage / {_DAMAGE:g}, clipped"),
         Feature("weapon_reach", 0, 1, f"the weapon's melee reach / {_REACH:g}, clipped"),
@@ -420,7 +420,9 @@ def feature_docs() -> str:
     """The Markdown tables docs/env.md carries: every feature, then each bundled ruleset's
     vocabulary and its observation's size."""
     lines = ["| group | feature | range | meaning |", "| --- | --- | --- | --- |"]
-    lines += [f"| {g} | `{n}` | {r} | {m} |" for g, n, r, m in feature_table()]
+    lines += [
+        f"| {g} | `{n}` | {r} | {m.replace('|', chr(92) + '|')} |" for g, n, r, m in feature_table()
+    ]
     lines += [
         "",
         "| ruleset | action kinds | conditions | counters | stats | size (12 rows, 32 offers) |",
@@ -438,12 +440,13 @@ def feature_docs() -> str:
 
         own = tuple(k for k in v.kinds if k not in ACTION_KINDS)
         lines.append(
-            f"| {name} | {len(v.kinds)}: the shared ones and {listed(own)} |"
+            f"| {name} | {len(v.kinds)}: the {len(ACTION_KINDS)} shared ones and {listed(own)} |"
             f" {listed(v.conditions)} | {listed(v.counters)} | {listed(v.stats)} | {size} |"
         )
     return "\n".join(lines) + "\n"
 
 
+_WEAPON_COLUMNS = ("weapon", "weapon_damage", "weapon_reach", "weapon_range")
 _GLOBAL_HEAD = ("round", "in_turn", "depth", "holds", "my_turn", "offers")
 _COMBATANT_HEAD = (
     "present",
@@ -572,36 +575,37 @@ class Encoder:
         # Static facts per combatant: its row with the columns that never change filled in.
         self._c_at = {f.name: i for i, f in enumerate(layout.combatant)}
         self._o_at = {f.name: i for i, f in enumerate(layout.offer)}
-        self._static: dict[str, list[float]] = {}
+        self._static: dict[str, np.ndarray] = {}
         self._max_ap: dict[str, int] = {}
         self._reach: dict[str, float] = {}
-        self._weapons: dict[str, dict[str, tuple[int, float, float, float]]] = {}
-        self._first_weapon: dict[str, tuple[int, float, float, float] | None] = {}
+        self._weapons: dict[str, dict[str, list[float]]] = {}
+        self._first_weapon: dict[str, list[float] | None] = {}
         for c in spec.combatants:
             row = [0.0] * self._c
             max_ap = rules.max_ap(c)
             self._max_ap[c.id] = max_ap
-            weapons = {}
-            for i, w in enumerate(c.weapons):
-                weapons[w.name] = (
-                    i,
-                    engine.parse_dice(w.damage).mean,
-                    0.0 if w.ranged else float(w.reach),
-                    float(w.range or 0.0),
-                )
+            means = [engine.parse_dice(w.damage).mean for w in c.weapons]
+            reaches = [0.0 if w.ranged else float(w.reach) for w in c.weapons]
+            ranges = [float(w.range or 0.0) for w in c.weapons]
+            # An offer's weapon columns: (1 + index) / 4, damage, reach and range, scaled.
+            weapons = {
+                w.name: [
+                    _clip((i + 1) / _WEAPONS),
+                    _clip(means[i] / _DAMAGE),
+                    _clip(reaches[i] / _REACH),
+                    _clip(ranges[i] / _RANGE),
+                ]
+                for i, w in reversed(list(enumerate(c.weapons)))  # the first of a name wins
+            }
             self._weapons[c.id] = weapons
-            self._first_weapon[c.id] = next(iter(weapons.values()), None)
-            reach = max((w[2] for w in weapons.values()), default=0.0)
+            self._first_weapon[c.id] = weapons[c.weapons[0].name] if c.weapons else None
+            reach = max(reaches, default=0.0)
             self._reach[c.id] = reach
             row[self._c_at["max_hp"]] = _clip(c.hp / _HP)
             row[self._c_at["max_ap"]] = _clip(max_ap / _AP)
             row[self._c_at["reach"]] = _clip(reach / _REACH)
-            row[self._c_at["range"]] = _clip(
-                max((w[3] for w in weapons.values()), default=0) / _RANGE
-            )
-            row[self._c_at["damage"]] = _clip(
-                max((w[1] for w in weapons.values()), default=0) / _DAMAGE
-            )
+            row[self._c_at["range"]] = _clip(max(ranges, default=0.0) / _RANGE)
+            row[self._c_at["damage"]] = _clip(max(means, default=0.0) / _DAMAGE)
             for stat in v.stats:
                 value = c.stats.get(stat, 0)
                 bounds = v.stat_ranges.get(stat)
@@ -610,13 +614,15 @@ class Encoder:
                 else:
                     scaled = value / _STAT
                 row[self._c_at[f"stat[{stat}]"]] = _clip(scaled, -1.0, 1.0)
-            self._static[c.id] = row
+            self._static[c.id] = np.array(row, np.float32)
         self._condition_types = [(m, _mark_name(m)) for m in cls.conditions]
         self._counter_types = [(m, _mark_name(m)) for m in cls.counters]
         self._marks: dict[tuple[bool, str], int | None] = {}
         self._orders: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {}
         self._kinds = {tag: _at(layout.offer, f"kind[{tag}]") for tag in v.kinds}
         self._kind_other = _at(layout.offer, "kind[other]")
+        weapon = self.offer_features.index("weapon")
+        assert self.offer_features[weapon : weapon + 4] == _WEAPON_COLUMNS  # written as a slice
         self._shapes: dict[type[Any], _ActionShape] = {}
 
     # --- the public face --------------------------------------------------------------------
@@ -733,34 +739,49 @@ class Encoder:
         side = self.side[who]
         seen = (me, *view.allies, *view.enemies)
         enemies: list[tuple[float, float]] = []
+        where: dict[str, tuple[float, float]] = {}
+        head_size = len(_COMBATANT_HEAD)
         for c in seen:
-            r = rows.get(c.id)
+            cid = c.id
+            r = rows.get(cid)
             if r is None:
                 continue
-            row = list(self._static[c.id])
-            row[0] = 1.0
-            ally = self.side[c.id] == side
-            row[1] = 1.0 if c.id == who else 0.0
-            row[2] = 1.0 if ally and c.id != who else 0.0
-            row[3] = 0.0 if ally else 1.0
-            row[4] = 1.0 if view.active == c.id else 0.0
-            row[5] = 1.0 if by == c.id else 0.0
-            row[6] = 1.0 if aimed == c.id else 0.0
-            row[7] = _clip(c.hp / c.max_hp) if c.max_hp > 0 else 0.0
-            row[8] = _clip(c.hp / _HP)
-            max_ap = self._max_ap[c.id]
-            row[10] = _clip(c.ap / max_ap) if max_ap > 0 else 0.0
-            dx, dy = c.position.x - mx, c.position.y - my
+            start = self._g + self._c * r
+            static = self._static[cid]
+            vec[start : start + self._c] = static  # max hp and AP, weapons, stats
+            ally = self.side[cid] == side
+            max_ap = self._max_ap[cid]
+            hp = c.hp / c.max_hp if c.max_hp > 0 else 0.0
+            points = c.hp / _HP
+            ap = c.ap / max_ap if max_ap > 0 else 0.0
+            dx, dy = (c.position.x - mx) / _METRES, (c.position.y - my) / _METRES
             far = math.hypot(dx, dy)
-            row[12] = _clip(dx / _METRES, -1.0, 1.0)
-            row[13] = _clip(dy / _METRES, -1.0, 1.0)
-            row[14] = _clip(far / _METRES)
-            row[18] = 1.0 if c.id != who and far <= self._reach[c.id] + 1e-9 else 0.0
-            row[19] = 1.0 if c.id != who and far <= my_reach + 1e-9 else 0.0
+            vec[start : start + head_size] = (
+                1.0,
+                1.0 if cid == who else 0.0,
+                1.0 if ally and cid != who else 0.0,
+                0.0 if ally else 1.0,
+                1.0 if view.active == cid else 0.0,
+                1.0 if by == cid else 0.0,
+                1.0 if aimed == cid else 0.0,
+                0.0 if hp < 0.0 else 1.0 if hp > 1.0 else hp,
+                0.0 if points < 0.0 else 1.0 if points > 1.0 else points,
+                static[9],
+                0.0 if ap < 0.0 else 1.0 if ap > 1.0 else ap,
+                static[11],
+                -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx,
+                -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy,
+                1.0 if far > 1.0 else far,
+                static[15],
+                static[16],
+                static[17],
+                1.0 if cid != who and far * _METRES <= self._reach[cid] + 1e-9 else 0.0,
+                1.0 if cid != who and far * _METRES <= my_reach + 1e-9 else 0.0,
+            )
             for text in c.conditions:
                 column = self._mark(False, text)
                 if column is not None:
-                    row[column] = 1.0
+                    vec[start + column] = 1.0
             if c.counters:
                 sums: dict[int, float] = {}
                 for text, value in c.counters:
@@ -768,17 +789,17 @@ class Encoder:
                     if column is not None:
                         sums[column] = sums.get(column, 0.0) + value
                 for column, total in sums.items():
-                    row[column] = _squash(total)
+                    vec[start + column] = _squash(total)
+            where[cid] = (c.position.x, c.position.y)
             if not ally:
-                enemies.append((c.position.x, c.position.y))
-            start = self._g + self._c * r
-            vec[start : start + self._c] = row
+                enemies.append(where[cid])
         if kept:
             base = self._g + self._c * self.max_combatants
             my_ap = self._max_ap[who]
             weapons = self._weapons[who]
             o = self._o_at
             target0 = o["target[0]"]
+            weapon0 = o["weapon"]
             for k, offer in enumerate(kept):
                 mask[k] = 1
                 action = offer.action
@@ -795,7 +816,7 @@ class Encoder:
                     if r is not None:
                         row[target0 + r] = 1.0
                         row[o["has_target"]] = 1.0
-                        them = self._position(view, value)
+                        them = where.get(value)
                         if them is not None:
                             gap = math.hypot(them[0] - mx, them[1] - my)
                             row[o["target_distance"]] = _clip(gap / _METRES)
@@ -806,10 +827,7 @@ class Encoder:
                     if weapon is None and named is None and shape.is_attack:
                         weapon = self._first_weapon[who]
                     if weapon is not None:
-                        row[o["weapon"]] = _clip((weapon[0] + 1) / _WEAPONS)
-                        row[o["weapon_damage"]] = _clip(weapon[1] / _DAMAGE)
-                        row[o["weapon_reach"]] = _clip(weapon[2] / _REACH)
-                        row[o["weapon_range"]] = _clip(weapon[3] / _RANGE)
+                        row[weapon0 : weapon0 + 4] = weapon
                 for name in shape.point:
                     to = getattr(action, name)
                     if isinstance(to, Position):
@@ -825,13 +843,6 @@ class Encoder:
                 start = base + self._f * k
                 vec[start : start + self._f] = row
         return {"observation": vec, "action_mask": mask}
-
-    @staticmethod
-    def _position(view: View, cid: str) -> tuple[float, float] | None:
-        for c in (view.me, *view.allies, *view.enemies):
-            if c.id == cid:
-                return c.position.x, c.position.y
-        return None
 
 
 def _types(hint: Any) -> tuple[Any, ...]:
