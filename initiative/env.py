@@ -476,6 +476,7 @@ class _Layout:
     """Where each feature sits in the flat vector, and its bounds."""
 
     def __init__(self, v: _Vocabulary, max_offers: int) -> None:
+        self.vocabulary = v
         self.globals = _global_features(v)
         self.combatant = _combatant_features(v)
         self.offer = _offer_features(v)
@@ -492,10 +493,16 @@ class _Layout:
         high += [x.high for x in self.offer] * max_offers
         self.low = np.array(low, np.float32)
         self.high = np.array(high, np.float32)
+        self.low.flags.writeable = self.high.flags.writeable = False  # shared by the Encoders
+        self.global_at = {f.name: i for i, f in enumerate(self.globals)}
+        self.combatant_at = {f.name: i for i, f in enumerate(self.combatant)}
+        self.offer_at = {f.name: i for i, f in enumerate(self.offer)}
 
 
-def _at(features: list[Feature], name: str) -> int:
-    return next(i for i, f in enumerate(features) if f.name == name)
+@functools.lru_cache(maxsize=64)
+def _layout(ruleset: type[engine.Ruleset], rows: int, max_offers: int) -> _Layout:
+    """The layout of a ruleset's observation, made once (every Encoder of it shares it)."""
+    return _Layout(_vocabulary(ruleset, rows), max_offers)
 
 
 def _clip(value: float, low: float = 0.0, high: float = 1.0) -> float:
@@ -561,8 +568,8 @@ class Encoder:
         self.side = {c.id: c.side for c in spec.combatants}
         self.max_offers = max_offers
         self.max_combatants = rows
-        self.vocabulary = v = _vocabulary(cls, rows)
-        layout = _Layout(v, max_offers)
+        layout = _layout(cls, rows, max_offers)
+        self.vocabulary = v = layout.vocabulary
         self.global_features = tuple(f.name for f in layout.globals)
         self.combatant_features = tuple(f.name for f in layout.combatant)
         self.offer_features = tuple(f.name for f in layout.offer)
@@ -570,11 +577,11 @@ class Encoder:
         self.low, self.high = layout.low, layout.high
         self._g, self._c, self._f = len(layout.globals), len(layout.combatant), len(layout.offer)
         self._max_rounds = max(1, spec.max_rounds)
-        self._trigger = {k: _at(layout.globals, f"trigger[{k}]") for k in TRIGGER_KINDS}
-        self._trigger_other = _at(layout.globals, "trigger[other]")
+        self._trigger = {k: layout.global_at[f"trigger[{k}]"] for k in TRIGGER_KINDS}
+        self._trigger_other = layout.global_at["trigger[other]"]
         # Static facts per combatant: its row with the columns that never change filled in.
-        self._c_at = {f.name: i for i, f in enumerate(layout.combatant)}
-        self._o_at = {f.name: i for i, f in enumerate(layout.offer)}
+        self._c_at = layout.combatant_at
+        self._o_at = layout.offer_at
         self._static: dict[str, np.ndarray] = {}
         self._max_ap: dict[str, int] = {}
         self._reach: dict[str, float] = {}
@@ -619,8 +626,8 @@ class Encoder:
         self._counter_types = [(m, _mark_name(m)) for m in cls.counters]
         self._marks: dict[tuple[bool, str], int | None] = {}
         self._orders: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {}
-        self._kinds = {tag: _at(layout.offer, f"kind[{tag}]") for tag in v.kinds}
-        self._kind_other = _at(layout.offer, "kind[other]")
+        self._kinds = {tag: layout.offer_at[f"kind[{tag}]"] for tag in v.kinds}
+        self._kind_other = layout.offer_at["kind[other]"]
         weapon = self.offer_features.index("weapon")
         assert self.offer_features[weapon : weapon + 4] == _WEAPON_COLUMNS  # written as a slice
         self._shapes: dict[type[Any], _ActionShape] = {}
