@@ -30,7 +30,7 @@ from initiative.env import Encoder, model_policy
 class Scorer:
     """One hidden layer that scores each offer row; a softmax over the legal ones."""
 
-    def __init__(self, encoder, hidden=32, seed=0):
+    def __init__(self, encoder, hidden=16, seed=0):
         self.encoder = encoder
         offers = encoder.offer_features
         self.targets = np.array([i for i, n in enumerate(offers) if n.startswith("target[")])
@@ -66,7 +66,7 @@ class Scorer:
         np.savez(path, w1=self.w1, b1=self.b1, w2=self.w2)
 
 
-def train(scorer, encounter, episodes, *, batch=16, lr=0.05, seed=0, opponent="aggressive"):
+def train(scorer, encounter, episodes, *, batch=16, lr=0.02, seed=0, opponent="aggressive"):
     """REINFORCE against ``opponent``: +1 for a win of the learner's side, -1 for a loss, less
     a running baseline per side; Adam on the summed log-likelihood gradients. The learner
     plays each side in turn, every combatant of it."""
