@@ -500,9 +500,9 @@ class _Layout:
 
 
 @functools.lru_cache(maxsize=64)
-def _layout(ruleset: type[engine.Ruleset], rows: int, max_offers: int) -> _Layout:
+def _layout(ruleset: str, rows: int, max_offers: int) -> _Layout:
     """The layout of a ruleset's observation, made once (every Encoder of it shares it)."""
-    return _Layout(_vocabulary(ruleset, rows), max_offers)
+    return _Layout(_vocabulary(engine.find_ruleset(ruleset), rows), max_offers)
 
 
 def _clip(value: float, low: float = 0.0, high: float = 1.0) -> float:
@@ -568,7 +568,7 @@ class Encoder:
         self.side = {c.id: c.side for c in spec.combatants}
         self.max_offers = max_offers
         self.max_combatants = rows
-        layout = _layout(cls, rows, max_offers)
+        layout = _layout(spec.ruleset, rows, max_offers)
         self.vocabulary = v = layout.vocabulary
         self.global_features = tuple(f.name for f in layout.globals)
         self.combatant_features = tuple(f.name for f in layout.combatant)
