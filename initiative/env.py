@@ -297,7 +297,9 @@ def _global_features(v: _Vocabulary) -> list[Feature]:
 
 def _combatant_features(v: _Vocabulary) -> list[Feature]:
     rows = [
-        Feature("present", 0, 1, "1 if the row holds a combatant the observer sees standing"),
+        Feature(
+            "present", 0, 1, "1 for the observer's own row and each combatant it sees standing"
+        ),
         Feature("me", 0, 1, "1 for the observer's own row (always the first)"),
         Feature("ally", 0, 1, "1 for an ally (the observer's side)"),
         Feature("enemy", 0, 1, "1 for an enemy"),
