@@ -16,7 +16,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import initiative  # noqa: E402
-from initiative.env import ACTION_KINDS, env, raw_env, single_agent  # noqa: E402
+from initiative.env import env, raw_env, single_agent  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
 EXAMPLES = {
@@ -114,22 +114,31 @@ def test_damage_rewards_add_up_to_the_damage_dealt() -> None:
 
 
 def test_the_observation_follows_the_documented_layout() -> None:
-    """The offer slots name each legal action's kind and cost; the mask covers them."""
+    """Offer rows name each legal action's kind, cost and target row; the mask covers them;
+    the observer's row is first, with its hit points."""
     aec = env(EXAMPLES["openings"])
     aec.reset(seed=1)
     who = aec.agent_selection
     obs, _, _, _, info = aec.last()
     view = info["view"]
-    n = len(aec.possible_agents)
-    base = 4 + 9 * n
+    encoder = aec.unwrapped.encoder
+    parts = encoder.split(obs["observation"])
+    column = {name: i for i, name in enumerate(encoder.offer_features)}
+    rows = encoder.rows(who)
     assert obs["action_mask"].sum() == len(view.legal)
     for k, offer in enumerate(view.legal):
-        slot = obs["observation"][base + 6 * k : base + 6 * k + 6]
+        slot = parts["offers"][k]
         tag = type(offer.action).__struct_config__.tag
-        assert slot[0] == 1 and slot[1] == ACTION_KINDS.index(tag) + 1 and slot[3] == offer.cost
-    me = aec.possible_agents.index(who)
-    assert obs["observation"][4 + 9 * me + 2] == 1  # is me
-    assert obs["observation"][4 + 9 * me + 4] == view.me.hp
+        assert slot[column["valid"]] == 1 and slot[column[f"kind[{tag}]"]] == 1
+        assert slot[column["cost"]] == pytest.approx(offer.cost / 3)  # openings: 3 AP
+        target = getattr(offer.action, "target", None)
+        if target is not None:
+            assert slot[column[f"target[{rows.index(target)}]"]] == 1
+    assert not parts["offers"][len(view.legal) :].any()
+    me = parts["combatants"][0]
+    c = {name: i for i, name in enumerate(encoder.combatant_features)}
+    assert rows[0] == who and me[c["me"]] == 1 and me[c["present"]] == 1
+    assert me[c["hp"]] == pytest.approx(view.me.hp / view.me.max_hp)
 
 
 def test_an_action_outside_the_mask_is_a_recorded_invalid_decision() -> None:
