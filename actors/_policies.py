@@ -110,6 +110,11 @@ def aggressive(view: View) -> Action:
     return defences[0].action if defences else Pass()
 
 
+def first(view: View) -> Action:
+    """The baseline: take the first legal offer, whatever it is."""
+    return view.legal[0].action
+
+
 def _hurt(me: CombatantState) -> bool:
     return me.hp * 5 <= me.max_hp * 2
 
@@ -273,6 +278,7 @@ def _stateless(fn: Callable[[View], Action]) -> Callable[[PolicyContext], Any]:
 BUILTIN: dict[str, Callable[[PolicyContext], Any]] = {
     "aggressive": _stateless(aggressive),
     "cautious": Cautious,
+    "first": _stateless(first),
     "random": RandomPolicy,
     "scripted": Scripted,
     "tactician": Tactician,

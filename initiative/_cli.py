@@ -12,7 +12,14 @@ import sys
 from ._app import UsageProblem, app, err
 
 #: Command modules, imported in the order their panels appear in ``--help``.
-COMMAND_MODULES = ("_commands", "_cmd_debug", "_cmd_batch", "_cmd_serve", "_cmd_examples")
+COMMAND_MODULES = (
+    "_commands",
+    "_cmd_debug",
+    "_cmd_batch",
+    "_cmd_league",
+    "_cmd_serve",
+    "_cmd_examples",
+)
 for _module in COMMAND_MODULES:
     importlib.import_module(f"{__package__}.{_module}")
 
