@@ -148,9 +148,11 @@ def _provokes(view: View, offer: Offer) -> bool:
     fork of the fight (its own dice), where one exists; otherwise guessed, from any enemy
     close by holding as much AP as one's own cheapest blow costs."""
     me = view.me
+    near = view.distance_to(view.nearest or me) + 1.0
+    if not any(e.ap > 0 and view.distance_to(e) <= near for e in view.enemies):
+        return False  # no enemy close by has AP for anything
     if view.fork is None:
         price = min((o.cost for o in _hostile(view)), default=me.ap + 1)
-        near = view.distance_to(view.nearest or me) + 1.0
         return any(view.distance_to(e) <= near and e.ap >= max(price, 1) for e in view.enemies)
     token = view.fork(dice=0).send(offer.action)
     if token is None or token.view.window.is_turn:
