@@ -287,11 +287,19 @@ class Tactician:
         self.aimed: tuple[int, str] | None = None
         self.held: tuple[int, str] | None = None
         self.last_distance: dict[str, float] = {}
+        self.keeps_a_blow = False
+        """Learned: an opening at the end of someone's turn offered it a blow, so AP kept
+        through its turn buys a blow at an enemy who comes up and ends its turn there."""
+        self.price = 0
+        """The AP of the cheapest blow it has been offered in its turn."""
 
     def decide(self, view: View) -> Action:
         return self._turn(view) if view.window.is_turn else self._react(view)
 
     def _react(self, view: View) -> Action:
+        trigger = view.window.trigger
+        if trigger is not None and trigger.kind == "turn_ended" and offers_that(view, "is_attack"):
+            self.keeps_a_blow = True
         free = offers_that(view, "is_attack", reaction=True)
         if free:
             return _weakest_target(view, free).action
@@ -325,10 +333,14 @@ class Tactician:
                 self.aimed = turn
                 return aims[0].action
         if attacks:
+            self.price = min(o.cost for o in attacks)
             return _weakest_target(view, attacks).action
         reload = _reload(view)
         if reload is not None:
             return reload.action
+        move = _closer_move(view)
+        if move is not None and self.keeps_a_blow and me.ap - move.cost < self.price:
+            return EndTurn()  # no blow this turn after that step: keep the AP for an opening
         nearest = view.nearest_enemy()
         if nearest is None:
             return EndTurn()
