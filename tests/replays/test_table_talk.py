@@ -7,8 +7,11 @@ from pathlib import Path
 from initiative.events import read_log
 from initiative.replays import TableNarrator
 
-GOLDEN = Path(__file__).parents[1] / "golden" / "thriller-ambush.seed2.jsonl"
-GROUPS = Path(__file__).parents[1] / "golden" / "percentile-wilhelm.seed1.jsonl"
+# Fixed fights, never regenerated (the golden logs change when the built-in policies do).
+GOLDEN = Path(__file__).parents[1] / "golden" / "format1" / "upcast" / "thriller-ambush.seed2.jsonl"
+GROUPS = (
+    Path(__file__).parents[1] / "golden" / "format1" / "upcast" / "percentile-wilhelm.seed1.jsonl"
+)
 
 
 def told(log: Path = GOLDEN) -> list[str]:
