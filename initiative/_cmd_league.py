@@ -11,6 +11,8 @@ from ._cmd_batch import AS_JSON, DB, JOBS, SEED_START, TIMEOUT, Clock, _level, _
 from ._output import print_json, print_table, rounded
 
 if TYPE_CHECKING:
+    from rich.progress import TaskID
+
     from initiative.actors import Summary
 
     from ._league import League, Stage
@@ -58,7 +60,7 @@ def _fight(
                 def done(
                     index: int,
                     summary: "Summary",
-                    bar: int = bar,
+                    bar: "TaskID" = bar,
                     saved: "ResultStore | None" = saved,
                 ) -> None:
                     if saved is not None:

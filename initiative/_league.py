@@ -372,7 +372,8 @@ def fight(
     """The tasks' summaries in task order, fought by :func:`~initiative.actors.iter_batch`;
     ``on_result(index, summary)`` as each finishes. Stopping early (Ctrl-C) stops the workers."""
     by_index: dict[int, Summary] = {}
-    with closing(iter_batch(path, tasks, jobs=jobs, timeout=timeout)) as fought:
+    fought = iter_batch(path, tasks, jobs=jobs, timeout=timeout)
+    with closing(fought):  # type: ignore[type-var]  # a generator: close() stops its workers
         for index, summary in fought:
             by_index[index] = summary
             if on_result is not None:
