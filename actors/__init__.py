@@ -22,6 +22,7 @@ from ._cluster import check_cluster as check_cluster
 from ._combatant import (
     FightOver as FightOver,
     PolicyRunner as PolicyRunner,
+    Strict as Strict,
     choose_host as choose_host,
     combatant as combatant,
 )
@@ -41,6 +42,7 @@ from ._loading import (
     ENTRY_POINT_GROUP as ENTRY_POINT_GROUP,
     LoadedPolicy as LoadedPolicy,
     PolicyChoice as PolicyChoice,
+    check_names as check_names,
     load_policy as load_policy,
     names_file as names_file,
     policy_label as policy_label,
@@ -67,7 +69,18 @@ from ._run import (
     run_encounter_sync as run_encounter_sync,
     schedule as schedule,
 )
-from ._screen import Names as Names, literal as literal, screen as screen
+from ._screen import (
+    Choice as Choice,
+    Names as Names,
+    Presentation as Presentation,
+    Seen as Seen,
+    StateTable as StateTable,
+    literal as literal,
+    present as present,
+    render as render,
+    screen as screen,
+    table_of as table_of,
+)
 from ._seat import Seat as Seat, SeatDropped as SeatDropped, new_token as new_token
 from ._table_dice import (
     AskDice as AskDice,

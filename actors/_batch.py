@@ -11,10 +11,12 @@ two-sided sign (binomial) test for a duel between two policies.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import math
 import multiprocessing
+import os
 import queue
 import shlex
 import signal
@@ -574,6 +576,10 @@ class ResultStore:
     every encounter that finished. ``(run_id, ordinal)`` is the primary key: an encounter can
     never be written twice. With ``resume``, the newest unfinished run of ``db`` is continued,
     and only if it was started with the same settings; otherwise :class:`BatchError`.
+
+    As a log's writer does, the store holds an exclusive lock (``flock``) on the database file
+    from opening to closing: a second writer (two ``batch --db X`` at once, or two ``--resume``
+    of one run) is refused with :class:`BatchError` before it reads or writes anything.
     """
 
     def __init__(
@@ -593,7 +599,18 @@ class ResultStore:
         self.encounter = encounter
         self.tasks = tasks
         self.timeout = timeout
+        self._lock = _lock_database(self.db)
         self._con = sqlite3.connect(self.db)
+        try:
+            self._open(kind, policies, seed_start, jobs, resume)
+        except BaseException:
+            self._con.close()
+            os.close(self._lock)
+            raise
+
+    def _open(self, kind: str, policies: object, seed_start: int, jobs: int, resume: bool) -> None:
+        """Create the tables if new; start a run, or find the run to resume."""
+        tasks, encounter = self.tasks, self.encounter
         self._con.executescript(SCHEMA)
         found = {row[1] for row in self._con.execute("PRAGMA table_info(encounters)")}
         if "side_faults" not in found:  # a database from before the column existed
@@ -692,8 +709,32 @@ class ResultStore:
             self._last_commit = time.monotonic()
 
     def close(self) -> None:
-        self._con.commit()
-        self._con.close()
+        try:
+            self._con.commit()
+            self._con.close()
+        finally:
+            os.close(self._lock)  # after SQLite's own handle: closing ends the lock
+
+
+def _lock_database(db: str) -> int:
+    """An open descriptor of ``db`` holding its exclusive ``flock`` (the database is created
+    empty if missing; SQLite fills it). :class:`BatchError` if another writer holds it."""
+    try:
+        fd = os.open(db, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:
+        raise BatchError(f"{db}: cannot open the results database: {err.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise BatchError(
+            f"{db}: another batch is writing this database (it holds the database's lock);"
+            " wait until it has finished, or stop it first"
+        ) from None
+    except OSError as err:
+        os.close(fd)
+        raise BatchError(f"{db}: cannot lock the results database: {err.strerror}") from None
+    return fd
 
 
 def store(

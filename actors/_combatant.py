@@ -12,12 +12,20 @@ asked (``process:NAME`` or ``--host ID=process``), which is killed at the deadli
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import msgspec
 import structlog
 import trio
 from initiative.engine import Decision, PriorityToken
-from initiative.events import Event, InitiativeError
+from initiative.events import (
+    Action,
+    DecisionFailed,
+    Event,
+    InitiativeError,
+    PolicyFailedError,
+)
 
 from . import _wire
 from ._hosts import HOSTS, Host, InlineHost, ProcessHost, TaskHost, ThreadHost
@@ -64,6 +72,8 @@ class PolicyRunner:
         who: str = "",
     ) -> None:
         self.name = loaded.name
+        self.hello = hello
+        """What a child process is told (a strict copy of the runner is made with it)."""
         self.loaded = loaded
         """The policy as loaded (the in-line executor calls it directly when it qualifies)."""
         self.timeout = timeout
@@ -104,8 +114,11 @@ class PolicyRunner:
         assert self._in_line is not None
         return self._checked(token, self._in_line.call_now(token.news, token.view))
 
+    strict = False
+    """Whether a failure is raised rather than warned about (see :class:`Strict`)."""
+
     def _checked(self, token: PriorityToken, decision: Decision) -> Decision:
-        if decision.failure is not None:
+        if decision.failure is not None and not self.strict:
             log.warning(
                 "policy failed",
                 who=token.who,
@@ -158,3 +171,96 @@ async def combatant(
         if runner.closes:
             with trio.CancelScope(shield=True):
                 await runner.aclose()
+
+
+class _Strict:
+    """A policy that keeps what went wrong: the exception it raised, or a :class:`TypeError`
+    naming what it returned instead of an action. The host still records the failure as it
+    always does; :class:`Strict` raises it as :class:`PolicyFailedError` when the fight
+    records it. Everything the hosts and the in-line executor ask of a policy (a synchronous or
+    async ``decide``, ``observe``, ``in_line``, ``warm``) is the wrapped policy's."""
+
+    def __init__(self, policy: Any, keep: Callable[[BaseException], None]) -> None:
+        self._decide: Callable[..., Any] = getattr(policy, "decide", policy)
+        self._keep = keep
+        is_async = inspect.iscoroutinefunction(self._decide)
+        self.decide = self._decide_async if is_async else self._decide_sync
+        observe = getattr(policy, "observe", None)
+        if observe is not None:
+            self._observe: Callable[[Event], Any] = observe
+            self.observe = self._observe_kept
+        for attr in ("in_line", "warm"):
+            value = getattr(policy, attr, getattr(self._decide, attr, None))
+            if value is not None:
+                setattr(self, attr, value)
+
+    def _checked(self, result: Any) -> Any:
+        if not isinstance(result, (Action, Decision)):
+            self._keep(TypeError(f"decide returned {result!r}, not an action"))
+        return result
+
+    def _decide_sync(self, view: Any) -> Any:
+        try:
+            return self._checked(self._decide(view))
+        except BaseException as err:
+            self._keep(err)
+            raise
+
+    async def _decide_async(self, view: Any) -> Any:
+        try:
+            return self._checked(await self._decide(view))
+        except BaseException as err:
+            self._keep(err)
+            raise
+
+    def _observe_kept(self, event: Event) -> Any:
+        try:
+            return self._observe(event)
+        except BaseException as err:
+            self._keep(err)
+            raise
+
+
+class Strict:
+    """``strict=True``: the first failed decision of a fight stops it with
+    :class:`PolicyFailedError`, the policy's exception chained, instead of being recorded and
+    passed over.
+
+    :meth:`runners` wraps each runner's policy (a person at the terminal and a policy in a child
+    process are not wrapped: their failures still stop the fight, with nothing to chain); the
+    object itself is the fight's event sink that raises."""
+
+    def __init__(self) -> None:
+        self.errors: dict[str, BaseException] = {}
+        self.names: dict[str, str] = {}
+
+    def runners(self, runners: Mapping[str, PolicyRunner]) -> dict[str, PolicyRunner]:
+        strict = {}
+        for who, runner in runners.items():
+            self.names[who] = runner.name
+            strict[who] = self._runner(who, runner)
+            strict[who].strict = True
+        return strict
+
+    def _runner(self, who: str, runner: PolicyRunner) -> PolicyRunner:
+        loaded = runner.loaded
+        if runner.kind == "process" or getattr(loaded.policy, "person", False):
+            return runner
+
+        def keep(err: BaseException) -> None:
+            self.errors[who] = err
+
+        wrapped = LoadedPolicy(loaded.name, _Strict(loaded.policy, keep), loaded.trusted)
+        return PolicyRunner(wrapped, runner.timeout, host=runner.kind, hello=runner.hello, who=who)
+
+    def __call__(self, event: Event) -> None:
+        if isinstance(event, DecisionFailed):
+            self.cause = self.errors.pop(event.who, None)
+            name = self.names.get(event.who, "?")
+            raise PolicyFailedError(
+                f"{event.who} (policy {name!r}) failed a decision ({event.kind}): {event.detail}"
+            ) from self.cause
+
+    cause: BaseException | None = None
+    """The policy's exception behind the failure raised (kept too because the actor executor
+    re-raises an error from its nursery without its chain)."""

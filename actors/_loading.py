@@ -6,13 +6,13 @@ import hashlib
 import importlib.util
 import inspect
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from initiative.events import PolicyLoadError
+from initiative.events import EncounterSpec, PolicyLoadError, did_you_mean
 
 from ._policies import BUILTIN, PolicyContext
 
@@ -38,9 +38,16 @@ def _instantiate(obj: Any, ctx: PolicyContext, name: str) -> Any:
             params = {}
         try:
             factory: Callable[..., Any] = obj
-            return factory(ctx) if params else factory()
+            made = factory(ctx) if params else factory()
         except Exception as err:
             raise PolicyLoadError(f"policy {name!r}: constructing it failed: {err}") from None
+        if not (hasattr(made, "decide") or callable(made)):
+            # Refused here, once, rather than failing at every decision of the fight.
+            raise PolicyLoadError(
+                f"policy {name!r}: class {obj.__name__} has no decide(view) method"
+                " (and its objects are not callable)"
+            )
+        return made
     if callable(obj) or hasattr(obj, "decide"):
         return obj
     raise PolicyLoadError(f"policy {name!r} is a {type(obj).__name__}, not a function or class")
@@ -133,6 +140,35 @@ def load_policy(name: PolicyChoice, ctx: PolicyContext) -> LoadedPolicy:
         f" {', '.join(policy_names())}, 'path/to/file.py:function', or an installed"
         f" '{ENTRY_POINT_GROUP}' entry point"
     )
+
+
+def check_names(
+    encounter: EncounterSpec,
+    names: Iterable[str],
+    *,
+    what: str = "policies",
+    where: str | None = None,
+) -> None:
+    """Refuse a key of ``policies`` (or ``hosts``) that is neither a combatant id nor a side of
+    ``encounter``, naming it, with a "did you mean" for a near miss; :class:`PolicyLoadError`.
+
+    ``what`` says where the key was given (``{name}`` in it is replaced by the key: the command
+    line passes ``"--policy {name}=..."``); ``where`` names the encounter (its file, or by
+    default its name). The library, the environments and every command share this check, so a
+    misspelled ``ilsa`` is never silently a policy for no one.
+    """
+    known = [c.id for c in encounter.combatants] + list(encounter.sides)
+    for name in names:
+        if name in known:
+            continue
+        place = where if where is not None else repr(encounter.name or encounter.ruleset)
+        hint = did_you_mean(name, known) or (
+            f" (combatants: {', '.join(c.id for c in encounter.combatants)};"
+            f" sides: {', '.join(encounter.sides)})"
+        )
+        raise PolicyLoadError(
+            f"{what.format(name=name)}: no combatant or side {name!r} in {place}{hint}"
+        )
 
 
 PolicyFactory = Callable[[PolicyContext], Any]

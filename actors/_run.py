@@ -35,7 +35,7 @@ from initiative.events import (
 
 from ._combatant import FightOver, Message, PolicyRunner, combatant
 from ._inline import Executor, choose, play_inline
-from ._loading import PolicyChoice, load_policy
+from ._loading import PolicyChoice, check_names, load_policy
 from ._mailbox import Mailbox
 from ._policies import PolicyContext
 from ._wire import Hello
@@ -91,6 +91,8 @@ def make_runners(
         )
     chosen = dict(policies or {})
     where = dict(hosts or {})
+    check_names(encounter, chosen)
+    check_names(encounter, where, what="hosts")
     runners = {}
     for c in encounter.combatants:
         name = chosen[c.id] if c.id in chosen else chosen.get(c.side, c.policy)
@@ -225,7 +227,8 @@ async def run_encounter(
     as ``SeedChanged``). ``executor`` picks how policies are called (see
     :mod:`actors._inline`): ``trio`` (the default), ``inline`` or ``auto``; the log is the same.
     ``dice`` gives dice rolled at the table (see :mod:`engine._given`); ``hosts`` chooses where
-    policies run (see :func:`make_runners`).
+    policies run (see :func:`make_runners`). At the table (``dice`` given, or a person deciding)
+    every line of the log is written as its event is recorded, so nothing typed waits in memory.
     """
     try:
         if runners is None:
@@ -246,21 +249,34 @@ async def run_encounter(
         writer = LogWriter(out, append=written > 0)  # the log's lock, held to the end
     seats = choose(runners, executor)
 
-    fight = Fight(encounter, seed, sink=on_event, parent=parent, reseed=reseed, dice=dice)
     # The fight keeps its lines; they are written together at each grant of priority (before
-    # anyone is asked) and at the end: whole lines, one write per decision, not per event.
+    # anyone is asked) and at the end: whole lines, one write per decision, not per event. At
+    # the table (a person deciding, dice given by hand or from a file) each line is written as
+    # its event is recorded: the header is on disk before the first die is asked, and what a
+    # person typed the moment it is an event, so a closed terminal or a killed process never
+    # costs an entry.
     pending: list[bytes] = []
     first = 0  # the seq of pending[0]: lines of the first ``written`` events are not written
 
     def flush() -> None:
         nonlocal first
         if pending and writer is not None:
-            skip = max(0, written - first)
-            if skip < len(pending):
-                writer.write_line(b"".join(pending[skip:]))
+            lines = pending[max(0, written - first) :]
             first += len(pending)
-            pending.clear()
+            pending.clear()  # before writing: an interrupted write is never written twice
+            if lines:
+                writer.write_line(b"".join(lines))
 
+    def write_ahead(event: Event) -> None:
+        flush()
+        if on_event is not None:
+            on_event(event)
+
+    at_table = dice is not None or any(
+        getattr(r.loaded.policy, "person", False) for r in runners.values()
+    )
+    sink = write_ahead if writer is not None and at_table else on_event
+    fight = Fight(encounter, seed, sink=sink, parent=parent, reseed=reseed, dice=dice)
     if writer is not None:
         fight.lines = pending
         fight.on_grant = flush

@@ -1,17 +1,22 @@
-"""What a person deciding for a combatant reads: plain text built from a :class:`~engine.View`.
+"""What a person deciding for a combatant reads: one presentation of the decision, in words.
 
-Pure functions from a view (and the encounter, for names and weapons) to lines of text, with no
-terminal in them, so that any front end (the ``human`` policy on this terminal, a client across
-the network) shows the same screen. Names, never ids; offers numbered, in plain words, with
-their AP cost. Text from the encounter file is shown literally, control characters made
-visible.
+:func:`present` turns a :class:`~engine.View` (and the encounter, for names and weapons) into a
+:class:`Presentation`: plain data with no terminal in it, which every front end draws, so the
+``human`` policy on this terminal, ``join`` across the network and the browser seat show the
+same decision in the same words. Names, never ids; each offer in words with its AP cost; moves
+with their distance and direction; an opening with what it reacts to; one's own state and what
+one sees of the others. :func:`render` draws it as text; :func:`table_of` is the same state
+table between decisions, from the fold of the log. Text from the encounter file is shown
+literally, control characters made visible.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from typing import Literal
 
-from initiative.engine import CombatantState, View, distance
+import msgspec
+from initiative.engine import CombatantState, EncounterState, View, distance
 from initiative.engine.rulesets.tactical import OpportunityAttack
 from initiative.engine.rulesets.thriller import Intercept, Retaliate
 from initiative.events import (
@@ -20,9 +25,10 @@ from initiative.events import (
     CombatantSpec,
     EncounterSpec,
     EndTurn,
-    Move,
     Offer,
     Pass,
+    Position,
+    ReadyWeapon,
     Trigger,
     visible,
 )
@@ -30,7 +36,7 @@ from initiative.events import (
 HELP = """\
 Type the number of an offer and press Enter.
   ?   this help        s   the situation again
-An attack names its target and weapon; a move says where it ends and how far it goes.
+An attack names its target and weapon; a move says how far it goes and toward or away from whom.
 In your turn the last offer ends it; in an opening (a chance to react to what someone just
 did) the last offer lets it pass. Ctrl-C stops the fight: `initiative resume LOG` goes on
 later, and nothing already decided is asked again."""
@@ -39,6 +45,92 @@ later, and nothing already decided is asked again."""
 #: ``text`` with control and invisible ordering characters made visible (``\\x1b`` stays four
 #: characters): the one spelling every command uses.
 literal = visible
+
+#: How a combatant stands to the one deciding: itself, on its side, against it, or ``""``
+#: for a spectator (who sees everyone alike).
+Role = Literal["you", "ally", "enemy", ""]
+
+
+class Seen(msgspec.Struct, frozen=True, kw_only=True):
+    """One combatant as the seat sees it."""
+
+    id: str
+    """Its id: for a front end's keys, never shown."""
+    name: str
+    """Its display name, literal."""
+    side: str
+    role: Role
+    health: str
+    """Hit points in words: ``unhurt``, ``wounded``, ``badly wounded``, ``down``, ``gone``."""
+    hp: int | None = None
+    """Hit points, when the seat may see them (its own and its allies'; everyone's for a
+    spectator); ``None`` otherwise."""
+    max_hp: int | None = None
+    ap: int | None = None
+    """Action points, when the seat may see them (as ``hp``)."""
+    conditions: tuple[str, ...] = ()
+    """Conditions in words (``in cover``, ``disarmed (axe)``)."""
+    distance: float | None = None
+    """Metres from the one deciding (``None`` for itself and for a spectator)."""
+    standing: bool = True
+    acting: bool = False
+    """It holds the turn."""
+
+    def status(self) -> str:
+        """``14 of 14 hp`` for a number the seat sees, else the health in words."""
+        if self.hp is not None and self.max_hp is not None and self.standing:
+            return f"{self.hp} of {self.max_hp} hp"
+        return self.health
+
+
+class Choice(msgspec.Struct, frozen=True, kw_only=True):
+    """One offer in words."""
+
+    number: int
+    """What to type (1-based); the offer's index is ``number - 1``."""
+    text: str
+    """The action in words: ``Move 3.2 m toward Goblin 2``."""
+    cost: int
+    """AP it spends."""
+    kind: Literal["attack", "defence", "move", "end", "other"] = "other"
+    """A hint for styling."""
+
+    def line(self) -> str:
+        """``2. Attack Bo with the sword, 2 AP``."""
+        return f"{self.number}. {self.text}" + (f", {self.cost} AP" if self.cost else "")
+
+
+class Presentation(msgspec.Struct, frozen=True, kw_only=True):
+    """One decision as every screen shows it."""
+
+    who: str
+    """The id of the combatant deciding."""
+    name: str
+    round: int
+    window: Literal["turn", "opening"]
+    heading: str
+    """``Round 2: Ana, your turn.`` or ``Round 2: Ana, a chance to react: Bo attacks you.``"""
+    reacting_to: str | None = None
+    """In an opening, what it reacts to (``Bo attacks you with the axe``)."""
+    notes: tuple[str, ...] = ()
+    """The situation, a sentence each: own state, who is in reach, who threatens whom, allies."""
+    offers: tuple[Choice, ...] = ()
+    combatants: tuple[Seen, ...] = ()
+    """Itself first, then its allies, then the enemies it sees, nearest first."""
+
+
+class StateTable(msgspec.Struct, frozen=True, kw_only=True):
+    """The state of the fight as a seat sees it between decisions."""
+
+    seq: int
+    """The last event folded in."""
+    round: int
+    turn: str | None = None
+    """The name of whoever holds the turn."""
+    combatants: tuple[Seen, ...] = ()
+    """In initiative order; the fallen stay, marked ``down``."""
+    winner: str | None = None
+    ended: bool = False
 
 
 class Names:
@@ -60,20 +152,83 @@ class Names:
         return max(reaches, default=1.5)
 
 
+def words(name: str) -> str:
+    """``OpportunityAttack`` -> ``opportunity attack``; ``in_cover`` -> ``in cover``."""
+    out: list[str] = []
+    for c in name:
+        if c.isupper() and out:
+            out.append(" ")
+        out.append(c.lower())
+    return "".join(out).replace("_", " ")
+
+
 def _weapon(spec: CombatantSpec, name: str | None) -> str:
     if name is not None:
         return literal(name)
     return literal(spec.weapons[0].name) if spec.weapons else "bare hands"
 
 
-def _words(name: str) -> str:
-    """``OpportunityAttack`` -> ``opportunity attack``."""
-    out: list[str] = []
-    for c in name:
-        if c.isupper() and out:
-            out.append(" ")
-        out.append(c.lower())
-    return "".join(out)
+def health(c: CombatantState) -> str:
+    """Hit points in words, as an enemy sees them."""
+    if c.left:
+        return "gone"
+    if c.defeated or c.hp <= 0:
+        return "down"
+    if c.hp >= c.max_hp:
+        return "unhurt"
+    return "wounded" if c.hp * 2 > c.max_hp else "badly wounded"
+
+
+def condition_words(condition: str, names: Names) -> str:
+    """``in_cover`` -> ``in cover``; ``blinded_by:gob`` -> ``blinded by Goblin``;
+    ``disarmed:axe`` -> ``disarmed (axe)``."""
+    head, sep, tail = condition.partition(":")
+    text = literal(words(head))
+    if not sep:
+        return text
+    shown = names(tail) if tail in names.specs else literal(tail)
+    return f"{text} {shown}" if text.endswith(" by") else f"{text} ({shown})"
+
+
+def seen(
+    c: CombatantState,
+    names: Names,
+    role: Role,
+    *,
+    at: Position | None = None,
+    acting: str | None = None,
+) -> Seen:
+    """``c`` as seen by a combatant at ``at`` (``None``: by a spectator); enemies' hit points
+    and AP are shown in words only."""
+    numbers = role != "enemy"
+    return Seen(
+        id=c.id,
+        name=names(c.id),
+        side=literal(c.side),
+        role=role,
+        health=health(c),
+        hp=c.hp if numbers else None,
+        max_hp=c.max_hp if numbers else None,
+        ap=c.ap if numbers else None,
+        conditions=tuple(condition_words(x, names) for x in c.conditions),
+        distance=None if at is None or role == "you" else round(distance(at, c.position), 1),
+        standing=c.standing,
+        acting=c.id == acting,
+    )
+
+
+# -- offers in words ---------------------------------------------------------------------
+
+
+def _toward(view: View, names: Names, to: Position) -> str:
+    """``3.2 m toward Bo (then 1.3 m from them)``, relative to the nearest enemy."""
+    gap = distance(view.me.position, to)
+    nearest = view.nearest_enemy()
+    if nearest is None:
+        return f"{gap:.1f} m"
+    before, after = view.distance_to(nearest), distance(to, nearest.position)
+    word = "toward" if after < before else "away from"
+    return f"{gap:.1f} m {word} {names(nearest.id)} (then {after:.1f} m from them)"
 
 
 def describe_action(action: Action, view: View, names: Names) -> str:
@@ -84,54 +239,129 @@ def describe_action(action: Action, view: View, names: Names) -> str:
             return "End your turn"
         case Pass():
             return "Let it pass"
-        case Attack(target=target, weapon=weapon, variant=variant):
-            how = f" ({_words(variant).replace('_', ' ')})" if variant else ""
-            return f"Attack {names(target)} with the {_weapon(me, weapon)}{how}"
+        case Attack(target=target, weapon=weapon, variant=variant, location=location):
+            how = f" ({words(variant)})" if variant else ""
+            where = f" at the {literal(words(location))}" if location else ""
+            return f"Attack {names(target)}{where} with the {_weapon(me, weapon)}{how}"
         case OpportunityAttack(target=target, weapon=weapon):
-            return f"Strike {names(target)} as they leave, with the {_weapon(me, weapon)}"
+            return f"Strike {names(target)} at the opening, with the {_weapon(me, weapon)}"
         case Retaliate(target=target):
             return f"Strike back at {names(target)}"
+        case ReadyWeapon(weapon=weapon, mode=mode):
+            verb = "Reload" if mode == "reload" else f"Ready ({literal(words(mode))})"
+            return f"{verb} the {literal(weapon)}"
         case Intercept():
             trigger = view.window.trigger
             meant = names(trigger.target) if trigger and trigger.target else "an ally"
             return f"Intercept: take the blow meant for {meant}"
-        case Move(to=to):
-            gap = distance(view.me.position, to)
-            nearest = view.nearest_enemy()
-            toward = ""
-            if nearest is not None:
-                before, after = view.distance_to(nearest), distance(to, nearest.position)
-                word = "toward" if after < before else "away from"
-                toward = f", {word} {names(nearest.id)} ({after:.1f} m from them)"
-            return f"Move {gap:.1f} m to {to}{toward}"
-    aimed = getattr(action, "target", None)
-    text = _words(type(action).__name__).capitalize()
-    if isinstance(aimed, str):
-        text += f" {names(aimed)}"
+    return _generic(action, view, names)
+
+
+def _generic(action: Action, view: View, names: Names) -> str:
+    """Any other action, from its class name and fields: a ``to`` is a move (distance and
+    direction), a combatant id a name, a ``name`` the action's own name (``Shout (free
+    action)``), other text literal."""
+    kind = words(type(action).__name__)
+    text = kind.capitalize()
+    aimed: list[str] = []
+    extra: list[str] = []
+    to: Position | None = None
+    for field in action.__struct_fields__:
+        value = getattr(action, field)
+        if value in (None, "", ()):
+            continue
+        if isinstance(value, Position):
+            to = value
+        elif isinstance(value, str) and value in names.specs:
+            aimed.append(names(value))
+        elif field == "name" and isinstance(value, str):
+            text = f"{literal(words(value)).capitalize()} ({kind})"
+        elif isinstance(value, str):
+            extra.append(literal(words(value)))
+        elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+            extra.append(", ".join(literal(words(v)) for v in value))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            extra.append(f"{words(field)} {value:g}")
+    if aimed:
+        text += " " + " and ".join(aimed)
+    if extra:
+        text += ": " + "; ".join(extra)
+    if to is not None and not aimed:
+        text += " " + _toward(view, names, to)
+    elif to is not None:
+        text += f" to {to}"
     return text
+
+
+def _kind(action: Action) -> Literal["attack", "defence", "move", "end", "other"]:
+    if isinstance(action, (EndTurn, Pass)):
+        return "end"
+    if action.is_attack:
+        return "attack"
+    if action.is_defence or action.is_guard:
+        return "defence"
+    if "to" in action.__struct_fields__:
+        return "move"
+    return "other"
+
+
+def choice(number: int, offer: Offer, view: View, names: Names) -> Choice:
+    return Choice(
+        number=number,
+        text=describe_action(offer.action, view, names),
+        cost=offer.cost,
+        kind=_kind(offer.action),
+    )
 
 
 def describe_offer(number: int, offer: Offer, view: View, names: Names) -> str:
-    cost = f", {offer.cost} AP" if offer.cost else ""
-    return f"{number}. {describe_action(offer.action, view, names)}{cost}"
+    return choice(number, offer, view, names).line()
 
 
-def describe_trigger(trigger: Trigger, names: Names) -> str:
-    """The opening being answered, in words."""
-    by, target = names(trigger.by), names(trigger.target) if trigger.target else None
-    kind = trigger.kind.replace("_", " ")
+# -- the situation -----------------------------------------------------------------------
+
+
+def describe_trigger(trigger: Trigger, names: Names, me: str | None = None) -> str:
+    """The opening being answered, in words (``you`` for ``me``)."""
+
+    def who(x: str | None) -> str:
+        return "you" if x is not None and x == me else names(x)
+
+    by = who(trigger.by)
+    target = who(trigger.target) if trigger.target else None
+    detail = literal(words(trigger.detail)) if trigger.detail else None
+    your = "your" if me is not None else "a"
     match trigger.kind:
         case "attacked" | "attack":
             text = f"{by} attacks {target or 'someone'}"
+            if detail in ("melee", "ranged"):
+                text += f" ({detail})"
+            elif detail:
+                text += f" with the {detail}"
+            return text
+        case "melee_attacked":
+            return f"{by} has just attacked {target or 'someone'} in melee"
         case "left_space" | "leaves_reach" | "left_reach":
-            text = f"{by} is leaving {target + chr(39) + 's' if target else 'your'} reach"
+            whose = f"{target}'s" if target and target != "you" else your
+            return f"{by} leaves {whose} reach"
         case "turn_ended":
-            text = f"{by} ends their turn"
-        case _:
-            text = f"{by}: {kind}" + (f" ({target})" if target else "")
-    if trigger.detail:
-        text += f" [{literal(trigger.detail)}]"
-    return text
+            return f"{by} ends their turn"
+        case "approach":
+            return f"{by} comes into {your} reach"
+        case "retreat":
+            return f"{by} moves away within {your} reach"
+        case "ranged_attack":
+            return f"{by} shoots within {your} reach" + (f" ({detail})" if detail else "")
+        case "spellcast":
+            return f"{by} casts a spell within {your} reach"
+        case "standing_up":
+            return f"{by} stands up within {your} reach"
+        case "ready":
+            return f"{by} readies a weapon within {your} reach"
+        case "delayed":
+            return f"{by} does what you were waiting for" + (f" ({detail})" if detail else "")
+    text = f"{by}: {words(trigger.kind)}" + (f" ({target})" if target else "")
+    return text + (f" [{detail}]" if detail else "")
 
 
 def _threats(view: View, names: Names) -> list[str]:
@@ -148,44 +378,94 @@ def _threats(view: View, names: Names) -> list[str]:
     return lines
 
 
-def situation(view: View, names: Names) -> list[str]:
-    """What matters for the choice: own state, the opening, reach and threats."""
+def _status(c: Seen) -> str:
+    return f"{c.name} ({c.status()}, {c.distance:.1f} m)"
+
+
+def present(view: View, names: Names) -> Presentation:
+    """The decision ``view`` asks for, in words."""
     me = view.me
-    lines = []
-    if view.window.is_turn:
-        lines.append(f"Round {view.round}: {names(me.id)}, your turn.")
+    at = me.position
+    mine = seen(me, names, "you", at=at, acting=view.active)
+    allies = [seen(a, names, "ally", at=at, acting=view.active) for a in view.allies]
+    enemies = sorted(
+        (seen(e, names, "enemy", at=at, acting=view.active) for e in view.enemies),
+        key=lambda s: (s.distance or 0.0, s.id),
+    )
+    trigger = view.window.trigger
+    reacting = describe_trigger(trigger, names, me.id) if trigger is not None else None
+    if view.window.is_turn or reacting is None:
+        heading = f"Round {view.round}: {mine.name}, your turn."
     else:
-        assert view.window.trigger is not None
-        lines.append(
-            f"Round {view.round}: {names(me.id)}, a chance to react: "
-            f"{describe_trigger(view.window.trigger, names)}."
-        )
-    conditions = f"; {', '.join(literal(c) for c in me.conditions)}" if me.conditions else ""
-    lines.append(f"You have {me.hp} of {me.max_hp} hp and {me.ap} AP{conditions}.")
+        heading = f"Round {view.round}: {mine.name}, a chance to react: {reacting}."
+    conditions = f"; {', '.join(mine.conditions)}" if mine.conditions else ""
+    notes = [f"You have {me.hp} of {me.max_hp} hp and {me.ap} AP{conditions}."]
     reach = names.reach(me.id)
-    in_reach = [e for e in view.enemies if view.distance_to(e) <= reach + 0.01]
+    in_reach = [e for e in enemies if (e.distance or 0.0) <= reach + 0.01]
     if in_reach:
-        lines.append("In your reach: " + ", ".join(_status(e, view, names) for e in in_reach) + ".")
-    else:
-        nearest = view.nearest_enemy()
-        if nearest is not None:
-            lines.append(f"No enemy in your reach; nearest: {_status(nearest, view, names)}.")
-    lines.extend(f"{line}." for line in _threats(view, names))
-    if view.allies:
-        lines.append("Allies: " + ", ".join(_status(a, view, names) for a in view.allies) + ".")
-    return lines
+        notes.append("In your reach: " + ", ".join(_status(e) for e in in_reach) + ".")
+    elif enemies:
+        notes.append(f"No enemy in your reach; nearest: {_status(enemies[0])}.")
+    notes.extend(f"{line}." for line in _threats(view, names))
+    if allies:
+        notes.append("Allies: " + ", ".join(_status(a) for a in allies) + ".")
+    return Presentation(
+        who=me.id,
+        name=mine.name,
+        round=view.round,
+        window=view.window.kind,
+        heading=heading,
+        reacting_to=reacting,
+        notes=tuple(notes),
+        offers=tuple(choice(i, o, view, names) for i, o in enumerate(view.legal, 1)),
+        combatants=(mine, *allies, *enemies),
+    )
 
 
-def _status(c: CombatantState, view: View, names: Names) -> str:
-    return f"{names(c.id)} ({c.hp} hp, {view.distance_to(c):.1f} m)"
+def render(presentation: Presentation) -> str:
+    """The presentation as text: the heading, the situation, then the numbered offers."""
+    lines = [presentation.heading, *presentation.notes, ""]
+    lines.extend(c.line() for c in presentation.offers)
+    return "\n".join(lines)
+
+
+def situation(view: View, names: Names) -> list[str]:
+    """What matters for the choice: the heading and the situation's sentences."""
+    shown = present(view, names)
+    return [shown.heading, *shown.notes]
 
 
 def screen(view: View, names: Names) -> str:
     """The whole screen for one decision: the situation, then the numbered offers."""
-    lines = situation(view, names)
-    lines.append("")
-    lines.extend(describe_offer(i, o, view, names) for i, o in enumerate(view.legal, 1))
-    return "\n".join(lines)
+    return render(present(view, names))
+
+
+def table_of(state: EncounterState, names: Names, seat: Iterable[str] = ()) -> StateTable:
+    """The fight as the combatants of ``seat`` see it (everyone alike with no seat), from the
+    folded state: in initiative order, the fallen marked, enemies' hit points in words."""
+    mine = [c for c in seat if c in state.combatants]
+    sides = {state.combatants[c].side for c in mine}
+    here = next((state.combatants[c] for c in mine if state.combatants[c].standing), None)
+    if here is None and mine:
+        here = state.combatants[mine[0]]
+    ordered = [c for c in state.order if c in state.combatants]
+    ordered += [c for c in state.combatants if c not in state.order]
+    rows = []
+    for cid in ordered:
+        c = state.combatants[cid]
+        role: Role = (
+            "" if not mine else "you" if cid in mine else "ally" if c.side in sides else "enemy"
+        )
+        at = here.position if here is not None else None
+        rows.append(seen(c, names, role, at=at, acting=state.active))
+    return StateTable(
+        seq=state.seq,
+        round=state.round,
+        turn=names(state.active) if state.active else None,
+        combatants=tuple(rows),
+        winner=literal(state.winner) if state.winner else None,
+        ended=state.ended,
+    )
 
 
 def parse_choice(text: str, count: int) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from initiative.events import Action, Offer, Window
+from initiative.events import Action, IllegalActionError, Offer, Window
 
 from ._protocol import Decision, PriorityToken, View
 from ._stepper import Stepper
@@ -79,6 +79,8 @@ class Branch(Stepper):
         """Answer the pending token with a decision (or a bare action); the next token."""
         if self.token is None:
             raise RuntimeError("the forked fight has ended")
+        if isinstance(decision, Offer):  # a slip for its action; it would end the turn
+            raise IllegalActionError("send(offer.action), not the Offer")
         self.decisions += 1
         return self.apply(decision)
 

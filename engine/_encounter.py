@@ -29,8 +29,6 @@ from initiative.events import (
 )
 from msgspec.structs import replace
 
-_PATH = re.compile(r"\$\.?(?P<path>\S*)`?$")
-
 
 def _where(err: msgspec.ValidationError) -> tuple[str, str]:
     """Split msgspec's message into (what is wrong, the key path)."""

@@ -29,13 +29,24 @@ class DiceSource(Protocol):
 
 
 class RecordedDice:
-    """The dice a log gave, by seq; after those, ``then`` (another source) or the generator."""
+    """The dice a log gave, by seq; past the log (after seq ``upto``), ``then`` (another
+    source) or the generator.
+
+    Within the log, a die it records as rolled is rolled again, whatever ``then`` would say:
+    ``then`` is asked only for dice the log does not hold (a longer dice file, given to go on
+    with, never changes what the log already says).
+    """
 
     def __init__(
-        self, given: Mapping[int, tuple[int, ...]], then: DiceSource | None = None
+        self,
+        given: Mapping[int, tuple[int, ...]],
+        then: DiceSource | None = None,
+        *,
+        upto: int | None = None,
     ) -> None:
         self.given = dict(given)
         self.then = then
+        self.upto = max(self.given, default=-1) if upto is None else upto
 
     def faces(
         self, fight: object, who: str | None, purpose: str, dice: Dice
@@ -43,7 +54,7 @@ class RecordedDice:
         seq = fight.next_seq  # type: ignore[attr-defined]
         if seq in self.given:
             return self.given[seq]
-        if self.then is not None and seq > max(self.given, default=-1):
+        if self.then is not None and seq > self.upto:
             return self.then.faces(fight, who, purpose, dice)
         return None
 
@@ -60,9 +71,11 @@ def given_dice(events: Iterable[Event], upto: int | None = None) -> dict[int, tu
 def recorded_dice(
     events: Iterable[Event], upto: int | None = None, then: DiceSource | None = None
 ) -> RecordedDice | None:
-    """A source that replays a log's given dice (``None`` when it has none and ``then`` is
-    ``None``)."""
+    """A source that replays a log's given dice up to seq ``upto`` (default: the whole log),
+    then asks ``then`` (``None`` when the log gave none and ``then`` is ``None``)."""
+    events = list(events)
     given = given_dice(events, upto)
     if not given and then is None:
         return None
-    return RecordedDice(given, then)
+    last = events[-1].seq if events else -1
+    return RecordedDice(given, then, upto=last if upto is None else min(upto, last))

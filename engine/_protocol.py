@@ -70,7 +70,8 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     action: Any = None
     """The action chosen (anything a policy returned; the scheduler checks it)."""
     failure: str | None = None
-    """``timeout``, ``error`` or ``invalid`` when the policy failed."""
+    """``timeout``, ``error``, ``invalid``, ``busy`` or ``crashed`` when the policy failed (see
+    ``DecisionFailed.kind``)."""
     detail: str = ""
 
 

@@ -109,13 +109,27 @@ class Ruleset:
 
     @classmethod
     def decode_options(cls, data: dict[str, Any], *, name: str) -> Any:
+        """The encounter's ``[options]`` as :attr:`Options`; a bad value is an
+        :class:`EncounterFileError` naming the file and the key."""
         try:
             return msgspec.convert(data, cls.Options)
         except msgspec.ValidationError as err:
-            text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
-            text += _suggest_field(err, cls.Options)
             raise EncounterFileError(
-                f"{name}: in [options] for ruleset {cls.name!r}: {text}"
+                f"{name}: in [options] for ruleset {cls.name!r}: {_at_key(err, cls.Options)}"
+            ) from None
+
+    @classmethod
+    def decode_combatant_options(cls, c: CombatantSpec, *, name: str) -> Any:
+        """``c``'s own ``options`` as :attr:`CombatantOptions`: the one checked path every
+        ruleset's per-combatant options go through when a file is loaded (a bad value is an
+        :class:`EncounterFileError` naming the file, the combatant and the key, never msgspec's
+        own error). Once loaded, a ruleset may convert them again unchecked."""
+        try:
+            return msgspec.convert(c.options, cls.CombatantOptions)
+        except msgspec.ValidationError as err:
+            raise EncounterFileError(
+                f"{name}: combatant {c.id!r}: in options for ruleset {cls.name!r}:"
+                f" {_at_key(err, cls.CombatantOptions)}"
             ) from None
 
     @classmethod
@@ -128,7 +142,9 @@ class Ruleset:
 
     @classmethod
     def check_combatant(cls, c: CombatantSpec, *, name: str) -> None:
-        """Raise :class:`EncounterFileError` for a stat the ruleset does not know."""
+        """Raise :class:`EncounterFileError` for a stat the ruleset does not know, or options
+        that do not decode (checked first: the other checks may read them)."""
+        cls.decode_combatant_options(c, name=name)
         for stat in sorted(c.stats):
             if stat not in cls.stats:
                 known = ", ".join(sorted(cls.stats))
@@ -154,14 +170,6 @@ class Ruleset:
             raise EncounterFileError(
                 f"{name}: combatant {c.id!r}: ruleset {cls.name!r} needs stat {stat!r}"
             )
-        try:
-            msgspec.convert(c.options, cls.CombatantOptions)
-        except msgspec.ValidationError as err:
-            text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
-            text += _suggest_field(err, cls.CombatantOptions)
-            raise EncounterFileError(
-                f"{name}: combatant {c.id!r}: in options for ruleset {cls.name!r}: {text}"
-            ) from None
         dice: list[tuple[str, str]] = [(f"weapon {w.name!r}", w.damage) for w in c.weapons]
         for thing in c.items:
             for field in ("damage", "heal"):
@@ -311,6 +319,12 @@ class Ruleset:
 
 def _loose(text: str) -> str:
     return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
+
+
+def _at_key(err: msgspec.ValidationError, struct: type[msgspec.Struct]) -> str:
+    """msgspec's message with its path spelled as the file's key (``options.perks[0]``)."""
+    text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
+    return text + _suggest_field(err, struct)
 
 
 def _suggest_field(err: msgspec.ValidationError, struct: type[msgspec.Struct]) -> str:

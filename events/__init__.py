@@ -30,6 +30,7 @@ from ._errors import (
     LogBusyError as LogBusyError,
     LogFormatError as LogFormatError,
     LogNeverStartedError as LogNeverStartedError,
+    PolicyFailedError as PolicyFailedError,
     PolicyLoadError as PolicyLoadError,
     ReplayDivergedError as ReplayDivergedError,
     UnknownNameError as UnknownNameError,

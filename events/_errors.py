@@ -50,6 +50,12 @@ class PolicyLoadError(InitiativeError):
     """A policy name could not be resolved to a callable."""
 
 
+class PolicyFailedError(InitiativeError):
+    """A policy failed a decision (raised, returned something that is not an action, or ran
+    past its deadline) in a fight run with ``strict=True``; the policy's own exception, when
+    there is one, is its ``__cause__``."""
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """`` (did you mean 'X'?)`` when ``name`` is a near miss of one of ``known``, else ``""``.
 

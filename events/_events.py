@@ -3,7 +3,7 @@
 Every event has ``seq`` (its place in the log, from 0 without gaps) and ``cause`` (the seq of
 the event that made it happen, or ``None``). Tags are explicit strings. Schema rules: a new field
 gets a default; a field never changes type; a changed meaning gets a new ``LOG_FORMAT`` and an
-upcaster in ``_log.py``.
+upcaster in ``_upcast.py`` (which the reader in ``_log.py`` applies).
 """
 
 from __future__ import annotations
@@ -135,7 +135,8 @@ class DecisionFailed(Event, frozen=True, kw_only=True, tag="DecisionFailed"):
 
     who: str
     kind: str
-    """``timeout``, ``error`` or ``invalid``."""
+    """``timeout``, ``error``, ``invalid``, ``busy`` (a threaded policy's call, abandoned at its
+    deadline, still running) or ``crashed`` (a policy's child process died)."""
     detail: str = ""
 
 

@@ -10,14 +10,15 @@ The front door for scripts and notebooks::
 Policies are names, functions, async functions, objects with ``decide`` or classes
 (``policies={"north": lambda view: view.legal[0].action}``). Fights can also be stepped one
 decision at a time (:func:`step`) or awaited from Trio code (:func:`run_async`). The library is
-quiet: the program's own log goes to standard error at warning level unless structlog is
-configured by the caller. See ``docs/library.md``.
+quiet: its warnings are records of the standard ``logging`` module under ``initiative.*``
+(never raw lines on standard error) unless the caller configures structlog. See ``docs/library.md``.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         InitiativeError as InitiativeError,
         LogContents,
         LogFormatError as LogFormatError,
+        PolicyFailedError as PolicyFailedError,
         PolicyLoadError as PolicyLoadError,
         ReplayDivergedError as ReplayDivergedError,
         UnknownRulesetError as UnknownRulesetError,
@@ -50,6 +52,7 @@ _ERRORS = frozenset(
         "IllegalActionError",
         "InitiativeError",
         "LogFormatError",
+        "PolicyFailedError",
         "PolicyLoadError",
         "ReplayDivergedError",
         "UnknownRulesetError",
@@ -82,6 +85,7 @@ __all__ = [
     "IllegalActionError",
     "InitiativeError",
     "LogFormatError",
+    "PolicyFailedError",
     "PolicyLoadError",
     "ReplayDivergedError",
     "Stepper",
@@ -118,29 +122,66 @@ def run(
     policies: Mapping[str, PolicyChoice] | None = None,
     timeout: float | None = None,
     executor: str = "auto",
+    strict: bool = False,
 ) -> Result:
     """Fight an encounter (a file or a spec) to its end; optionally write the log.
 
     ``policies`` overrides by combatant id or side; each a policy name, a function or async
-    function of a :class:`engine.View`, an object with ``decide``, or a class. The result has
+    function of a :class:`engine.View`, an object with ``decide``, or a class. A key that is
+    neither a combatant nor a side is refused with :class:`PolicyLoadError`. The result has
     ``events``, ``state`` (the final state), ``winner``, ``rounds`` and ``to_dicts()``.
 
     ``executor="auto"`` calls the policies in line when every one is trusted and synchronous
     (the built-ins, and functions marked with :func:`actors.in_line`), else through a Trio task
     per combatant; ``"trio"`` or ``"inline"`` forces one. The log is the same either way.
+
+    A policy that fails a decision (raises, returns something that is not an action, or runs
+    past ``timeout``) is recorded in the log and passes, and the fight goes on (with a warning
+    in the program's log); with ``strict=True`` the first such failure stops the fight with
+    :class:`PolicyFailedError` instead, the policy's own exception as its ``__cause__``.
     """
     from initiative.actors import run_encounter_sync
 
     ensure_configured()
     spec = _spec(encounter)
-    return run_encounter_sync(
-        spec,
-        spec.seed if seed is None else seed,
-        policies=policies,
-        out=Path(out) if out is not None else None,
-        timeout=timeout,
-        executor=executor,
-    )
+    the_seed = spec.seed if seed is None else seed
+    fighters = _fighters(spec, the_seed, policies, timeout, strict)
+    target = Path(out) if out is not None else None
+    with _chained(fighters):
+        return run_encounter_sync(spec, the_seed, out=target, executor=executor, **fighters)
+
+
+def _fighters(
+    spec: EncounterSpec,
+    seed: int,
+    policies: Mapping[str, PolicyChoice] | None,
+    timeout: float | None,
+    strict: bool,
+) -> dict[str, Any]:
+    """The policies of a fight as ``run_encounter`` takes them: by name, or (``strict``) as
+    loaded runners whose failures the fight's event sink raises."""
+    if not strict:
+        return {"policies": policies, "timeout": timeout}
+    from initiative.actors import Strict, make_runners
+
+    check = Strict()
+    runners = check.runners(make_runners(spec, seed, policies, timeout=timeout))
+    return {"runners": runners, "on_event": check}
+
+
+@contextmanager
+def _chained(fighters: dict[str, Any]) -> Iterator[None]:
+    """A strict fight's :class:`PolicyFailedError` leaves with the policy's exception as its
+    cause (the actor executor re-raises it from its nursery without one)."""
+    from initiative.events import PolicyFailedError
+
+    try:
+        yield
+    except PolicyFailedError as failed:
+        check = fighters.get("on_event")
+        if failed.__cause__ is None and check is not None:
+            failed.__cause__ = check.cause
+        raise
 
 
 async def run_async(
@@ -151,6 +192,7 @@ async def run_async(
     policies: Mapping[str, PolicyChoice] | None = None,
     timeout: float | None = None,
     executor: str = "auto",
+    strict: bool = False,
 ) -> Result:
     """:func:`run` for Trio code: ``await initiative.run_async(...)`` inside ``trio.run``."""
     from initiative.actors import run_encounter
@@ -159,14 +201,9 @@ async def run_async(
     spec = _spec(encounter)
     the_seed = spec.seed if seed is None else seed
     target = Path(out) if out is not None else None
-    return await run_encounter(
-        spec,
-        the_seed,
-        policies=policies,
-        out=target,
-        timeout=timeout,
-        executor=executor,  # type: ignore[arg-type]
-    )
+    fighters = _fighters(spec, the_seed, policies, timeout, strict)
+    with _chained(fighters):
+        return await run_encounter(spec, the_seed, out=target, executor=executor, **fighters)  # type: ignore[arg-type]
 
 
 def step(

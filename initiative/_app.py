@@ -44,13 +44,22 @@ def _show_version(value: bool) -> None:
 @app.callback()
 def _main(
     log_level: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--log-level",
-            help="Show the engine's own log on stderr: debug, info, warning, error.",
+            help="Show the engine's own log on stderr, structured: debug, info, warning, error"
+            " (without it, warnings are plain lines).",
             case_sensitive=False,
         ),
-    ] = "warning",
+    ] = None,
+    log_json: Annotated[
+        bool,
+        typer.Option(
+            "--log-json",
+            help="The engine's own log as JSON lines on stderr, even on a terminal (at"
+            " --log-level, warning by default).",
+        ),
+    ] = False,
     version: Annotated[
         bool,
         typer.Option(
@@ -61,10 +70,26 @@ def _main(
         ),
     ] = False,
 ) -> None:
-    if log_level.lower() not in _logging.LEVELS:
+    if log_level is None and not log_json:
+        _logging.plain()  # a person reads: each warning one plain line
+        return
+    level = (log_level or "warning").lower()
+    if level not in _logging.LEVELS:
         raise typer.BadParameter(f"choose one of {', '.join(_logging.LEVELS)}")
-    _logging.configure(log_level.lower())
+    _logging.configure(level, json=log_json)
 
+
+def _quiet(value: bool) -> bool:
+    if value:
+        _logging.quiet()
+    return value
+
+
+QUIET = Annotated[
+    bool,
+    typer.Option("--quiet", "-q", help="No narration, no warnings.", callback=_quiet),
+]
+"""``--quiet``: no narration, and no warning lines either (unless --log-level asked for them)."""
 
 FORCE = Annotated[
     bool, typer.Option("--force", help="Replace the output file if it exists (never the input).")

@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "_cmd_batch",
     "_cmd_league",
     "_cmd_serve",
+    "_cmd_join",
     "_cmd_examples",
 )
 for _module in COMMAND_MODULES:

@@ -106,24 +106,21 @@ def _check(
     encounter: Path, runs: int, jobs: int, chosen: dict[str, str], seed: int
 ) -> "EncounterSpec":
     from initiative import engine
-    from initiative.actors import make_runners
+    from initiative.actors import check_names, make_runners
 
     if runs < 1:
         raise UsageProblem(f"--runs {runs}: must be at least 1")
     if jobs < 1:
         raise UsageProblem(f"--jobs {jobs}: must be at least 1")
     spec = engine.load_encounter(encounter)
-    ids = {c.id for c in spec.combatants} | set(spec.sides)
-    for who in chosen:
-        if who not in ids:
-            raise UsageProblem(f"--policy {who}=...: no combatant or side {who!r} in {encounter}")
+    check_names(spec, chosen, what="--policy {name}=...", where=str(encounter))
     make_runners(spec, seed, chosen)  # fails early, in this process, on an unknown policy
     return spec
 
 
 def _level(ctx: typer.Context) -> int:
     """Batches count faults themselves, so policy warnings stay quiet unless asked for."""
-    chosen = str((ctx.parent.params if ctx.parent else {}).get("log_level", "warning")).lower()
+    chosen = str((ctx.parent.params if ctx.parent else {}).get("log_level") or "warning").lower()
     level = getattr(logging, chosen.upper(), logging.WARNING)
     return logging.ERROR if level == logging.WARNING else level
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 from ._app import (
     FORCE,
+    QUIET,
     UsageProblem,
     app,
     err,
@@ -196,13 +197,11 @@ def _narrator(
 
 
 def _check_policies(chosen: dict[str, str], contents: "LogContents") -> None:
-    spec = contents.header.encounter
-    ids = {c.id for c in spec.combatants} | set(spec.sides)
-    for who in chosen:
-        if who not in ids:
-            raise UsageProblem(
-                f"--policy {who}=...: no combatant or side {who!r} in {contents.path}"
-            )
+    from initiative.actors import check_names
+
+    check_names(
+        contents.header.encounter, chosen, what="--policy {name}=...", where=str(contents.path)
+    )
 
 
 def _finished(result: "Result", target: Path) -> None:
@@ -228,7 +227,7 @@ def fork(
     out_path: Annotated[
         Path | None, typer.Option("--out", "-o", help="Where to write the fork's log.")
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    quiet: QUIET = False,
     trust: TRUST = False,
     force: FORCE = False,
     dice: DiceOption = None,
@@ -253,21 +252,26 @@ def fork(
     target = out_path or log.with_name(f"{log.stem}.fork{at}.jsonl")
     refuse_existing(target, force, inputs=[log])
     existed = target.exists()
+    spec = contents.header.encounter
+    at_table = dice is not None or "human" in chosen.values()
     try:
-        result = trio.run(
-            lambda: fork_log(
-                contents,
-                data,
-                at,
-                out=target,
-                policies=chosen,
-                seed=seed,
-                on_event=_narrator(at + 1, quiet),
-                trust_log_policies=trust,
-                dice=dice_source(dice, contents.header.encounter),
-                hosts=parse_hosts(host, contents.header.encounter),
+        with stops_cleanly(target, lambda: resume_command(target, policy, dice, host)):
+            result = trio.run(
+                lambda: fork_log(
+                    contents,
+                    data,
+                    at,
+                    out=target,
+                    policies=chosen,
+                    seed=seed,
+                    on_event=_narrator(at + 1, quiet, at_table),
+                    trust_log_policies=trust,
+                    dice=dice_source(dice, spec),
+                    hosts=parse_hosts(host, spec),
+                )
             )
-        )
+    except typer.Exit:
+        raise  # stopped at the table: the fork's log keeps what was typed, to be resumed
     except BaseException:
         if not existed:
             target.unlink(missing_ok=True)  # no half-written fork left behind
@@ -282,7 +286,7 @@ def resume(
         list[str],
         typer.Option(help="The overrides the fight was run with: ID=NAME or SIDE=NAME."),
     ] = [],  # noqa: B006 - typer reads the default
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    quiet: QUIET = False,
     trust: TRUST = False,
     dice: DiceOption = None,
     host: HostOption = [],  # noqa: B006 - typer reads the default
@@ -291,7 +295,8 @@ def resume(
 
     Holds the log's lock while it writes (a log another process is writing is refused). A
     policy file the log names is never loaded without --policy or --trust-log-policies. Dice
-    the log records as given are taken from it; --dice says where the rest come from."""
+    the log records as given are taken from it; --dice says where the rest come from (a dice
+    file goes on from the first face the log has not used)."""
     import trio
 
     from initiative.events import read_log

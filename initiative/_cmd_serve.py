@@ -1,14 +1,14 @@
-"""The seat commands: ``serve`` a live fight with seats over the network, ``join`` one."""
+"""The ``serve`` command: a live fight with seats over the network (``join`` takes a seat)."""
 
-import contextlib
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
-from ._app import UsageProblem, app, err, out, parse_policies
+from ._app import QUIET, UsageProblem, app, err, out, parse_policies
 
 if TYPE_CHECKING:
     from initiative.events import Event
@@ -20,11 +20,20 @@ PANEL = "Live fights over the network"
 
 @app.command(rich_help_panel=PANEL)
 def serve(
-    encounter: Annotated[Path, typer.Argument(help="The encounter file (TOML).")],
+    encounter: Annotated[
+        Path | None, typer.Argument(help="The encounter file (TOML); not with --resume.")
+    ] = None,
     seat: Annotated[
         list[str],
         typer.Option(help="A seat played over the network: a combatant id or a side; repeatable."),
     ] = [],  # noqa: B006 - typer reads the default
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Go on with the served fight in this log (after Ctrl-C or a stopped server),"
+            " with the same --seat options; fresh tokens are printed."
+        ),
+    ] = None,
     host: Annotated[
         str, typer.Option(help="Address to listen on (another than 127.0.0.1 opens it to others).")
     ] = "127.0.0.1",
@@ -40,9 +49,23 @@ def serve(
         list[str],
         typer.Option(help="Override an unseated policy: ID=NAME or SIDE=NAME; repeatable."),
     ] = [],  # noqa: B006 - typer reads the default
+    trust: Annotated[
+        bool,
+        typer.Option(
+            "--trust-log-policies",
+            help="With --resume: load the policy files the log names (they run as code).",
+        ),
+    ] = False,
     deadline: Annotated[
         float, typer.Option(help="Seconds a seat has per decision; past it, a recorded timeout.")
     ] = 60.0,
+    grace: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a seat that drops while holding priority has to come back and make"
+            " the same decision (capped by the deadline); past it, a recorded fault."
+        ),
+    ] = 30.0,
     timeout: Annotated[
         float | None, typer.Option(help="Seconds an unseated policy has per decision.")
     ] = None,
@@ -54,17 +77,25 @@ def serve(
     ] = 10.0,
     max_frame: Annotated[int, typer.Option(help="Bytes in one frame, at most.")] = 64 * 1024,
     max_connections: Annotated[int, typer.Option(help="Connections open at once, at most.")] = 64,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    quiet: QUIET = False,
 ) -> None:
-    """Run an encounter live: each --seat is played by whoever connects with its token."""
+    """Run an encounter live: each --seat is played by whoever connects with its token.
+
+    Ctrl-C stops it, printing the command that goes on (--resume LOG with the same seats)."""
+    import functools
+    import shlex
+
     import trio
 
     from initiative import engine
-    from initiative.replays import Narrator
+    from initiative.actors import check_names
+    from initiative.events import read_log
+    from initiative.replays import NothingToResume, TableNarrator, literal, visible
 
-    from ._serve import Limits, serve_fight
+    from ._serve import Limits, resume_served, serve_fight
 
-    spec = engine.load_encounter(encounter)
+    if (encounter is None) == (resume is None):
+        raise UsageProblem("give either the ENCOUNTER file or --resume LOG (a served fight's log)")
     if not seat:
         raise UsageProblem("name at least one --seat (a combatant id or a side)")
     chosen = parse_policies(policy)
@@ -75,8 +106,20 @@ def serve(
     ]:
         if not value > 0:
             raise UsageProblem(f"{name} must be a positive number of {what}, got {value:g}")
-    the_seed = spec.seed if seed is None else seed
-    target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
+    if not grace >= 0:
+        raise UsageProblem(f"--grace must be zero or a positive number of seconds, got {grace:g}")
+    if resume is not None:
+        for given, option in [(seed, "--seed"), (out_path, "--out")]:
+            if given is not None:
+                raise UsageProblem(f"{option} is not for --resume: the log says it")
+        target = resume
+        spec = read_log(resume).header.encounter  # read again under the log's lock to go on
+    else:
+        assert encounter is not None
+        spec = engine.load_encounter(encounter)
+        the_seed = spec.seed if seed is None else seed
+        target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
+    check_names(spec, chosen, what="--policy {name}=...", where=str(encounter or resume))
     limits = Limits(
         hello_timeout=hello_timeout,
         frame_timeout=hello_timeout,
@@ -84,16 +127,52 @@ def serve(
         max_frame=max_frame,
         max_connections=max_connections,
     )
-    narrate = Narrator()
+    narrate = TableNarrator()  # the table's sentences: initiative, dice, why a turn is lost
+    # Narrate from the first new event: a resumed fight's replayed ones are not news (nothing
+    # is narrated until the server says how many there were).
+    start = [0 if resume is None else sys.maxsize]
+    bound = [port]
 
     def show(event: "Event") -> None:
-        line = narrate(event)
-        if line is not None and not quiet:
+        line = narrate(event)  # always called, so names are known
+        if line is not None and not quiet and event.seq >= start[0]:
             out.print(line)
 
+    def again() -> str:
+        """The command that goes on with this fight."""
+        parts = ["initiative", "serve", "--resume", str(target)]
+        for name in seat:
+            parts += ["--seat", name]
+        for pair in policy:
+            parts += ["--policy", pair]
+        options: list[tuple[str, object, object]] = [
+            ("--deadline", deadline, 60.0),
+            ("--grace", grace, 30.0),
+            ("--timeout", timeout, None),
+            ("--host", host, "127.0.0.1"),
+            ("--hello-timeout", hello_timeout, 10.0),
+            ("--max-frame", max_frame, 64 * 1024),
+            ("--max-connections", max_connections, 64),
+        ]
+        for option, value, default in options:
+            if value != default:
+                parts += [option, f"{value:g}" if isinstance(value, float) else str(value)]
+        parts += ["--port", str(bound[0])]
+        if not wait:
+            parts.append("--no-wait")
+        if trust:
+            parts.append("--trust-log-policies")
+        if quiet:
+            parts.append("-q")
+        return shlex.join(parts)
+
     def listening(served: "Served") -> None:
+        bound[0] = served.port
+        start[0] = served.resumed
         shown = f"[{served.host}]" if ":" in served.host else served.host
-        out.print(f"listening on {escape(shown)}:{served.port}", markup=False)
+        if served.resumed:
+            out.print(f"resuming {visible(target)} after its {served.resumed} events", markup=False)
+        out.print(f"listening on {shown}:{served.port}", markup=False)
         for s in served.seats.values():
             out.print(
                 f"seat {s.name} ({', '.join(s.combatants)}): token {s.token}\n"
@@ -101,6 +180,7 @@ def serve(
                 f"  browser:  http://{shown}:{served.port}/seat/{s.name}#token={s.token}",
                 markup=False,
             )
+        out.print(f"if the server stops, go on with: {again()}", markup=False, soft_wrap=True)
         out.print("waiting for every seat..." if wait else "the fight begins", markup=False)
         sys.stdout.flush()
 
@@ -110,34 +190,49 @@ def serve(
         async with trio.open_nursery() as nursery:
 
             async def fight_task(task_status: "trio.TaskStatus[Served]") -> None:
-                fight_holder.append(
-                    await serve_fight(
-                        spec,
-                        the_seed,
-                        seat,
-                        out=target,
-                        host=host,
-                        port=port,
-                        deadline=deadline,
-                        policies=chosen,
-                        timeout=timeout,
-                        limits=limits,
-                        wait=wait,
-                        on_event=show,
-                        task_status=task_status,
-                    )
+                begin: Callable[..., Awaitable[engine.Fight]] = (
+                    functools.partial(resume_served, resume, seat, trust_log_policies=trust)
+                    if resume is not None
+                    else functools.partial(serve_fight, spec, the_seed, seat, out=target)
                 )
+                fight = await begin(
+                    host=host,
+                    port=port,
+                    deadline=deadline,
+                    grace=grace,
+                    policies=chosen,
+                    timeout=timeout,
+                    limits=limits,
+                    wait=wait,
+                    on_event=show,
+                    task_status=task_status,
+                )
+                fight_holder.append(fight)
 
             listening(await nursery.start(fight_task))
 
     try:
-        trio.run(run)
+        try:
+            trio.run(run)
+        except BaseExceptionGroup as group:
+            raise _unwrap(group) from None
     except KeyboardInterrupt:
-        err.print(
-            f"stopped; the log so far is in {escape(str(target))}"
-            f" ([bold]initiative resume {escape(str(target))}[/bold] finishes the fight)"
-        )
+        if resume is None and not (target.exists() and target.stat().st_size):
+            err.print(
+                "\ninterrupted before the fight began (no event was written). Start it again"
+                f" with:\n  {literal(shlex.join(['initiative', *sys.argv[1:]]))}",
+                soft_wrap=True,
+            )
+        else:
+            err.print(
+                f"\ninterrupted; the log {literal(target)} keeps every event so far. Go on with:"
+                f"\n  {literal(again())}",
+                soft_wrap=True,
+            )
         raise typer.Exit(130) from None
+    except NothingToResume as done:
+        out.print(literal(done))
+        return
     fight = fight_holder[0]
     state = fight.state
     err.print(
@@ -146,40 +241,16 @@ def serve(
     )
 
 
-@app.command(rich_help_panel=PANEL)
-def join(
-    address: Annotated[str, typer.Argument(help="The server, HOST:PORT, as serve printed it.")],
-    seat: Annotated[str | None, typer.Option(help="The seat to take.")] = None,
-    token: Annotated[
-        str | None, typer.Option(help="The seat's token, as serve printed it.")
-    ] = None,
-    watch: Annotated[
-        bool, typer.Option("--watch", help="Take no seat: narrate the fight as it goes.")
-    ] = False,
-    copy_path: Annotated[
-        Path | None,
-        typer.Option("--out", "-o", help="Keep a copy of the log as it arrives (a .jsonl file)."),
-    ] = None,
-) -> None:
-    """Play a seat of a served fight from this terminal (a numbered choice at each priority),
-    or --watch it."""
-    from ._join import join as join_seat
-
-    if watch == (seat is not None):
-        raise UsageProblem("give either --seat and --token, or --watch")
-    if seat is not None and token is None:
-        raise UsageProblem(f"--seat {seat}: the seat's --token is needed too")
-
-    def say(text: str, markup: bool) -> None:
-        out.print(text, markup=markup)
-
-    def ask(prompt: str) -> str:
-        return out.input(prompt, markup=False)
-
-    try:
-        with copy_path.open("wb") if copy_path is not None else contextlib.nullcontext() as copy:
-            winner = join_seat(address, seat, token, say=say, ask=ask, copy=copy)
-    except (EOFError, KeyboardInterrupt):
-        err.print("left the fight")
-        raise typer.Exit(1) from None
-    out.print(f"the fight is over: {winner or 'no one'} won", markup=False)
+def _unwrap(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """What a group from the server's nurseries means: a Ctrl-C if it holds one, else its
+    first error (one line for the user when it is the project's own)."""
+    leaves: list[BaseException] = []
+    pending: list[BaseException] = [group]
+    while pending:
+        exc = pending.pop(0)
+        if isinstance(exc, BaseExceptionGroup):
+            pending[:0] = exc.exceptions
+        else:
+            leaves.append(exc)
+    interrupts = [leaf for leaf in leaves if isinstance(leaf, KeyboardInterrupt)]
+    return (interrupts or leaves)[0]

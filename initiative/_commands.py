@@ -10,7 +10,17 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from ._app import FORCE, UsageProblem, app, err, load_log, out, parse_policies, refuse_existing
+from ._app import (
+    FORCE,
+    QUIET,
+    UsageProblem,
+    app,
+    err,
+    load_log,
+    out,
+    parse_policies,
+    refuse_existing,
+)
 from ._output import print_json
 from ._table import DiceOption, HostOption, dice_source, parse_hosts, resume_command, stops_cleanly
 
@@ -35,7 +45,7 @@ def run(
     timeout: Annotated[
         float | None, typer.Option(help="Seconds a policy has per decision (default: the file's).")
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No narration.")] = False,
+    quiet: QUIET = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
     force: FORCE = False,
     dice: DiceOption = None,
@@ -45,15 +55,12 @@ def run(
     import trio
 
     from initiative import engine
-    from initiative.actors import run_encounter
+    from initiative.actors import check_names, run_encounter
     from initiative.replays import Narrator, TableNarrator, literal
 
     spec = engine.load_encounter(encounter)
     chosen = parse_policies(policy)
-    ids = {c.id for c in spec.combatants} | set(spec.sides)
-    for who in chosen:
-        if who not in ids:
-            raise UsageProblem(f"--policy {who}=...: no combatant or side {who!r} in {encounter}")
+    check_names(spec, chosen, what="--policy {name}=...", where=str(encounter))
     the_seed = spec.seed if seed is None else seed
     target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
     refuse_existing(target, force, inputs=[encounter])

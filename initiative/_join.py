@@ -1,60 +1,59 @@
-"""``join``: a terminal seat. Narrates the news, shows each priority, reads a numbered choice.
+"""``join``: a terminal seat that never stops the clock.
 
-The client is plain blocking sockets, one frame per line, as ``docs/protocol.md`` describes; the
-screen is the ``human`` policy's (names, not ids; offers in plain words; who is in reach and who
-threatens whom), built from the encounter the news stream opens with. :func:`render_priority`
-is the plain fallback for a frame that arrives before it.
+The server and the keyboard are read at once (Trio tasks), so the screen follows the fight
+while a person thinks: the deadline counts down on the prompt line, a prompt the server has
+moved past (a recorded timeout, news that ends the window) is replaced by the new state, and a
+server that goes away is noticed at once. The keyboard is waited on with
+:func:`trio.lowlevel.wait_readable` and read with a plain ``os.read``: standard input is never
+put in non-blocking mode, which on a terminal would also make standard output non-blocking
+(trio issue #174); a file on standard input never blocks and is read directly.
+
+The decision is drawn from the presentation the priority frame carries
+(:func:`initiative.actors.render`), the words the ``human`` policy and the browser seat show;
+the narration is the table's (:class:`~initiative.replays.TableNarrator`); the state between
+decisions comes from the server's ``table`` frames. ``docs/protocol.md`` describes the frames.
 """
 
 from __future__ import annotations
 
 import json
-import socket
+import math
+import os
+import re
+import shutil
+import stat
+import sys
+import termios
+import tty
 from collections.abc import Callable
-from typing import Any, BinaryIO
+from dataclasses import dataclass
+from typing import Any, BinaryIO, TextIO
 
 import msgspec
+import trio
 
-from initiative.actors import Names, screen
+from initiative.actors import Names, Presentation, StateTable, present, render
 from initiative.engine import View
 from initiative.events import EncounterStarted, InitiativeError, decode_event, visible
-from initiative.replays import Narrator
+from initiative.replays import TableNarrator
 
 from ._wire import PROTOCOL_VERSION
 
-
-def describe(action: dict[str, Any]) -> str:
-    fields = [
-        f"{k}={json.dumps(v)}"
-        for k, v in action.items()
-        if k != "type" and v not in (None, "", [], {})
-    ]
-    return visible(" ".join([str(action.get("type")), *fields]))
-
-
-def render_priority(frame: dict[str, Any]) -> str:
-    """The screen for one priority frame: who, the state around it, the numbered offers."""
-    view = frame["view"]
-    lines = [
-        f"-- {visible(frame['who'])}: round {view['round']}, {visible(frame['window']['kind'])}"
-        f" (answer within {frame['deadline']:g} s)"
-    ]
-    for role, c in (
-        [("me", view["me"])]
-        + [("ally", a) for a in view["allies"]]
-        + [("enemy", e) for e in view["enemies"]]
-    ):
-        lines.append(
-            f"   {role:5} {visible(c['id']):12} hp {c['hp']}/{c['max_hp']}  ap {c['ap']}"
-            f"  at {visible(c['position'])}"
-        )
-    for i, offer in enumerate(frame["offers"], 1):
-        cost = f" ({offer['cost']} AP)" if offer["cost"] else ""
-        lines.append(f"  {i}. {describe(offer['action'])}{cost}")
-    return "\n".join(lines)
-
-
 NEWS_PREFIX = b'{"type":"news","event":'
+
+HELP = """\
+Type the number of an offer and press Enter, before the countdown ends.
+  ?   this help        s   the decision again        Ctrl-C  leave the fight
+A decision not made in time is recorded as a timeout and the fight goes on; the seat's token
+lets you join again."""
+
+
+class ServerLost(InitiativeError):
+    """The connection ended before the fight did (the server stopped, or the network)."""
+
+
+class LeftFight(Exception):
+    """The person left: the keyboard's input ended (Ctrl-D, a closed terminal)."""
 
 
 def log_line(frame: bytes) -> bytes:
@@ -72,92 +71,437 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def join(
+def standings(table: StateTable) -> str:
+    """The state table in one line: who stands (as this seat sees them) and who is down."""
+    up = [f"{c.name} ({c.status()})" for c in table.combatants if c.standing]
+    down = [c.name for c in table.combatants if not c.standing]
+    text = "standing: " + (", ".join(up) or "no one")
+    return text + (f"; down: {', '.join(down)}" if down else "")
+
+
+# -- the terminal ------------------------------------------------------------------------
+
+
+class Screen:
+    """Lines scroll above one live line at the bottom (the prompt with its countdown, or
+    what the fight is waiting for), redrawn in place on a terminal. On anything else (a pipe,
+    a file) a live line is written once, as a line, when it starts to say something new."""
+
+    def __init__(
+        self,
+        say: Callable[[str, bool], None],
+        out: TextIO | None = None,
+        *,
+        live: bool | None = None,
+    ) -> None:
+        self._say = say
+        self.out = out or sys.stdout
+        self.live = self.out.isatty() if live is None else live
+        self.line = ""
+        self.typed = ""
+        self._drawn = 0
+        self._written: object = None
+
+    def say(self, text: str, markup: bool = False) -> None:
+        """Print ``text`` above the live line."""
+        self._erase()
+        self._say(text, markup)
+        self._draw()
+
+    def status(self, line: str, *, quiet: bool = False, key: object = None) -> None:
+        """Show ``line`` as the live line (and what has been typed after it). Off a terminal
+        it is written when its ``key`` (what it is about; the line itself by default) changes,
+        and a ``quiet`` line (what the fight is waiting for) not at all."""
+        if self.live and line == self.line:
+            return
+        self.line = line
+        key = line if key is None else key
+        if self.live:
+            self._erase()
+            self._draw()
+        elif line and key != self._written and not quiet:
+            self._written = key
+            self._say(line, False)
+
+    def echo(self, typed: str) -> None:
+        self.typed = typed
+        if self.live:
+            self._erase()
+            self._draw()
+
+    def close(self) -> None:
+        self._erase()
+        self.line = self.typed = ""
+
+    def _erase(self) -> None:
+        if self.live and self._drawn:
+            self.out.write("\r" + " " * self._drawn + "\r")
+            self.out.flush()
+            self._drawn = 0
+
+    def _draw(self) -> None:
+        if not (self.live and (self.line or self.typed)):
+            return
+        width = max(shutil.get_terminal_size().columns - 1, 20)
+        shown = (self.line + self.typed)[-width:]
+        self.out.write(shown)
+        self.out.flush()
+        self._drawn = len(shown)
+
+
+_ESCAPES = re.compile(r"\x1b(\[[0-9;?]*[ -/]*[@-~]|O.|.)?")
+
+
+class Keyboard:
+    """Standard input as typed lines, read without ever blocking the event loop.
+
+    On a terminal it reads key by key (cbreak mode, restored on exit) and echoes through the
+    :class:`Screen`, so a redrawn prompt keeps what was typed; elsewhere it reads lines."""
+
+    def __init__(self, screen: Screen, fd: int = 0) -> None:
+        self.screen = screen
+        self.fd = fd
+        mode = os.fstat(fd).st_mode
+        self.tty = os.isatty(fd)
+        self.pollable = self.tty or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+        self._saved: list[Any] | None = None
+        self._pending = b""
+        self.typed = ""
+
+    def __enter__(self) -> Keyboard:
+        if self.tty and self.screen.live:
+            self._saved = termios.tcgetattr(self.fd)
+            tty.setcbreak(self.fd, termios.TCSANOW)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._saved is not None:
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+            self._saved = None
+
+    async def _chunk(self) -> bytes:
+        if self.pollable:
+            await trio.lowlevel.wait_readable(self.fd)
+        else:  # a file: a read never blocks
+            await trio.lowlevel.checkpoint()
+        try:
+            return os.read(self.fd, 1024)
+        except OSError:  # the terminal went away
+            return b""
+
+    async def line(self) -> str:
+        """The next whole line typed; :class:`LeftFight` when the input ends."""
+        while True:
+            if self._saved is None:
+                if b"\n" in self._pending:
+                    line, _, self._pending = self._pending.partition(b"\n")
+                    return line.decode(errors="replace").rstrip("\r")
+                chunk = await self._chunk()
+                if not chunk:
+                    raise LeftFight("the input ended")
+                self._pending += chunk
+                continue
+            chunk = await self._chunk()
+            if not chunk:
+                raise LeftFight("the terminal closed")
+            done = self._keys(_ESCAPES.sub("", chunk.decode(errors="replace")))
+            self.screen.echo(self.typed)
+            if done is not None:
+                return done
+
+    def _keys(self, keys: str) -> str | None:
+        for key in keys:
+            if key in "\r\n":
+                line, self.typed = self.typed, ""
+                return line
+            if key in "\x7f\x08":
+                self.typed = self.typed[:-1]
+            elif key == "\x15":  # Ctrl-U
+                self.typed = ""
+            elif key == "\x04" and not self.typed:  # Ctrl-D on an empty line
+                raise LeftFight("Ctrl-D")
+            elif key.isprintable():
+                self.typed += key
+        return None
+
+
+# -- the client --------------------------------------------------------------------------
+
+
+@dataclass
+class Asked:
+    """The decision on screen."""
+
+    frame: dict[str, Any]
+    shown: Presentation
+    until: float
+    """``trio.current_time()`` when its deadline passes."""
+
+    @property
+    def seq(self) -> int:
+        return int(self.frame["seq"])
+
+
+@dataclass(frozen=True)
+class Live:
+    """What the live line says."""
+
+    text: str
+    changes: float | None = None
+    """When it next changes by itself (a countdown's next second); ``None``: not by itself."""
+    key: object = None
+    """What it is about, when that outlives its text (a decision, whose countdown ticks)."""
+    quiet: bool = False
+    """Only what the fight is waiting for: not worth a line off a terminal."""
+
+
+@dataclass(eq=False)
+class Grace:
+    """A dropped seat's time to come back, as the server announced it."""
+
+    name: str
+    until: float
+
+
+class Client:
+    """One ``join``: the connection, the screen, and what is being decided."""
+
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        screen: Screen,
+        *,
+        copy: BinaryIO | None = None,
+    ) -> None:
+        self.stream = stream
+        self.screen = screen
+        self.copy = copy
+        self.narrate = TableNarrator()
+        self.names: Names | None = None
+        self.table: StateTable | None = None
+        self.asked: Asked | None = None
+        self.grace: Grace | None = None
+        self.winner: str | None = None
+        self.ended = False
+        self.changed = trio.Event()
+
+    # -- the server's side
+
+    async def frames(self) -> None:
+        """Read and show every frame until the end; :class:`ServerLost` if it never comes."""
+        buffer = b""
+        while not self.ended:
+            try:
+                chunk = await self.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                chunk = b""
+            if not chunk:
+                raise ServerLost("the server closed the connection before the end of the fight")
+            buffer += chunk
+            while b"\n" in buffer and not self.ended:
+                line, _, buffer = buffer.partition(b"\n")
+                try:
+                    self.on_frame(line)
+                except (ValueError, KeyError, TypeError, msgspec.ValidationError) as err:
+                    raise InitiativeError(
+                        f"the server sent a frame this client cannot read: {err}"
+                    ) from None
+                self._wake()
+
+    def on_frame(self, line: bytes) -> None:
+        frame = json.loads(line)
+        match frame.get("type"):
+            case "welcome" if frame["seat"] is None:
+                self.screen.say(f"watching {visible(frame['encounter'])}")
+            case "welcome":
+                who = ", ".join(frame["combatants"])
+                self.screen.say(f"seated as {visible(who)} in {visible(frame['encounter'])}")
+            case "news":
+                self.on_news(line)
+            case "table":
+                self.table = msgspec.convert(frame["state"], StateTable)
+            case "priority":
+                self.on_priority(frame)
+            case "grace":
+                name = self.names(frame["who"]) if self.names else visible(frame["who"])
+                self.grace = Grace(name, trio.current_time() + float(frame["remaining"]))
+            case "error" if frame.get("fatal"):
+                raise InitiativeError(f"the server refused: {visible(frame['reason'])}")
+            case "error":
+                reason = str(frame["reason"])
+                if self.asked is not None and f"seq {self.asked.seq} " in reason:
+                    self.asked = None  # e.g. recorded as a timeout
+                self.screen.say(f"server: {visible(reason)}")
+            case "end":
+                self.ended = True
+                self.asked = None
+                self.winner = None if frame.get("winner") is None else str(frame["winner"])
+
+    def on_news(self, frame: bytes) -> None:
+        event_line = log_line(frame)
+        if self.copy is not None:
+            self.copy.write(event_line)
+            self.copy.flush()
+        event = decode_event(event_line)
+        if isinstance(event, EncounterStarted):
+            self.names = Names(event.encounter)
+        self.grace = None
+        if self.asked is not None and event.seq > self.asked.seq:
+            self.asked = None  # the server has moved past it
+            self.screen.say("the fight has moved on: that decision is no longer asked")
+        text = self.narrate(event)
+        if text is not None:
+            self.screen.say(text, True)
+
+    def on_priority(self, frame: dict[str, Any]) -> None:
+        shown = self._presentation(frame)
+        self.grace = None
+        self.asked = Asked(frame, shown, trio.current_time() + float(frame["deadline"]))
+        self.screen.say("\n" + render(shown))
+
+    def _presentation(self, frame: dict[str, Any]) -> Presentation:
+        if frame.get("screen") is not None:
+            return msgspec.convert(frame["screen"], Presentation)
+        if self.names is None:
+            raise InitiativeError("the server sent a priority before the encounter")
+        return present(msgspec.convert(frame["view"], View), self.names)
+
+    # -- the live line
+
+    def _wake(self) -> None:
+        """Something changed: the live line now, and the countdown task told."""
+        self._draw_live_line()
+        self.changed.set()
+        self.changed = trio.Event()
+
+    def live_line(self, now: float) -> Live:
+        """The live line at ``now``."""
+        if self.asked is not None:
+            left = self.asked.until - now
+            count = len(self.asked.shown.offers)
+            if left <= 0:
+                return Live(f"time is up; waiting for the server (1-{count}): ")
+            text = f"choose 1-{count} ({math.ceil(left)} s left): "
+            return Live(text, _tick(left, now), key=("asked", self.asked.seq))
+        if self.grace is not None:
+            left = self.grace.until - now
+            if left > 0:
+                text = f"waiting for {self.grace.name} to reconnect: {math.ceil(left)} s"
+                return Live(text, _tick(left, now), key=("grace", self.grace))
+        if self.ended:
+            return Live("", quiet=True)
+        if self.table is None:
+            return Live("waiting for the fight to start", quiet=True)
+        turn = f", {self.table.turn}'s turn" if self.table.turn else ""
+        return Live(f"round {self.table.round}{turn}: waiting", quiet=True)
+
+    def _draw_live_line(self) -> float | None:
+        live = self.live_line(trio.current_time())
+        self.screen.status(live.text, quiet=live.quiet, key=live.key)
+        return live.changes
+
+    async def keep_live_line(self) -> None:
+        """Redraw the live line whenever it changes: a frame, or a second of a countdown."""
+        while True:
+            changed = self.changed
+            at = self._draw_live_line()
+            with trio.move_on_at(math.inf if at is None else at):
+                await changed.wait()
+
+    # -- the person's side
+
+    async def keys(self, keyboard: Keyboard) -> None:
+        """Answer the decision on screen with the lines typed."""
+        while True:
+            text = (await keyboard.line()).strip()
+            if text in ("?", "help", "h"):
+                self.screen.say(HELP)
+            elif text in ("s", "situation") and self.asked is not None:
+                self.screen.say(render(self.asked.shown))
+            elif self.asked is None:
+                if text:
+                    self.screen.say("nothing to decide right now")
+            elif text.isdigit() and 1 <= int(text) <= len(self.asked.shown.offers):
+                asked, self.asked = self.asked, None
+                self.screen.say(f"> {asked.shown.offers[int(text) - 1].text}")
+                await self.send(
+                    {"type": "decision", "who": asked.frame["who"], "seq": asked.seq,
+                     "offer": int(text) - 1}
+                )  # fmt: skip
+            else:
+                self.screen.say(f"Type a number from 1 to {len(self.asked.shown.offers)}.")
+            self._wake()
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        try:
+            await self.stream.send_all(json.dumps(frame).encode() + b"\n")
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            raise ServerLost(
+                "the server closed the connection before the end of the fight"
+            ) from None
+
+
+def _tick(left: float, now: float) -> float:
+    """When a countdown showing ``ceil(left)`` seconds next shows one less."""
+    return now + (left - math.floor(left - 1e-9) if left > 1 else left)
+
+
+async def join_fight(
     address: str,
     seat: str | None,
     token: str | None,
     *,
-    say: Callable[[str, bool], None],
-    ask: Callable[[str], str],
+    screen: Screen,
+    keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
 ) -> str | None:
     """Play ``seat`` until the end (or watch, without a seat); returns the winner.
 
-    ``say(text, markup)`` prints a line, ``ask(prompt)`` reads one (``EOFError`` leaves the
-    fight); ``copy`` receives every log line as it arrives.
-    """
+    Raises :class:`ServerLost` when the connection ends first, :class:`LeftFight` when the
+    keyboard's input ends, :class:`~initiative.events.InitiativeError` when refused."""
     host, port = parse_address(address)
     try:
-        sock = socket.create_connection((host, port), timeout=10)
-    except OSError as err:
-        raise InitiativeError(f"cannot connect to {address}: {err.strerror or err}") from None
-    sock.settimeout(None)
-    narrate = Narrator()
-    names: Names | None = None
-    with sock, sock.makefile("rb") as frames:
+        with trio.fail_after(10):
+            stream = await trio.open_tcp_stream(host, port)
+    except (OSError, trio.TooSlowError) as err:
+        reason = getattr(err, "strerror", None) or err or "no answer in 10 s"
+        raise InitiativeError(f"cannot connect to {address}: {reason}") from None
+    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy)
+
+
+async def play(
+    stream: trio.abc.Stream,
+    seat: str | None,
+    token: str | None,
+    *,
+    screen: Screen,
+    keyboard: Keyboard | None = None,
+    copy: BinaryIO | None = None,
+) -> str | None:
+    """:func:`join_fight` on a connected ``stream``."""
+    client = Client(stream, screen, copy=copy)
+    outcome: list[BaseException] = []
+    async with stream:
         hello: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION}
         if seat is not None:
             hello.update(seat=seat, token=token)
-        sock.sendall(json.dumps(hello).encode() + b"\n")
-        for line in frames:
-            frame = json.loads(line)
-            kind = frame.get("type")
-            if kind == "welcome" and frame["seat"] is None:
-                say(f"watching {visible(frame['encounter'])}", False)
-            elif kind == "welcome":
-                say(
-                    f"seated as {visible(', '.join(frame['combatants']))} in {visible(frame['encounter'])}",
-                    False,
-                )
-            elif kind == "news":
-                event_line = log_line(line)
-                if copy is not None:
-                    copy.write(event_line)
-                    copy.flush()
-                event = decode_event(event_line)
-                if isinstance(event, EncounterStarted):
-                    names = Names(event.encounter)
-                text = narrate(event)
-                if text is not None:
-                    say(text, True)
-            elif kind == "priority":
-                say(_screen(frame, names), False)
-                choice = _choose(len(frame["offers"]), ask)
-                decision = {
-                    "type": "decision",
-                    "who": frame["who"],
-                    "seq": frame["seq"],
-                    "offer": choice,
-                }
-                sock.sendall(json.dumps(decision).encode() + b"\n")
-            elif kind == "error":
-                if frame.get("fatal"):
-                    raise InitiativeError(f"the server refused: {visible(frame['reason'])}")
-                say(f"server: {visible(frame['reason'])}", False)
-            elif kind == "end":
-                winner = frame.get("winner")
-                return None if winner is None else str(winner)
-    raise InitiativeError("the server closed the connection before the end of the fight")
+        await client.send(hello)
+        async with trio.open_nursery() as nursery:
 
+            async def until_done(task: Callable[[], Any]) -> None:
+                try:
+                    await task()
+                except (InitiativeError, LeftFight) as err:
+                    outcome.append(err)
+                nursery.cancel_scope.cancel()
 
-def _screen(frame: dict[str, Any], names: Names | None) -> str:
-    """The human policy's screen for a priority frame, or the plain one without the encounter."""
-    if names is None:
-        return render_priority(frame)
-    try:
-        view = msgspec.convert(frame["view"], View)
-    except msgspec.ValidationError:
-        return render_priority(frame)
-    head = f"-- round {view.round}: answer within {frame['deadline']:g} s"
-    body = screen(view, names).splitlines()
-    offers = len(view.legal)
-    # The numbered offers are the last lines; indent them like the plain screen does.
-    shown = body[: len(body) - offers] + [f"  {line}" for line in body[len(body) - offers :]]
-    return "\n".join([head, *shown])
-
-
-def _choose(count: int, ask: Callable[[str], str]) -> int:
-    while True:
-        answer = ask(f"choose 1-{count}: ").strip()
-        if answer.isdigit() and 1 <= int(answer) <= count:
-            return int(answer) - 1
+            nursery.start_soon(until_done, client.frames)
+            nursery.start_soon(client.keep_live_line)
+            if keyboard is not None and seat is not None:
+                nursery.start_soon(until_done, lambda: client.keys(keyboard))
+    screen.close()
+    if outcome:
+        raise outcome[0]
+    if client.table is not None:
+        screen.say(standings(client.table))
+    return client.winner

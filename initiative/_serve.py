@@ -8,12 +8,20 @@ The fight never waits on a client. The scheduler only publishes: each log line i
 :attr:`SeatServer.lines` and a seat's pending request is set on the seat; every connection has
 its own writer task that catches up from there, and is cut off when a send stalls. Each actor's
 deadline covers the whole round trip to its seat, so a slow, silent or vanished player costs one
-recorded fault and the fight goes on.
+recorded fault and the fight goes on; a seat that drops while deciding has its grace to come
+back first (see :mod:`actors._seat`), and a hello with its token takes it over.
+
+Nothing a client does escapes its connection: every error of a connection's tasks ends in
+:meth:`SeatServer.handle`, as one line in the server's log. Every event is written to the log
+before any client hears of it, so a decision made over the network is on disk before the next
+priority frame goes out, and :func:`resume_served` goes on from the log after the server
+stopped.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -26,10 +34,26 @@ import trio
 import trio_websocket
 
 from initiative.actors import PolicyRunner, Seat, make_runners, schedule
-from initiative.engine import Fight
-from initiative.events import EncounterSpec, Event, InitiativeError, LogWriter
+from initiative.engine import Decision, DiceSource, Fight, recorded_dice
+from initiative.events import (
+    EncounterSpec,
+    Event,
+    InitiativeError,
+    LogFormatError,
+    LogWriter,
+    ReplayDivergedError,
+    parse_log,
+)
+from initiative.replays import (
+    NothingToResume,
+    check_header,
+    live_policies,
+    recorded_decisions,
+    reseeds,
+)
 
 from . import _wire as wire
+from ._talk import TableTalk
 
 log = structlog.get_logger("initiative.serve")
 
@@ -54,11 +78,35 @@ class Limits:
 
 class Cut(Exception):
     """Close this connection, with the reason (a control-flow signal). ``tell``: whether to
-    send the client an error frame first (not after a stalled send: the client reads nothing)."""
+    send the client an error frame first (not after a stalled send: the client reads nothing);
+    ``lost``: the client went away (reset, broken pipe), so there is no one to tell."""
 
-    def __init__(self, reason: str, *, tell: bool = True) -> None:
+    def __init__(self, reason: str, *, tell: bool = True, lost: bool = False) -> None:
         super().__init__(reason)
-        self.tell = tell
+        self.tell = tell and not lost
+        self.lost = lost
+
+
+#: What a client that vanishes makes a send or a receive raise.
+LOST = (
+    trio.BrokenResourceError,
+    trio.ClosedResourceError,
+    trio_websocket.ConnectionClosed,
+    OSError,
+)
+
+
+def _reason(exc: BaseException) -> str:
+    """One readable line for why a connection ended (the first error of a group)."""
+    while isinstance(exc, BaseExceptionGroup):
+        exc = exc.exceptions[0]
+    cause = exc.__cause__ or exc.__context__
+    text = str(exc) or type(exc).__name__
+    if isinstance(exc, trio.BrokenResourceError):
+        text = (cause.strerror if isinstance(cause, OSError) else None) or "the connection broke"
+    elif isinstance(exc, trio_websocket.ConnectionClosed):
+        text = "the WebSocket closed"
+    return " ".join(text.split())[:200]
 
 
 class LineTransport:
@@ -160,6 +208,11 @@ class Connection:
     sent: object | None = None
     errors: list[bytes] = field(default_factory=list)
     refusals: int = 0
+    graces: dict[str, float | None] = field(default_factory=dict)
+    """For each seat, the end of the last grace this connection was told of."""
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    """Around its play: cancelled when a new connection takes its seat over."""
+    taken_over: bool = False
 
 
 class SeatServer:
@@ -171,6 +224,7 @@ class SeatServer:
         self.spec = spec
         self.seats = dict(seats)
         self.limits = limits or Limits()
+        self.talk = TableTalk(spec)
         self.lines: list[bytes] = []
         self.ended = False
         self.winner: str | None = None
@@ -203,34 +257,39 @@ class SeatServer:
     # -- connections ------------------------------------------------------------------
 
     async def handle(self, stream: trio.abc.Stream) -> None:
-        """One accepted connection, from its first byte to its close."""
+        """One accepted connection, from its first byte to its close.
+
+        Whatever the client does (a reset, a half-close, a broken pipe, vanishing mid-frame or
+        mid-write), it ends here: a seat's departure is the seat's business (its grace, then a
+        recorded fault), and anything else is one line in the server's log."""
         peer = _peer(stream)
-        if self.connections >= self.limits.max_connections:
-            log.warning("connection refused", peer=peer, reason="too many connections")
-            with trio.move_on_after(1):
-                await stream.send_all(
-                    wire.encode(wire.Error(reason="too many connections", fatal=True))
-                )
-            await trio.aclose_forcefully(stream)
-            return
-        self.connections += 1
         try:
-            with trio.move_on_after(self.limits.hello_timeout) as scope:
-                first = await stream.receive_some(4096)
-            if scope.cancelled_caught:
-                log.warning("connection cut", peer=peer, reason="no hello in time")
-                await _fatal(stream, "no hello in time")
+            if self.connections >= self.limits.max_connections:
+                log.warning("connection refused", peer=peer, reason="too many connections")
+                await _fatal(stream, "too many connections")
                 return
-            first = bytes(first)
-            if first.startswith(b"GET "):
-                await self._http(stream, first, peer)
-            elif first:
-                await self._session(LineTransport(stream, first, self.limits), peer)
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
+            self.connections += 1
+            try:
+                await self._connection(stream, peer)
+            finally:
+                self.connections -= 1
+        except* Exception as group:
+            log.warning("connection lost", peer=peer, reason=_reason(group))
         finally:
-            self.connections -= 1
             await trio.aclose_forcefully(stream)
+
+    async def _connection(self, stream: trio.abc.Stream, peer: str) -> None:
+        with trio.move_on_after(self.limits.hello_timeout) as scope:
+            first = await stream.receive_some(4096)
+        if scope.cancelled_caught:
+            log.warning("connection cut", peer=peer, reason="no hello in time")
+            await _fatal(stream, "no hello in time")
+            return
+        first = bytes(first)
+        if first.startswith(b"GET "):
+            await self._http(stream, first, peer)
+        elif first:
+            await self._session(LineTransport(stream, first, self.limits), peer)
 
     async def _session(self, transport: Any, peer: str) -> None:
         conn = Connection(transport=transport, peer=peer)
@@ -258,42 +317,64 @@ class SeatServer:
                     raise Cut(f"no seat {hello.seat!r}")
                 if not seat.token_matches(hello.token):
                     raise Cut(f"wrong or missing token for seat {hello.seat!r}")
-                if not seat.attach(conn):
-                    raise Cut(f"seat {hello.seat!r} is taken")
+                displaced = seat.attach(conn)
                 conn.seat = seat
                 seat.missed.clear()
+                if isinstance(displaced, Connection):
+                    displaced.taken_over = True
+                    displaced.scope.cancel()
             log.info("connected", peer=peer, seat=hello.seat or "(spectator)")
+            stopping = False  # the server is (Ctrl-C): the seat does not leave
             try:
-                await self._play(conn)
+                with conn.scope:
+                    await self._play(conn)
+            except (trio.Cancelled, KeyboardInterrupt, BaseExceptionGroup):
+                stopping = True
+                raise
             finally:
                 if conn.seat is not None:
                     conn.seat.detach(conn)
-                    if not self.ended:
+                    stopping = stopping or trio.current_effective_deadline() == -math.inf
+                    if not (self.ended or stopping or conn.taken_over):
                         log.warning("seat left", peer=peer, seat=conn.seat.name)
+            if conn.taken_over:
+                assert conn.seat is not None
+                raise Cut(f"seat {conn.seat.name!r} was taken over by a new connection")
         except Cut as cut:
+            if cut.lost:
+                log.warning(
+                    "connection lost",
+                    peer=peer,
+                    seat=conn.seat.name if conn.seat else "(spectator)",
+                    reason=str(cut),
+                )
+                return
             log.warning("connection cut", peer=peer, reason=str(cut))
             if not cut.tell:
                 return
             with trio.move_on_after(1):
-                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                with contextlib.suppress(*LOST):
                     await transport.send(wire.encode(wire.Error(reason=str(cut), fatal=True)))
 
     async def _play(self, conn: Connection) -> None:
         seat = conn.seat
-        await self._send(
-            conn,
-            wire.encode(
-                wire.Welcome(
-                    version=wire.PROTOCOL_VERSION,
-                    seat=seat.name if seat else None,
-                    combatants=seat.combatants if seat else (),
-                    deadline=seat.deadline if seat else 0.0,
-                    encounter=self.spec.name,
-                    ruleset=self.spec.ruleset,
-                )
-            ),
-        )
-        outcome: list[BaseException] = []
+        try:
+            await self._send(
+                conn,
+                wire.encode(
+                    wire.Welcome(
+                        version=wire.PROTOCOL_VERSION,
+                        seat=seat.name if seat else None,
+                        combatants=seat.combatants if seat else (),
+                        deadline=seat.deadline if seat else 0.0,
+                        encounter=self.spec.name,
+                        ruleset=self.spec.ruleset,
+                    )
+                ),
+            )
+        except LOST as err:
+            raise Cut(_reason(err), lost=True) from None
+        outcome: list[Cut] = []
         async with trio.open_nursery() as nursery:
 
             async def writing() -> None:
@@ -301,6 +382,8 @@ class SeatServer:
                     await self._writer(conn)
                 except Cut as cut:
                     outcome.append(cut)
+                except LOST as err:
+                    outcome.append(Cut(_reason(err), lost=True))
                 nursery.cancel_scope.cancel()
 
             async def reading() -> None:
@@ -308,6 +391,8 @@ class SeatServer:
                     await self._reader(conn)
                 except Cut as cut:
                     outcome.append(cut)
+                except LOST as err:
+                    outcome.append(Cut(_reason(err), lost=True))
                 # A seat that hangs up has left; a spectator may close its sending half and
                 # still read to the end.
                 if outcome or conn.seat is not None:
@@ -337,10 +422,22 @@ class SeatServer:
                     f"no decision for seq {seq} within {seat.deadline:g} s: recorded as a timeout"
                 )
                 await self._send(conn, wire.encode(wire.Error(reason=reason)))
+            start = conn.cursor
             while conn.cursor < len(self.lines):
                 line = self.lines[conn.cursor]
                 conn.cursor += 1
                 await self._send(conn, wire.encode(wire.News(event=msgspec.Raw(line))))
+            if conn.cursor > start:
+                seated = seat.combatants if seat is not None else ()
+                await self._send(conn, self.talk.frame(self.lines, start, conn.cursor, seated))
+            for other in self.seats.values():
+                waiting = other.in_grace()
+                if waiting is not None and conn.graces.get(other.name) != waiting.grace_ends:
+                    conn.graces[other.name] = waiting.grace_ends
+                    grace = wire.Grace(
+                        seat=other.name, who=waiting.who, remaining=_seconds(waiting.grace_left())
+                    )
+                    await self._send(conn, wire.encode(grace))
             request = seat.pending if seat is not None else None
             if (
                 seat is not None
@@ -349,7 +446,9 @@ class SeatServer:
                 and not request.answered.is_set()
             ):
                 conn.sent = request
-                await self._send(conn, wire.priority(request.view, seat.deadline))
+                await self._send(
+                    conn, wire.priority(request.view, _seconds(request.left()), self.spec)
+                )
             if self.ended and conn.cursor == len(self.lines):
                 await self._send(
                     conn, wire.encode(wire.End(winner=self.winner, events=len(self.lines)))
@@ -457,6 +556,11 @@ def page() -> bytes:
     return resources.files(__package__).joinpath("seat.html").read_bytes()
 
 
+def _seconds(value: float) -> float:
+    """Seconds as sent in a frame: to a tenth (a countdown shows no more)."""
+    return round(value, 1)
+
+
 def _peer(stream: trio.abc.Stream) -> str:
     try:
         host, port, *_ = stream.socket.getpeername()  # type: ignore[attr-defined]
@@ -471,7 +575,9 @@ async def _fatal(stream: trio.abc.Stream, reason: str) -> None:
             await stream.send_all(wire.encode(wire.Error(reason=reason, fatal=True)))
 
 
-def seats_for(spec: EncounterSpec, names: Sequence[str], deadline: float) -> dict[str, Seat]:
+def seats_for(
+    spec: EncounterSpec, names: Sequence[str], deadline: float, grace: float = 30.0
+) -> dict[str, Seat]:
     """One seat per name, a combatant id or a side; a combatant sits in one seat at most."""
     seats: dict[str, Seat] = {}
     taken: dict[str, str] = {}
@@ -481,11 +587,13 @@ def seats_for(spec: EncounterSpec, names: Sequence[str], deadline: float) -> dic
         )
         if not members:
             raise InitiativeError(f"--seat {name}: no combatant or side {name!r} in the encounter")
+        if name in seats:
+            raise InitiativeError(f"--seat {name}: named twice")
         for who in members:
             if who in taken:
                 raise InitiativeError(f"--seat {name}: {who!r} already sits in seat {taken[who]!r}")
             taken[who] = name
-        seats[name] = Seat(name, members, deadline=deadline)
+        seats[name] = Seat(name, members, deadline=deadline, grace=grace)
     return seats
 
 
@@ -496,6 +604,19 @@ class Served:
     host: str
     port: int
     seats: dict[str, Seat]
+    resumed: int = 0
+    """Events of the log that were there before (a resumed fight), else 0."""
+
+
+@dataclass
+class _Prefix:
+    """What a resumed fight carries over from its log."""
+
+    lines: list[bytes]
+    decisions: list[Decision]
+    reseed: dict[int, int]
+    dice: DiceSource | None
+    parent: str | None
 
 
 async def serve_fight(
@@ -507,6 +628,7 @@ async def serve_fight(
     host: str = "127.0.0.1",
     port: int = 0,
     deadline: float = 60.0,
+    grace: float = 30.0,
     policies: Mapping[str, str] | None = None,
     timeout: float | None = None,
     limits: Limits | None = None,
@@ -517,36 +639,163 @@ async def serve_fight(
 ) -> Fight:
     """Listen, wait for every seat (with ``wait``), fight, and let clients hear the end.
 
-    ``deadline`` is each seat's time per decision; ``timeout`` the other policies'.
+    ``deadline`` is each seat's time per decision, ``grace`` the time a seat that dropped while
+    holding priority has to come back; ``timeout`` the other policies'.
     """
+    return await _serve(
+        spec, seed, seat_names, lambda: LogWriter(out), None, host=host, port=port, deadline=deadline,
+        grace=grace, policies=policies, timeout=timeout, limits=limits, wait=wait,
+        linger=linger, on_event=on_event, task_status=task_status,
+    )  # fmt: skip
+
+
+async def resume_served(
+    path: str | Path,
+    seat_names: Sequence[str],
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    deadline: float = 60.0,
+    grace: float = 30.0,
+    policies: Mapping[str, str] | None = None,
+    trust_log_policies: bool = False,
+    timeout: float | None = None,
+    limits: Limits | None = None,
+    wait: bool = True,
+    linger: float = 5.0,
+    on_event: Callable[[Event], None] | None = None,
+    task_status: trio.TaskStatus[Served] = trio.TASK_STATUS_IGNORED,
+) -> Fight:
+    """Go on with a served fight from its log (after a Ctrl-C or a killed server), appending
+    to it: the same seats (fresh tokens), the log's policies for the others.
+
+    Like ``resume``: the log's lock is taken first, a finished log raises
+    :class:`~initiative.replays.NothingToResume`, a torn last line is cut off, the recorded
+    decisions are replayed and must give the log byte for byte; clients that join get the whole
+    log as news. Nobody at a seat is asked again what the log holds.
+    """
+    p = Path(path)
+    writer = LogWriter(p, append=True)
+    try:
+        try:
+            data = p.read_bytes()
+        except OSError as err:
+            raise LogFormatError(f"{p}: cannot read: {err.strerror}") from None
+        contents = parse_log(data, name=str(p))
+        if contents.upcast_from:
+            raise LogFormatError(
+                f"{p}: written in log format {contents.upcast_from}, older than the format this"
+                " initiative writes; resuming would mix two formats in one file"
+            )
+        if contents.complete:
+            raise NothingToResume(
+                f"{p}: nothing to resume: the encounter already ended"
+                f" (EncounterEnded is seq {len(contents.events) - 1})"
+            )
+        header = contents.header
+        check_header(header, str(p))
+        chosen = live_policies(contents, policies, trust_log_policies=trust_log_policies)
+        if contents.torn:
+            writer.truncate(sum(len(line) for line in contents.lines))
+        prefix = _Prefix(
+            lines=list(contents.lines),
+            decisions=[r.decision for r in recorded_decisions(contents.events)],
+            reseed=reseeds(contents.events),
+            dice=recorded_dice(contents.events),
+            parent=header.parent,
+        )
+    except BaseException:
+        writer.close()
+        raise
+    try:
+        return await _serve(
+            header.encounter, header.seed, seat_names, lambda: writer, prefix, host=host,
+            port=port, deadline=deadline, grace=grace, policies=chosen, timeout=timeout,
+            limits=limits, wait=wait, linger=linger, on_event=on_event, task_status=task_status,
+        )  # fmt: skip
+    finally:
+        writer.close()
+
+
+async def _serve(
+    spec: EncounterSpec,
+    seed: int,
+    seat_names: Sequence[str],
+    open_log: Callable[[], LogWriter],
+    prefix: _Prefix | None,
+    *,
+    host: str,
+    port: int,
+    deadline: float,
+    grace: float,
+    policies: Mapping[str, str] | None,
+    timeout: float | None,
+    limits: Limits | None,
+    wait: bool,
+    linger: float,
+    on_event: Callable[[Event], None] | None,
+    task_status: trio.TaskStatus[Served],
+) -> Fight:
     if not deadline > 0:
         raise InitiativeError(
             f"the seat deadline must be a positive number of seconds, got {deadline:g}"
         )
-    seats = seats_for(spec, seat_names, deadline)
+    if not grace >= 0:
+        raise InitiativeError(
+            f"the grace must be zero or a positive number of seconds, got {grace:g}"
+        )
+    seats = seats_for(spec, seat_names, deadline, grace)
     runners: dict[str, PolicyRunner] = make_runners(spec, seed, policies, timeout=timeout)
     for seat in seats.values():
         for who in seat.combatants:
             runners[who] = seat.runner(who)
     server = SeatServer(spec, seats, limits)
     listeners = await trio.open_tcp_listeners(port, host=host)
+    try:
+        writer = open_log()  # a fresh log is emptied only now: a refused start leaves it alone
+    except BaseException:
+        for listener in listeners:
+            await trio.aclose_forcefully(listener)
+        raise
     bound = listeners[0].socket.getsockname()[1]
-    writer = LogWriter(out)
+    kept = prefix.lines if prefix is not None else []
+
+    @trio.lowlevel.enable_ki_protection
+    def write_whole(line: bytes) -> None:
+        writer.write_line(line)
 
     def sink(event: Event) -> None:
-        writer.write_line(fight.last_line)
-        server.publish(fight.last_line)
+        line = fight.last_line
+        if event.seq < len(kept):
+            if line != kept[event.seq]:
+                raise ReplayDivergedError(
+                    f"{writer.path}: re-simulating the log differs from it at seq {event.seq};"
+                    " run `initiative verify` on it"
+                )
+        else:
+            # Written (and so on disk, whatever becomes of this process) before any client
+            # hears of it, and so before the next priority frame is sent: a decision made over
+            # the network is never lost. A Ctrl-C waits for the whole line.
+            write_whole(line)
+        server.publish(line)
         if on_event is not None:
             on_event(event)
 
-    fight = Fight(spec, seed, sink=sink)
+    fight = Fight(
+        spec,
+        seed,
+        sink=sink,
+        parent=prefix.parent if prefix else None,
+        reseed=prefix.reseed if prefix else None,
+        dice=prefix.dice if prefix else None,
+    )
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(trio.serve_listeners, server.handle, listeners)
-            task_status.started(Served(host=host, port=bound, seats=seats))
+            task_status.started(Served(host=host, port=bound, seats=seats, resumed=len(kept)))
             if wait and seats:
                 await server.wait_all_seated()
-            await schedule(fight, runners)
+            await schedule(fight, runners, decisions=prefix.decisions if prefix else ())
             server.finish(fight.state.winner)
             with trio.move_on_after(linger):
                 while server.connections:

@@ -20,9 +20,27 @@ from initiative.engine import (
     Stepper as EngineStepper,
     View,
 )
-from initiative.events import Action, EncounterSpec, Event, LogWriter, Offer, Window
+from initiative.events import (
+    Action,
+    EncounterSpec,
+    Event,
+    IllegalActionError,
+    LogWriter,
+    Offer,
+    Window,
+)
 
 _NO_WINDOW = Window(kind="turn")
+
+
+def refuse_offer(decision: object) -> None:
+    """An :class:`Offer` sent as a decision is a slip for its ``.action``: refuse it loudly
+    rather than record an invalid decision that silently ends the turn."""
+    if isinstance(decision, Offer):
+        raise IllegalActionError(
+            f"send(offer.action), not the Offer: got Offer({type(decision.action).__name__},"
+            f" cost={decision.cost})"
+        )
 
 
 class _Silent:
@@ -124,10 +142,13 @@ class Stepper:
     def send(self, decision: Decision | Action | Any) -> PriorityToken | None:
         """Answer the pending token with an action (or a :class:`Decision`); the next token.
 
-        Anything that is not an action is recorded as an invalid decision, as for any policy.
+        Anything that is not an action is recorded as an invalid decision, as for any policy,
+        except an :class:`Offer`, which is refused with :class:`IllegalActionError`: its
+        ``.action`` is what to send. Sending after the end raises :class:`IllegalActionError`.
         """
         if self.token is None:
-            raise RuntimeError("the encounter has ended")
+            raise IllegalActionError("the encounter has ended: nothing is waiting for a decision")
+        refuse_offer(decision)
         if not isinstance(decision, Decision):
             decision = Decision(action=decision)
         self.token = self._step.apply(decision)

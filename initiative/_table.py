@@ -6,7 +6,7 @@ Shared by ``run``, ``fork`` and ``resume``; kept here so the commands only gain 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
@@ -23,7 +23,8 @@ DiceOption = Annotated[
     typer.Option(
         "--dice",
         help="Dice rolled at the table: 'ask' (prompt for every die), 'ask=ID_OR_SIDE' (only"
-        " theirs), or a FILE of faces in order. Recorded in the log as given.",
+        " theirs), or a FILE of faces in order (resume and fork go on from its first face the"
+        " log has not used). Recorded in the log as given.",
     ),
 ]
 HostOption = Annotated[
@@ -43,12 +44,14 @@ def dice_source(option: str | None, encounter: EncounterSpec) -> DiceSource | No
 
 
 def parse_hosts(pairs: list[str], encounter: EncounterSpec) -> dict[str, str]:
-    from initiative.actors import HOSTS
+    from initiative.actors import HOSTS, check_names
 
     ids = {c.id for c in encounter.combatants} | set(encounter.sides)
     chosen = {}
     for pair in pairs:
         who, sep, kind = pair.partition("=")
+        if sep:
+            check_names(encounter, [who], what="--host {name}=...")
         if not sep or who not in ids or kind not in HOSTS:
             raise UsageProblem(
                 f"--host {pair!r}: expected ID=HOST or SIDE=HOST with a combatant or side of the"
@@ -63,16 +66,20 @@ T = TypeVar("T")
 
 @contextmanager
 def stops_cleanly(log: Path, again: Callable[[], str]) -> Iterator[None]:
-    """Ctrl-C (or a closed terminal) stops the fight with a line saying how to go on."""
+    """Ctrl-C or a closed terminal stops the fight with a line saying how to go on.
+
+    (A terminal that hangs up stops the fight at its next question; see ``actors._terminal``.
+    Everything typed is in the log by then: at the table it is written as it happens.)"""
     from initiative.replays import literal
 
     try:
         yield
     except KeyboardInterrupt:
-        err.print(
-            f"\ninterrupted; the log {literal(log)} keeps every event so far. Go on with:"
-            f"\n  {literal(again())}"
-        )
+        with suppress(OSError):  # the terminal went away as this was said
+            err.print(
+                f"\ninterrupted; the log {literal(log)} keeps every event so far. Go on with:"
+                f"\n  {literal(again())}"
+            )
         raise typer.Exit(130) from None
 
 

@@ -11,8 +11,9 @@ from typing import Any
 
 import msgspec
 
+from initiative.actors import Names, Presentation, StateTable, present
 from initiative.engine import View
-from initiative.events import Offer, Window, decode_action
+from initiative.events import EncounterSpec, Offer, Window, decode_action
 
 #: The protocol's version, sent in every hello and welcome.
 PROTOCOL_VERSION = 1
@@ -66,6 +67,18 @@ class Priority(msgspec.Struct, frozen=True, kw_only=True, tag="priority"):
     window: Window
     offers: tuple[Offer, ...]
     view: View
+    screen: Presentation | None = None
+    """The decision in words, as every screen shows it (names, offers with their cost,
+    distance and direction, what an opening reacts to, the state the seat may see)."""
+
+
+class TableFrame(msgspec.Struct, frozen=True, kw_only=True, tag="table"):
+    """Server: after news, what the table said about it and the state as the seat sees it."""
+
+    said: tuple[str, ...]
+    """The table narration's sentences for the news just sent, plain text."""
+    state: StateTable
+    """The fight after the last event folded in (``state.seq``)."""
 
 
 class News(msgspec.Struct, frozen=True, kw_only=True, tag="news"):
@@ -89,7 +102,6 @@ class End(msgspec.Struct, frozen=True, kw_only=True, tag="end"):
 
 
 ClientFrame = Hello | Decide
-ServerFrame = Welcome | Priority | News | Error | End
 
 _encoder = msgspec.json.Encoder()
 _client_decoder = msgspec.json.Decoder(ClientFrame)
@@ -104,7 +116,8 @@ def encode(frame: msgspec.Struct) -> bytes:
     return _encoder.encode(frame) + b"\n"
 
 
-def priority(view: View, deadline: float) -> bytes:
+def priority(view: View, deadline: float, encounter: EncounterSpec | None = None) -> bytes:
+    """The priority frame for ``view``; with the ``encounter`` it carries its presentation."""
     plain = msgspec.structs.replace(view, fork=None)
     return encode(
         Priority(
@@ -114,6 +127,7 @@ def priority(view: View, deadline: float) -> bytes:
             window=view.window,
             offers=view.legal,
             view=plain,
+            screen=None if encounter is None else present(view, Names(encounter)),
         )
     )
 
@@ -137,3 +151,18 @@ def chosen_action(frame: Decide, offers: tuple[Offer, ...]) -> Any:
         return decode_action(frame.action)
     except msgspec.ValidationError as err:
         raise FrameError(f"malformed action: {err}") from None
+
+
+class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
+    """Server, to every connection: a seat dropped while holding priority and has ``remaining``
+    seconds to come back (with its token) before the drop is a recorded fault."""
+
+    seat: str
+    """The seat whose connection dropped."""
+    who: str
+    """The combatant that holds priority (the pending decision's ``who``)."""
+    remaining: float
+    """Seconds of grace left when the frame was sent."""
+
+
+ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace

@@ -35,6 +35,9 @@ max_offers``), is ``4 + 9*N + 6*K`` numbers:
   for none), AP cost, and for a move the destination's x and y relative to me (else 0).
 
 ``info["view"]`` is the typed :class:`engine.View` (without ``fork``) for the agent selected.
+:class:`Encoder` gives the same observation and mask from any view (``encoder(view)``), and
+:func:`model_policy` makes a policy of a model trained on them (``model(observation, mask) ->
+index``), for ``initiative.run``, ``batch``, ``duel`` and ``--policy ID=file.py:NAME``.
 
 **Rewards**: ``reward="win"`` (default) gives +1 to each combatant of the winning side and -1
 to the others when the encounter ends (0 to all for no winner); ``reward="damage"`` gives each
@@ -44,6 +47,10 @@ combatant the damage it deals, as it deals it; ``"win+damage"`` both. A function
 **Seeds**: ``reset(seed=s)`` fights the encounter with seed ``s``, so the same seed and actions
 give the same fight and the same log bytes; ``reset()`` without a seed takes the next seed
 after the last (the encounter file's seed the first time).
+
+**Rendering**: with ``render_mode="ansi"``, ``render()`` returns the events since the last
+render as text; ``step()`` prints nothing. ``step()`` after the end raises
+:class:`EpisodeEndedError` (PettingZoo's order-enforcing wrapper of :func:`env` warns first).
 
 **Logs**: with ``log_dir``, every episode writes ``NAME.seedS.epN.jsonl`` there; a log is a
 normal log that ``initiative verify`` accepts once its episode ended. Without it, the lines are
@@ -73,22 +80,35 @@ except ImportError as missing:  # pragma: no cover - depends on the installed ex
 import msgspec
 
 from initiative import engine
-from initiative.actors import PolicyChoice, PolicyContext, load_policy
+from initiative.actors import PolicyChoice, PolicyContext, check_names, load_policy
 from initiative.engine import Decision, View, policy_rng
 from initiative.events import (
+    Action,
     AnyAction,
     DamageDealt,
     EncounterEnded,
     EncounterSpec,
     Event,
+    InitiativeError,
     Move,
     Offer,
+    did_you_mean,
 )
 
 from ._logging import ensure_configured
 from ._stepping import Stepper
 
-__all__ = ["ACTION_KINDS", "SingleAgentEnv", "env", "raw_env", "single_agent"]
+__all__ = [
+    "ACTION_KINDS",
+    "Encoder",
+    "EpisodeEndedError",
+    "Model",
+    "SingleAgentEnv",
+    "env",
+    "model_policy",
+    "raw_env",
+    "single_agent",
+]
 
 #: The shared action tags, in the order their codes number them (1 + index).
 ACTION_KINDS: tuple[str, ...] = tuple(
@@ -99,6 +119,15 @@ _GLOBAL, _PER_COMBATANT, _PER_OFFER = 4, 9, 6
 _BOUND = 1e9
 
 Reward = Callable[[Event, str], float]
+
+Model = Callable[[np.ndarray, np.ndarray], Any]
+"""A trained model as a policy sees it: ``model(observation, action_mask) -> action index``
+(anything ``int()`` takes: a Python or numpy integer, a 0-d array)."""
+
+
+class EpisodeEndedError(InitiativeError, gymnasium.error.ResetNeeded):
+    """``step()`` on an environment whose episode has ended (or never started): call
+    ``reset()`` first. Both one of initiative's errors and Gymnasium's ``ResetNeeded``."""
 
 
 def _spec(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
@@ -132,14 +161,41 @@ def kept_offers(offers: tuple[Offer, ...], size: int) -> tuple[Offer, ...]:
 
 
 class Encoder:
-    """Observation vectors and action masks for one encounter (see the module's docstring)."""
+    """Observation vectors and action masks for one encounter: what the environments give a
+    learner, from any :class:`engine.View` (see the module's docstring for the layout).
 
-    def __init__(self, spec: EncounterSpec, max_offers: int) -> None:
+    A trained model comes back as a policy through it (or :func:`model_policy`)::
+
+        encoder = Encoder("examples/openings-duel.toml")
+        observation, mask = encoder(view)          # view.me's, as the environments encode it
+        action = encoder.action(view, int(model(observation, mask)))
+    """
+
+    def __init__(
+        self, encounter: str | os.PathLike[str] | EncounterSpec, max_offers: int = 32
+    ) -> None:
+        spec = _spec(encounter)
         self.ids = [c.id for c in spec.combatants]
         self.index = {cid: i for i, cid in enumerate(self.ids)}
         self.side = {c.id: c.side for c in spec.combatants}
         self.max_offers = max_offers
         self.size = _GLOBAL + _PER_COMBATANT * len(self.ids) + _PER_OFFER * max_offers
+
+    def __call__(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+        """``(observation, action_mask)`` of ``view.me``: the vector and the mask the
+        environments give that combatant (the mask is all 0 for a view without offers)."""
+        encoded = self.encode(view.me.id, view, bool(view.legal))
+        return encoded["observation"], encoded["action_mask"]
+
+    def action(self, view: View, index: int) -> Action | Decision:
+        """The action that index ``index`` stands for in ``view`` (the ``index``-th kept
+        offer), or, outside the mask, a recorded invalid decision, as the environments make."""
+        offers = kept_offers(view.legal, self.max_offers)
+        if 0 <= index < len(offers):
+            return offers[index].action
+        return Decision(
+            failure="invalid", detail=f"action {index} is not among the {len(offers)} offers"
+        )
 
     def observation_space(self) -> spaces.Dict:
         return spaces.Dict(
@@ -315,31 +371,24 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         return self.encoder.encode(agent, stepper.view_of(agent), holds)
 
     def step(self, action: Any) -> None:
+        stepper = self.stepper
+        if stepper is None:
+            raise EpisodeEndedError("step() before reset(): call reset() first")
+        if not self.agents:
+            raise EpisodeEndedError("step() after the episode ended: call reset() first")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        stepper = self.stepper
-        assert stepper is not None
         self._cumulative_rewards[agent] = 0.0
-        offers = kept_offers(stepper.offers, self.encoder.max_offers)
-        index = int(action)
-        if 0 <= index < len(offers):
-            stepper.send(offers[index].action)
-        else:
-            stepper.send(
-                Decision(
-                    failure="invalid",
-                    detail=f"action {index} is not among the {len(offers)} offers",
-                )
-            )
+        assert stepper.view is not None
+        stepper.send(self.encoder.action(stepper.view, int(action)))
         self._settle()
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render(), end="")
 
     def render(self) -> str | None:
-        """With ``render_mode="ansi"``: the events since the last render, one line each."""
+        """With ``render_mode="ansi"``: the events since the last render, one line each (the
+        text is returned, never printed); ``None`` without a render mode."""
         if self.render_mode is None or self.stepper is None:
             return None
         from initiative.replays import summary
@@ -364,14 +413,33 @@ def env(encounter: str | os.PathLike[str] | EncounterSpec, **options: Any) -> ra
     return wrappers.OrderEnforcingWrapper(raw_env(encounter, **options))  # type: ignore[no-any-return]
 
 
-class SingleAgentEnv(gymnasium.Env):
-    """One combatant learns; every other combatant plays a named policy (or its file's).
+SELF = "self"
+"""The opponent policy that is the learner's own current policy (see :class:`SingleAgentEnv`)."""
 
-    Observations are the AEC environment's vector (``Box``); the action mask is in
-    ``info["action_mask"]`` (and ``info["view"]``); the reward is the learner's.
+
+class SingleAgentEnv(gymnasium.Env):
+    """One combatant learns; every other combatant plays a policy.
+
+    Observations are the AEC environment's vector (``Box``); the action mask is
+    :meth:`action_masks` (what sb3-contrib's ``MaskablePPO`` asks for) and
+    ``info["action_mask"]``; ``info["view"]`` is the typed view; the reward is the learner's.
+
+    ``policies`` maps combatant ids or sides (the encounter file's policy otherwise) to:
+
+    - any policy choice :func:`initiative.run` takes (a name, a function, an object, a class,
+      a :func:`model_policy`);
+    - ``"self"``: the learner's own current policy, ``self_play(observation, mask) -> index``
+      (an argument, or the attribute of that name, which a training loop updates as it learns:
+      ``envs.set_attr("self_play", fn)`` on a vector environment). The opponent sees its own
+      observation and mask, encoded as the learner's are;
+    - a list or tuple of those: a pool (of snapshots, say), one drawn per episode and key from
+      a generator seeded by the episode's seed, so ``reset(seed=s)`` always meets the same
+      opponents. ``info["opponents"]`` after ``reset`` names each opponent's policy.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}  # type: ignore[misc]
+    # A frame rate for Gymnasium's checks (what its text environments declare); the text is
+    # returned by render(), never shown at any rate.
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "render_fps": 4}  # type: ignore[misc]
 
     def __init__(
         self,
@@ -379,26 +447,65 @@ class SingleAgentEnv(gymnasium.Env):
         learner: str,
         *,
         policies: Mapping[str, PolicyChoice] | None = None,
+        self_play: Model | None = None,
         **options: Any,
     ) -> None:
         self.aec = raw_env(encounter, **options)
         if learner not in self.aec.possible_agents:
-            raise ValueError(f"learner={learner!r}: no such combatant")
+            raise InitiativeError(
+                f"learner={learner!r}: no such combatant in {self.aec.name}"
+                + did_you_mean(learner, self.aec.possible_agents)
+            )
         self.learner = learner
         self.policies = dict(policies or {})
+        check_names(self.aec.spec, self.policies, where=repr(self.aec.name))
+        for key, choice in self.policies.items():
+            if isinstance(choice, (list, tuple)) and not choice:
+                raise InitiativeError(f"policies[{key!r}]: an empty pool of policies")
+        self.self_play = self_play
+        """The learner's current policy, ``(observation, mask) -> index``, for ``"self"``."""
+        self.render_mode = self.aec.render_mode
         self.observation_space = self.aec.observation_space(learner)["observation"]  # type: ignore[index]
         self.action_space = self.aec.action_space(learner)
+        self._over = True
 
-    def _others(self, seed: int) -> dict[str, Any]:
-        deciders = {}
+    def _others(self, seed: int) -> tuple[dict[str, Any], dict[str, str]]:
+        """Each opponent's decider for the episode of ``seed``, and its policy's label."""
+        draw = np.random.default_rng([seed, 0x5E1F])
+        picked: dict[str, PolicyChoice] = {}
+        for key in sorted(self.policies):  # a pool is drawn once per key, in a fixed order
+            choice = self.policies[key]
+            if isinstance(choice, (list, tuple)):
+                choice = choice[int(draw.integers(len(choice)))]
+            picked[key] = choice
+        deciders, labels = {}, {}
         for c in self.aec.spec.combatants:
             if c.id == self.learner:
                 continue
-            choice = self.policies.get(c.id, self.policies.get(c.side, c.policy))
+            choice = picked.get(c.id, picked.get(c.side, c.policy))
+            if isinstance(choice, str) and choice == SELF:
+                deciders[c.id], labels[c.id] = self._self_decider(), SELF
+                continue
             ctx = PolicyContext(combatant=c, encounter=self.aec.spec, rng=policy_rng(seed, c.id))
-            policy = load_policy(choice, ctx).policy
-            deciders[c.id] = getattr(policy, "decide", policy)
-        return deciders
+            loaded = load_policy(choice, ctx)
+            deciders[c.id] = getattr(loaded.policy, "decide", loaded.policy)
+            labels[c.id] = loaded.name
+        return deciders, labels
+
+    def _self_decider(self) -> Callable[[View], Action | Decision]:
+        if self.self_play is None:
+            raise InitiativeError(
+                'an opponent plays "self", but no self_play(observation, mask) -> index was'
+                " given: single_agent(..., self_play=fn) or env.unwrapped.self_play = fn"
+            )
+        encoder = self.aec.encoder
+
+        def decide(view: View) -> Action | Decision:
+            assert self.self_play is not None
+            observation, mask = encoder(view)
+            return encoder.action(view, int(self.self_play(observation, mask)))
+
+        return decide
 
     def _advance(self) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Let the others play until the learner holds priority or the fight ends."""
@@ -409,6 +516,7 @@ class SingleAgentEnv(gymnasium.Env):
             stepper = aec.stepper
             assert stepper is not None
             if stepper.over:
+                self._over = True
                 obs = aec.observe(self.learner)["observation"]
                 return (
                     obs,
@@ -425,8 +533,8 @@ class SingleAgentEnv(gymnasium.Env):
             if who == self.learner:
                 info = dict(aec.infos[who])
                 return aec.observe(who)["observation"], reward, False, False, info
-            action = self._deciders[who](stepper.view)
-            stepper.send(action)
+            assert stepper.view is not None
+            stepper.send(self._deciders[who](stepper.view))
             aec._settle()
 
     def reset(
@@ -435,15 +543,33 @@ class SingleAgentEnv(gymnasium.Env):
         super().reset(seed=seed)
         self.aec.reset(seed=seed)
         assert self.aec.seed is not None
-        self._deciders = self._others(self.aec.seed)
+        self._deciders, opponents = self._others(self.aec.seed)
+        self._over = False
         obs, _, _, _, info = self._advance()
+        info["opponents"] = opponents
         return obs, info
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        stepper = self.aec.stepper
-        assert stepper is not None and stepper.who == self.learner
+        if self._over:
+            raise EpisodeEndedError(
+                "step() after the episode ended: call reset() first"
+                if self.aec.stepper is not None
+                else "step() before reset(): call reset() first"
+            )
         self.aec.step(action)
         return self._advance()
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's valid action indices now, as booleans (all ``False`` once the episode
+        has ended): what sb3-contrib's ``MaskablePPO`` calls ``action_masks()`` for."""
+        stepper = self.aec.stepper
+        if self._over or stepper is None or stepper.who != self.learner:
+            return np.zeros(self.aec.encoder.max_offers, bool)
+        return self.aec._mask(self.learner).astype(bool)
+
+    def render(self) -> str | None:
+        """With ``render_mode="ansi"``: the events since the last render, one line each."""
+        return self.aec.render()
 
     def close(self) -> None:
         self.aec.close()
@@ -454,8 +580,33 @@ def single_agent(
     learner: str,
     *,
     policies: Mapping[str, PolicyChoice] | None = None,
+    self_play: Model | None = None,
     **options: Any,
 ) -> SingleAgentEnv:
     """A Gymnasium environment where ``learner`` (a combatant id) learns and the others play
-    ``policies`` (by combatant id or side; the encounter file's otherwise)."""
-    return SingleAgentEnv(encounter, learner, policies=policies, **options)
+    ``policies`` (by combatant id or side; the encounter file's otherwise; ``"self"`` for
+    ``self_play``, a list for a pool drawn per episode: see :class:`SingleAgentEnv`)."""
+    return SingleAgentEnv(encounter, learner, policies=policies, self_play=self_play, **options)
+
+
+def model_policy(model: Model, *, max_offers: int = 32) -> type:
+    """A policy class from a trained model, ``model(observation, action_mask) -> index``.
+
+    The class is what :func:`initiative.run`, :func:`initiative.step`'s callers, ``batch``,
+    ``duel`` and ``--policy ID=file.py:NAME`` take: each combatant gets an instance that encodes
+    its view as the environments do (with the same ``max_offers``) and sends the offer the
+    index stands for; an index outside the mask is a recorded invalid decision.
+    """
+    name = str(getattr(model, "__name__", None) or type(model).__name__)
+
+    class ModelPolicy:
+        def __init__(self, ctx: PolicyContext) -> None:
+            self.encoder = Encoder(ctx.encounter, max_offers)
+
+        def decide(self, view: View) -> Action | Decision:
+            observation, mask = self.encoder(view)
+            return self.encoder.action(view, int(model(observation, mask)))
+
+    ModelPolicy.__name__ = ModelPolicy.__qualname__ = name
+    ModelPolicy.__doc__ = f"The policy of model {name!r} (see initiative.env.model_policy)."
+    return ModelPolicy

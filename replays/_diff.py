@@ -106,9 +106,3 @@ def diff_logs(a: LogContents, b: LogContents) -> LogDiff:
         result.ended = "a" if len(a.lines) < len(b.lines) else "b"
     return result
 
-
-def type_of(line: bytes) -> str:
-    try:
-        return str(_decode(line).get("type", "?"))
-    except msgspec.DecodeError:
-        return "?"

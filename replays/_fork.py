@@ -15,10 +15,11 @@ from hashlib import blake2b
 from pathlib import Path
 
 import msgspec
-from initiative.actors import Result, names_file, run_encounter
+from initiative.actors import FileDice, Result, names_file, run_encounter
 from initiative.engine import DiceSource, recorded_dice
 from initiative.events import (
     LOG_FORMAT,
+    DiceGiven,
     EncounterEnded,
     Event,
     LogContents,
@@ -103,6 +104,18 @@ def live_policies(
     return resolved
 
 
+def _go_on(
+    dice: DiceSource | None, contents: LogContents, upto: int, name: str
+) -> DiceSource | None:
+    """The dice after event ``upto`` of ``contents``: those the log gave up to there, then
+    ``dice``. A dice file goes on from its first face the log has not used (and is refused if
+    its used part is not what the log gave)."""
+    if isinstance(dice, FileDice):
+        given = [e for e in contents.events if isinstance(e, DiceGiven) and e.seq <= upto]
+        dice.continue_after(given, log=name)
+    return recorded_dice(contents.events, upto=upto, then=dice)
+
+
 def _chain(*hooks: Callable[[Event], None] | None) -> Callable[[Event], None]:
     live = [h for h in hooks if h is not None]
 
@@ -132,7 +145,9 @@ async def fork_log(
     live policy, so ``at`` just before a decision undoes it. Events ``1..at`` of the fork equal
     the parent's; the header differs only in ``parent``. With ``seed``, the dice after ``at``
     come from that seed (recorded as ``SeedChanged``) and so do the policies' own streams.
-    Policies come from ``policies`` and the built-ins; see :func:`live_policies`.
+    Policies come from ``policies`` and the built-ins; see :func:`live_policies`. Dice the
+    parent gave up to ``at`` come from its log; ``dice`` gives the rest (a dice file from its
+    first face the log has not used).
     """
     name = contents.path or "<log>"
     header = contents.header
@@ -156,7 +171,7 @@ async def fork_log(
         decisions=decisions,
         policy_seed=seed,
         reseed=reseed,
-        dice=recorded_dice(contents.events, upto=at, then=dice),
+        dice=_go_on(dice, contents, at, name),
         hosts=hosts,
     )
 
@@ -179,7 +194,8 @@ async def resume_log(
     line is cut off; then the same policies (see :func:`live_policies`: ``policies`` override
     as they did for ``run``) play on. ``on_ready`` sees the log as read, before anything runs.
     The policies are shown every replayed decision first, so ones with memory or randomness
-    pick up where they were.
+    pick up where they were. Dice the log gave come from it; ``dice`` gives the rest (a dice
+    file from its first face the log has not used; see :meth:`actors.FileDice.continue_after`).
     """
     p = Path(path)
     writer = LogWriter(p, append=True)
@@ -209,6 +225,7 @@ async def resume_log(
         kept = sum(len(line) for line in contents.lines)
         decisions = [r.decision for r in recorded_decisions(contents.events)]
         count = len(contents.events)
+        given = _go_on(dice, contents, count - 1, str(p))
         check = _prefix_checker(contents.lines, count - 1, skip_header=False, name=str(p))
         if contents.torn:
             writer.truncate(kept)
@@ -225,6 +242,6 @@ async def resume_log(
         decisions=decisions,
         written=count,
         reseed=reseeds(contents.events),
-        dice=recorded_dice(contents.events, then=dice),
+        dice=given,
         hosts=hosts,
     )

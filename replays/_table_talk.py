@@ -1,51 +1,114 @@
-"""Narration for people at the table: one sentence per action, with its result.
+"""Narration for people at the table: one sentence per deed, with its result.
 
-"Acolyte 3 hits Detective Marlowe with the sickle: 15 against 11, 4 damage, Detective Marlowe
-falls." An action's consequences (its roll, the hit or miss, damage, a fall, a move, a
-condition) are gathered into its sentence, told once the next thing happens; the bookkeeping
-(priority, AP, openings nobody took) is not told at all, and groups get the grammar of
+"Acolyte 3 hits Detective Marlowe with the sickle: 15 against 11, 4 damage (1d6 rolled 4),
+Detective Marlowe falls." An action's consequences (its roll, the hit or miss, the damage and
+its dice, a fall, a move, a condition) are gathered into its sentence, told once it is complete.
+A reaction in an opening is told in its place: the deed it answers is told after it when nothing
+of that deed had happened yet ("Acolyte 3 dodges", then "Detective Marlowe misses Acolyte 3 with
+the revolver: 9 against 14"), and goes on in a sentence of its own otherwise.
+
+It tells what ``replay`` tells, in words: initiative with its die and modifier and the order it
+gives, surprise and sanity, why a turn is lost, who arrives, leaves or hesitates. The
+bookkeeping (priority, AP, openings nobody took) is not told, and groups get the grammar of
 groups. Names are shown literally, control characters made visible. Reads events only.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
+
 from initiative.actors import literal
-from initiative.engine.rulesets.tactical import OpportunityAttack
 from initiative.events import (
     ActionDeclared,
-    Attack,
+    ActionRejected,
     AttackResolved,
     CheckResolved,
     CombatantDefeated,
     CombatantJoined,
+    CombatantLeft,
     ConditionAdded,
+    ConditionRemoved,
     DamageDealt,
     DecisionFailed,
+    DiceRolled,
     EncounterEnded,
     EncounterStarted,
     EndTurn,
     Event,
     Healed,
+    InitiativeOrdered,
     InitiativeRolled,
-    Move,
     Moved,
+    OpeningClosed,
+    OpeningOpened,
+    PriorityGranted,
+    PriorityPassed,
+    RoundEnded,
     RoundStarted,
+    Trigger,
+    TurnEnded,
+    TurnInserted,
     TurnStarted,
 )
 from rich.markup import escape
 
-#: Consequences gathered into the sentence of the action that caused them.
-_QUIET = ("DiceRolled", "DiceGiven", "APChanged", "CounterChanged", "ConditionRemoved")
+from ._words import (
+    IMPLIED,
+    action_words,
+    check_words,
+    condition_words,
+    failure_words,
+    listed,
+    opening_words,
+    turn_end_words,
+    until_words,
+    words,
+)
+
+#: Events that close every sentence still open (the turn or the round is over).
+_STRUCTURE = (TurnStarted, TurnEnded, TurnInserted, RoundStarted, RoundEnded, EncounterEnded)
+
+#: Deeds whose sentence takes the distance moved ("Acolyte 1 flees 12 m").
+_MOVES = ("Move", "Dash", "Flee")
+
+#: Consequences that add nothing to a sentence (dice are told with what they decided).
+_QUIET = ("APChanged", "CounterChanged", "PriorityPassed", "StateDigested")
 
 
-def words(name: str) -> str:
-    """``OpportunityAttack`` -> ``opportunity attack``."""
-    return "".join(f" {c.lower()}" if c.isupper() and i else c.lower() for i, c in enumerate(name))
+@dataclass
+class _Sentence:
+    """A deed being told: its head, what followed from it, and the events that belong to it."""
+
+    who: str
+    kind: str
+    head: str | None
+    """``None`` once told: what follows starts a sentence of its own."""
+    parts: list[str] = field(default_factory=list)
+    seqs: set[int] = field(default_factory=set)
+    openings: int = 0
+    """Openings it opened that are not closed yet (reactions are told inside them)."""
+    dice: str = ""
+    """The damage or healing dice rolled last, told with the amount they gave."""
+    checked: tuple[int, int] | None = None
+    """The last check's roll and target (an attack resolved on it says no more)."""
+    joined: str = ": "
+    """Between the head and what followed (``, `` when the head already says an outcome)."""
+    moved: bool = False
+
+    def text(self) -> str:
+        assert self.head is not None
+        if not self.parts:
+            return self.head
+        return self.head + self.joined + ", ".join(self.parts)
 
 
-def listed(names: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+def _stem(text: str) -> str:
+    """Words with their endings off, to see that a check repeats its deed's verb
+    (``parries`` and ``Parry``, ``casts spirit bolt`` and ``cast spirit bolt``)."""
+    return " ".join(
+        w.rstrip("s").rstrip("e").rstrip("i").rstrip("y") for w in re.split(r"[\s-]+", text.lower())
+    )
 
 
 class TableNarrator:
@@ -53,65 +116,185 @@ class TableNarrator:
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
-        self.sentence: list[str] = []
-        self.group: set[int] = set()
-        self.actor = ""
         self.weapon: dict[str, str] = {}
+        self.open: list[_Sentence] = []
+        self.acted = False
+        """Whether the combatant whose turn it is did anything in it."""
+        self._ids: re.Pattern[str] | None = None
+        self.down: set[str] = set()
+        """Who has fallen."""
+        self.triggers: list[Trigger] = []
+        """The openings open now, innermost last (what a reaction answers)."""
 
     def name(self, who: str | None) -> str:
         return escape(literal(self.names.get(who, who) if who else "someone"))
 
     def __call__(self, event: Event) -> str | None:
         lines: list[str] = []
-        if event.cause is not None and event.cause in self.group and self._absorb(event):
-            self.group.add(event.seq)
-            return None
-        lines += self._flush()
-        line = self._tell(event)
-        if line is not None:
-            lines.append(line)
+        if isinstance(event, OpeningOpened):
+            self.triggers.append(event.trigger)
+        elif isinstance(event, OpeningClosed) and self.triggers:
+            self.triggers.pop()
+        if isinstance(event, PriorityGranted):
+            # Someone is asked: what is complete is told before the question.
+            self._finish(lines, keep_open=True)
+            return "\n".join(lines) if lines else None
+        owner = self._owner(event)
+        if owner is not None and self._absorb(owner, event, lines):
+            owner.seqs.add(event.seq)
+            while self.open[-1] is not owner:  # reactions inside it, all told by now
+                done = self.open.pop()
+                if done.head is not None:
+                    lines.insert(0, done.text())
+        elif isinstance(event, ActionDeclared) and not isinstance(event.action, EndTurn):
+            self._declared(event, lines)
+        else:
+            line = self._tell(event)
+            if isinstance(event, _STRUCTURE):
+                self._finish(lines)
+            elif line is not None or isinstance(event, CheckResolved):
+                self._finish(lines, keep_open=True)
+            if isinstance(event, CheckResolved):
+                self.open.append(self._check(event))
+            if line is not None:
+                lines.append(line)
         return "\n".join(lines) if lines else None
 
-    def _flush(self) -> list[str]:
-        if not self.sentence:
-            return []
-        text = self.sentence[0] + (
-            ": " + ", ".join(self.sentence[1:]) if len(self.sentence) > 1 else ""
-        )
-        self.sentence, self.group = [], set()
-        return [text]
+    # --- sentences ------------------------------------------------------------------------------
 
-    def _absorb(self, event: Event) -> bool:
+    def _owner(self, event: Event) -> _Sentence | None:
+        """The open sentence ``event`` follows from (by its cause; a condition just after a
+        check is that check's)."""
+        for sentence in reversed(self.open):
+            if event.cause is not None and event.cause in sentence.seqs:
+                return sentence
+            if (
+                sentence.kind == "check"
+                and isinstance(event, ConditionAdded)
+                and event.who == sentence.who
+                and event.seq - 1 in sentence.seqs
+            ):
+                return sentence
+        return None
+
+    def _declared(self, event: ActionDeclared, lines: list[str]) -> None:
+        """A new deed: earlier ones that are complete are told; one it interrupts (in an
+        opening) is told now if something of it already happened, else after it."""
+        self._finish(lines, keep_open=True)
+        for sentence in self.open:
+            if sentence.head is not None and sentence.parts:
+                lines.append(sentence.text())
+                sentence.head, sentence.parts = None, []
+        action = event.action
+        head = action_words(event.who, action, self.name, self._weapon(event.who))
+        if self.triggers and type(action).__name__ == "Attack":
+            head += opening_words(self.triggers[-1], self.name)
+        self.open.append(_Sentence(event.who, type(action).__name__, head, seqs={event.seq}))
+        self.acted = True
+
+    def _finish(self, lines: list[str], *, keep_open: bool = False) -> None:
+        """Tell the sentences that are complete (all of them, unless ``keep_open``: those
+        still inside an opening stay)."""
+        while self.open and (not keep_open or self.open[-1].openings <= 0):
+            sentence = self.open.pop()
+            if sentence.kind in _MOVES and not sentence.moved and not sentence.parts:
+                if sentence.who in self.down or sentence.head is None:
+                    continue  # (felled as they went: the fall is told)
+                sentence.head += ", but goes nowhere"
+            if sentence.head is not None:
+                lines.append(sentence.text())
+        if not keep_open:
+            self.open.clear()
+
+    def _weapon(self, who: str) -> str:
+        return escape(literal(self.weapon.get(who, "bare hands")))
+
+    def _absorb(self, s: _Sentence, event: Event, lines: list[str]) -> bool:
+        """Add ``event`` to the sentence it follows from; ``False`` if it is told apart."""
         n = self.name
+        part: str | None = None
         match event:
+            case OpeningOpened():
+                s.openings += 1
+            case OpeningClosed():
+                s.openings -= 1
+            case DiceRolled(purpose=purpose, expr=expr, total=total):
+                if purpose.startswith("damage") or " heals" in purpose:
+                    s.dice = f" ({expr} rolled {total})"
             case _ if type(event).__name__ in _QUIET:
-                return True
-            case AttackResolved(hit=hit, roll=roll, against=against):
+                pass
+            case AttackResolved(who=who, target=target, hit=hit, roll=roll, against=against):
                 verb = "hits" if hit else "misses"
-                self.sentence[0] = self.sentence[0].replace(" attacks ", f" {verb} ", 1)
-                self.sentence.append(f"{roll} against {against}")
-            case CheckResolved(check=check, success=ok, roll=roll, against=against):
-                verdict = "success" if ok else "failure"
-                self.sentence.append(
-                    f"{escape(literal(check))} {roll} against {against}, {verdict}"
-                )
-            case DamageDealt(who=who, amount=amount):
-                target = "" if f" {n(who)} " in f"{self.sentence[0]} " else f" to {n(who)}"
-                self.sentence.append(f"{amount} damage{target}")
-            case CombatantDefeated(who=who):
-                self.sentence.append(f"{n(who)} falls")
-            case Moved(who=who, distance=d) if who == self.actor:
-                if self.sentence[0].endswith(" moves"):
-                    self.sentence[0] += f" {d:g} m"
+                told = (roll, against) == s.checked
+                if s.head is not None and " attacks " in s.head:
+                    s.head = s.head.replace(" attacks ", f" {verb} ", 1)
+                    part = None if told else f"{roll} against {against}"
+                elif s.head is None:
+                    s.head = f"{n(who)} {verb} {n(target)}"
+                    part = None if told else f"{roll} against {against}"
                 else:
-                    self.sentence.append(f"moving {d:g} m")
+                    part = verb if told else f"{verb}, {roll} against {against}"
+            case CheckResolved(who=who, check=check, success=ok, roll=roll, against=against):
+                verdict = "success" if ok else "failure"
+                s.checked = (roll, against)
+                said = f"{roll} against {against}, {verdict}"
+                if s.head is None:
+                    s.head, s.joined = f"{n(who)}'s {escape(literal(check))} check: {said}", ", "
+                elif _stem(check) in _stem(s.head):  # "Gertrude parries: 23 against 38"
+                    part = said
+                else:
+                    part = f"{escape(literal(check))} {said}"
+            case DamageDealt(who=who, amount=amount, location=location):
+                aimed = f" to the {escape(literal(location))}" if location else ""
+                if s.head is None:
+                    s.head, s.joined = f"{n(who)} takes {amount} damage{aimed}{s.dice}", ", "
+                elif f" {n(who)}" in f" {s.head}":
+                    part = f"{amount} damage{aimed}{s.dice}"
+                else:
+                    part = f"{amount} damage{aimed} to {n(who)}{s.dice}"
+                s.dice = ""
             case Healed(who=who, amount=amount):
-                self.sentence.append(f"{n(who)} recovers {amount} hp")
-            case ConditionAdded(who=who, condition=c):
-                self.sentence.append(f"{n(who)} is {escape(literal(c))}")
+                part = f"{n(who)} recovers {amount} hp{s.dice}"
+                s.dice = ""
+            case CombatantDefeated(who=who):
+                self.down.add(who)
+                part = f"{n(who)} falls"
+            case CombatantLeft(who=who, reason=reason):
+                how = "escapes" if reason == "fled" else "leaves the fight"
+                if who == s.who and s.head is not None and not s.parts:
+                    s.head += f" and {how}"
+                else:
+                    part = f"{n(who)} {how}"
+            case Moved(who=who, distance=d):
+                moved = f"{d:g} m"
+                s.moved = s.moved or who == s.who
+                if s.head is not None and s.kind in _MOVES and who == s.who and not s.parts:
+                    s.head += f" {moved}"
+                elif s.head is None:
+                    s.head = f"{n(who)} moves {moved}"
+                else:
+                    part = f"moving {moved}" if who == s.who else f"{n(who)} moves {moved}"
+            case ConditionAdded(who=who, condition=c, until=until):
+                if who == s.who and IMPLIED.get(s.kind) == c:
+                    return True
+                if s.kind == "Intercept" and c == "intercepted" and s.head is not None:
+                    s.head += f" meant for {n(who)}"
+                    return True
+                own = "" if s.kind == "check" and who == s.who else f"{n(who)} "
+                said = condition_words(c).removeprefix("is ") if not own else condition_words(c)
+                part = f"{own}{said}{until_words(until)}"
+            case ConditionRemoved():
+                pass  # (what the deed did is told; a condition it ends goes without saying)
             case _:
                 return False
+        if part is not None:
+            if s.head is None:  # (a deed that goes on after its opening)
+                s.head, s.joined = part[0].upper() + part[1:], ", "
+            else:
+                s.parts.append(part)
         return True
+
+    # --- lines of their own ---------------------------------------------------------------------
 
     def _tell(self, event: Event) -> str | None:
         n = self.name
@@ -119,31 +302,61 @@ class TableNarrator:
             case EncounterStarted(encounter=enc):
                 self.names = {c.id: c.display for c in enc.combatants}
                 self.weapon = {c.id: c.weapons[0].name for c in enc.combatants if c.weapons}
+                ids = sorted(self.names, key=len, reverse=True)
+                self._ids = re.compile(
+                    r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])"
+                )
                 return f"[bold]{escape(literal(enc.name or 'The fight'))}[/bold]"
             case CombatantJoined(who=who, side=side, round=r) if r:
                 return f"{n(who)} arrives for {escape(literal(side))}"
-            case InitiativeRolled(who=who, total=total):
+            case InitiativeRolled(who=who, total=total, die=die, modifier=mod, given=given):
                 verb = "rolls" if len(who) == 1 else "roll"
-                return f"{listed([n(w) for w in who])} {verb} {total} for initiative"
+                rolled = f"{die} (at the table)" if given else f"{die}"
+                sum_ = f" {'+' if mod >= 0 else '-'} {abs(mod)} = {total}" if mod else ""
+                return f"{listed([n(w) for w in who])} {verb} {rolled}{sum_} for initiative"
+            case InitiativeOrdered(order=order, ties=ties):
+                text = "Order: " + ", ".join(n(c) for c in order)
+                if ties:
+                    text += " (" + "; ".join(self._named(t) for t in ties) + ")"
+                return text
             case RoundStarted(round=r):
                 return f"[bold]Round {r}[/bold]"
             case TurnStarted(who=who):
+                self.acted = False
                 return f"{n(who)}'s turn"
-            case ActionDeclared(action=EndTurn()):
-                return None
-            case ActionDeclared(who=who, action=action):
-                self.actor, self.group = who, {event.seq}
-                self.sentence = [self._action(who, action)]
-                return None
+            case TurnInserted(who=who):
+                return f"{n(who)} takes their delayed turn"
+            case TurnEnded(who=who, reason=reason):
+                said = turn_end_words(reason)
+                if said is None and reason == "ended" and not self.acted:
+                    said = "ends the turn without acting"
+                return f"{n(who)} {said}" if said else None
+            case ActionRejected(who=who, action=action, reason=reason):
+                tried = action_words(who, action, n, self._weapon(who))
+                return f"{tried}: not allowed ({escape(literal(reason))})"
             case DecisionFailed(who=who, kind=kind):
-                return f"{n(who)} hesitates ({escape(kind)})"
+                return f"{n(who)} {failure_words(kind)}"
+            case PriorityPassed(who=who, reason="too many illegal actions"):
+                return f"{n(who)} gives up after too many actions that were not allowed"
             case AttackResolved(who=who, target=target, hit=hit, roll=roll, against=against):
                 verb = "hits" if hit else "misses"
                 return f"{n(who)} {verb} {n(target)}: {roll} against {against}"
             case DamageDealt(who=who, amount=amount):
                 return f"{n(who)} takes {amount} damage"
+            case Healed(who=who, amount=amount):
+                return f"{n(who)} recovers {amount} hp"
+            case Moved(who=who, distance=d):
+                return f"{n(who)} moves {d:g} m"
+            case ConditionAdded(who=who, condition=c, until=until):
+                return f"{n(who)} {condition_words(c)}{until_words(until)}"
+            case ConditionRemoved(who=who, condition=c):
+                return f"{n(who)} {condition_words(c, added=False)}"
             case CombatantDefeated(who=who):
+                self.down.add(who)
                 return f"{n(who)} falls"
+            case CombatantLeft(who=who, reason=reason):
+                how = "escapes" if reason == "fled" else f"leaves the fight ({words(reason)})"
+                return f"{n(who)} {how}"
             case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
                 rounds_text = f"{rounds} round{'s' if rounds != 1 else ''}"
                 if winner:
@@ -151,18 +364,15 @@ class TableNarrator:
                 return f"[bold]No one wins[/bold] after {rounds_text}: {escape(reason)}"
         return None
 
-    def _action(self, who: str, action: object) -> str:
-        n = self.name
-        match action:
-            case (
-                Attack(target=target, weapon=weapon)
-                | OpportunityAttack(target=target, weapon=weapon)
-            ):
-                with_ = escape(literal(weapon or self.weapon.get(who, "bare hands")))
-                how = " as they leave" if isinstance(action, OpportunityAttack) else ""
-                return f"{n(who)} attacks {n(target)}{how} with the {with_}"
-            case Move():
-                return f"{n(who)} moves"
-        aimed = getattr(action, "target", None)
-        text = f"{n(who)}: {words(type(action).__name__)}"
-        return text + (f" {n(aimed)}" if isinstance(aimed, str) else "")
+    def _check(self, event: CheckResolved) -> _Sentence:
+        """A check of its own (surprise, sanity): a sentence the condition it gives joins."""
+        ok, roll, against = event.success, event.roll, event.against
+        head = check_words(event.who, escape(literal(event.check)), ok, roll, against, self.name)
+        return _Sentence(event.who, "check", head, seqs={event.seq}, joined=", ")
+
+    def _named(self, text: str) -> str:
+        """``tie at 21 broken by roll-off: raider-1 4, shaman 4`` with names for the ids."""
+        text = escape(literal(text))
+        if self._ids is None:
+            return text
+        return self._ids.sub(lambda m: self.name(m.group(1)), text)

@@ -1,4 +1,5 @@
-"""A program on a real pseudo-terminal: read what it shows, type into it, press Ctrl-C."""
+"""A program on a real pseudo-terminal: read what it shows, type into it, press Ctrl-C, close
+its terminal, kill it."""
 
 from __future__ import annotations
 
@@ -62,8 +63,35 @@ class PtyProgram:
     def type(self, text: str) -> None:
         os.write(self.fd, text.encode() + b"\n")
 
+    def end_input(self) -> None:
+        os.write(self.fd, b"\x04")  # Ctrl-D at the start of a line: the program reads no more
+
     def interrupt(self) -> None:
         os.write(self.fd, b"\x03")  # the terminal turns it into SIGINT for the program
+
+    def hang_up(self, timeout: float = 60) -> int:
+        """Close the terminal, as closing its window does (the program gets ``SIGHUP`` and its
+        terminal reads and writes fail); the exit status."""
+        os.close(self.fd)
+        return self._reap(timeout)
+
+    def kill(self, timeout: float = 60) -> int:
+        """``SIGKILL`` the program; the exit status (137)."""
+        os.kill(self.pid, signal.SIGKILL)
+        status = self._reap(timeout)
+        os.close(self.fd)
+        return status
+
+    def _reap(self, timeout: float) -> int:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status if self.status >= 0 else 128 - self.status
+            time.sleep(0.01)
+        os.kill(self.pid, signal.SIGKILL)
+        raise TimeoutError(f"still running after {timeout} s")
 
     def wait(self, timeout: float = 60) -> int:
         """The exit status (128 + signal when killed)."""

@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import signal
 import socket
+import struct
 import subprocess
 import sys
 import time
@@ -52,31 +55,45 @@ weapons = [{ name = "bite", damage = "1d4", natural = true }]
 policy = "aggressive"
 """
 
+#: The duel, with hit points enough for what a test does to land in the middle of it.
+STURDY = (
+    ENCOUNTER.replace("hp = 14", "hp = 90")
+    .replace("hp = 10", "hp = 60")
+    .replace("hp = 4", "hp = 30")
+)
+
 
 class Server:
-    """``initiative serve`` in a child process; the seats' tokens and the port it printed."""
+    """``initiative serve`` in a child process; the seats' tokens and the port it printed.
 
-    def __init__(self, tmp: Path, *args: str, timeout: float = 60) -> None:
+    ``command``: the whole command line instead (``initiative ...`` as ``serve`` printed it, to
+    go on with a fight); its output goes to files named after ``name``."""
+
+    def __init__(
+        self,
+        tmp: Path,
+        *args: str,
+        timeout: float = 60,
+        command: list[str] | None = None,
+        name: str = "serve",
+        encounter: str = ENCOUNTER,
+    ) -> None:
         self.tmp = tmp
         self.encounter = tmp / "duel.toml"
-        self.encounter.write_text(ENCOUNTER)
+        self.encounter.write_text(encounter)
         self.log = tmp / "served.jsonl"
-        self.stdout = tmp / "serve.out"
-        self.stderr = tmp / "serve.err"
+        self.stdout = tmp / f"{name}.out"
+        self.stderr = tmp / f"{name}.err"
         self.clients: list[Client] = []
+        if command is None:
+            argv = ["serve", str(self.encounter), "--out", str(self.log), "-q", *args]
+        else:
+            assert command[0] == "initiative", command
+            argv = command[1:]
         with self.stdout.open("wb") as out, self.stderr.open("wb") as err:
             self.proc = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "initiative",
-                    "serve",
-                    str(self.encounter),
-                    "--out",
-                    str(self.log),
-                    "-q",
-                    *args,
-                ],
+                # Its refusals as JSON lines on stderr, despite -q.
+                [sys.executable, "-m", "initiative", "--log-json", *argv],
                 stdout=out,
                 stderr=err,
                 stdin=subprocess.DEVNULL,
@@ -117,6 +134,21 @@ class Server:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+    def interrupt(self, timeout: float = 60) -> int:
+        """Ctrl-C, as a terminal sends it (SIGINT); the exit status."""
+        self.proc.send_signal(signal.SIGINT)
+        return self.finish(timeout)
+
+    def go_on(self) -> list[str]:
+        """The command ``serve`` printed to go on with the fight (as a list of arguments)."""
+        found = re.search(r"^if the server stops, go on with: (.*)$", self.out, re.M)
+        assert found, self.out
+        return shlex.split(found.group(1))
+
+    def logged(self) -> int:
+        """Complete lines on disk in the log now."""
+        return self.log.read_bytes().count(b"\n")
 
     def verified(self) -> list[dict[str, Any]]:
         """The log's events (as plain objects), after checking that it verifies."""
@@ -184,6 +216,17 @@ class Client:
     def close(self) -> None:
         self.file.close()
         self.sock.close()
+
+    def reset(self) -> None:
+        """Vanish abruptly: close with a TCP reset (``SO_LINGER`` 0), not a polite FIN."""
+        reset(self.sock)
+        self.file.close()
+
+
+def reset(sock: socket.socket) -> None:
+    """Close ``sock`` with a TCP reset."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    sock.close()
 
 
 def first_attack(frame: dict[str, Any]) -> int:

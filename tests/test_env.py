@@ -155,3 +155,212 @@ def test_the_worked_example_prints_win_rates() -> None:
     counts = [int(line.split()[-2]) for line in lines[1:]]
     assert sum(counts) == 12
     assert done.stderr == ""
+
+
+def first_legal(observation, mask) -> int:
+    """A model: the first valid index."""
+    return int(np.flatnonzero(mask)[0])
+
+
+def play_out(learner_env, seed: int) -> tuple[float, dict]:
+    """Step the learner's first valid action to the end; the last reward and info."""
+    _, info = learner_env.reset(seed=seed)
+    while True:
+        _, reward, terminated, truncated, info = learner_env.step(
+            int(np.flatnonzero(learner_env.action_masks())[0])
+        )
+        if terminated or truncated:
+            return reward, info
+
+
+def test_action_masks_is_the_learners_mask_as_booleans() -> None:
+    """``action_masks()`` (what MaskablePPO calls) equals ``info["action_mask"]`` at every step,
+    and is all False once the episode has ended."""
+    learner = single_agent(EXAMPLES["tactical"], raw_env(EXAMPLES["tactical"]).possible_agents[0])
+    _, info = learner.reset(seed=4)
+    steps = 0
+    while True:
+        masks = learner.action_masks()
+        assert masks.dtype == bool and masks.shape == (32,)
+        assert (masks == info["action_mask"].astype(bool)).all() and masks.any()
+        _, _, terminated, truncated, info = learner.step(int(np.flatnonzero(masks)[-1]))
+        steps += 1
+        if terminated or truncated:
+            break
+    assert steps > 3 and not learner.action_masks().any()
+
+
+def test_render_returns_the_text_and_step_prints_nothing(capsys) -> None:
+    """With ``render_mode="ansi"``: nothing on stdout from ``step()``; ``render()`` returns
+    the events since the last render, one numbered line each."""
+    aec = env(EXAMPLES["openings"], render_mode="ansi")
+    random_episode(aec, 3)
+    assert capsys.readouterr().out == ""
+    text = aec.render()
+    lines = text.splitlines()
+    assert len(lines) == len(aec.unwrapped.stepper.events)
+    assert lines[0].split()[:2] == ["0", "EncounterStarted"]
+    assert lines[-1].split()[1] == "EncounterEnded"
+    assert aec.render() == ""
+
+
+def test_the_single_agent_wrapper_passes_check_env_with_its_render_mode() -> None:
+    """``check_env`` with ``render_mode="ansi"`` checks that ``render()`` returns text."""
+    with warnings.catch_warnings():  # advice for environments made by gymnasium.make
+        warnings.filterwarnings(
+            "ignore", message=".*alternative render modes", category=UserWarning
+        )
+        check_env(single_agent(EXAMPLES["openings"], "ilse", render_mode="ansi"))
+
+
+def test_step_after_the_end_or_before_reset_is_a_clear_error() -> None:
+    """``EpisodeEndedError``: one of initiative's errors and Gymnasium's ``ResetNeeded``."""
+    import gymnasium
+
+    from initiative.env import EpisodeEndedError
+
+    learner = single_agent(EXAMPLES["openings"], "ilse")
+    with pytest.raises(EpisodeEndedError, match=r"^step\(\) before reset\(\)"):
+        learner.step(0)
+    play_out(learner, 2)
+    with pytest.raises(initiative.InitiativeError, match=r"^step\(\) after the episode ended"):
+        learner.step(0)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        learner.step(0)
+    aec = raw_env(EXAMPLES["openings"])
+    random_episode(aec, 2)
+    with pytest.raises(EpisodeEndedError, match="after the episode ended"):
+        aec.step(0)
+
+
+def test_gymnasiums_sync_vector_env_steps_through_episodes_and_resets() -> None:
+    """``SyncVectorEnv`` over two single-agent environments: batched observations, masks from
+    ``call("action_masks")``, and an episode that ends starts again by itself."""
+    import gymnasium
+
+    envs = gymnasium.vector.SyncVectorEnv(
+        [lambda: single_agent(EXAMPLES["openings"], "ilse") for _ in range(2)]
+    )
+    observations, _ = envs.reset(seed=[5, 6])
+    assert observations.shape == (2, envs.single_observation_space.shape[0])
+    ended = np.zeros(2, bool)
+    restarted = np.zeros(2, bool)
+    for _ in range(200):
+        masks = np.stack(envs.call("action_masks"))
+        actions = np.array([int(np.flatnonzero(m)[0]) if m.any() else 0 for m in masks])
+        observations, rewards, terminated, truncated, _ = envs.step(actions)
+        assert observations.shape[0] == 2 and rewards.shape == (2,)
+        restarted |= ended & ~(terminated | truncated)  # the step after the end: a new episode
+        ended |= terminated | truncated
+        if restarted.all():
+            break
+    assert restarted.all() and all(m.any() for m in envs.call("action_masks"))
+    envs.close()
+
+
+def test_self_play_opponents_decide_with_the_learners_own_policy() -> None:
+    """``"self"``: the opponents' decisions are ``self_play(observation, mask)``'s, made on
+    their own observations; setting the attribute changes the policy for the next episode."""
+    seen: list[tuple[int, int]] = []
+
+    def current(observation, mask):
+        seen.append((observation.shape[0], int(mask.sum())))
+        return first_legal(observation, mask)
+
+    learner = single_agent(EXAMPLES["openings"], "ilse", policies={"south": "self"})
+    with pytest.raises(initiative.InitiativeError, match="no self_play"):
+        learner.reset(seed=1)
+    learner.self_play = current
+    _, info = learner.reset(seed=1)
+    assert info["opponents"] == {"tomas": "self", "hound": "self"}
+    seen.clear()
+    play_out(learner, 1)
+    opponent_turns = [
+        e
+        for e in learner.aec.stepper.events
+        if type(e).__name__ == "PriorityGranted" and e.who != "ilse"
+    ]
+    assert len(seen) == len(opponent_turns) > 0
+    assert {size for size, _ in seen} == {learner.observation_space.shape[0]}
+    # The same fight as every combatant taking its first legal offer.
+    same = initiative.step(EXAMPLES["openings"], seed=1)
+    while not same.over:
+        same.send(same.offers[0].action)
+    assert same.lines == learner.aec.stepper.lines
+
+
+def test_a_pool_of_opponents_is_drawn_per_episode_from_the_seed() -> None:
+    """A list is a pool: one drawn per episode, the same for the same seed, and over a few
+    seeds each of them."""
+    pool = ["aggressive", "random", "cautious"]
+    learner = single_agent(EXAMPLES["openings"], "ilse", policies={"south": pool})
+    drawn = [learner.reset(seed=s)[1]["opponents"]["tomas"] for s in range(12)]
+    again = [learner.reset(seed=s)[1]["opponents"]["tomas"] for s in range(12)]
+    assert drawn == again and set(drawn) == set(pool)
+    assert all(
+        learner.reset(seed=s)[1]["opponents"]["hound"] == drawn[s] for s in range(3)
+    )  # one draw per key: the side's combatants play the same snapshot
+
+
+def test_a_misspelled_key_in_single_agent_policies_is_refused() -> None:
+    """``single_agent(..., policies={"sooth": ...})`` names the key and suggests ``south``."""
+    with pytest.raises(initiative.PolicyLoadError) as caught:
+        single_agent(EXAMPLES["openings"], "ilse", policies={"sooth": "random"})
+    assert str(caught.value) == (
+        "policies: no combatant or side 'sooth' in 'openings-duel' (did you mean 'south'?)"
+    )
+
+
+def test_the_public_encoder_gives_what_the_environment_observes() -> None:
+    """``Encoder(encounter)(view)`` is the AEC observation and mask of the agent selected."""
+    from initiative.env import Encoder
+
+    aec = env(EXAMPLES["thriller"])
+    aec.reset(seed=9)
+    encoder = Encoder(EXAMPLES["thriller"])
+    for _ in range(20):
+        obs, _, terminated, truncated, info = aec.last()
+        if terminated or truncated:
+            break
+        observation, mask = encoder(info["view"])
+        assert (observation == obs["observation"]).all() and (mask == obs["action_mask"]).all()
+        aec.step(int(np.flatnonzero(mask)[-1]))
+
+
+def test_a_model_policy_plays_in_run_batch_and_from_a_file(tmp_path: Path) -> None:
+    """``model_policy(model)`` fights in ``run`` as the model chooses; the same class from a
+    file (``file.py:NAME``), in ``run`` and in a batch's ``fight_one``, writes the same log."""
+    from initiative.actors import fight_one
+
+    from initiative.env import model_policy
+
+    (tmp_path / "model.py").write_text(
+        "import numpy as np\n"
+        "from initiative.env import model_policy\n"
+        "def first_legal(observation, mask):\n"
+        "    return int(np.flatnonzero(mask)[0])\n"
+        "policy = model_policy(first_legal)\n"
+    )
+    by_file = f"{tmp_path / 'model.py'}:policy"
+    logs = {name: tmp_path / f"{name}.jsonl" for name in ("reference", "direct", "file", "batch")}
+    initiative.run(
+        EXAMPLES["openings"],
+        seed=2,
+        out=logs["reference"],
+        policies={"ilse": lambda view: view.legal[0].action},
+    )
+    initiative.run(
+        EXAMPLES["openings"],
+        seed=2,
+        out=logs["direct"],
+        policies={"ilse": model_policy(first_legal)},
+    )
+    initiative.run(EXAMPLES["openings"], seed=2, out=logs["file"], policies={"ilse": by_file})
+    summary = fight_one(
+        initiative.load_encounter(EXAMPLES["openings"]), 2, {"ilse": by_file}, out=logs["batch"]
+    )
+    assert summary.policies["ilse"] == by_file and summary.faults == {}
+    assert len({path.read_bytes() for path in logs.values()}) == 1
+    # and not the log of the encounter file's own policy for ilse
+    initiative.run(EXAMPLES["openings"], seed=2, out=tmp_path / "own.jsonl")
+    assert (tmp_path / "own.jsonl").read_bytes() != logs["reference"].read_bytes()

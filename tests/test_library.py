@@ -59,8 +59,8 @@ def test_a_callable_policy_plays_the_same_as_the_same_builtin():
     """A function given directly decides exactly like the same function loaded by name."""
     from initiative.actors import aggressive
 
-    by_name = initiative.run(SKIRMISH, seed=2, policies={"north": "aggressive"})
-    by_function = initiative.run(SKIRMISH, seed=2, policies={"north": aggressive})
+    by_name = initiative.run(SKIRMISH, seed=2, policies={"wardens": "aggressive"})
+    by_function = initiative.run(SKIRMISH, seed=2, policies={"wardens": aggressive})
     assert by_name.events == by_function.events
 
 

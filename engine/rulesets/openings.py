@@ -38,7 +38,6 @@ Defaults where the seed is silent (each an option of ``[options]``; see docs/rul
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from initiative.events import (
@@ -244,7 +243,5 @@ class Openings(Ruleset):
         trigger = Trigger(kind="turn_ended", by=who, event=fight.cause)
         yield from fight.opening(trigger, others)
 
-
-_ap_of = attrgetter("ap")
 
 RULESET = Openings

@@ -62,10 +62,11 @@ async def test_silence_is_a_recorded_timeout(autojump_clock: trio.abc.Clock) -> 
 
 
 async def test_a_drop_while_deciding_is_a_recorded_error() -> None:
-    """The holder goes away while the seat holds priority: that decision fails at once."""
-    seat = Seat("ana", ("ana",), deadline=3.0)
-    holder = object()
-    assert seat.attach(holder) and not seat.attach(object())
+    """The holder goes away while the seat holds priority, with no grace: that decision fails
+    at once."""
+    seat = Seat("ana", ("ana",), deadline=3.0, grace=0)
+    holder, newer = object(), object()
+    assert seat.attach(newer) is None and seat.attach(holder) is newer  # a takeover
 
     def drop_on_request() -> None:
         if seat.pending is not None and seat.holder is holder:
@@ -108,3 +109,50 @@ def test_tokens_are_secret_and_compared_whole() -> None:
     assert a.token_matches(a.token)
     for wrong in [b.token, a.token[:-1], a.token + "x", "", None, 123]:
         assert not a.token_matches(wrong)
+
+
+async def test_a_drop_has_its_grace(autojump_clock: trio.abc.Clock) -> None:
+    """A holder that drops mid-decision and comes back inside the grace answers the same
+    request (no fault); one that stays away past it is a recorded failure, 5 s after the drop."""
+    seat = Seat("ana", ("ana",), deadline=60.0, grace=5.0)
+    holder = object()
+    seat.attach(holder)
+    drops: list[tuple[int, float]] = []
+
+    def drop_on_request() -> None:
+        request = seat.pending
+        fresh = not drops or drops[-1][0] != (request.seq if request else None)
+        if request is not None and seat.holder is holder and len(drops) < 2 and fresh:
+            drops.append((request.seq, trio.current_time()))
+            seat.detach(holder)
+
+    seat.on_change = drop_on_request
+    fight, runners = seated(seat)
+    answered: list[int] = []
+    async with trio.open_nursery() as nursery:
+
+        async def player() -> None:
+            # The first drop: back after 4 s, the same request is answered. The second: gone.
+            await trio.sleep(4)
+            seat.attach(holder)
+            while fight.state.winner is None:
+                request = seat.pending
+                if request is not None and not request.answered.is_set() and seat.holder:
+                    answered.append(request.seq)
+                    seat.answer(request.who, request.seq, request.view.legal[-1].action)
+                await trio.sleep(1)
+                if (
+                    len(drops) == 2
+                    and seat.holder is None
+                    and trio.current_time() > drops[1][1] + 6
+                ):
+                    seat.attach(holder)
+
+        nursery.start_soon(player)
+        await schedule(fight, runners)
+        nursery.cancel_scope.cancel()
+    (kept, _), (lost, _) = drops
+    assert answered[0] == kept
+    failed = of_type(fight.events, "DecisionFailed")
+    assert [(e.kind, e.cause) for e in failed] == [("error", lost)]
+    assert "did not come back within 5 s" in failed[0].detail

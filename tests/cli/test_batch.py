@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 import subprocess
@@ -306,3 +307,30 @@ def test_a_policy_over_its_budget_is_a_fault_and_the_batch_goes_on(tmp_path: Pat
         assert json.loads(str(r["faults"])) == {name: len(failed)}
         assert "--timeout 0.2" in str(r["rerun"])
         assert events[-1].rounds > 1
+
+
+@pytest.mark.parametrize("resume", [False, True])
+def test_a_second_writer_of_a_database_is_refused_in_one_line(tmp_path: Path, resume: bool) -> None:
+    """While one batch holds a database (its lock, taken here as the first writer would), a
+    second ``batch --db`` (or ``--resume``) is refused with one line and exit 2, writes
+    nothing, and leaves the rows alone; once the lock is free the same command runs."""
+    db = tmp_path / "r.sqlite"
+    args = ["batch", DUEL, "--runs", 2, "--db", db, "--jobs", 1]
+    if resume:
+        assert cli(*args).returncode == 0
+        with sqlite3.connect(db) as con:  # as if the run had stopped after its first row
+            con.execute("DELETE FROM encounters WHERE ordinal = 1")
+        con.close()
+        args.append("--resume")
+    before = db.read_bytes() if db.exists() else b""
+    with open(db, "a+b") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        done = cli(*args)
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"error: {db}: another batch is writing this database (it holds the database's lock);"
+        " wait until it has finished, or stop it first"
+    ]
+    assert db.read_bytes() == before
+    assert cli(*args).returncode == 0
+    assert len(rows(db)) == 2

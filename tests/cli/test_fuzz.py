@@ -11,10 +11,12 @@ import json
 import tomllib
 from pathlib import Path
 
+import msgspec
 import pytest
+from cli_support import run as cli_run
 from hypothesis import HealthCheck, given, settings, strategies as st
 from initiative.actors import run_encounter_sync
-from initiative.events import InitiativeError
+from initiative.events import EncounterFileError, InitiativeError
 from typer.testing import CliRunner
 
 from initiative import engine
@@ -174,3 +176,80 @@ def test_fuzzed_encounters_are_loaded_or_refused(
         engine.decode_encounter(data, name="fuzzed.toml")
     except InitiativeError as problem:
         assert "fuzzed.toml" in str(problem)
+
+
+EXAMPLES = {
+    path.name: tomllib.loads(path.read_text())
+    for path in sorted((ROOT / "examples").glob("*.toml"))
+}
+
+
+def _inner_struct(kind: object) -> tuple[type[msgspec.Struct] | None, bool]:
+    """The Struct a field holds (directly, in a sequence or as an optional), and whether it is
+    a sequence of them."""
+    info = msgspec.inspect.type_info(kind)  # type: ignore[arg-type]
+    many = isinstance(info, msgspec.inspect.CollectionType)
+    if many:
+        info = info.item_type  # type: ignore[union-attr]
+    if isinstance(info, msgspec.inspect.UnionType):
+        info = next((t for t in info.types if isinstance(t, msgspec.inspect.StructType)), info)
+    return (info.cls if isinstance(info, msgspec.inspect.StructType) else None), many
+
+
+@st.composite
+def option_change(
+    draw: st.DrawFn, struct: type[msgspec.Struct], now: dict[str, object]
+) -> tuple[str, object]:
+    """A key of ``struct`` (or one it lacks) and a value: any of :data:`VALUES`, or, for a key
+    that holds tables (thriller's ``specials``, tactical's ``spells`` and ``shield``), a table
+    with one of its own keys set to any value (added to the tables ``now`` holds)."""
+    fields = {f.encode_name: f for f in msgspec.structs.fields(struct)}
+    key = draw(st.sampled_from([*fields, "zz"]))
+    inner, many = _inner_struct(fields[key].type) if key in fields else (None, False)
+    if inner is None or draw(st.booleans()):
+        return key, draw(VALUES)
+    names = [f.encode_name for f in msgspec.structs.fields(inner)]
+    table = {"name": "x", draw(st.sampled_from([*names, "zz"])): draw(VALUES)}
+    before = now.get(key)
+    return key, [*(before if isinstance(before, list) else ()), table] if many else table
+
+
+@settings(max_examples=100, deadline=None)
+@given(file=st.sampled_from(sorted(EXAMPLES)), data=st.data())
+def test_fuzzed_ruleset_options_are_loaded_or_refused(file: str, data: st.DataObject) -> None:
+    """Each ruleset's own options, a combatant's (thriller's perks and specials, tactical's
+    shield and spells, percentile's sneak) and the encounter's, with any value: the file
+    loads, or is refused with an EncounterFileError naming the file and the key."""
+    encounter = json.loads(json.dumps(EXAMPLES[file]))
+    ruleset = engine.find_ruleset(encounter["ruleset"])
+    if data.draw(st.booleans(), label="combatant's own"):
+        fighter = data.draw(st.sampled_from(encounter["combatants"]), label="combatant")
+        options = fighter.setdefault("options", {})
+        key, value = data.draw(option_change(ruleset.CombatantOptions, options), label="change")
+        options[key] = value
+    else:
+        options = encounter.setdefault("options", {})
+        key, value = data.draw(option_change(ruleset.Options, options), label="change")
+        options[key] = value
+    try:
+        engine.decode_encounter(encounter, name="fuzzed.toml")
+    except EncounterFileError as problem:
+        assert str(problem).startswith("fuzzed.toml: ")
+        # (emptying thriller's specials can leave a skill that only a special made known)
+        assert key in str(problem) or "unknown skill" in str(problem)
+        assert "\n" not in str(problem)
+
+
+def test_a_perk_that_is_not_text_is_one_line_through_the_command(tmp_path: Path) -> None:
+    """``options.perks = [1]`` in thriller-ambush (the case fuzzing found): one line naming
+    the file, the combatant and the key, exit 2."""
+    text = (ROOT / "examples" / "thriller-ambush.toml").read_text()
+    assert 'perks = ["Combat Reflexes", "Quick Draw"]' in text
+    bad = tmp_path / "ambush.toml"
+    bad.write_text(text.replace('perks = ["Combat Reflexes", "Quick Draw"]', "perks = [1]"))
+    done = cli_run("run", bad, "--out", tmp_path / "a.jsonl", "-q")
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [
+        f"error: {bad}: combatant 'marlowe': in options for ruleset 'thriller': Expected `str`,"
+        " got `int` - at `options.perks[0]`"
+    ]

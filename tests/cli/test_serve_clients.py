@@ -14,6 +14,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from initiative.events import read_log
+from initiative.replays import TableNarrator
+from rich.text import Text
 from serve_support import Server, events_of
 
 pytestmark = pytest.mark.slow  # a server, a browser and terminal clients, each a real process
@@ -54,19 +57,24 @@ def test_join_plays_a_whole_fight_in_a_terminal(tmp_path: Path) -> None:
         seen: list[str] = []
         prompts = 0
         try:
-            turn = re.compile(r"choose 1-(\d+): |the fight is over: .* won")
+            # A decision: its numbered offers, then the prompt with the deadline counting down.
+            turn = re.compile(
+                r"\n((?:\d+\. [^\n]+\n)+)[^\n]*?choose 1-(\d+) \(\d+ s left\): "
+                r"|the fight is over: .* won"
+            )
             while True:
                 screen = read_until(master, turn, seen)
                 if screen.startswith("the fight is over"):
                     break
                 prompts += 1
-                offers = re.findall(r"^ +(\d+)\. (\w+)", screen, re.M)
+                offers = re.findall(r"^(\d+)\. (\w+)", screen, re.M)
                 assert [int(n) for n, _ in offers] == list(range(1, len(offers) + 1))
                 attack = [n for n, kind in offers if kind == "Attack"]
                 if prompts == 1:
                     os.write(master, b"zero\n")  # not a number: asked again
-                    read_until(master, re.compile(r"choose 1-\d+: "), seen)
+                    read_until(master, re.compile(r"Type a number from 1 to \d+\."), seen)
                 os.write(master, (attack[0] if attack else offers[-1][0]).encode() + b"\n")
+                read_until(master, re.compile(r"> (Attack|End|Let) [^\n]*\n"), seen)  # chosen
             assert child.wait(30) == 0
         finally:
             if child.poll() is None:
@@ -115,10 +123,10 @@ def test_browser_seat_plays_a_whole_fight_by_clicking(tmp_path: Path) -> None:
                 )
                 if status.text_content().startswith("the fight is over"):
                     break
-                assert page.locator("#state td", has_text="ana").count() >= 1
+                assert page.locator("#state td.name", has_text="ana").count() == 1
                 offers = page.locator("button.offer")
-                labels = offers.all_text_contents()
-                attack = [i for i, label in enumerate(labels) if ". Attack" in label]
+                labels = page.locator("button.offer .text").all_text_contents()
+                attack = [i for i, label in enumerate(labels) if label.startswith("Attack ")]
                 offers.nth(attack[0] if attack else len(labels) - 1).click()
                 clicks += 1
                 page.wait_for_function(
@@ -126,14 +134,25 @@ def test_browser_seat_plays_a_whole_fight_by_clicking(tmp_path: Path) -> None:
                     " || document.getElementById('status').textContent.startsWith('the fight is over')"
                 )
             final = status.text_content()
+            down = page.locator("#state tr.down td.name").all_text_contents()
+            news = page.locator("#news li").all_text_contents()
             assert problems == []
         finally:
             browser.close()
         assert server.finish() == 0
     events = server.verified()
     assert final == f"the fight is over: {events[-1]['winner'] or 'no one'} won"
+    assert sorted(down) == sorted(e["who"] for e in events_of(events, "CombatantDefeated"))
+    assert news == narration(server.log)
     assert clicks == len([e for e in events_of(events, "PriorityGranted") if e["who"] == "ana"])
     assert events_of(events, "DecisionFailed") == []
+
+
+def narration(log: Path) -> list[str]:
+    """The table narration's sentences for a log, as plain text."""
+    narrate = TableNarrator()
+    told = [narrate(event) for event in read_log(log).events]
+    return [Text.from_markup(line).plain for t in told if t for line in t.splitlines()]
 
 
 def test_the_page_is_self_contained(tmp_path: Path) -> None:
@@ -171,6 +190,8 @@ def test_join_watch_narrates_and_keeps_a_byte_identical_copy(tmp_path: Path) -> 
     events = server.verified()
     assert copy.read_bytes() == server.log.read_bytes()
     assert output.startswith("watching Yard duel\n")
+    down = re.search(r"^standing: .*; down: (.*)$", output, re.M).group(1).split(", ")
+    assert sorted(down) == sorted(e["who"] for e in events_of(events, "CombatantDefeated"))
     assert output.endswith(f"the fight is over: {events[-1]['winner'] or 'no one'} won\n")
 
 

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from serve_support import Server, events_of
 
+pytestmark = pytest.mark.slow  # each test starts a real server process
+
 
 def frames_of(sock: socket.socket) -> list[dict]:
     """Every frame the server sends before it closes the connection."""
@@ -47,7 +49,7 @@ def hello(seat: str | None, token: str | None) -> bytes:
 
 
 def test_every_refusal_leaves_the_fight_and_log_untouched(server: Server) -> None:
-    """Wrong, missing and other seats' tokens, a taken seat, a stale or foreign decision,
+    """Wrong, missing and other seats' tokens, a seat taken over, a stale or foreign decision,
     malformed and oversized frames, a slow hello, a flood: each refused with its reason."""
     ana = server.client()
     assert ana.hello("ana", server.tokens["ana"])["type"] == "welcome"
@@ -63,7 +65,6 @@ def test_every_refusal_leaves_the_fight_and_log_untouched(server: Server) -> Non
             "wrong or missing token for seat 'ana'",
         ),
         "unknown seat": (hello("zed", "x"), "no seat 'zed'"),
-        "taken seat": (hello("ana", server.tokens["ana"]), "seat 'ana' is taken"),
         "malformed": (b"{not json\n", "malformed frame: "),
         "not a hello": (
             b'{"type": "decision", "who": "ana", "seq": 1, "offer": 0}\n',
@@ -110,6 +111,16 @@ def test_every_refusal_leaves_the_fight_and_log_untouched(server: Server) -> Non
     assert refused == [{"type": "error", "reason": "too many connections", "fatal": True}]
     for sock in idle:
         sock.close()
+    # The seat's token again, from a new connection (a client back from a network blip whose
+    # old connection the server has not seen go): it takes the seat over; the old one is told.
+    newer = server.client()
+    assert newer.hello("ana", server.tokens["ana"])["type"] == "welcome"
+    assert ana.next("error") == {
+        "type": "error",
+        "reason": "seat 'ana' was taken over by a new connection",
+        "fatal": True,
+    }
+    ana = newer
     # The seat's own connection: a decision for another seat's combatant, a stale one, garbage.
     first = ana.next("priority")
     ana.send({"type": "decision", "who": "bo", "seq": first["seq"], "offer": 0})
@@ -137,6 +148,7 @@ def test_every_refusal_leaves_the_fight_and_log_untouched(server: Server) -> Non
         "a frame took longer than 1 s",
         "already greeted: a second hello is refused",
         "more than 8 refused frames",
+        "seat 'ana' was taken over by a new connection",
     } <= reasons
     for token in server.tokens.values():
         assert token not in server.err and token not in server.log.read_text()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-import msgspec
 from initiative.events import (
     Attack,
     AttackResolved,
@@ -78,8 +77,8 @@ class Percentile(Ruleset):
 
     def __init__(self, encounter: EncounterSpec) -> None:
         super().__init__(encounter)
-        self._combatant_options = {
-            c.id: self._decode_combatant(c, name="encounter") for c in encounter.combatants
+        self._combatant_options: dict[str, PercentileCombatant] = {
+            c.id: self.decode_combatant_options(c, name="encounter") for c in encounter.combatants
         }
 
     # --- the encounter file -------------------------------------------------------------------
@@ -95,15 +94,6 @@ class Percentile(Ruleset):
             raise EncounterFileError(f"{where}: carries a ranged weapon but has no ballistic_skill")
         for w in c.weapons:
             parse_dice(w.damage)
-        cls._decode_combatant(c, name=name)
-
-    @staticmethod
-    def _decode_combatant(c: CombatantSpec, *, name: str) -> PercentileCombatant:
-        try:
-            return msgspec.convert(c.options, CombatantOptions)
-        except msgspec.ValidationError as err:
-            text = str(err).replace("`$.", "`options.").replace("`$`", "`options`")
-            raise EncounterFileError(f"{name}: combatant {c.id!r}: {text}") from None
 
     def combatant_options(self, c: CombatantSpec) -> PercentileCombatant:
         return self._combatant_options[c.id]

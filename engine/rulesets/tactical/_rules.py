@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import msgspec
 from initiative.events import (
     Attack,
     CombatantSpec,
@@ -112,15 +111,13 @@ class Tactical(Ruleset):
     def check_combatant(cls, c: CombatantSpec, *, name: str) -> None:
         super().check_combatant(c, name=name)
         where = f"{name}: combatant {c.id!r}"
-        try:
-            opts = combatant_options(c)
-        except msgspec.ValidationError as err:
-            raise EncounterFileError(f"{where}: in options: {err}") from None
-        for condition in opts.conditions:
+        opts: CombatantOptions = cls.decode_combatant_options(c, name=name)
+        for index, condition in enumerate(opts.conditions):
             if condition not in CONDITIONS:
                 known = ", ".join(sorted(CONDITIONS))
                 raise EncounterFileError(
-                    f"{where}: unknown condition {condition!r} (known: {known})"
+                    f"{where}: at key options.conditions[{index}]: unknown condition"
+                    f" {condition!r} (known: {known})"
                     f"{did_you_mean(condition, CONDITIONS)}"
                 )
         for index, special in enumerate(opts.special_advantages):
@@ -143,18 +140,24 @@ class Tactical(Ruleset):
                         f"{where}: at key options.{key}[{index}]: it carries no {kind} named"
                         f" {thing!r}"
                     )
-        for spell in opts.spells:
+        for index, spell in enumerate(opts.spells):
             if spell.condition is not None and spell.condition not in CONDITIONS:
                 raise EncounterFileError(
-                    f"{where}: spell {spell.name!r} gives unknown condition {spell.condition!r}"
+                    f"{where}: at key options.spells[{index}].condition: spell {spell.name!r}"
+                    f" gives unknown condition {spell.condition!r}"
                 )
-        dice = [w.damage for w in c.weapons] + [i.heal for i in c.items if i.heal]
-        dice += [d for s in opts.spells for d in (s.damage, s.heal) if d]
-        for expr in dice:
+        dice = [("", w.damage) for w in c.weapons] + [("", i.heal) for i in c.items if i.heal]
+        dice += [
+            (f"at key options.spells[{index}].{field}: ", rolled)
+            for index, s in enumerate(opts.spells)
+            for field, rolled in (("damage", s.damage), ("heal", s.heal))
+            if rolled
+        ]
+        for key, expr in dice:
             try:
                 parse_dice(expr)
             except EncounterFileError as err:
-                raise EncounterFileError(f"{where}: {err}") from None
+                raise EncounterFileError(f"{where}: {key}{err}") from None
 
     def max_ap(self, c: CombatantSpec) -> int:
         return c.ap if c.ap is not None else self.options.ap

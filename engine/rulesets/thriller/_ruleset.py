@@ -38,7 +38,6 @@ from ._options import (
     LIGHTNING_REFLEXES,
     CombatantOptions,
     ThrillerOptions,
-    combatant_options,
     has_perk,
     modifier,
     specials_of,
@@ -78,24 +77,23 @@ class Thriller(Ruleset):
 
     @classmethod
     def known_skills(cls, c: CombatantSpec) -> frozenset[str] | None:
-        specials = specials_of(c) if isinstance(c.options, dict) else ()
+        specials = specials_of(c)  # (decoded, and so checked, before the skills)
         return frozenset(cls.skills or ()) | {s.skill for s in specials if s.skill}
 
     @classmethod
     def check_combatant(cls, c: CombatantSpec, *, name: str) -> None:
         super().check_combatant(c, name=name)
-        opts = combatant_options(c)
+        opts: CombatantOptions = cls.decode_combatant_options(c, name=name)
         cls.check_perks(c, opts.perks, name=name)
-        for s in opts.specials:
-            for field in ("damage",):
-                rolled = getattr(s, field)
-                if isinstance(rolled, str):
-                    try:
-                        parse_dice(rolled)
-                    except EncounterFileError as err:
-                        raise EncounterFileError(
-                            f"{name}: combatant {c.id!r}: {s.name!r} {field}: {err}"
-                        ) from None
+        for i, s in enumerate(opts.specials):
+            if isinstance(s.damage, str):
+                try:
+                    parse_dice(s.damage)
+                except EncounterFileError as err:
+                    raise EncounterFileError(
+                        f"{name}: combatant {c.id!r}: at key options.specials[{i}].damage:"
+                        f" {s.name!r}: {err}"
+                    ) from None
 
     @classmethod
     def normalize(cls, spec: EncounterSpec, *, name: str) -> EncounterSpec:
@@ -120,10 +118,11 @@ class Thriller(Ruleset):
                     " that springs the ambush)"
                 )
         for c in spec.combatants:
-            for s in specials_of(c):
+            for i, s in enumerate(specials_of(c)):
                 if s.ap < 1 or s.turns < 1:
                     raise EncounterFileError(
-                        f"{name}: combatant {c.id!r}: special action {s.name!r} needs ap >= 1"
+                        f"{name}: combatant {c.id!r}: at key options.specials[{i}]: special"
+                        f" action {s.name!r} needs ap >= 1"
                         f" and turns >= 1 (got ap = {s.ap}, turns = {s.turns})"
                     )
         return spec

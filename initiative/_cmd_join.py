@@ -1,0 +1,67 @@
+"""The ``join`` command: take a seat of a served fight from this terminal, or watch it."""
+
+import contextlib
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ._app import UsageProblem, app, err, out
+from ._cmd_serve import PANEL
+
+
+@app.command(rich_help_panel=PANEL)
+def join(
+    address: Annotated[str, typer.Argument(help="The server, HOST:PORT, as serve printed it.")],
+    seat: Annotated[str | None, typer.Option(help="The seat to take.")] = None,
+    token: Annotated[
+        str | None, typer.Option(help="The seat's token, as serve printed it.")
+    ] = None,
+    watch: Annotated[
+        bool, typer.Option("--watch", help="Take no seat: narrate the fight as it goes.")
+    ] = False,
+    copy_path: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Keep a copy of the log as it arrives (a .jsonl file)."),
+    ] = None,
+) -> None:
+    """Play a seat of a served fight from this terminal (a numbered choice at each priority,
+    with the deadline counting down), or --watch it."""
+    import trio
+
+    from ._join import Keyboard, LeftFight, Screen, ServerLost, join_fight
+
+    if watch == (seat is not None):
+        raise UsageProblem("give either --seat and --token, or --watch")
+    if seat is not None and token is None:
+        raise UsageProblem(f"--seat {seat}: the seat's --token is needed too")
+
+    def say(text: str, markup: bool) -> None:
+        out.print(text, markup=markup)
+        sys.stdout.flush()
+
+    screen = Screen(say)
+    try:
+        with contextlib.ExitStack() as stack:
+            copy = stack.enter_context(copy_path.open("wb")) if copy_path is not None else None
+            keyboard = stack.enter_context(Keyboard(screen)) if seat is not None else None
+            try:
+                winner = trio.run(
+                    lambda: join_fight(
+                        str(address), seat, token, screen=screen, keyboard=keyboard, copy=copy
+                    )
+                )
+            except BaseExceptionGroup as group:  # Ctrl-C while a task was running
+                if group.subgroup(KeyboardInterrupt) is not None:
+                    raise KeyboardInterrupt from None
+                raise
+    except ServerLost as lost:
+        screen.close()
+        err.print(str(lost), markup=False)
+        raise typer.Exit(1) from None
+    except (LeftFight, KeyboardInterrupt):
+        screen.close()
+        err.print("left the fight")
+        raise typer.Exit(1) from None
+    out.print(f"the fight is over: {winner or 'no one'} won", markup=False)
