@@ -154,18 +154,22 @@ def _provokes(view: View, offer: Offer) -> bool:
     if view.fork is None:
         price = min((o.cost for o in _hostile(view)), default=me.ap + 1)
         return any(view.distance_to(e) <= near and e.ap >= max(price, 1) for e in view.enemies)
-    token = view.fork(dice=0).send(offer.action)
-    if token is None or token.view.window.is_turn:
-        return False
-    trigger = token.view.window.trigger
-    return (
-        token.view.me.side != me.side
-        and trigger is not None
-        and trigger.by == me.id
-        and any(
+    branch = view.fork(dice=0)
+    token = branch.send(offer.action)
+    # Everyone the step opens a window for, in turn (each passing on the fork), until the
+    # fight is back in a turn or someone else's deed opens a window.
+    for _ in range(len(view.enemies) + len(view.allies) + 1):
+        if token is None or token.view.window.is_turn:
+            return False
+        trigger = token.view.window.trigger
+        if trigger is None or trigger.by != me.id:
+            return False
+        if token.view.me.side != me.side and any(
             o.action.is_attack and getattr(o.action, "target", me.id) == me.id for o in token.legal
-        )
-    )
+        ):
+            return True
+        token = branch.send(closing(token.view))
+    return False
 
 
 def _reach(view: View) -> float:
