@@ -40,7 +40,9 @@ def main() -> None:
     args = parser.parse_args()
     print(f"# before: {load()}")
     started = time.perf_counter()
-    print("| example | policy | seeds | W-L-U against first | p | µs/decision | first µs/decision |")
+    print(
+        "| example | policy | seeds | W-L-U against first | p | µs/decision | first µs/decision |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for example in sorted((ROOT / "examples").glob("*.toml")):
         for policy in args.policies:
