@@ -141,10 +141,11 @@ def games_of(
 ) -> list[Game]:
     """Read one encounter's results (in the order of :func:`league_tasks`) as games."""
     one, two = spec.sides
-    runs = len(results) // (2 * len(pairs_of(policies)))
+    pairs = pairs_of(policies)
+    per_pair = len(results) // len(pairs)  # two games a seed
     games = []
     for i, summary in enumerate(results):
-        a, b = pairs_of(policies)[i // (2 * runs)]
+        a, b = pairs[i // per_pair]
         swapped = i % 2 == 1
         side_a, side_b = (two, one) if swapped else (one, two)
         winner = a if summary.winner == side_a else b if summary.winner == side_b else None
