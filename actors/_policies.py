@@ -26,6 +26,7 @@ from initiative.events import (
     Move,
     Offer,
     Pass,
+    ReadyWeapon,
 )
 
 
@@ -80,34 +81,147 @@ def _weakest_target(view: View, offers: list[Offer]) -> Offer:
 
 
 def _closer_move(view: View) -> Offer | None:
-    """The offered Move that ends nearest the nearest enemy, if it gets closer."""
+    """The offered move (any action with a destination ``to`` that is not a defence: a Move,
+    a Dash) that ends nearest the nearest enemy, if it gets closer; the cheapest of equals."""
     nearest = view.nearest_enemy()
     if nearest is None:
         return None
     now = view.distance_to(nearest)
     best = None
+    for offer in view.legal:
+        to = getattr(offer.action, "to", None)
+        if to is None or offer.action.is_defence:
+            continue
+        gap = distance(to, nearest.position)
+        if gap < now - 0.01 and (best is None or (gap, offer.cost) < best[:2]):
+            best = (gap, offer.cost, offer)
+    return best[2] if best else None
+
+
+def _hostile(view: View) -> list[Offer]:
+    """Offers that strike at an enemy: those marked ``is_attack``, else any other action aimed
+    at an enemy (a spell, a bash: an action whose ``target`` is an enemy's id)."""
+    attacks = offers_that(view, "is_attack")
+    if attacks:
+        return attacks
+    enemies = {e.id for e in view.enemies}
+    return [
+        o
+        for o in view.legal
+        if getattr(o.action, "target", None) in enemies
+        and not (o.action.is_defence or o.action.is_guard or o.action.is_aim)
+    ]
+
+
+def _reload(view: View) -> Offer | None:
+    """A ``ReadyWeapon`` offer that reloads or draws a weapon (so that it can strike again)."""
+    for offer in view.offers_of(ReadyWeapon):
+        assert isinstance(offer.action, ReadyWeapon)
+        if offer.action.mode in ("reload", "draw"):
+            return offer
+    return None
+
+
+def _step_back(view: View) -> Offer | None:
+    """With AP left that buys no blow, a step away out of the enemies' reach (hit and run: an
+    enemy must spend its own AP to close in again), unless leaving gives an enemy a blow at
+    it (see :func:`_provokes`). The ``Move`` that ends farthest from the enemies."""
+    nearest = view.nearest_enemy()
+    if nearest is None:
+        return None
+    now = view.distance_to(nearest)
+    if now > _reach(view) + 0.01:
+        return None
+    best = None
     for offer in view.offers_of(Move):
         assert isinstance(offer.action, Move)
-        gap = distance(offer.action.to, nearest.position)
-        if gap < now - 0.01 and (best is None or gap < best[0]):
+        gap = min(distance(offer.action.to, e.position) for e in view.enemies)
+        if gap > now + 0.01 and (best is None or gap > best[0]):
             best = (gap, offer)
-    return best[1] if best else None
+    if best is None or _provokes(view, best[1]):
+        return None
+    return best[1]
+
+
+def _provokes(view: View, offer: Offer) -> bool:
+    """Whether taking ``offer`` gives an enemy an opening with a blow at oneself: tried on a
+    fork of the fight (its own dice), where one exists; otherwise guessed, from any enemy
+    close by holding as much AP as one's own cheapest blow costs."""
+    me = view.me
+    near = view.distance_to(view.nearest or me) + 1.0
+    if not any(e.ap > 0 and view.distance_to(e) <= near for e in view.enemies):
+        return False  # no enemy close by has AP for anything
+    if view.fork is None:
+        price = min((o.cost for o in _hostile(view)), default=me.ap + 1)
+        return any(view.distance_to(e) <= near and e.ap >= max(price, 1) for e in view.enemies)
+    branch = view.fork(dice=0)
+    token = branch.send(offer.action)
+    # Everyone the step opens a window for, in turn (each passing on the fork), until the
+    # fight is back in a turn or someone else's deed opens a window.
+    for _ in range(len(view.enemies) + len(view.allies) + 1):
+        if token is None or token.view.window.is_turn:
+            return False
+        trigger = token.view.window.trigger
+        if trigger is None or trigger.by != me.id:
+            return False
+        if token.view.me.side != me.side and any(
+            o.action.is_attack and getattr(o.action, "target", me.id) == me.id for o in token.legal
+        ):
+            return True
+        token = branch.send(closing(token.view))
+    return False
+
+
+def _reach(view: View) -> float:
+    """One's longest melee reach."""
+    return max((w.reach for w in view.spec.weapons if not w.ranged), default=1.5)
+
+
+def _press(view: View) -> Action:
+    """A turn of plain aggression: strike the weakest enemy; else reload; else close in; else
+    step back out of reach with what AP is left; else end the turn."""
+    hostile = _hostile(view)
+    if hostile:
+        return _weakest_target(view, hostile).action
+    reload = _reload(view)
+    if reload is not None:
+        return reload.action
+    move = _closer_move(view)
+    if move is not None:
+        return move.action
+    back = _step_back(view)
+    return back.action if back else EndTurn()
+
+
+def _close_in(view: View) -> Offer | None:
+    """In an opening with no blow to strike: a reaction move that closes in on the nearest
+    enemy (AP kept until one's turn starts again is often lost; spent here, it brings the next
+    opening's attack into reach)."""
+    nearest = view.nearest_enemy()
+    if nearest is None or view.distance_to(nearest) <= _reach(view):
+        return None
+    return _closer_move(view)
 
 
 def aggressive(view: View) -> Action:
-    """Attack the weakest enemy in reach; otherwise close in; react with any attack offered,
-    else with a defence."""
+    """Strike the weakest enemy (an attack, else any action aimed at an enemy); otherwise
+    reload, close in, or step back out of reach with AP that buys no blow. In an opening:
+    any attack offered, else a defence, else a move that closes in."""
     if view.window.is_turn:
-        attacks = view.offers_of(Attack)
-        if attacks:
-            return _weakest_target(view, attacks).action
-        move = _closer_move(view)
-        return move.action if move else EndTurn()
+        return _press(view)
     attacks = offers_that(view, "is_attack")
     if attacks:
         return _weakest_target(view, attacks).action
     defences = offers_that(view, "is_defence")
-    return defences[0].action if defences else Pass()
+    if defences:
+        return defences[0].action
+    closer = _close_in(view)
+    return closer.action if closer else Pass()
+
+
+def first(view: View) -> Action:
+    """The baseline: take the first legal offer, whatever it is."""
+    return view.legal[0].action
 
 
 def _hurt(me: CombatantState) -> bool:
@@ -115,38 +229,43 @@ def _hurt(me: CombatantState) -> bool:
 
 
 class Cautious:
-    """Keep AP back for reactions: at most one attack a turn, defend whenever offered, and
-    step back once a turn when badly hurt and an enemy is close."""
+    """Keeps AP back for reactions: it strikes again in a turn only while the AP for a defence
+    (the cheapest it has been offered) stays in hand; defends whenever offered; hits and steps
+    back out of reach when leaving gives no enemy a blow; retreats when badly hurt; closes in
+    only while keeping half its AP."""
 
     def __init__(self, ctx: PolicyContext | None = None) -> None:
         self.acted: tuple[int, str] | None = None
+        self.reserve = 0
+        """The AP of the cheapest defence offered so far (what it keeps back)."""
 
     def decide(self, view: View) -> Action:
         if not view.window.is_turn:
             defences = offers_that(view, "is_defence")
             if defences:
-                return defences[0].action
+                cheapest = min(defences, key=lambda o: o.cost)
+                self.reserve = max(self.reserve, cheapest.cost)
+                return cheapest.action
             attacks = offers_that(view, "is_attack")
-            return _weakest_target(view, attacks).action if attacks else Pass()
+            if attacks:
+                return _weakest_target(view, attacks).action
+            closer = _close_in(view)
+            return closer.action if closer else Pass()
         me = view.me
         turn = (view.round, me.id)
-        if self.acted == turn:
-            return EndTurn()
-        nearest = view.nearest_enemy()
-        if nearest is not None and _hurt(me) and view.distance_to(nearest) <= 2.5:
-            aways = [
-                o
-                for o in view.offers_of(Move)
-                if isinstance(o.action, Move)
-                and distance(o.action.to, nearest.position) > view.distance_to(nearest)
-            ]
-            if aways:
+        hostile = _hostile(view)
+        if hostile:
+            best = _weakest_target(view, hostile)
+            if self.acted != turn or me.ap - best.cost >= self.reserve:
                 self.acted = turn
-                return aways[0].action
-        attacks = view.offers_of(Attack)
-        if attacks:
-            self.acted = turn
-            return _weakest_target(view, attacks).action
+                return best.action
+        reload = _reload(view)
+        if reload is not None and self.acted != turn:
+            return reload.action
+        if self.acted == turn or _hurt(me):
+            back = _step_back(view)
+            if back is not None:
+                return back.action
         move = _closer_move(view)
         if move is not None and me.ap - move.cost >= (_max_ap(view) + 1) // 2:
             return move.action
@@ -172,11 +291,19 @@ class Tactician:
         self.aimed: tuple[int, str] | None = None
         self.held: tuple[int, str] | None = None
         self.last_distance: dict[str, float] = {}
+        self.keeps_a_blow = False
+        """Learned: an opening at the end of someone's turn offered it a blow, so AP kept
+        through its turn buys a blow at an enemy who comes up and ends its turn there."""
+        self.price = 0
+        """The AP of the cheapest blow it has been offered in its turn."""
 
     def decide(self, view: View) -> Action:
         return self._turn(view) if view.window.is_turn else self._react(view)
 
     def _react(self, view: View) -> Action:
+        trigger = view.window.trigger
+        if trigger is not None and trigger.kind == "turn_ended" and offers_that(view, "is_attack"):
+            self.keeps_a_blow = True
         free = offers_that(view, "is_attack", reaction=True)
         if free:
             return _weakest_target(view, free).action
@@ -196,12 +323,13 @@ class Tactician:
                 return intercepts[0].action
         if attacks:
             return _weakest_target(view, attacks).action
-        return Pass()
+        closer = _close_in(view)
+        return closer.action if closer else Pass()
 
     def _turn(self, view: View) -> Action:
         me = view.me
         turn = (view.round, me.id)
-        attacks = view.offers_of(Attack)
+        attacks = _hostile(view)
         aims = offers_that(view, "is_aim")
         if attacks and aims and self.aimed != turn:
             cheapest = min(attacks, key=lambda o: o.cost)
@@ -209,7 +337,14 @@ class Tactician:
                 self.aimed = turn
                 return aims[0].action
         if attacks:
+            self.price = min(o.cost for o in attacks)
             return _weakest_target(view, attacks).action
+        reload = _reload(view)
+        if reload is not None:
+            return reload.action
+        move = _closer_move(view)
+        if move is not None and self.keeps_a_blow and me.ap - move.cost < self.price:
+            return EndTurn()  # no blow this turn after that step: keep the AP for an opening
         nearest = view.nearest_enemy()
         if nearest is None:
             return EndTurn()
@@ -221,8 +356,7 @@ class Tactician:
         if coming and holds and self.held != turn:
             self.held = turn
             return holds[0].action
-        move = _closer_move(view)
-        return move.action if move else EndTurn()
+        return _press(view)
 
 
 def _hurt_at(c: CombatantState, fifths: int) -> bool:
@@ -273,6 +407,7 @@ def _stateless(fn: Callable[[View], Action]) -> Callable[[PolicyContext], Any]:
 BUILTIN: dict[str, Callable[[PolicyContext], Any]] = {
     "aggressive": _stateless(aggressive),
     "cautious": Cautious,
+    "first": _stateless(first),
     "random": RandomPolicy,
     "scripted": Scripted,
     "tactician": Tactician,

@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "_commands",
     "_cmd_debug",
     "_cmd_batch",
+    "_cmd_league",
     "_cmd_serve",
     "_cmd_join",
     "_cmd_examples",

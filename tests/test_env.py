@@ -354,22 +354,23 @@ def test_a_model_policy_plays_in_run_batch_and_from_a_file(tmp_path: Path) -> No
     logs = {name: tmp_path / f"{name}.jsonl" for name in ("reference", "direct", "file", "batch")}
     initiative.run(
         EXAMPLES["openings"],
-        seed=2,
+        seed=6,
         out=logs["reference"],
         policies={"ilse": lambda view: view.legal[0].action},
     )
     initiative.run(
         EXAMPLES["openings"],
-        seed=2,
+        seed=6,
         out=logs["direct"],
         policies={"ilse": model_policy(first_legal)},
     )
-    initiative.run(EXAMPLES["openings"], seed=2, out=logs["file"], policies={"ilse": by_file})
+    initiative.run(EXAMPLES["openings"], seed=6, out=logs["file"], policies={"ilse": by_file})
     summary = fight_one(
-        initiative.load_encounter(EXAMPLES["openings"]), 2, {"ilse": by_file}, out=logs["batch"]
+        initiative.load_encounter(EXAMPLES["openings"]), 6, {"ilse": by_file}, out=logs["batch"]
     )
     assert summary.policies["ilse"] == by_file and summary.faults == {}
     assert len({path.read_bytes() for path in logs.values()}) == 1
-    # and not the log of the encounter file's own policy for ilse
-    initiative.run(EXAMPLES["openings"], seed=2, out=tmp_path / "own.jsonl")
+    # and not the log of the encounter file's own policy for ilse (cautious, which takes the
+    # first legal offer too in most of this duel's decisions: seed 6 is one where it does not)
+    initiative.run(EXAMPLES["openings"], seed=6, out=tmp_path / "own.jsonl")
     assert (tmp_path / "own.jsonl").read_bytes() != logs["reference"].read_bytes()

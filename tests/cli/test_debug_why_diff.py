@@ -136,7 +136,9 @@ def test_diff_logs_of_different_lengths(logged: Path, tmp_path: Path) -> None:
 
 def test_why_shows_the_rolls_that_decided_a_death() -> None:
     """The chain to a death shows the attack roll, the test and the damage dice behind it."""
-    golden = Path(__file__).parents[1] / "golden" / "thriller-ambush.seed2.jsonl"
+    golden = (
+        Path(__file__).parents[1] / "golden" / "format1" / "upcast" / "thriller-ambush.seed2.jsonl"
+    )
     proc = cli("why", golden, 273, check=0)  # Marlowe falls to Acolyte 2's sickle
     lines = proc.stdout.splitlines()
     assert [line.split()[:3] for line in lines if line.startswith("~")] == [

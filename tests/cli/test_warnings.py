@@ -28,7 +28,7 @@ FAILED = (
     " detail=ZeroDivisionError: 1/0 (bad.py:2))"
 )
 
-EVENTS = "333 events, 11 round(s), winner: south"
+EVENTS = "338 events, 11 round(s), winner: south"
 
 
 @pytest.fixture
@@ -80,7 +80,7 @@ def test_verify_and_resume_do_not_warn_of_recorded_faults(folder: Path) -> None:
     resumed = cli("resume", folder / "cut.jsonl", "--policy", "ilse=aggressive", "-q")
     assert resumed.returncode == 0
     assert resumed.stderr.splitlines() == [  # the summary alone
-        f"296 events, 9 round(s), winner: north; log written to {folder / 'cut.jsonl'}"
+        f"312 events, 9 round(s), winner: north; log written to {folder / 'cut.jsonl'}"
     ]
     assert type(read_log(folder / "cut.jsonl").events[-1]).__name__ == "EncounterEnded"
 
@@ -92,7 +92,7 @@ def test_a_dice_file_that_runs_out_warns_in_one_line(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert done.stderr.splitlines() == [
         "warning: the dice file rolls.txt ran out after 3 faces; the fight rolls the rest",
-        "221 events, 6 round(s), winner: north; log written to d.jsonl",
+        "275 events, 7 round(s), winner: north; log written to d.jsonl",
     ]
 
 

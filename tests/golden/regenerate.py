@@ -2,8 +2,9 @@
 
 Each golden log is an example encounter run with a fixed seed. The tests re-verify them byte for
 byte on every run; regenerate only when a change of the engine's output is intended, and say so
-in the commit. ``format1/`` keeps the same fights as log format 1 wrote them, for the upcaster's
-tests (tests/replays/test_old_logs.py); it is never regenerated.
+in the commit. ``format1/`` keeps five fights as log format 1 wrote them, and ``format1/upcast/``
+the same fights in the current format, for the upcaster's tests (tests/replays/test_old_logs.py)
+and for tests that read a fixed fight; they are never regenerated.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """Logs written before the vocabulary moved into the rulesets (log format 1) still read, verify,
 replay and show, through the upcaster; a log's actions decode by the ruleset its header names.
 
-tests/golden/format1/ holds the golden logs as format 1 wrote them (bare action tags such as
-``"Block"``); tests/golden/ holds the same fights in the current format (``"tactical.Block"``).
+tests/golden/format1/ holds five fights as format 1 wrote them (bare action tags such as
+``"Block"``); tests/golden/format1/upcast/ holds the same fights in the current format
+(``"tactical.Block"``). They were the golden logs until the built-in policies changed (the golden
+logs were then fought again); neither folder is ever regenerated.
 """
 
 from __future__ import annotations
@@ -29,12 +31,13 @@ from initiative.replays import check_chain, verify_log
 
 from initiative import engine
 
-GOLDEN = Path(__file__).parents[1] / "golden"
-OLD = GOLDEN / "format1"
+OLD = Path(__file__).parents[1] / "golden" / "format1"
+GOLDEN = OLD / "upcast"
+"""The fights of ``OLD`` in the current format."""
 NAMES = sorted(p.name for p in OLD.glob("*.jsonl"))
 
 
-def test_every_golden_log_is_kept_in_the_old_format_too() -> None:
+def test_every_old_log_is_kept_in_the_current_format_too() -> None:
     assert sorted(p.name for p in GOLDEN.glob("*.jsonl")) == NAMES
     for name in NAMES:
         assert b'"format":1,' in (OLD / name).read_bytes().split(b"\n", 1)[0]
@@ -42,7 +45,7 @@ def test_every_golden_log_is_kept_in_the_old_format_too() -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_an_old_log_reads_as_the_same_fight_in_the_current_format(name: str) -> None:
-    """Upcast, a format-1 golden log is its format-2 golden byte for byte: the same events,
+    """Upcast, a format-1 log is its format-2 twin byte for byte: the same events,
     dice, state digests and chain (recomputed over the current lines because the recorded one
     holds over the original bytes); only the encoding of actions and the header changed."""
     old = read_log(OLD / name)

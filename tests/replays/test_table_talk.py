@@ -13,7 +13,8 @@ from initiative.replays import TableNarrator
 
 import initiative
 
-GOLDEN = Path(__file__).parents[1] / "golden"
+# Fixed fights, never regenerated (the golden logs change when the built-in policies do).
+GOLDEN = Path(__file__).parents[1] / "golden" / "format1" / "upcast"
 EXAMPLES = Path(__file__).parents[2] / "examples"
 THRILLER = GOLDEN / "thriller-ambush.seed2.jsonl"
 PERCENTILE = GOLDEN / "percentile-wilhelm.seed1.jsonl"

@@ -1,0 +1,257 @@
+"""``league``: a round robin of policies over encounters, with ratings and paired tests."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from ._app import UsageProblem, app, err, out
+from ._cmd_batch import AS_JSON, DB, JOBS, SEED_START, TIMEOUT, Clock, _level, _start_worker_server
+from ._output import print_json, print_table, rounded
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
+
+    from initiative.actors import Summary
+
+    from ._league import League, Stage
+
+
+def _fight(
+    ctx: typer.Context,
+    stages: "list[Stage]",
+    policies: list[str],
+    jobs: int,
+    timeout: float | None,
+    db: Path | None,
+) -> "tuple[list[list[Summary]], Clock, list[int]]":
+    """Fight each stage with a progress bar; with ``db``, each encounter is a run of the
+    results database (kind ``league``), its rows written as they come. Ctrl-C stops the
+    workers, says what was kept, and exits 130."""
+    from initiative.actors import ResultStore, quiet_logging
+    from initiative.replays import literal, plain
+
+    from ._league import fight
+    from ._progress import progress_bar
+
+    quiet_logging(_level(ctx))
+    clock = Clock()
+    results: list[list[Summary]] = []
+    run_ids: list[int] = []
+    saved: ResultStore | None = None
+    try:
+        with progress_bar(clock, err) as progress:
+            bars = [progress.add_task(literal(s.name), total=len(s.tasks)) for s in stages]
+            for stage, bar in zip(stages, bars, strict=True):
+                if db is not None:
+                    saved = ResultStore(
+                        db,
+                        kind="league",
+                        encounter=stage.path,
+                        policies=policies,
+                        seed_start=stage.tasks[0].seed,
+                        tasks=stage.tasks,
+                        jobs=jobs,
+                        timeout=timeout,
+                    )
+                    run_ids.append(saved.run_id)
+
+                def done(
+                    index: int,
+                    summary: "Summary",
+                    bar: "TaskID" = bar,
+                    saved: "ResultStore | None" = saved,
+                ) -> None:
+                    if saved is not None:
+                        saved.add(index, summary)
+                    clock.tick()
+                    progress.advance(bar, 1)
+
+                results.append(
+                    fight(stage.path, stage.tasks, jobs=jobs, timeout=timeout, on_result=done)
+                )
+                if saved is not None:
+                    saved.close()
+                    saved = None
+    except KeyboardInterrupt:
+        if saved is not None:
+            saved.close()
+        kept = f"; the finished games are in {db}" if db is not None else ""
+        err.print(plain(f"interrupted: {clock.done} games done{kept}"))
+        raise typer.Exit(130) from None
+    return results, clock, run_ids
+
+
+@app.command(rich_help_panel="Simulation at scale")
+def league(
+    ctx: typer.Context,
+    encounters: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Encounter files (TOML), each with two sides, and the rest of --policies.",
+            show_default=False,
+        ),
+    ],
+    policies: Annotated[
+        list[str],
+        typer.Option(
+            "--policies",
+            help="The policies of the league, two or more: --policies A B C (or A,B,C).",
+        ),
+    ],
+    runs: Annotated[
+        int,
+        typer.Option(
+            "--runs", "-n", help="Seeds per pair and encounter; each seed is fought both ways."
+        ),
+    ] = 50,
+    jobs: JOBS = 1,
+    seed_start: SEED_START = 1,
+    db: DB = None,
+    timeout: TIMEOUT = None,
+    as_json: AS_JSON = False,
+) -> None:
+    """A round robin of policies: every pair plays every encounter on the same seeds, once on
+    each side. Bradley-Terry ratings with 95% intervals, and each pair's wins, losses and
+    undecided games with a paired sign test."""
+    _start_worker_server(jobs, None)
+    from ._league import LeagueError, league_of, plan_league
+
+    if jobs < 1:
+        raise UsageProblem(f"--jobs {jobs}: must be at least 1")
+    files, names = _split(encounters, policies)
+    if not files:
+        raise UsageProblem("no encounter file given (a file ending in .toml)")
+    try:
+        stages = plan_league(files, names, runs, seed_start)
+    except LeagueError as problem:
+        raise UsageProblem(str(problem)) from None
+    results, clock, run_ids = _fight(ctx, stages, names, jobs, timeout, db)
+    played = league_of(stages, names, runs, seed_start, results)
+    if as_json:
+        _print_json(played, clock, jobs, db, run_ids)
+    else:
+        _print_tables(played, clock, jobs, db, run_ids)
+
+
+def _split(words: list[Path], policies: list[str]) -> tuple[list[Path], list[str]]:
+    """The encounters and the policies. An option takes one value, so in ``--policies A B C``
+    the words B and C arrive among the encounters: an encounter is a word that ends in
+    ``.toml`` or names an existing file; every other word is a policy, in the order given
+    (after those given to ``--policies`` itself, which may also be ``A,B,C``)."""
+    files = [w for w in words if w.suffix == ".toml" or w.is_file()]
+    names = [name for given in policies for name in given.split(",") if name]
+    names += [str(w) for w in words if not (w.suffix == ".toml" or w.is_file())]
+    return files, names
+
+
+def _pairings(played: "League") -> "list[tuple[str, list[object]]]":
+    """The pairwise records: over every encounter, then (with several) one by one."""
+    rows: list[tuple[str, list[object]]] = [("all", list(played.pairings()))]
+    if len(played.encounters) > 1:
+        rows += [(name, list(played.pairings(name))) for name in played.encounters]
+    return rows
+
+
+def _print_json(
+    played: "League", clock: Clock, jobs: int, db: Path | None, run_ids: list[int]
+) -> None:
+    from ._league import Pairing
+
+    pairings = []
+    for where, records in _pairings(played):
+        for p in records:
+            assert isinstance(p, Pairing)
+            pairings.append(
+                {
+                    "encounter": None if where == "all" else where,
+                    "a": p.a,
+                    "b": p.b,
+                    "wins": p.wins,
+                    "losses": p.losses,
+                    "undecided": p.undecided,
+                    "a_better": p.a_better,
+                    "b_better": p.b_better,
+                    "even": p.even,
+                    "p": p.p,
+                }
+            )
+    print_json(
+        {
+            "command": "league",
+            "encounters": list(played.encounters),
+            "policies": list(played.policies),
+            "seeds": played.runs,
+            "seed_start": played.seed_start,
+            "games": len(played.games),
+            "ratings": [
+                {
+                    "policy": r.policy,
+                    "rating": rounded(r.rating, 1),
+                    "ci95": [rounded(r.low, 1), rounded(r.high, 1)],
+                    "score": rounded(r.score),
+                    "games": r.games,
+                }
+                for r in played.ratings()
+            ],
+            "pairings": pairings,
+            "rating_scale": "Bradley-Terry (MM) on the Elo scale, mean 0; 95% bootstrap over seeds",
+            "test": "exact two-sided sign test over the seeds where one policy did better",
+            "seconds": rounded(clock.elapsed, 3),
+            "jobs": jobs,
+            "db": str(db) if db is not None else None,
+            "run_ids": run_ids,
+        }
+    )
+
+
+def _print_tables(
+    played: "League", clock: Clock, jobs: int, db: Path | None, run_ids: list[int]
+) -> None:
+    from initiative.replays import plain
+
+    from ._league import Pairing
+
+    title = (
+        f"league: {len(played.policies)} policies, {len(played.encounters)} encounter(s),"
+        f" {played.runs} seeds each fought both ways ({len(played.games)} games)"
+    )
+    ratings = Table(title=plain(title), header_style="bold")
+    for column in ("#", "policy", "rating", "95% CI", "score", "games"):
+        ratings.add_column(column, justify="left" if column == "policy" else "right")
+    for rank, r in enumerate(played.ratings(), 1):
+        ratings.add_row(
+            str(rank),
+            plain(r.policy),
+            f"{r.rating:+.0f}",
+            f"{r.low:+.0f} to {r.high:+.0f}",
+            f"{100 * r.score:.1f}%",
+            str(r.games),
+        )
+    print_table(out, ratings)
+    pairs = Table(title="pairs (wins-losses-undecided of A against B)", header_style="bold")
+    for column in ("encounter", "A", "B", "W-L-U", "seeds A/B/even", "p"):
+        pairs.add_column(column, justify="left" if column in ("encounter", "A", "B") else "right")
+    for where, records in _pairings(played):
+        for p in records:
+            assert isinstance(p, Pairing)
+            pairs.add_row(
+                plain(where),
+                plain(p.a),
+                plain(p.b),
+                f"{p.wins}-{p.losses}-{p.undecided}",
+                f"{p.a_better}/{p.b_better}/{p.even}",
+                f"{p.p:.3g}",
+            )
+    print_table(out, pairs)
+    out.print(
+        "ratings: Bradley-Terry (MM) on the Elo scale, mean 0, 95% bootstrap over seeds;"
+        " p: exact two-sided sign test over the seeds where one policy did better"
+    )
+    out.print(
+        f"{clock.done} games in {clock.elapsed:.2f} s ({clock.rate:,.1f} per second, {jobs} job(s))"
+    )
+    if db is not None:
+        runs = ", ".join(map(str, run_ids))
+        out.print(plain(f"results stored in {db} as runs {runs} (one per encounter)"))
