@@ -191,7 +191,7 @@ def serve(
         if ca:
             out.print(
                 f"the certificate is self-signed: give terminal players a copy of"
-                f" {visible(str(tls[0]) if tls else '')} for --ca; a browser asks to accept it once",
+                f" {visible(str(tls[0]) if tls else '')} for --ca; browsers warn until it is accepted",
                 markup=False,
             )
         scheme, join_tls = ("https", f" --tls{ca}") if served.tls else ("http", "")

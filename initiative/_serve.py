@@ -668,10 +668,8 @@ def self_signed(cert: str | Path) -> bool:
 
 
 def tls_failure(exc: BaseException) -> str:
-    """Why a TLS handshake failed, in words (the error a handshake raises, or its cause)."""
+    """Why a client's TLS handshake failed, in words (from the error it raised, or its cause)."""
     cause = exc.__cause__ if isinstance(exc, trio.BrokenResourceError) else exc
-    if isinstance(cause, ssl.SSLCertVerificationError):
-        return f"the certificate is not trusted: {cause.verify_message}"
     if isinstance(cause, (ssl.SSLEOFError, ssl.SSLZeroReturnError, ConnectionError)):
         return "the connection closed during the TLS handshake"
     if isinstance(cause, ssl.SSLError) and cause.reason:
