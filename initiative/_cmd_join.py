@@ -25,17 +25,33 @@ def join(
         Path | None,
         typer.Option("--out", "-o", help="Keep a copy of the log as it arrives (a .jsonl file)."),
     ] = None,
+    tls: Annotated[
+        bool,
+        typer.Option(
+            "--tls",
+            help="Connect with TLS (a server started with serve --tls); its certificate is"
+            " checked against the system's authorities, or --ca.",
+        ),
+    ] = False,
+    ca: Annotated[
+        Path | None,
+        typer.Option(
+            help="Trust only this certificate (PEM): a self-signed server's own, or the authority"
+            " that signed it; implies --tls."
+        ),
+    ] = None,
 ) -> None:
     """Play a seat of a served fight from this terminal (a numbered choice at each priority,
     with the deadline counting down), or --watch it."""
     import trio
 
-    from ._join import Keyboard, LeftFight, Screen, ServerLost, join_fight
+    from ._join import Keyboard, LeftFight, Screen, ServerLost, client_context, join_fight
 
     if watch == (seat is not None):
         raise UsageProblem("give either --seat and --token, or --watch")
     if seat is not None and token is None:
         raise UsageProblem(f"--seat {seat}: the seat's --token is needed too")
+    context = client_context(ca) if tls or ca is not None else None
 
     def say(text: str, markup: bool) -> None:
         out.print(text, markup=markup)
@@ -49,7 +65,13 @@ def join(
             try:
                 winner = trio.run(
                     lambda: join_fight(
-                        str(address), seat, token, screen=screen, keyboard=keyboard, copy=copy
+                        str(address),
+                        seat,
+                        token,
+                        screen=screen,
+                        keyboard=keyboard,
+                        copy=copy,
+                        tls=context,
                     )
                 )
             except BaseExceptionGroup as group:  # Ctrl-C while a task was running

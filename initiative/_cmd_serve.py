@@ -77,6 +77,15 @@ def serve(
     ] = 10.0,
     max_frame: Annotated[int, typer.Option(help="Bytes in one frame, at most.")] = 64 * 1024,
     max_connections: Annotated[int, typer.Option(help="Connections open at once, at most.")] = 64,
+    tls: Annotated[
+        tuple[Path, Path] | None,
+        typer.Option(
+            metavar="CERT KEY",
+            help="Speak only TLS (https:// for browsers, join --tls), with this certificate and"
+            " its private key (PEM files; a self-signed certificate is fine: clients get it with"
+            " join --ca).",
+        ),
+    ] = None,
     quiet: QUIET = False,
 ) -> None:
     """Run an encounter live: each --seat is played by whoever connects with its token.
@@ -92,7 +101,7 @@ def serve(
     from initiative.events import read_log
     from initiative.replays import NothingToResume, TableNarrator, literal, visible
 
-    from ._serve import Limits, resume_served, serve_fight
+    from ._serve import Limits, resume_served, self_signed, serve_fight, server_context
 
     if (encounter is None) == (resume is None):
         raise UsageProblem("give either the ENCOUNTER file or --resume LOG (a served fight's log)")
@@ -120,6 +129,9 @@ def serve(
         the_seed = spec.seed if seed is None else seed
         target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
     check_names(spec, chosen, what="--policy {name}=...", where=str(encounter or resume))
+    context = server_context(*tls) if tls is not None else None
+    # A self-signed certificate is trusted by a terminal player given a copy of it.
+    ca = f" --ca {shlex.quote(tls[0].name)}" if tls is not None and self_signed(tls[0]) else ""
     limits = Limits(
         hello_timeout=hello_timeout,
         frame_timeout=hello_timeout,
@@ -157,6 +169,8 @@ def serve(
         for option, value, default in options:
             if value != default:
                 parts += [option, f"{value:g}" if isinstance(value, float) else str(value)]
+        if tls is not None:
+            parts += ["--tls", str(tls[0]), str(tls[1])]
         parts += ["--port", str(bound[0])]
         if not wait:
             parts.append("--no-wait")
@@ -172,12 +186,21 @@ def serve(
         shown = f"[{served.host}]" if ":" in served.host else served.host
         if served.resumed:
             out.print(f"resuming {visible(target)} after its {served.resumed} events", markup=False)
-        out.print(f"listening on {shown}:{served.port}", markup=False)
+        over = " (TLS)" if served.tls else ""
+        out.print(f"listening on {shown}:{served.port}{over}", markup=False)
+        if ca:
+            out.print(
+                f"the certificate is self-signed: give terminal players a copy of"
+                f" {visible(str(tls[0]) if tls else '')} for --ca; browsers warn until it is accepted",
+                markup=False,
+            )
+        scheme, join_tls = ("https", f" --tls{ca}") if served.tls else ("http", "")
         for s in served.seats.values():
             out.print(
                 f"seat {s.name} ({', '.join(s.combatants)}): token {s.token}\n"
-                f"  terminal: initiative join {shown}:{served.port} --seat {s.name} --token {s.token}\n"
-                f"  browser:  http://{shown}:{served.port}/seat/{s.name}#token={s.token}",
+                f"  terminal: initiative join {shown}:{served.port}{join_tls} --seat {s.name}"
+                f" --token {s.token}\n"
+                f"  browser:  {scheme}://{shown}:{served.port}/seat/{s.name}#token={s.token}",
                 markup=False,
             )
         out.print(f"if the server stops, go on with: {again()}", markup=False, soft_wrap=True)
@@ -203,6 +226,7 @@ def serve(
                     policies=chosen,
                     timeout=timeout,
                     limits=limits,
+                    tls=context,
                     wait=wait,
                     on_event=show,
                     task_status=task_status,

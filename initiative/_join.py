@@ -12,6 +12,9 @@ The decision is drawn from the presentation the priority frame carries
 (:func:`initiative.actors.render`), the words the ``human`` policy and the browser seat show;
 the narration is the table's (:class:`~initiative.replays.TableNarrator`); the state between
 decisions comes from the server's ``table`` frames. ``docs/protocol.md`` describes the frames.
+
+With TLS (:func:`client_context`), the certificate is checked against the system's authorities,
+or only against the file given (a self-signed certificate), and must name the host joined.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ import math
 import os
 import re
 import shutil
+import ssl
 import stat
 import sys
 import termios
 import tty
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 import msgspec
@@ -69,6 +74,33 @@ def parse_address(text: str) -> tuple[str, int]:
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise InitiativeError(f"{text!r}: expected HOST:PORT, e.g. 127.0.0.1:7000")
     return host.strip("[]"), int(port)
+
+
+def client_context(ca: str | Path | None = None) -> ssl.SSLContext:
+    """A client's TLS context: the server's certificate checked against the system's
+    authorities, or, with ``ca``, against that file only (PEM: a self-signed server
+    certificate itself, or the authority that signed it)."""
+    try:
+        return ssl.create_default_context(cafile=None if ca is None else str(ca))
+    except ssl.SSLError:
+        raise InitiativeError(f"--ca {ca}: not a certificate in PEM format") from None
+    except OSError as err:
+        raise InitiativeError(f"--ca {ca}: cannot read: {err.strerror or err}") from None
+
+
+def _handshake_failure(err: BaseException) -> str:
+    """Why the TLS handshake with a server failed, and what to do about it."""
+    cause = err.__cause__ if isinstance(err, trio.BrokenResourceError) else err
+    if isinstance(cause, ssl.SSLCertVerificationError):
+        return (
+            f"its certificate is not trusted ({cause.verify_message}); for a self-signed"
+            " certificate, give a copy of it with --ca FILE"
+        )
+    if isinstance(cause, ssl.SSLError) and cause.reason == "WRONG_VERSION_NUMBER":
+        return "it does not speak TLS (was it started with serve --tls?)"
+    if isinstance(cause, (ssl.SSLError, ConnectionError)) or cause is None:
+        return "the connection closed during the TLS handshake (was it started with serve --tls?)"
+    return str(cause)
 
 
 def standings(table: StateTable) -> str:
@@ -454,18 +486,32 @@ async def join_fight(
     screen: Screen,
     keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> str | None:
-    """Play ``seat`` until the end (or watch, without a seat); returns the winner.
+    """Play ``seat`` until the end (or watch, without a seat); returns the winner. With
+    ``tls`` (see :func:`client_context`), over TLS, the server's certificate checked first.
 
     Raises :class:`ServerLost` when the connection ends first, :class:`LeftFight` when the
     keyboard's input ends, :class:`~initiative.events.InitiativeError` when refused."""
     host, port = parse_address(address)
+    stream: trio.abc.Stream
     try:
         with trio.fail_after(10):
             stream = await trio.open_tcp_stream(host, port)
     except (OSError, trio.TooSlowError) as err:
         reason = getattr(err, "strerror", None) or err or "no answer in 10 s"
         raise InitiativeError(f"cannot connect to {address}: {reason}") from None
+    if tls is not None:
+        stream = trio.SSLStream(stream, tls, server_hostname=host, https_compatible=True)
+        try:
+            with trio.fail_after(10):
+                await stream.do_handshake()
+        except (trio.BrokenResourceError, trio.TooSlowError) as err:
+            await trio.aclose_forcefully(stream)
+            reason = "no answer in 10 s" if isinstance(err, trio.TooSlowError) else None
+            raise InitiativeError(
+                f"cannot connect to {address} with TLS: {reason or _handshake_failure(err)}"
+            ) from None
     return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy)
 
 

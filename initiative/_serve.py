@@ -16,12 +16,20 @@ Nothing a client does escapes its connection: every error of a connection's task
 before any client hears of it, so a decision made over the network is on disk before the next
 priority frame goes out, and :func:`resume_served` goes on from the log after the server
 stopped.
+
+With TLS (:func:`server_context`), the same port speaks both over TLS: a connection is told to
+be TLS by its first byte (a handshake record), the handshake is bounded by the hello timeout
+like the hello itself, and the sniffing between the two protocols happens after it. Plain text
+on a TLS port is answered in plain text (a fatal error frame, or a redirect to ``https://``)
+and refused; a failed handshake is one line in the server's log, as any other connection.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+import re
+import ssl
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -219,11 +227,18 @@ class SeatServer:
     """The seats, the log lines so far, and the connections that follow them."""
 
     def __init__(
-        self, spec: EncounterSpec, seats: Mapping[str, Seat], limits: Limits | None = None
+        self,
+        spec: EncounterSpec,
+        seats: Mapping[str, Seat],
+        limits: Limits | None = None,
+        *,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.spec = spec
         self.seats = dict(seats)
         self.limits = limits or Limits()
+        self.tls = tls
+        """Serve over TLS with this context (see :func:`server_context`); plain text if None."""
         self.talk = TableTalk(spec)
         self.lines: list[bytes] = []
         self.ended = False
@@ -266,7 +281,8 @@ class SeatServer:
         try:
             if self.connections >= self.limits.max_connections:
                 log.warning("connection refused", peer=peer, reason="too many connections")
-                await _fatal(stream, "too many connections")
+                if self.tls is None:  # a TLS client could not read it before its handshake
+                    await _fatal(stream, "too many connections")
                 return
             self.connections += 1
             try:
@@ -279,13 +295,43 @@ class SeatServer:
             await trio.aclose_forcefully(stream)
 
     async def _connection(self, stream: trio.abc.Stream, peer: str) -> None:
+        plain = b""  # the first bytes of a plain-text client on a TLS port
+        handshaking = False
         with trio.move_on_after(self.limits.hello_timeout) as scope:
-            first = await stream.receive_some(4096)
+            first = bytes(await stream.receive_some(4096))
+            if self.tls is not None and first.startswith(TLS_HANDSHAKE):
+                # The handshake and the first bytes it protects, within the same time.
+                stream = trio.SSLStream(
+                    PrefixedStream(stream, first), self.tls, server_side=True,
+                    https_compatible=True,  # the frames say where they end: no close_notify
+                )  # fmt: skip
+                handshaking = True
+                try:
+                    await stream.do_handshake()
+                except trio.BrokenResourceError as err:
+                    log.warning("connection refused", peer=peer, reason=tls_failure(err))
+                    return
+                handshaking = False
+                first = bytes(await stream.receive_some(4096))
+            elif self.tls is not None:
+                plain, first = first, b""
         if scope.cancelled_caught:
-            log.warning("connection cut", peer=peer, reason="no hello in time")
-            await _fatal(stream, "no hello in time")
+            reason = "no TLS handshake in time" if handshaking else "no hello in time"
+            log.warning("connection cut", peer=peer, reason=reason)
+            if not handshaking:
+                await _fatal(stream, reason)
             return
-        first = bytes(first)
+        if plain:
+            reason = await _plain_on_tls(stream, plain, self.limits)
+            log.warning("connection refused", peer=peer, reason=reason)
+            return
+        if self.tls is None and first.startswith(TLS_HANDSHAKE + b"\x03"):
+            log.warning(
+                "connection refused",
+                peer=peer,
+                reason="a TLS handshake, but this server speaks plain text (no --tls)",
+            )
+            return
         if first.startswith(b"GET "):
             await self._http(stream, first, peer)
         elif first:
@@ -575,6 +621,108 @@ async def _fatal(stream: trio.abc.Stream, reason: str) -> None:
             await stream.send_all(wire.encode(wire.Error(reason=reason, fatal=True)))
 
 
+# -- TLS ----------------------------------------------------------------------------------
+
+#: The first byte of every TLS connection: the record type of the client's hello.
+TLS_HANDSHAKE = b"\x16"
+
+#: What a plain-text client on a TLS port is told, in plain text.
+SPEAKS_TLS = "this server speaks TLS: connect with TLS (initiative join --tls; docs/protocol.md)"
+
+
+def server_context(cert: str | Path, key: str | Path) -> ssl.SSLContext:
+    """A server's TLS context for ``cert`` (PEM, the certificate first, then any chain) and its
+    private ``key`` (PEM, not encrypted). Each way the files can be wrong is one
+    :class:`~initiative.events.InitiativeError` naming the file."""
+    for path in (cert, key):
+        try:
+            Path(path).read_bytes()
+        except OSError as err:
+            raise InitiativeError(f"{path}: cannot read: {err.strerror or err}") from None
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT).load_verify_locations(cafile=str(cert))
+    except ssl.SSLError:
+        raise InitiativeError(f"{cert}: not a certificate in PEM format") from None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+
+    def no_password() -> str:
+        raise InitiativeError(
+            f"{key}: the private key is encrypted; give one without a passphrase"
+            " (openssl pkey -in KEY -out KEY.plain)"
+        )
+
+    try:
+        context.load_cert_chain(str(cert), str(key), password=no_password)
+    except ssl.SSLError as err:
+        if err.reason == "KEY_VALUES_MISMATCH":
+            raise InitiativeError(f"{key}: not the private key of {cert}") from None
+        raise InitiativeError(f"{key}: not a private key in PEM format") from None
+    return context
+
+
+def self_signed(cert: str | Path) -> bool:
+    """Whether ``cert`` signed itself (a client must be given it to trust it: ``--ca``)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.load_verify_locations(cafile=str(cert))
+    return any(c.get("subject") == c.get("issuer") for c in context.get_ca_certs())
+
+
+def tls_failure(exc: BaseException) -> str:
+    """Why a client's TLS handshake failed, in words (from the error it raised, or its cause)."""
+    cause = exc.__cause__ if isinstance(exc, trio.BrokenResourceError) else exc
+    if isinstance(cause, (ssl.SSLEOFError, ssl.SSLZeroReturnError, ConnectionError)):
+        return "the connection closed during the TLS handshake"
+    if isinstance(cause, ssl.SSLError) and cause.reason:
+        words = cause.reason.lower().replace("_", " ")
+        if cause.reason in {"TLSV1_ALERT_UNKNOWN_CA", "SSLV3_ALERT_BAD_CERTIFICATE",
+                            "SSLV3_ALERT_CERTIFICATE_UNKNOWN"}:  # fmt: skip
+            return f"the other side does not trust the certificate ({words})"
+        if cause.reason in {"WRONG_VERSION_NUMBER", "HTTP_REQUEST", "UNEXPECTED_EOF_WHILE_READING"}:
+            return f"the other side does not speak TLS ({words})"
+        return words
+    return _reason(exc)
+
+
+_HOST = re.compile(
+    rb"^host:[ \t]*([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d+)?[ \t\r]*$", re.I | re.M
+)
+
+
+async def _plain_on_tls(stream: trio.abc.Stream, first: bytes, limits: Limits) -> str:
+    """Answer a plain-text client on a TLS port in plain text, and say why it was refused: a
+    browser is sent to the same page over ``https://`` (the token, in the URL's fragment, goes
+    along and never to the server), anything else gets a fatal error frame."""
+    if not first.startswith(b"GET "):
+        await _fatal(stream, SPEAKS_TLS)
+        return "plain text on the TLS port"
+    head = bytearray(first)
+    with trio.move_on_after(limits.hello_timeout):
+        while b"\r\n\r\n" not in head and len(head) <= 8192:
+            data = await stream.receive_some(4096)
+            if not data:
+                break
+            head += data
+    request_line, _, rest = bytes(head).partition(b"\r\n")
+    parts = request_line.split()
+    path = parts[1] if len(parts) >= 2 and parts[1].startswith(b"/") else b"/"
+    host = _HOST.search(rest.partition(b"\r\n\r\n")[0])
+    if host is None:
+        status, body, where = b"400 Bad Request", b"this server speaks https\n", b""
+        sent = "plain HTTP on the TLS port"
+    else:
+        sent = "plain HTTP on the TLS port: sent to https://"
+        url = b"https://" + host.group(1) + (host.group(2) or b"") + path.split(b"#")[0]
+        status, body, where = b"307 Temporary Redirect", url + b"\n", b"Location: " + url + b"\r\n"
+    headers = (
+        b"HTTP/1.1 " + status + b"\r\n" + where + b"Content-Type: text/plain; charset=utf-8\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n"
+    )
+    with trio.move_on_after(limits.send_timeout):
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await stream.send_all(headers + body)
+    return sent
+
+
 def seats_for(
     spec: EncounterSpec, names: Sequence[str], deadline: float, grace: float = 30.0
 ) -> dict[str, Seat]:
@@ -606,6 +754,8 @@ class Served:
     seats: dict[str, Seat]
     resumed: int = 0
     """Events of the log that were there before (a resumed fight), else 0."""
+    tls: bool = False
+    """Whether it speaks TLS (``https://`` links)."""
 
 
 @dataclass
@@ -632,6 +782,7 @@ async def serve_fight(
     policies: Mapping[str, str] | None = None,
     timeout: float | None = None,
     limits: Limits | None = None,
+    tls: ssl.SSLContext | None = None,
     wait: bool = True,
     linger: float = 5.0,
     on_event: Callable[[Event], None] | None = None,
@@ -640,11 +791,12 @@ async def serve_fight(
     """Listen, wait for every seat (with ``wait``), fight, and let clients hear the end.
 
     ``deadline`` is each seat's time per decision, ``grace`` the time a seat that dropped while
-    holding priority has to come back; ``timeout`` the other policies'.
+    holding priority has to come back; ``timeout`` the other policies'; ``tls`` a context from
+    :func:`server_context` to speak only TLS.
     """
     return await _serve(
         spec, seed, seat_names, lambda: LogWriter(out), None, host=host, port=port, deadline=deadline,
-        grace=grace, policies=policies, timeout=timeout, limits=limits, wait=wait,
+        grace=grace, policies=policies, timeout=timeout, limits=limits, tls=tls, wait=wait,
         linger=linger, on_event=on_event, task_status=task_status,
     )  # fmt: skip
 
@@ -661,6 +813,7 @@ async def resume_served(
     trust_log_policies: bool = False,
     timeout: float | None = None,
     limits: Limits | None = None,
+    tls: ssl.SSLContext | None = None,
     wait: bool = True,
     linger: float = 5.0,
     on_event: Callable[[Event], None] | None = None,
@@ -711,7 +864,8 @@ async def resume_served(
         return await _serve(
             header.encounter, header.seed, seat_names, lambda: writer, prefix, host=host,
             port=port, deadline=deadline, grace=grace, policies=chosen, timeout=timeout,
-            limits=limits, wait=wait, linger=linger, on_event=on_event, task_status=task_status,
+            limits=limits, tls=tls, wait=wait, linger=linger, on_event=on_event,
+            task_status=task_status,
         )  # fmt: skip
     finally:
         writer.close()
@@ -731,6 +885,7 @@ async def _serve(
     policies: Mapping[str, str] | None,
     timeout: float | None,
     limits: Limits | None,
+    tls: ssl.SSLContext | None,
     wait: bool,
     linger: float,
     on_event: Callable[[Event], None] | None,
@@ -749,7 +904,7 @@ async def _serve(
     for seat in seats.values():
         for who in seat.combatants:
             runners[who] = seat.runner(who)
-    server = SeatServer(spec, seats, limits)
+    server = SeatServer(spec, seats, limits, tls=tls)
     listeners = await trio.open_tcp_listeners(port, host=host)
     try:
         writer = open_log()  # a fresh log is emptied only now: a refused start leaves it alone
@@ -792,7 +947,9 @@ async def _serve(
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(trio.serve_listeners, server.handle, listeners)
-            task_status.started(Served(host=host, port=bound, seats=seats, resumed=len(kept)))
+            task_status.started(
+                Served(host=host, port=bound, seats=seats, resumed=len(kept), tls=tls is not None)
+            )
             if wait and seats:
                 await server.wait_all_seated()
             await schedule(fight, runners, decisions=prefix.decisions if prefix else ())

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import struct
@@ -124,6 +125,10 @@ class Server:
     def url(self, seat: str) -> str:
         return f"http://127.0.0.1:{self.port}/seat/{seat}#token={self.tokens[seat]}"
 
+    def https_url(self, seat: str) -> str:
+        """The browser link of a server started with ``--tls``."""
+        return f"https://127.0.0.1:{self.port}/seat/{seat}#token={self.tokens[seat]}"
+
     def finish(self, timeout: float = 60) -> int:
         try:
             return self.proc.wait(timeout)
@@ -239,3 +244,20 @@ def first_attack(frame: dict[str, Any]) -> int:
 
 def events_of(events: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [e for e in events if e["type"] == kind]
+
+
+OPENSSL = shutil.which("openssl")
+
+
+def certificate(folder: Path, name: str = "localhost") -> tuple[Path, Path]:
+    """A self-signed certificate for ``localhost`` and 127.0.0.1 (valid for two days) and its
+    private key, made by the ``openssl`` command as a game master would: ``(cert, key)``."""
+    assert OPENSSL is not None
+    cert, key = folder / f"{name}.crt", folder / f"{name}.key"
+    subprocess.run(
+        [OPENSSL, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+         "-nodes", "-days", "2", "-subj", "/CN=localhost", "-keyout", str(key), "-out", str(cert),
+         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    return cert, key
