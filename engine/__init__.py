@@ -5,6 +5,11 @@ policy looking ahead.
 """
 
 from ._branch import Branch as Branch
+from ._conformance import (
+    RulesetCheck as RulesetCheck,
+    RulesetConformanceError as RulesetConformanceError,
+    check_ruleset as check_ruleset,
+)
 from ._dice import Dice as Dice, parse_dice as parse_dice
 from ._encounter import (
     decode_encounter as decode_encounter,
