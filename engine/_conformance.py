@@ -126,7 +126,7 @@ def _built(cls: type[Ruleset]) -> list[dict[str, Any]]:
     for name, people in _BUILT:
         combatants = []
         for p in people:
-            weapons = [{"name": "sword", "damage": "1d6"}]
+            weapons: list[dict[str, Any]] = [{"name": "sword", "damage": "1d6"}]
             if p.get("ranged"):
                 weapons.insert(0, {"name": "sling", "damage": "1d4", "range": 12})
             combatants.append(
@@ -282,7 +282,8 @@ def _check_offer(
     text = action.describe()
     if not (isinstance(text, str) and text.strip()):
         raise fail(token.seq, f"offered {action!r} to {who}: its describe() gives no words")
-    back = decode_event(encode_event(ActionDeclared(who=who, action=action, cost=cost)))
+    declared = ActionDeclared(who=who, action=action, cost=cost)  # type: ignore[arg-type]
+    back = decode_event(encode_event(declared))
     if not (isinstance(back, ActionDeclared) and back.action == action):
         got = back.action if isinstance(back, ActionDeclared) else back
         raise fail(
@@ -361,7 +362,7 @@ def _decisions(events: list[Event]) -> list[Decision]:
                 case DecisionFailed(kind=kind, detail=detail):
                     out.append(Decision(failure=kind, detail=detail))
                 case _:
-                    grants.add(event.cause)  # type: ignore[arg-type]
+                    grants.add(event.cause)
     return out
 
 
