@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from .._rules import Rules
     from .._state import CombatantState
 
-#: Melee reach when a combatant carries no weapon at all (fists).
+#: The weapon of a combatant that carries none (fists): the seeds let anyone fight bare-handed,
+#: so a sheet without weapons still gets attacks, with a plain default damage and reach.
 UNARMED = Weapon(name="unarmed", damage="1d3", reach=1.5)
 
 
@@ -30,7 +31,8 @@ def weapons(fight: Rules, who: str) -> tuple[Weapon, ...]:
 
 
 def weapon_named(fight: Rules, who: str, name: str | None) -> Weapon | None:
-    """The weapon ``name`` (the first weapon when ``None``), or ``None`` if not carried."""
+    """The weapon ``name`` (the first weapon when ``None``, as an ``Attack`` without a weapon
+    means), or ``None`` if not carried: a check turns ``None`` into its reason."""
     carried = weapons(fight, who)
     if name is None:
         return carried[0]
@@ -38,13 +40,17 @@ def weapon_named(fight: Rules, who: str, name: str | None) -> Weapon | None:
 
 
 def reaches(weapon: Weapon, gap: float) -> bool:
-    """Whether ``weapon`` can hit something ``gap`` metres away."""
+    """Whether ``weapon`` can hit something ``gap`` metres away: its range when ranged, else
+    its reach, with a hair of tolerance so that a point offered at the edge stays in reach
+    after positions are rounded."""
     limit = weapon.range if weapon.range is not None else weapon.reach
     return gap <= limit + 1e-9
 
 
 def melee_reach(fight: Rules, who: str) -> float:
-    """The longest melee reach among ``who``'s weapons (its space, for openings)."""
+    """The longest melee reach among ``who``'s weapons: the space it threatens, which is what
+    leaving someone's space (openings) and laying hands on someone (:func:`check_melee_target`)
+    are measured by."""
     return max((w.reach for w in weapons(fight, who) if not w.ranged), default=UNARMED.reach)
 
 
@@ -129,7 +135,9 @@ def _move_offers(fight: Rules, who: str, cost: int, speed: float) -> list[Offer]
 
 
 def check_target(fight: Rules, who: str, target: str) -> str | None:
-    """Why ``target`` cannot be attacked by ``who`` at all, or ``None``."""
+    """Why ``target`` cannot be attacked by ``who`` at all (not in the fight, oneself, already
+    out, an ally, unseen), or ``None``: the reasons every targeted action shares, worded once
+    so that every ruleset rejects alike."""
     if target not in fight.state.combatants:
         return f"no combatant {target!r} is in the fight"
     if target == who:
