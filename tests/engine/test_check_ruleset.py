@@ -144,6 +144,16 @@ class Chanting(Openings):
         return 0 if isinstance(action, Chant) else super().cost(fight, who, action, window)
 
 
+class Crashing(Openings):
+    """Its round-end hook raises."""
+
+    name = "crashing"
+
+    def round_ended(self, fight: Rules) -> Any:
+        raise KeyError("nobody")
+        yield
+
+
 def _fails(ruleset: type[Openings], **kwargs: Any) -> RulesetConformanceError:
     with pytest.raises(RulesetConformanceError) as caught:
         check_ruleset(ruleset, seeds=[1], **kwargs)
@@ -188,6 +198,16 @@ def test_an_action_the_log_reads_back_differently_fails_it() -> None:
     assert str(err).endswith(
         "offered Chant(names=['b']) to a, which the log codec reads back as Chant(names=('b',))"
     ), str(err)
+
+
+def test_a_hook_that_raises_fails_it() -> None:
+    """A hook's exception becomes the error, at the last event recorded before it (the end of
+    round 1, seq 17, whose hook raised)."""
+    err = _fails(Crashing)
+    assert str(err) == (
+        "ruleset 'crashing', encounter 'duel', seed 1, seq 17: a hook raised KeyError: 'nobody'"
+    )
+    assert isinstance(err.__cause__, KeyError)
 
 
 def test_a_given_encounter_of_another_ruleset_is_refused() -> None:
