@@ -66,13 +66,26 @@ class RulesetConformanceError(InitiativeError):
     """A ruleset failed :func:`check_ruleset`: the message names the ruleset, the encounter,
     the seed and the seq of the event where it failed, and what failed there."""
 
-    def __init__(self, ruleset: str, encounter: str, seed: int, seq: int | None, problem: str):
-        where = f"ruleset {ruleset!r}, encounter {encounter!r}, seed {seed}"
+    def __init__(
+        self,
+        ruleset: str,
+        problem: str,
+        *,
+        encounter: str | None = None,
+        seed: int | None = None,
+        seq: int | None = None,
+    ) -> None:
+        where = [f"ruleset {ruleset!r}"]
+        if encounter is not None:
+            where.append(f"encounter {encounter!r}")
+        if seed is not None:
+            where.append(f"seed {seed}")
         if seq is not None:
-            where += f", seq {seq}"
-        super().__init__(f"{where}: {problem}")
+            where.append(f"seq {seq}")
+        super().__init__(f"{', '.join(where)}: {problem}")
         self.ruleset = ruleset
         self.encounter = encounter
+        """The encounter's name (``None`` when the failure is not in a fight)."""
         self.seed = seed
         self.seq = seq
         """The seq of the event where it failed (a grant, for an offer), or ``None``."""
@@ -151,12 +164,12 @@ def _lent(cls: type[Ruleset]) -> Iterator[None]:
     known = _REGISTRY.get(cls.name)
     if known is not None and known is not cls:
         raise RulesetConformanceError(
-            cls.name, "-", 0, None, "another ruleset of that name is bundled or installed"
+            cls.name, "another ruleset of that name is bundled or installed"
         )
     try:
         register_actions(*cls.actions)
     except (TypeError, ValueError) as err:
-        raise RulesetConformanceError(cls.name, "-", 0, None, str(err)) from None
+        raise RulesetConformanceError(cls.name, str(err)) from None
     _REGISTRY[cls.name] = cls
     try:
         yield
@@ -190,7 +203,7 @@ def check_ruleset(
             spec = _spec(item)
             if spec.ruleset != cls.name:
                 raise RulesetConformanceError(
-                    cls.name, spec.name, 0, None, f"the encounter's ruleset is {spec.ruleset!r}"
+                    cls.name, f"the encounter's ruleset is {spec.ruleset!r}", encounter=spec.name
                 )
             for seed in seeds:
                 _check_one(cls, spec, seed, max_decisions, report)
@@ -214,7 +227,7 @@ def _check_one(
     name = spec.name or "<encounter>"
 
     def fail(seq: int | None, problem: str) -> RulesetConformanceError:
-        return RulesetConformanceError(cls.name, name, seed, seq, problem)
+        return RulesetConformanceError(cls.name, problem, encounter=name, seed=seed, seq=seq)
 
     first = _play(cls, spec, seed, most, report, fail)
     second = _play(cls, spec, seed, most, None, fail)

@@ -221,3 +221,16 @@ def test_a_failing_check_leaves_no_ruleset_behind() -> None:
     _fails(Overreach)
     with pytest.raises(UnknownRulesetError, match="unknown ruleset 'overreach'"):
         Fight(EncounterSpec(ruleset="overreach", combatants=()), 1)
+
+
+def test_a_class_taking_a_bundled_name_is_refused() -> None:
+    """A class cannot be checked under the name of another ruleset that is found by it."""
+
+    class Impostor(Openings):
+        """Claims the bundled name."""
+
+    with pytest.raises(RulesetConformanceError) as caught:
+        check_ruleset(Impostor)
+    assert str(caught.value) == (
+        "ruleset 'openings': another ruleset of that name is bundled or installed"
+    )
