@@ -1,10 +1,17 @@
 """The rules and the scheduler's logic: state and its fold, dice, geometry, the rulesets.
 
 Nothing here knows Trio; :class:`Fight` is driven by the actors' scheduler, by a replay, or by a
-policy looking ahead.
+policy looking ahead. A ruleset of another package builds on :mod:`initiative.engine.kit` (the
+helpers the bundled rulesets share) and is held to the engine's assumptions by
+:func:`check_ruleset`.
 """
 
 from ._branch import Branch as Branch
+from ._conformance import (
+    RulesetCheck as RulesetCheck,
+    RulesetConformanceError as RulesetConformanceError,
+    check_ruleset as check_ruleset,
+)
 from ._dice import Dice as Dice, parse_dice as parse_dice
 from ._encounter import (
     decode_encounter as decode_encounter,

@@ -134,6 +134,8 @@ SURFACE = {
         "Rng",
         "Rules",
         "Ruleset",
+        "RulesetCheck",
+        "RulesetConformanceError",
         "Snapshot",
         "Stepper",
         "UndeclaredMarkError",
@@ -143,6 +145,7 @@ SURFACE = {
         "at",
         "away",
         "chain_step",
+        "check_ruleset",
         "decode_encounter",
         "distance",
         "draw",
@@ -310,6 +313,26 @@ SURFACE = {
 }
 
 
+#: ``initiative.engine.kit``: the ruleset author's kit (docs/rulesets.md), pinned like a package.
+KIT = [
+    "SPACE",
+    "UNARMED",
+    "attack_offers",
+    "check_melee_target",
+    "check_move",
+    "check_plain_attack",
+    "check_target",
+    "leaving_space",
+    "melee_reach",
+    "move_offers",
+    "occupant",
+    "reaches",
+    "resolve_attack",
+    "weapon_named",
+    "weapons",
+]
+
+
 def public_names(package: str) -> list[str]:
     module = importlib.import_module(import_name(package))
     if package == "initiative":
@@ -332,3 +355,12 @@ def test_every_public_name_exists(package: str) -> None:
     module = importlib.import_module(import_name(package))
     for name in SURFACE[package]:
         assert hasattr(module, name), name
+
+
+def test_the_ruleset_kit_is_exactly_the_pinned_one() -> None:
+    """``engine.kit`` re-exports the shared helpers of the bundled rulesets, and only them."""
+    kit = importlib.import_module(import_name("engine") + ".kit")
+    names = sorted(n for n, v in vars(kit).items() if not n.startswith("_"))
+    assert names == sorted(KIT)
+    shared = importlib.import_module(import_name("engine") + ".rulesets._common")
+    assert all(getattr(kit, n) is getattr(shared, n) for n in KIT)

@@ -1,11 +1,17 @@
-"""Helpers several rulesets share: weapons in reach, offered moves, attack targets."""
+"""Helpers several rulesets share: weapons in reach, offered moves, attack targets, a plain
+attack's resolution, and who a move makes an opening for.
+
+The bundled rulesets import them from here; a ruleset of another package imports the same
+functions from :mod:`initiative.engine.kit`, their public name (this module stays private so
+that the public surface is only what that module re-exports).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from initiative.events import Attack, Move, Offer, Position, Weapon
+from initiative.events import Attack, AttackResolved, Move, Offer, Position, Weapon
 
 from .._geometry import approach, away, distance
 
@@ -13,16 +19,20 @@ if TYPE_CHECKING:
     from .._rules import Rules
     from .._state import CombatantState
 
-#: Melee reach when a combatant carries no weapon at all (fists).
+#: The weapon of a combatant that carries none (fists): the seeds let anyone fight bare-handed,
+#: so a sheet without weapons still gets attacks, with a plain default damage and reach.
 UNARMED = Weapon(name="unarmed", damage="1d3", reach=1.5)
 
 
 def weapons(fight: Rules, who: str) -> tuple[Weapon, ...]:
+    """``who``'s weapons, or fists (:data:`UNARMED`) when it carries none: so that every
+    combatant can fight, and no rule has to ask whether a weapon list is empty."""
     return fight.spec(who).weapons or (UNARMED,)
 
 
 def weapon_named(fight: Rules, who: str, name: str | None) -> Weapon | None:
-    """The weapon ``name`` (the first weapon when ``None``), or ``None`` if not carried."""
+    """The weapon ``name`` (the first weapon when ``None``, as an ``Attack`` without a weapon
+    means), or ``None`` if not carried: a check turns ``None`` into its reason."""
     carried = weapons(fight, who)
     if name is None:
         return carried[0]
@@ -30,13 +40,17 @@ def weapon_named(fight: Rules, who: str, name: str | None) -> Weapon | None:
 
 
 def reaches(weapon: Weapon, gap: float) -> bool:
-    """Whether ``weapon`` can hit something ``gap`` metres away."""
+    """Whether ``weapon`` can hit something ``gap`` metres away: its range when ranged, else
+    its reach, with a hair of tolerance so that a point offered at the edge stays in reach
+    after positions are rounded."""
     limit = weapon.range if weapon.range is not None else weapon.reach
     return gap <= limit + 1e-9
 
 
 def melee_reach(fight: Rules, who: str) -> float:
-    """The longest melee reach among ``who``'s weapons (its space, for openings)."""
+    """The longest melee reach among ``who``'s weapons: the space it threatens, which is what
+    leaving someone's space (openings) and laying hands on someone (:func:`check_melee_target`)
+    are measured by."""
     return max((w.reach for w in weapons(fight, who) if not w.ranged), default=UNARMED.reach)
 
 
@@ -121,7 +135,9 @@ def _move_offers(fight: Rules, who: str, cost: int, speed: float) -> list[Offer]
 
 
 def check_target(fight: Rules, who: str, target: str) -> str | None:
-    """Why ``target`` cannot be attacked by ``who`` at all, or ``None``."""
+    """Why ``target`` cannot be attacked by ``who`` at all (not in the fight, oneself, already
+    out, an ally, unseen), or ``None``: the reasons every targeted action shares, worded once
+    so that every ruleset rejects alike."""
     if target not in fight.state.combatants:
         return f"no combatant {target!r} is in the fight"
     if target == who:
@@ -137,7 +153,8 @@ def check_target(fight: Rules, who: str, target: str) -> str | None:
 
 def check_plain_attack(fight: Rules, who: str, action: Attack) -> str | None:
     """Why a plain attack (no variant, no hit location) is illegal: an unknown or unseen
-    target, an ally, a weapon not carried, or a target out of the weapon's reach."""
+    target, an ally, a weapon not carried, or a target out of the weapon's reach. It refuses
+    nothing that :func:`attack_offers` offers, so an offered attack always passes it."""
     if action.variant or action.location:
         return f"the {fight.ruleset.name} ruleset has no attack variants or hit locations"
     if reason := check_target(fight, who, action.target):
@@ -149,6 +166,64 @@ def check_plain_attack(fight: Rules, who: str, action: Attack) -> str | None:
     if not reaches(weapon, gap):
         return f"{action.target} is {gap:g} m away, out of the {weapon.name}'s reach"
     return None
+
+
+def check_melee_target(fight: Rules, who: str, target: str) -> str | None:
+    """Why ``who`` cannot lay hands on ``target`` in melee: :func:`check_target`'s reasons, or
+    ``target`` beyond ``who``'s longest melee reach (:func:`melee_reach`). For a ruleset's own
+    actions on someone in reach (a shove, a grab): it accepts exactly the targets of
+    ``attack_offers(fight, who, cost, melee_only=True)``, so offers built from those pass it."""
+    if reason := check_target(fight, who, target):
+        return reason
+    gap, reach = fight.dist(who, target), melee_reach(fight, who)
+    if gap > reach + 1e-9:
+        return f"{target} is {gap:g} m away, beyond {who}'s melee reach of {reach:g} m"
+    return None
+
+
+def resolve_attack(
+    fight: Rules,
+    who: str,
+    target: str,
+    weapon: Weapon,
+    *,
+    bonus: int,
+    against: int,
+    die: str = "1d20",
+    min_damage: int = 0,
+) -> bool:
+    """The plain attack every seed leaves to a default: ``die + bonus`` against ``against``;
+    on a hit the weapon's damage dice less the target's ``armor`` (at least ``min_damage``).
+    Whether it hit.
+
+    It records what a replay, ``why`` and the narration read (the roll, an ``AttackResolved``
+    naming the weapon, the damage roll, the damage), in that order, so two rulesets that
+    resolve attacks alike also log them alike."""
+    roll = fight.roll(who, f"attack on {target}", f"{die}{bonus:+d}")
+    hit = roll.total >= against
+    fight.emit(
+        AttackResolved(
+            who=who, target=target, hit=hit, roll=roll.total, against=against, detail=weapon.name
+        )
+    )
+    if hit:
+        dmg = fight.roll(who, f"damage to {target}", weapon.damage)
+        fight.damage(target, max(min_damage, dmg.total - fight.spec(target).armor), source=who)
+    return hit
+
+
+def leaving_space(fight: Rules, who: str, to: Position) -> list[str]:
+    """Who ``who`` leaves the space of by moving to ``to``: the standing combatants (enemies,
+    then allies) whose melee reach it stands in now and would not at ``to``. Those are the
+    creatures a ruleset gives an opening to before the move (the ``openings`` seed's "leaving
+    a creature's space"; a retreat that provokes an attack of opportunity)."""
+    start = fight.get(who).position
+    return [
+        c.id
+        for c in fight.enemies_of(who) + fight.allies_of(who)
+        if distance(c.position, start) <= melee_reach(fight, c.id) + 1e-9
+        and distance(c.position, to) > melee_reach(fight, c.id) + 1e-9
+    ]
 
 
 #: Metres within which a point is taken by a combatant standing there (the seeds are silent; a

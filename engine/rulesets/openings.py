@@ -42,7 +42,6 @@ from typing import TYPE_CHECKING
 
 from initiative.events import (
     Attack,
-    AttackResolved,
     CombatantLeft,
     CombatantSpec,
     Move,
@@ -58,8 +57,9 @@ from ._common import (
     attack_offers,
     check_move,
     check_plain_attack,
-    melee_reach,
+    leaving_space,
     move_offers,
+    resolve_attack,
     weapon_named,
 )
 
@@ -174,39 +174,17 @@ class Openings(Ruleset):
         o = self.options
         weapon = weapon_named(fight, who, action.weapon)
         assert weapon is not None
-        spec = fight.spec(who)
         stat = "agility" if weapon.ranged else "strength"
-        bonus = spec.stats.get(stat, 0) + weapon.bonus
-        roll = fight.roll(who, f"attack on {action.target}", f"1d20{bonus:+d}")
-        target = fight.spec(action.target)
-        against = o.defense_base + target.stats.get("defense", 0)
-        hit = roll.total >= against
-        fight.emit(
-            AttackResolved(
-                who=who,
-                target=action.target,
-                hit=hit,
-                roll=roll.total,
-                against=against,
-                detail=weapon.name,
-            )
+        bonus = fight.spec(who).stats.get(stat, 0) + weapon.bonus
+        against = o.defense_base + fight.spec(action.target).stats.get("defense", 0)
+        return resolve_attack(
+            fight, who, action.target, weapon, bonus=bonus, against=against, min_damage=o.min_damage
         )
-        if hit:
-            dmg = fight.roll(who, f"damage to {action.target}", weapon.damage)
-            amount = max(o.min_damage, dmg.total - target.armor)
-            fight.damage(action.target, amount, source=who)
-        return hit
 
     def move(self, fight: Rules, who: str, to: Position) -> Hook:
         """Move, first making an opening for every creature whose space ``who`` leaves."""
-        start = fight.get(who).position
         if self.options.leave_space_openings:
-            left = [
-                c.id
-                for c in fight.enemies_of(who) + fight.allies_of(who)
-                if distance(c.position, start) <= melee_reach(fight, c.id) + 1e-9
-                and distance(c.position, to) > melee_reach(fight, c.id) + 1e-9
-            ]
+            left = leaving_space(fight, who, to)
             if left:
                 trigger = Trigger(kind="left_space", by=who, event=fight.cause)
                 yield from fight.opening(trigger, left)

@@ -1,0 +1,40 @@
+"""The ruleset author's kit: the helpers the bundled rulesets share, under public names.
+
+A ruleset of its own package (docs/rulesets.md, "Writing a ruleset") imports these rather than
+writing its offers and checks by hand, for three reasons:
+
+- **Offers and checks agree.** :func:`attack_offers` offers only attacks that
+  :func:`check_plain_attack` accepts (with ``melee_only``, only targets that
+  :func:`check_melee_target` accepts), and :func:`move_offers` only points that
+  :func:`check_move` accepts. The engine takes an offered action without checking it again, so
+  a ruleset whose own check would refuse one of its offers is wrong
+  (:func:`initiative.engine.check_ruleset` finds it).
+- **Speed comes free.** The offer helpers ask the position grid rather than scanning everyone,
+  and keep their answers until somebody moves, so a ruleset using them stays fast with
+  hundreds of combatants.
+- **Games read alike.** :func:`resolve_attack` records an attack as the bundled rulesets do
+  (its roll, an ``AttackResolved``, the damage), so narration, ``why`` and the timeline tell
+  an installed ruleset's attacks as well as the bundled ones'.
+
+Every helper takes the :class:`~initiative.engine.Rules` a hook receives (``fight``) and only
+reads and changes the fight through it. The names here are the kit's whole surface; the code
+lives in a private module of the bundled rulesets, which import it directly.
+"""
+
+from .rulesets._common import (
+    SPACE as SPACE,
+    UNARMED as UNARMED,
+    attack_offers as attack_offers,
+    check_melee_target as check_melee_target,
+    check_move as check_move,
+    check_plain_attack as check_plain_attack,
+    check_target as check_target,
+    leaving_space as leaving_space,
+    melee_reach as melee_reach,
+    move_offers as move_offers,
+    occupant as occupant,
+    reaches as reaches,
+    resolve_attack as resolve_attack,
+    weapon_named as weapon_named,
+    weapons as weapons,
+)
