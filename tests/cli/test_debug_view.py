@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from debug_support import cli, examples, record
+from debug_support import EXAMPLES, cli, examples, record
 from initiative.engine import fold
 from initiative.events import CombatantDefeated, read_log
 
 
-@pytest.fixture(scope="module", params=examples(), ids=lambda p: p.stem)
+# Every bundled example, not one per ruleset: how readable the page is depends on the fight (how
+# many combatants, how close), not only on the rules' code.
+@pytest.fixture(scope="module", params=sorted(EXAMPLES.glob("*.toml")), ids=lambda p: p.stem)
 def page_of(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> tuple[Path, Path]:
@@ -233,8 +236,11 @@ def three_points(log: Path) -> list[int]:
 MAP_BOXES = """(() => {
   const box = (n) => { const r = n.getBoundingClientRect();
     return [r.left, r.top, r.right, r.bottom]; };
+  const map = document.getElementById('map');
   return {
-    map: box(document.getElementById('map')),
+    map: box(map),
+    unit: map.getBoundingClientRect().width / map.viewBox.baseVal.width,
+    leaders: [...document.querySelectorAll('#map .leader')].map(l => l.dataset.who),
     labels: [...document.querySelectorAll('#map .map-label')]
       .map(t => [t.dataset.who, t.textContent, box(t)]),
     tokens: [...document.querySelectorAll('#map g[data-who] circle')]
@@ -252,7 +258,8 @@ def test_map_names_never_overlap_a_name_or_a_token_and_stay_inside(
     page_of: tuple[Path, Path], browser: object
 ) -> None:
     """At the start, middle and end of the fight every token on the map has its name, and no
-    name overlaps another name or any token, or reaches past the map's edge."""
+    name overlaps another name or any token, or reaches past the map's edge; a name set apart
+    from its token has a line leading to it."""
     log, html = page_of
     page = browser
     page.open(html)  # type: ignore[attr-defined]
@@ -270,6 +277,11 @@ def test_map_names_never_overlap_a_name_or_a_token_and_stay_inside(
                 assert overlap(a, b) == 0, (seq, who, other)
             for token, b in boxes["tokens"]:
                 assert overlap(a, b) == 0, (seq, who, token)
+            # A name not right beside its token has a line leading to it.
+            own = next(b for token, b in boxes["tokens"] if token == who)
+            x, y, r = (own[0] + own[2]) / 2, (own[1] + own[3]) / 2, (own[2] - own[0]) / 2
+            gap = math.hypot(x - min(max(x, a[0]), a[2]), y - min(max(y, a[1]), a[3])) - r
+            assert gap <= 6 * boxes["unit"] or who in boxes["leaders"], (seq, who, gap)
     assert page.js("document.getElementById('unplaced').textContent") == ""  # type: ignore[attr-defined]
     assert page.errors == []  # type: ignore[attr-defined]
 
