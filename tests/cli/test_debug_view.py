@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import colorsys
 import math
 import re
 from collections.abc import Iterator
@@ -390,11 +391,24 @@ COLOURS = """(() => {
 })()"""
 
 
-def test_a_colour_means_a_side_and_nothing_else(
-    page_of: tuple[Path, Path], browser: object
-) -> None:
-    """Sides have distinct colours; each hit-point line and each token has its side's colour
-    (combatants of one side told apart by dash); no lane glyph has a side's colour."""
+def hue(rgb: str) -> float | None:
+    """The hue in degrees of a computed colour (``rgb(r, g, b)``); ``None`` for a grey."""
+    r, g, b = (int(v) / 255 for v in re.findall(r"\d+", rgb)[:3])
+    h, _, s = colorsys.rgb_to_hls(r, g, b)
+    return None if s < 0.05 or max(r, g, b) - min(r, g, b) < 0.05 else h * 360
+
+
+def apart(a: float, b: float) -> float:
+    return min(abs(a - b), 360 - abs(a - b))
+
+
+NOW = "rgb(242, 169, 0)"  # the amber of the cursor, whose turn it is and the selected mark
+
+
+def test_a_hue_means_a_side_and_nothing_else(page_of: tuple[Path, Path], browser: object) -> None:
+    """Sides have hues at least 30 degrees apart, and from the amber of "now"; tokens have their
+    side's colour and hit-point lines its hue (combatants of a side told apart by shade and
+    dash); every lane glyph is grey but the amber cursor."""
     log, html = page_of
     page = browser
     page.open(html)  # type: ignore[attr-defined]
@@ -403,18 +417,18 @@ def test_a_colour_means_a_side_and_nothing_else(
     colours = page.js(COLOURS)  # type: ignore[attr-defined]
     sides = colours["sides"]
     assert list(sides) == list(enc.sides)
-    assert len(set(sides.values())) == len(sides)
     assert colours["swatches"] == list(sides.values())
-    assert {who: stroke for who, stroke, _ in colours["lines"]} == {
-        who: sides[side_of[who]] for who, _, _ in colours["lines"]
-    }
+    hues = [hue(c) for c in [*sides.values(), NOW]]
+    assert all(apart(a, b) >= 30 for i, a in enumerate(hues) for b in hues[i + 1 :])  # type: ignore[arg-type]
+    for who, stroke, _ in colours["lines"]:
+        assert apart(hue(stroke), hue(sides[side_of[who]])) < 4, who  # type: ignore[arg-type]
     for side in enc.sides:
-        dashes = [dash for who, _, dash in colours["lines"] if side_of[who] == side]
-        assert len(set(dashes)) == len(dashes), side
+        lines = [(stroke, dash) for who, stroke, dash in colours["lines"] if side_of[who] == side]
+        assert len({s for s, _ in lines}) == len({d for _, d in lines}) == len(lines), side
     assert {who: fill for who, fill in colours["tokens"]} == {
         who: sides[side_of[who]] for who, _ in colours["tokens"]
     }
-    assert not set(colours["glyphs"]) & set(sides.values())
+    assert {c for c in colours["glyphs"] if c != "none" and hue(c) is not None} == {NOW}
     assert page.errors == []  # type: ignore[attr-defined]
 
 
