@@ -4,8 +4,9 @@ The page holds the log's events as JSON inside a ``<script type="application/jso
 with ``<``, ``>`` and ``&`` escaped as ``\\u003c`` and friends, so no text in a log can close
 the block or open a tag. The page's script reads that data and inserts every name and summary
 with ``textContent``, never as markup. Lanes per combatant (turns, with nested openings and
-reactions), hit points over time, the event list with causes and effects linked, and a slider
-to see the state after any event.
+reactions) over a round axis, hit points over time with labelled axes, a battle map whose names
+are placed so that none overlaps another or a token, the event list with causes and effects
+linked, and a slider to see the state after any event.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from importlib.resources import files
 from typing import Any
 
 import msgspec
-from initiative.events import EncounterStarted, LogContents
+from initiative.events import CombatantSpec, EncounterStarted, LogContents
 
 from ._narrate import summary, who_of
 from ._query import with_rounds
@@ -55,10 +56,24 @@ def view_data(contents: LogContents) -> dict[str, Any]:
         "parent": header.parent,
         "fork_at": _fork_point(header.parent),
         "complete": contents.complete,
-        "combatants": [
-            {"id": c.id, "name": c.display, "side": c.side, "hp": c.hp} for c in enc.combatants
-        ],
+        "combatants": [_combatant(c) for c in enc.combatants],
         "events": events,
+    }
+
+
+def _combatant(c: CombatantSpec) -> dict[str, Any]:
+    """One combatant as the page draws it: its token's size, and the circles shown when the
+    pointer rests on it (melee reach, longest weapon range; ``None`` when it has none)."""
+    reach = max((w.reach for w in c.weapons if not w.ranged), default=None)
+    reach_range = max((w.range or 0.0 for w in c.weapons if w.ranged), default=None)
+    return {
+        "id": c.id,
+        "name": c.display,
+        "side": c.side,
+        "hp": c.hp,
+        "size": c.size,
+        "reach": reach,
+        "range": reach_range,
     }
 
 

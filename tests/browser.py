@@ -46,3 +46,23 @@ class Page:
     def close(self) -> None:
         self._browser.close()
         self._playwright.stop()
+
+    def hover(self, selector: str) -> None:
+        """Rest the pointer on the first element ``selector`` matches."""
+        self.page.hover(selector)
+
+    def resize(self, width: int, height: int) -> None:
+        self.page.set_viewport_size({"width": width, "height": height})
+
+    def screenshot(self, path: Path, *, down_to: str | None = None) -> None:
+        """A PNG of the page as wide as the viewport, from its top down to the bottom of the
+        element ``down_to`` matches (the whole page without it)."""
+        if down_to is None:
+            self.page.screenshot(path=str(path), full_page=True)
+            return
+        bottom = self.js(
+            f"document.querySelector({down_to!r}).getBoundingClientRect().bottom + scrollY + 12"
+        )
+        width = self.js("document.documentElement.clientWidth")
+        clip = {"x": 0, "y": 0, "width": width, "height": bottom}
+        self.page.screenshot(path=str(path), full_page=True, clip=clip)
