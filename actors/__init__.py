@@ -26,6 +26,7 @@ from ._batch import (
     side_stats as side_stats,
     sign_test as sign_test,
     store as store,
+    t95 as t95,
     wilson as wilson,
 )
 from ._cluster import check_cluster as check_cluster
