@@ -5,8 +5,6 @@ from ._batch import (
     BatchError as BatchError,
     CombatantRecord as CombatantRecord,
     CombatantStats as CombatantStats,
-    FightStats as FightStats,
-    Mean as Mean,
     Outcomes as Outcomes,
     Paired as Paired,
     ResultStore as ResultStore,
@@ -17,7 +15,6 @@ from ._batch import (
     faults_by_policy as faults_by_policy,
     fight_one as fight_one,
     iter_batch as iter_batch,
-    mean_ci as mean_ci,
     outcomes as outcomes,
     paired as paired,
     quiet_logging as quiet_logging,
@@ -26,7 +23,6 @@ from ._batch import (
     side_stats as side_stats,
     sign_test as sign_test,
     store as store,
-    t95 as t95,
     wilson as wilson,
 )
 from ._cluster import check_cluster as check_cluster

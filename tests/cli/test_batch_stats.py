@@ -13,15 +13,13 @@ import cli_support
 import pytest
 from initiative.actors import (
     CombatantRecord,
-    FightStats,
     Summary,
     combatant_stats,
     fight_one,
-    mean_ci,
     outcomes,
     run_encounter_sync,
-    t95,
 )
+from initiative.actors._batch import FightStats, mean_ci, t95
 from initiative.events import (
     ActionDeclared,
     Attack,
@@ -368,3 +366,26 @@ def test_an_old_database_gets_the_new_table_and_resume_reads_the_records(tmp_pat
     assert json.loads(resumed)["combatants"] == json.loads(out)["combatants"]
     ended = outcomes([fight_one(engine.load_encounter(DUEL), s, {}) for s in (1, 2, 3, 4)])
     assert json.loads(out)["rounds"]["mean"] == round(ended.rounds.mean, 4)
+
+
+@pytest.mark.parametrize("back", [0, 1])
+def test_a_fork_ends_a_stalemate_where_its_parent_would(back: int) -> None:
+    """A fork of a standoff at the first decision of round 3 (or one decision earlier, in round
+    2) reads the calm rounds before it from its parent: played on, it ends after round 4, as
+    the fight itself does."""
+    spec = engine.decode_encounter(standoff("openings", stalemate_rounds=4), name="<standoff>")
+    stepper = engine.Stepper(engine.Fight(spec, 1))
+    while stepper.state.round < 3:
+        stepper.apply(stepper.legal[-1].action)
+    fight = stepper.fight
+    branch = fight.fork(upto=len(fight.decisions) - back)
+    assert branch.state.round == 3 - back
+    while not branch.over:
+        branch.send(branch.legal[-1].action)
+    while not stepper.over:
+        stepper.apply(stepper.legal[-1].action)
+    ended = fight.events[-1]
+    assert isinstance(ended, EncounterEnded)
+    assert (ended.rounds, ended.reason) == (4, "stalemate: no hit points changed in 4 rounds")
+    # (a fork keeps no events; without the rounds before it, it would go on to round 6 or 7)
+    assert (branch.state.ended, branch.state.round, branch.state.winner) == (True, 4, None)
