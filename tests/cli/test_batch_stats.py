@@ -271,6 +271,23 @@ def test_batch_counts_stalemates_apart_and_the_option_is_checked(tmp_path: Path)
     ]
 
 
+def test_league_counts_stalemates_among_its_undecided_games(tmp_path: Path) -> None:
+    """Every game of a league on the standoff is undecided and a stalemate: its pairs table and
+    ``--json`` say so."""
+    path = tmp_path / "standoff.toml"
+    path.write_text(_toml(standoff("thriller", stalemate_rounds=2)))
+    code, out, err = cli("league", path, "--policies", "aggressive", "cautious", "--runs", 1)
+    assert code == 0, err
+    code, text, err = cli(
+        "league", path, "--policies", "aggressive", "cautious", "--runs", 1, "--json"
+    )
+    assert code == 0, err
+    got = json.loads(text)
+    (pair,) = [p for p in got["pairings"] if p["encounter"] is None]
+    assert (pair["undecided"], pair["stalemates"]) == (2, 2)
+    assert "stalemates" in out.split("pairs (wins-losses-undecided of A against B)")[1]
+
+
 def _toml(data: dict[str, object]) -> str:
     """The standoff as an encounter file (its few shapes only)."""
 
