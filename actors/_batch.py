@@ -36,13 +36,21 @@ from typing import Any
 import structlog
 from initiative.engine import Fight, load_encounter
 from initiative.events import (
+    ActionDeclared,
     ActionRejected,
+    CombatantDefeated,
+    CombatantJoined,
+    CombatantLeft,
     DamageDealt,
     DecisionFailed,
+    EncounterEnded,
     EncounterSpec,
     Event,
+    Healed,
     InitiativeError,
     LogWriter,
+    RoundEnded,
+    RoundStarted,
 )
 
 from ._inline import play_fight
@@ -64,6 +72,106 @@ class Task:
 
 
 @dataclass
+class CombatantRecord:
+    """What one combatant did and suffered in one fight."""
+
+    dealt: int = 0
+    """Damage it dealt (to anyone, as the log's ``DamageDealt`` events attribute it)."""
+    taken: int = 0
+    """Damage it took."""
+    kills: int = 0
+    """Others it defeated: the damage (or action) that caused their defeat was its own."""
+    fell: int | None = None
+    """The round it was defeated in; ``None`` if it never was."""
+    side: str = ""
+
+
+STALEMATE_ROUNDS = 10
+"""The rounds without any change in hit points (nor anyone joining, falling or leaving) that
+make a fight which reached ``max_rounds`` a stalemate, unless the encounter gives its own
+``stalemate_rounds``."""
+
+
+class FightStats:
+    """Reads one fight's events as they come and keeps its per-combatant records and whether it
+    was a stalemate; :meth:`see` every event, in order.
+
+    Damage is credited to the event's ``source``; when it has none, to whoever declared the
+    action it came from (its ``cause`` chain, walked back to an ``ActionDeclared``). A defeat is
+    a kill of whoever the damage (or action) that caused it is credited to, unless that is the
+    defeated combatant itself.
+    """
+
+    def __init__(self, encounter: EncounterSpec) -> None:
+        self.records: dict[str, CombatantRecord] = {
+            c.id: CombatantRecord(side=c.side) for c in encounter.combatants
+        }
+        self.max_rounds = encounter.max_rounds
+        self.window = encounter.stalemate_window or STALEMATE_ROUNDS
+        self.stalemate = False
+        self._round = 0
+        self._cause: dict[int, int | None] = {}
+        self._credit: dict[int, str] = {}
+        """Who each ``ActionDeclared`` and each credited ``DamageDealt`` is credited to."""
+        self._hp: dict[str, tuple[int, bool]] = {}
+        self._before: tuple[tuple[str, int, bool], ...] | None = None
+        self._calm_since = 0
+
+    def _credited(self, seq: int | None) -> str | None:
+        while seq is not None:
+            if seq in self._credit:
+                return self._credit[seq]
+            seq = self._cause.get(seq)
+        return None
+
+    def see(self, event: Event) -> None:
+        self._cause[event.seq] = event.cause
+        match event:
+            case ActionDeclared(who=who):
+                self._credit[event.seq] = who
+            case DamageDealt(who=who, amount=amount, hp=hp, source=source):
+                by = source if source is not None else self._credited(event.cause)
+                if by is not None:
+                    self._credit[event.seq] = by
+                    if by in self.records:
+                        self.records[by].dealt += amount
+                if who in self.records:
+                    self.records[who].taken += amount
+                self._hp[who] = (hp, self._hp.get(who, (hp, True))[1])
+            case Healed(who=who, hp=hp):
+                self._hp[who] = (hp, self._hp.get(who, (hp, True))[1])
+            case CombatantJoined(who=who, hp=hp):
+                self._hp[who] = (hp, True)
+            case CombatantDefeated(who=who):
+                killer = self._credited(event.cause)
+                if killer is not None and killer != who and killer in self.records:
+                    self.records[killer].kills += 1
+                if who in self.records and self.records[who].fell is None:
+                    self.records[who].fell = self._round
+                self._hp[who] = (self._hp.get(who, (0, True))[0], False)
+            case CombatantLeft(who=who):
+                self._hp[who] = (self._hp.get(who, (0, True))[0], False)
+            case RoundStarted(round=number):
+                self._round = number
+                if self._before is None:
+                    self._before = self._print()
+            case RoundEnded(round=number):
+                now = self._print()
+                if now != self._before:
+                    self._calm_since = number
+                self._before = now
+            case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
+                self.stalemate = reason.startswith("stalemate") or (
+                    winner is None
+                    and rounds >= self.max_rounds
+                    and rounds - self._calm_since >= self.window
+                )
+
+    def _print(self) -> tuple[tuple[str, int, bool], ...]:
+        return tuple((who, hp, standing) for who, (hp, standing) in self._hp.items())
+
+
+@dataclass
 class Summary:
     """One fought encounter, as a row of the results."""
 
@@ -80,6 +188,10 @@ class Summary:
     side_faults: dict[str, int] = field(default_factory=dict)
     """Faults by side."""
     log: str | None = None
+    combatants: dict[str, CombatantRecord] = field(default_factory=dict)
+    """Each combatant's record (empty for a row stored before they were kept)."""
+    stalemate: bool = False
+    """It ended undecided with nothing changing (see :class:`FightStats`)."""
 
 
 def policy_of(encounter: EncounterSpec, chosen: dict[str, str]) -> dict[str, str]:
@@ -107,6 +219,7 @@ def fight_one(
     faults: dict[str, int] = {}
     side_faults = dict.fromkeys(encounter.sides, 0)
     count = 0
+    stats = FightStats(encounter)
 
     runners = make_runners(encounter, seed, policies, timeout=timeout)
     writer = LogWriter(out) if out is not None else None
@@ -116,6 +229,7 @@ def fight_one(
         count += 1
         if writer is not None:
             writer.append(event)
+        stats.see(event)
         match event:
             case DamageDealt(source=source, amount=amount) if source in side_of:
                 damage[side_of[source]] += amount
@@ -143,6 +257,8 @@ def fight_one(
         policies=names,
         side_faults=side_faults,
         log=str(out) if out is not None else None,
+        combatants=stats.records,
+        stalemate=stats.stalemate,
     )
 
 
@@ -479,6 +595,65 @@ def paired(scores: Iterable[tuple[int, int]]) -> Paired:
     )
 
 
+#: Two-sided 95% quantiles of Student's t for 1 to 30 degrees of freedom.
+_T95 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+
+
+def t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom: from the
+    table up to 30, beyond it by the Cornish-Fisher expansion around the normal's 1.96 (off by
+    less than 0.001 there)."""
+    if df < 1:
+        raise ValueError("t needs at least one degree of freedom")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = 1.959964
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
+
+
+@dataclass(frozen=True)
+class Mean:
+    """A sample mean with its 95% t interval (``None`` with fewer than two values)."""
+
+    n: int
+    mean: float
+    low: float | None
+    high: float | None
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "n": self.n,
+            "mean": round(self.mean, 4),
+            "ci95": None
+            if self.low is None or self.high is None
+            else [round(self.low, 4), round(self.high, 4)],
+        }
+
+    def text(self) -> str:
+        """``12.3 (10.1-14.5)``; ``-`` for no values."""
+        if self.n == 0:
+            return "-"
+        if self.low is None or self.high is None:
+            return f"{self.mean:.1f}"
+        return f"{self.mean:.1f} ({self.low:.1f}-{self.high:.1f})"
+
+
+def mean_ci(values: Sequence[float]) -> Mean:
+    """The mean of ``values`` and its 95% interval, ``mean ± t(n-1) · sd / √n``."""
+    n = len(values)
+    if n == 0:
+        return Mean(0, 0.0, None, None)
+    mean = statistics.fmean(values)
+    if n < 2:
+        return Mean(n, mean, None, None)
+    half = t95(n - 1) * statistics.stdev(values) / math.sqrt(n)
+    return Mean(n, mean, mean - half, mean + half)
+
+
 @dataclass
 class SideStats:
     """Totals for one side over a batch."""
@@ -491,6 +666,8 @@ class SideStats:
     rounds_sd: float
     damage_mean: float
     faults: int
+    damage: Mean = Mean(0, 0.0, None, None)
+    """Damage dealt by the side per fight, with its 95% t interval."""
 
     @property
     def rate(self) -> float:
@@ -517,9 +694,106 @@ def side_stats(sides: Iterable[str], results: Sequence[Summary]) -> list[SideSta
                 rounds_sd=sd,
                 damage_mean=statistics.fmean(damage) if damage else 0.0,
                 faults=faults,
+                damage=mean_ci(damage),
             )
         )
     return out
+
+
+@dataclass
+class CombatantStats:
+    """One combatant over a batch (the fights whose rows have its record)."""
+
+    id: str
+    side: str
+    policies: list[str]
+    """The policies it fought with (one in a batch; both in a duel)."""
+    fights: int
+    survived: int
+    """Fights it was never defeated in (one that fled survived)."""
+    interval: tuple[float, float]
+    """Wilson's 95% interval for its survival rate."""
+    dealt: Mean
+    taken: Mean
+    kills: int
+    kills_mean: float
+    fell: Mean
+    """The round it was defeated in, over the fights it was."""
+
+    @property
+    def survival(self) -> float:
+        return self.survived / self.fights if self.fights else 0.0
+
+
+def combatant_stats(encounter: EncounterSpec, results: Sequence[Summary]) -> list[CombatantStats]:
+    """Survival (with Wilson's interval), damage dealt and taken (means with t intervals),
+    kills and the round of the first fall, for each combatant, in the encounter's order."""
+    out = []
+    for c in encounter.combatants:
+        rows = [(r, r.combatants[c.id]) for r in results if c.id in r.combatants]
+        survived = sum(1 for _, rec in rows if rec.fell is None)
+        kills = sum(rec.kills for _, rec in rows)
+        out.append(
+            CombatantStats(
+                id=c.id,
+                side=c.side,
+                policies=sorted({r.policies.get(c.id, c.policy) for r, _ in rows}),
+                fights=len(rows),
+                survived=survived,
+                interval=wilson(survived, len(rows)),
+                dealt=mean_ci([rec.dealt for _, rec in rows]),
+                taken=mean_ci([rec.taken for _, rec in rows]),
+                kills=kills,
+                kills_mean=kills / len(rows) if rows else 0.0,
+                fell=mean_ci([rec.fell for _, rec in rows if rec.fell is not None]),
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """How a batch's fights ended: won by some side, stalemates, and the other undecided."""
+
+    won: int
+    stalemates: int
+    undecided: int
+    """Neither won nor a stalemate (every side down at once, the round limit with hit points
+    still changing, nobody acting any more)."""
+    rounds: Mean
+
+
+def outcomes(results: Sequence[Summary]) -> Outcomes:
+    won = sum(1 for r in results if r.winner is not None)
+    stalemates = sum(1 for r in results if r.winner is None and r.stalemate)
+    return Outcomes(
+        won=won,
+        stalemates=stalemates,
+        undecided=len(results) - won - stalemates,
+        rounds=mean_ci([r.rounds for r in results]),
+    )
+
+
+def combatants_json(stats: Iterable[CombatantStats]) -> list[dict[str, object]]:
+    """The per-combatant statistics as ``--json`` prints them."""
+    return [
+        {
+            "id": s.id,
+            "side": s.side,
+            "policies": s.policies,
+            "fights": s.fights,
+            "survived": s.survived,
+            "survival": round(s.survival, 4),
+            "survival_ci95": [round(s.interval[0], 4), round(s.interval[1], 4)],
+            "damage_dealt": s.dealt.as_json(),
+            "damage_taken": s.taken.as_json(),
+            "kills": s.kills,
+            "kills_mean": round(s.kills_mean, 4),
+            "fell": s.fell.n,
+            "fell_round": s.fell.as_json(),
+        }
+        for s in stats
+    ]
 
 
 def faults_by_policy(results: Iterable[Summary]) -> dict[str, int]:
@@ -559,13 +833,26 @@ CREATE TABLE IF NOT EXISTS encounters (
     log TEXT,                     -- where its log was kept, NULL if not kept
     rerun TEXT NOT NULL,          -- the command that fights it again
     side_faults TEXT,             -- JSON: faults by side
+    stalemate INTEGER,            -- 1: undecided with nothing changing (NULL: not recorded)
     PRIMARY KEY (run_id, ordinal)
+);
+CREATE TABLE IF NOT EXISTS combatants (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    ordinal INTEGER NOT NULL,     -- the encounter's row in encounters
+    combatant TEXT NOT NULL,      -- its id
+    side TEXT NOT NULL,
+    policy TEXT NOT NULL,
+    dealt INTEGER NOT NULL,       -- damage it dealt
+    taken INTEGER NOT NULL,       -- damage it took
+    kills INTEGER NOT NULL,       -- others it defeated
+    fell INTEGER,                 -- the round it was defeated in, NULL if never
+    PRIMARY KEY (run_id, ordinal, combatant)
 );
 """
 
 _COLUMNS = (
     "run_id, ordinal, seed, winner, rounds, events, damage, faults, policies, log, rerun,"
-    " side_faults"
+    " side_faults, stalemate"
 )
 
 
@@ -615,6 +902,8 @@ class ResultStore:
         found = {row[1] for row in self._con.execute("PRAGMA table_info(encounters)")}
         if "side_faults" not in found:  # a database from before the column existed
             self._con.execute("ALTER TABLE encounters ADD COLUMN side_faults TEXT")
+        if "stalemate" not in found:  # (the combatants table is created above if missing)
+            self._con.execute("ALTER TABLE encounters ADD COLUMN stalemate INTEGER")
         settings = (kind, str(encounter), json.dumps(policies, sort_keys=True), seed_start)
         self.done: dict[int, Summary] = {}
         if resume:
@@ -661,12 +950,21 @@ class ResultStore:
         return int(run_id)
 
     def _rows(self, run_id: int) -> Iterator[tuple[int, str, Summary]]:
-        for row in self._con.execute(
-            "SELECT ordinal, seed, winner, rounds, events, damage, faults, policies, log, rerun,"
-            " side_faults FROM encounters WHERE run_id = ? ORDER BY ordinal",
+        records: dict[int, dict[str, CombatantRecord]] = {}
+        for ordinal, who, side, dealt, taken, kills, fell in self._con.execute(
+            "SELECT ordinal, combatant, side, dealt, taken, kills, fell FROM combatants"
+            " WHERE run_id = ? ORDER BY ordinal, rowid",
             (run_id,),
         ):
-            ordinal, seed, winner, rounds, events, damage, faults, policies, log, rerun, sf = row
+            records.setdefault(ordinal, {})[who] = CombatantRecord(dealt, taken, kills, fell, side)
+        for row in self._con.execute(
+            "SELECT ordinal, seed, winner, rounds, events, damage, faults, policies, log, rerun,"
+            " side_faults, stalemate FROM encounters WHERE run_id = ? ORDER BY ordinal",
+            (run_id,),
+        ):
+            ordinal, seed, winner, rounds, events, damage, faults, policies, log, rerun, sf, st = (
+                row
+            )
             yield (
                 ordinal,
                 rerun,
@@ -680,6 +978,8 @@ class ResultStore:
                     policies=json.loads(policies),
                     side_faults=json.loads(sf) if sf else {},
                     log=log,
+                    combatants=records.get(ordinal, {}),
+                    stalemate=bool(st),
                 ),
             )
 
@@ -687,7 +987,7 @@ class ResultStore:
         """Write one finished encounter (committed within a quarter of a second)."""
         task = self.tasks[ordinal]
         self._con.execute(
-            f"INSERT INTO encounters ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO encounters ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 self.run_id,
                 ordinal,
@@ -701,7 +1001,31 @@ class ResultStore:
                 summary.log,
                 rerun_command(self.encounter, task, summary.log, self.timeout),
                 json.dumps(summary.side_faults, sort_keys=True),
+                int(summary.stalemate),
             ),
+        )
+        # Rows of this encounter left without its encounters row (a hand-edited database) are
+        # stale: the encounters row is the record of what was fought.
+        self._con.execute(
+            "DELETE FROM combatants WHERE run_id = ? AND ordinal = ?", (self.run_id, ordinal)
+        )
+        self._con.executemany(
+            "INSERT INTO combatants (run_id, ordinal, combatant, side, policy, dealt, taken,"
+            " kills, fell) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    self.run_id,
+                    ordinal,
+                    who,
+                    rec.side,
+                    summary.policies.get(who, ""),
+                    rec.dealt,
+                    rec.taken,
+                    rec.kills,
+                    rec.fell,
+                )
+                for who, rec in summary.combatants.items()
+            ],
         )
         self.done[ordinal] = summary
         if time.monotonic() - self._last_commit > 0.25:

@@ -1,7 +1,7 @@
 """Win rates of the built-in policies against each other on the example encounters.
 
-Each pair plays ``initiative duel`` (sides swapped every other encounter, results stored with
-``--db``); prints a Markdown table: A's wins, B's wins, no winner, A's win rate with its Wilson
+Each pair plays ``initiative duel`` (``--runs N``: N games, N/2 seeds each fought both ways;
+results stored with ``--db``); prints a Markdown table: A's wins, B's wins, no winner, A's win rate with its Wilson
 95% interval, and the two-sided sign test's p.
 
     python benchmarks/policy_table.py [--runs N] [--lookahead-runs M] [--jobs J]
@@ -47,10 +47,11 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for encounter in sorted((ROOT / "examples").glob("*.toml")):
         for a, b in itertools.combinations(POLICIES, 2):
-            runs = args.lookahead_runs if "lookahead" in (a, b) else args.runs
+            seeds = max(1, (args.lookahead_runs if "lookahead" in (a, b) else args.runs) // 2)
+            runs = 2 * seeds  # games: duel fights each seed both ways
             with tempfile.TemporaryDirectory() as scratch:
                 db = Path(scratch) / "duel.sqlite"
-                command = [exe, "duel", str(encounter), "--policies", a, b, "--runs", str(runs)]
+                command = [exe, "duel", str(encounter), "--policies", a, b, "--runs", str(seeds)]
                 command += ["--jobs", str(args.jobs), "--db", str(db)]
                 subprocess.run(command, capture_output=True, text=True, check=True)
                 wa, wb = wins(db, a, b)

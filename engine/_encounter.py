@@ -209,7 +209,18 @@ def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpe
         raise EncounterFileError(f"{name}: at key decision_timeout: must be positive")
     if spec.max_rounds < 1:
         raise EncounterFileError(f"{name}: at key max_rounds: must be at least 1")
-    spec = replace(spec, combatants=tuple(combatants), sides=tuple(sides))
+    stalemate = spec.stalemate_window
+    if stalemate < 0:
+        raise EncounterFileError(
+            f"{name}: at key stalemate_rounds: must be at least 1 (or 0: off), got {stalemate}"
+        )
+    spec = replace(
+        spec,
+        combatants=tuple(combatants),
+        sides=tuple(sides),
+        # Off is recorded as absent, so a header without the option stays as it was.
+        stalemate_rounds=stalemate or msgspec.UNSET,
+    )
     spec = ruleset_cls.normalize(spec, name=name)
     # Each combatant's options as the header records them: checked by the ruleset above, the
     # keys that differ from their defaults in the ruleset's field order.

@@ -204,6 +204,10 @@ class Fight:
         """Every decision sent to :meth:`run` so far, in order (what :meth:`fork` replays)."""
         self.acted_in_round = 0
         """The last round in which an action (not ``EndTurn`` or ``Pass``) was declared."""
+        self._calm: dict[int, tuple[int, tuple[tuple[str, int, bool], ...]]] = {}
+        """With the encounter's ``stalemate_rounds``: after each round (0: before the first),
+        the last round whose end found hit points or who stands changed, and what they were
+        (kept by round, so a fork resumed in a round reads its past from its parent's)."""
         self._nearest: tuple[int, str, CombatantState | None] = (-2, "", None)
         """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
         self._nearest_by: dict[str, tuple[int, str | None]] = {}
@@ -560,6 +564,8 @@ class Fight:
     def _round(self, number: int, paused: Paused | None = None) -> Drive:
         """Round ``number``; with ``paused``, the rest of it from a fork's decision."""
         R = self.ruleset
+        if self.encounter.stalemate_window and number - 1 not in self._calm:
+            self._calm[number - 1] = (number - 1, self._standing_print())
         if paused is None:
             started = self.emit(RoundStarted(round=number))
             self.log.debug("round started", round=number)
@@ -593,6 +599,27 @@ class Fight:
         self.digest(cause=ended)
         self.check_end()
         self._check_idle()
+        self._check_stalemate()
+
+    def _standing_print(self) -> tuple[tuple[str, int, bool], ...]:
+        """Every combatant present: its hit points and whether it stands (join order)."""
+        return tuple((c.id, c.hp, c.standing) for c in self.state.combatants.values())
+
+    def _check_stalemate(self) -> None:
+        """End the encounter undecided, as a stalemate, once ``stalemate_rounds`` rounds in a
+        row have ended with the same hit points and the same combatants standing (see
+        ``EncounterSpec.stalemate_rounds``; off unless the encounter gives it)."""
+        window = self.encounter.stalemate_window
+        if not window:
+            return
+        number = self.state.round
+        now = self._standing_print()
+        since, before = self._calm.get(number - 1, (number, ()))
+        if now != before:
+            since = number
+        self._calm[number] = (since, now)
+        if number - since >= window:
+            self._end(None, f"stalemate: no hit points changed in {window} rounds")
 
     def _check_idle(self) -> None:
         """End the encounter after ``idle_rounds`` rounds in a row without any action, counted
@@ -900,6 +927,8 @@ class Fight:
         )
         copy.log = SILENT_LOG
         copy.recording = record and self.recording
+        if self._calm:  # the rounds before a fork's are its own past
+            copy._calm = dict(self._calm)
         return copy
 
     def _layouts_at(self, point: object, layout: int) -> _Layouts:

@@ -152,6 +152,15 @@ class EncounterSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     """Seconds a policy has for one decision before it is recorded as timed out."""
     max_rounds: int = 100
     """The encounter ends undecided after this many rounds."""
+    stalemate_rounds: int | msgspec.UnsetType = msgspec.UNSET
+    """End the encounter undecided, as a stalemate, once this many rounds in a row have passed
+    with no hit points changed and no one joining, falling or leaving (left out, or 0: never).
+    Absent from a log's header when not given, so older logs read and verify as they were."""
+
+    @property
+    def stalemate_window(self) -> int:
+        """``stalemate_rounds`` as a number: 0 when the option is off."""
+        return self.stalemate_rounds if isinstance(self.stalemate_rounds, int) else 0
 
 
 def check_encounter_data(data: object, *, name: str = "<encounter>") -> None:

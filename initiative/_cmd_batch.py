@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from initiative.actors import ResultStore, Summary, Task
+    from initiative.actors import CombatantStats, Outcomes, ResultStore, Summary, Task
     from initiative.events import EncounterSpec
 
 from ._app import UsageProblem, app, err, out, parse_policies
@@ -254,7 +254,16 @@ def batch(
     """Fight an encounter over many seeds: win rates with 95% intervals, rounds, damage and
     policy faults per side; results optionally stored in SQLite."""
     _start_worker_server(jobs, cluster)
-    from initiative.actors import Task, check_cluster, faults_by_policy, rerun_command, side_stats
+    from initiative.actors import (
+        Task,
+        check_cluster,
+        combatant_stats,
+        combatants_json,
+        faults_by_policy,
+        outcomes,
+        rerun_command,
+        side_stats,
+    )
     from initiative.replays import plain
 
     chosen = parse_policies(policy)
@@ -276,7 +285,9 @@ def batch(
     results, clock = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout, cluster, saved)
     first = results[0].policies
     stats = side_stats(spec.sides, results)
-    draws = sum(1 for r in results if r.winner is None)
+    ended = outcomes(results)
+    fighters = combatant_stats(spec, results)
+    draws = ended.stalemates + ended.undecided
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
     if as_json:
         print_json(
@@ -297,11 +308,14 @@ def batch(
                         "rounds_mean": rounded(s.rounds_mean),
                         "rounds_sd": rounded(s.rounds_sd),
                         "damage_mean": rounded(s.damage_mean),
+                        "damage": s.damage.as_json(),
                         "faults": s.faults,
                     }
                     for s in stats
                 ],
                 "no_winner": draws,
+                **_outcomes_json(ended, spec),
+                "combatants": combatants_json(fighters),
                 "faults_by_policy": faults_by_policy(results),
                 **_timing(clock, jobs, cluster),
                 **_storage(saved, keep_logs),
@@ -324,11 +338,12 @@ def batch(
             _pct(s.rate),
             _ci(low, high),
             f"{s.rounds_mean:.1f}±{s.rounds_sd:.1f}",
-            f"{s.damage_mean:.1f}",
+            s.damage.text(),
             str(s.faults),
         )
     print_table(out, table)
-    out.print(f"no winner: {draws}")
+    _print_outcomes(ended, spec)
+    _print_combatants(fighters)
     out.print(
         plain(
             "faults by policy: "
@@ -337,6 +352,54 @@ def batch(
     )
     _print_timing(clock, jobs, cluster)
     _report_storage(saved, keep_logs, rerun)
+
+
+def _window(spec: "EncounterSpec") -> int:
+    from initiative.actors import STALEMATE_ROUNDS
+
+    return spec.stalemate_window or STALEMATE_ROUNDS
+
+
+def _outcomes_json(ended: "Outcomes", spec: "EncounterSpec") -> dict[str, object]:
+    return {
+        "stalemates": ended.stalemates,
+        "stalemate_rounds": _window(spec),
+        "undecided": ended.undecided,
+        "rounds": ended.rounds.as_json(),
+    }
+
+
+def _print_outcomes(ended: "Outcomes", spec: "EncounterSpec") -> None:
+    out.print(
+        f"no winner: {ended.stalemates + ended.undecided} ({ended.stalemates} stalemate(s):"
+        f" no hit points changed in the last {_window(spec)} rounds;"
+        f" {ended.undecided} undecided otherwise)"
+    )
+    out.print(f"rounds: {ended.rounds.text()} (mean, 95% t interval)")
+
+
+def _print_combatants(fighters: "list[CombatantStats]") -> None:
+    """The per-combatant table: survival with Wilson's interval, damage with t intervals."""
+    from initiative.replays import plain
+
+    table = Table(title="combatants", header_style="bold")
+    columns = ("combatant", "side", "policy", "survived", "95% CI", "dealt", "taken", "kills")
+    for column in (*columns, "fell", "in round"):
+        table.add_column(column, justify="left" if column in columns[:3] else "right")
+    for f in fighters:
+        table.add_row(
+            plain(f.id),
+            plain(f.side),
+            plain(", ".join(f.policies)),
+            f"{f.survived}/{f.fights}",
+            _ci(*f.interval),
+            f.dealt.text(),
+            f.taken.text(),
+            str(f.kills),
+            str(f.fell.n),
+            f.fell.text(),
+        )
+    print_table(out, table)
 
 
 def _workers(jobs: int, cluster: str | None) -> str:
@@ -385,7 +448,12 @@ def duel(
     ctx: typer.Context,
     encounter: Annotated[Path, typer.Argument(help="An encounter file (TOML) with two sides.")],
     policies: Annotated[tuple[str, str], typer.Option("--policies", help="The two policies: A B.")],
-    runs: RUNS,
+    runs: Annotated[
+        int,
+        typer.Option(
+            "--runs", "-n", help="How many seeds to fight; each is fought both ways (2N duels)."
+        ),
+    ],
     jobs: JOBS = 1,
     seed_start: SEED_START = 1,
     db: DB = None,
@@ -395,12 +463,21 @@ def duel(
     resume: RESUME = False,
     as_json: AS_JSON = False,
 ) -> None:
-    """Pit two policies against each other: each seed is fought twice, with the policies on
-    one side and then on the other. Says which is better and how sure that is (an exact
+    """Pit two policies against each other: each of --runs seeds is fought twice, with the
+    policies on one side and then on the other. Says which is better and how sure that is (an exact
     two-sided sign test over the seeds, paired: the two games of a seed share their dice)."""
     _start_worker_server(jobs, cluster)
     from initiative import engine
-    from initiative.actors import Task, check_cluster, paired, rerun_command, wilson
+    from initiative.actors import (
+        Task,
+        check_cluster,
+        combatant_stats,
+        combatants_json,
+        outcomes,
+        paired,
+        rerun_command,
+        wilson,
+    )
     from initiative.replays import plain
 
     a, b = policies
@@ -420,8 +497,9 @@ def duel(
             policies=((one, a), (two, b)) if i % 2 == 0 else ((one, b), (two, a)),
             label="" if i % 2 == 0 else ".swapped",
         )
-        for i in range(runs)
+        for i in range(2 * runs)
     ]
+    games = len(tasks)
     if cluster is not None:
         check_cluster(cluster)
     saved = _open_store(
@@ -452,7 +530,9 @@ def duel(
         scores.append((tasks[i].seed, score))
     pairs = paired(scores)
     p = pairs.p
-    draws = runs - wins["A"] - wins["B"]
+    draws = games - wins["A"] - wins["B"]
+    ended = outcomes(results)
+    fighters = combatant_stats(spec, results)
     split = pairs.a_better + pairs.b_better
     better = None
     if p < 0.05 and pairs.a_better != pairs.b_better:
@@ -464,6 +544,8 @@ def duel(
                 "command": "duel",
                 "encounter": str(encounter),
                 "runs": runs,
+                "seeds": runs,
+                "games": games,
                 "seed_start": seed_start,
                 "policies": [
                     {
@@ -471,13 +553,15 @@ def duel(
                         "policy": name,
                         "wins": wins[who],
                         "wins_by_side": {one: by_side[(who, one)], two: by_side[(who, two)]},
-                        "rate": rounded(wins[who] / runs),
-                        "ci95": [rounded(x) for x in wilson(wins[who], runs)],
+                        "rate": rounded(wins[who] / games),
+                        "ci95": [rounded(x) for x in wilson(wins[who], games)],
                         "faults": faults[who],
                     }
                     for who, name in (("A", a), ("B", b))
                 ],
                 "no_winner": draws,
+                **_outcomes_json(ended, spec),
+                "combatants": combatants_json(fighters),
                 "paired": {
                     "seeds": pairs.a_better + pairs.b_better + pairs.even,
                     "a_better": pairs.a_better,
@@ -494,7 +578,8 @@ def duel(
             }
         )
         return
-    table = Table(title=plain(f"{spec.name or encounter.name}: {runs} duels"), header_style="bold")
+    title = f"{spec.name or encounter.name}: {runs} seeds, each fought both ways ({games} duels)"
+    table = Table(title=plain(title), header_style="bold")
     for column in (
         "policy",
         plain(f"wins as {one}"),
@@ -506,18 +591,19 @@ def duel(
     ):
         table.add_column(column, justify="left" if column == "policy" else "right")
     for who, name in (("A", a), ("B", b)):
-        low, high = wilson(wins[who], runs)
+        low, high = wilson(wins[who], games)
         table.add_row(
             plain(f"{who} {name}"),
             str(by_side[(who, one)]),
             str(by_side[(who, two)]),
             str(wins[who]),
-            _pct(wins[who] / runs),
+            _pct(wins[who] / games),
             _ci(low, high),
             str(faults[who]),
         )
     print_table(out, table)
-    out.print(f"no winner: {draws}")
+    _print_outcomes(ended, spec)
+    _print_combatants(fighters)
     out.print(
         plain(
             f"paired by seed: each seed is fought twice, {a} once on each side, with the same"

@@ -171,6 +171,7 @@ def _print_json(
                     "wins": p.wins,
                     "losses": p.losses,
                     "undecided": p.undecided,
+                    "stalemates": p.stalemates,
                     "a_better": p.a_better,
                     "b_better": p.b_better,
                     "even": p.even,
@@ -231,7 +232,7 @@ def _print_tables(
         )
     print_table(out, ratings)
     pairs = Table(title="pairs (wins-losses-undecided of A against B)", header_style="bold")
-    for column in ("encounter", "A", "B", "W-L-U", "seeds A/B/even", "p"):
+    for column in ("encounter", "A", "B", "W-L-U", "stalemates", "seeds A/B/even", "p"):
         pairs.add_column(column, justify="left" if column in ("encounter", "A", "B") else "right")
     for where, records in _pairings(played):
         for p in records:
@@ -241,6 +242,7 @@ def _print_tables(
                 plain(p.a),
                 plain(p.b),
                 f"{p.wins}-{p.losses}-{p.undecided}",
+                str(p.stalemates),
                 f"{p.a_better}/{p.b_better}/{p.even}",
                 f"{p.p:.3g}",
             )

@@ -62,6 +62,8 @@ class Game:
     winner: str | None
     """The winning policy (``a`` or ``b``), ``None`` when the fight had no winner."""
     rounds: int
+    stalemate: bool = False
+    """Undecided with nothing changing in its last rounds (see ``actors.FightStats``)."""
 
 
 @dataclass(frozen=True)
@@ -75,12 +77,15 @@ class Pairing:
     losses: int
     """Games ``b`` won."""
     undecided: int
+    """Games neither won (stalemates included)."""
     a_better: int
     """Seeds where ``a`` won more of the two games than ``b``."""
     b_better: int
     even: int
     p: float
     """Exact two-sided sign test over the seeds that were not even."""
+    stalemates: int = 0
+    """The undecided games that were stalemates."""
 
     @property
     def games(self) -> int:
@@ -149,7 +154,9 @@ def games_of(
         swapped = i % 2 == 1
         side_a, side_b = (two, one) if swapped else (one, two)
         winner = a if summary.winner == side_a else b if summary.winner == side_b else None
-        games.append(Game(name, summary.seed, a, b, swapped, winner, summary.rounds))
+        games.append(
+            Game(name, summary.seed, a, b, swapped, winner, summary.rounds, summary.stalemate)
+        )
     return games
 
 
@@ -191,6 +198,7 @@ class League:
                     b_better=seeds.b_better,
                     even=seeds.even,
                     p=seeds.p,
+                    stalemates=sum(1 for g in mine if g.winner is None and g.stalemate),
                 )
             )
         return out
@@ -440,4 +448,5 @@ def games_table(league: League) -> Iterator[dict[str, Any]]:
             "swapped": g.swapped,
             "winner": g.winner,
             "rounds": g.rounds,
+            "stalemate": g.stalemate,
         }

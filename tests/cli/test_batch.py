@@ -181,7 +181,7 @@ def test_duel_swaps_sides_and_says_which_policy_is_better(tmp_path: Path) -> Non
         "aggressive",
         "random",
         "--runs",
-        20,
+        10,
         "--db",
         tmp_path / "r.sqlite",
     )
@@ -225,7 +225,7 @@ def test_a_duel_of_a_policy_with_itself_is_even(tmp_path: Path) -> None:
         "aggressive",
         "aggressive",
         "--runs",
-        30,
+        15,
         "--keep-logs",
         tmp_path / "logs",
     )

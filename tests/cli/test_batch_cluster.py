@@ -124,7 +124,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_writes_nothing_twice(tmp_pa
 def test_a_local_cluster_gives_the_same_rows_as_one_job(tmp_path: Path) -> None:
     """``--cluster local:2`` starts two worker processes and gives the ``--jobs 1`` rows."""
     one = cli(
-        "duel", DUEL, "--policies", "aggressive", "random", "--runs", 8, "--db", tmp_path / "1.db"
+        "duel", DUEL, "--policies", "aggressive", "random", "--runs", 4, "--db", tmp_path / "1.db"
     )
     assert one.returncode == 0, one.stderr
     two = cli(
@@ -134,7 +134,7 @@ def test_a_local_cluster_gives_the_same_rows_as_one_job(tmp_path: Path) -> None:
         "aggressive",
         "random",
         "--runs",
-        8,
+        4,
         "--db",
         tmp_path / "2.db",
         "--cluster",

@@ -90,7 +90,7 @@ def test_batch_json_is_read_by_jq(tmp_path: Path) -> None:
 
 def test_duel_json_explains_the_pairing(tmp_path: Path) -> None:
     """``duel --json`` gives the paired counts and the sign test's p."""
-    done = cli("duel", DUEL, "--policies", "aggressive", "random", "--runs", 8, "--json")
+    done = cli("duel", DUEL, "--policies", "aggressive", "random", "--runs", 4, "--json")
     assert done.returncode == 0, done.stderr
     pairs = jq(".paired", done.stdout)
     assert isinstance(pairs, dict)
