@@ -32,7 +32,7 @@ from ._given import (
     given_dice as given_dice,
     recorded_dice as recorded_dice,
 )
-from ._live import LiveState as LiveState, Snapshot as Snapshot
+from ._live import LiveState as LiveState, Snapshot as Snapshot, fold as fold
 from ._position import (
     Board as Board,
     GivenDice as GivenDice,
@@ -65,7 +65,6 @@ from ._state import (
     EncounterState as EncounterState,
     apply as apply,
     chain_step as chain_step,
-    fold as fold,
     fold_pure as fold_pure,
     state_digest as state_digest,
     state_to_builtins as state_to_builtins,

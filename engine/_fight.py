@@ -9,9 +9,9 @@ scheduler in ``actors`` forwards its tokens to combatant tasks, the in-line exec
 trusted policies directly, a replay feeds recorded decisions, and a look-ahead policy steps a
 fork. All of them produce the same events.
 
-The state a fight keeps is a :class:`~engine._live.LiveState`, changed in place per event; the
-pure fold (:func:`engine.apply`) stays the reference that replays use, and the digest recorded
-at each round's end is the same for both.
+The state a fight keeps is a :class:`~engine._live.LiveState`, changed in place per event by
+the one state transition (``_live.py``) that :func:`engine.fold` also runs to rebuild a log, so
+the digest recorded at each round's end is the one a replay finds.
 """
 
 from __future__ import annotations

@@ -1,23 +1,29 @@
-"""The engine's live state: the same facts as the fold, changed in place in O(1) per event.
+"""The state transition: the live state a fight changes in place, and the fold of a log.
 
-:func:`engine.apply` (the pure fold) stays the reference: it is what ``state``, ``verify`` and
-``why`` rebuild a log with. A fight being played keeps a :class:`LiveState` instead, whose
-:meth:`LiveState.apply` changes one combatant's value (or one scalar) per event rather than
-copying the whole table, and which keeps the indexes the rules ask for on every decision:
+What each event changes is written once, here: one small function per event type
+(:data:`_CHANGES`), applied to a :class:`LiveState`. A fight being played keeps a live state
+and applies each event as it records it; :func:`fold` (what ``state``, ``verify`` and ``why``
+rebuild a log with) applies the same functions to a fresh live state and freezes it into an
+:class:`EncounterState`. A change replaces one combatant's value (or one scalar) rather than
+copying the whole table, and keeps up the indexes the rules ask for on every decision:
 
 - the initiative rank of each combatant (``rank``), so ordering ids is a dict lookup;
-- who is standing, per side, in the order :meth:`EncounterState.standing` gives;
+- who is standing, per side, in the order :meth:`EncounterState.standing` gives (built on
+  first use: a replay's fold never pays for it);
 - a grid of positions (cells of :data:`CELL` metres), so "who is within ``r`` of here" looks
-  at the cells around a point instead of at every combatant.
+  at the cells around a point instead of at every combatant;
+- who holds each condition, and (built on first use) who has how many AP.
 
-The digest recorded at each round's end is taken from :meth:`LiveState.freeze`, and must equal
-the digest of the fold of the same events (a property test holds the two to it).
+:func:`engine.apply` is a second, independent writing of the same facts, kept only as the
+oracle the tests hold this transition to, event by event (``tests/engine/test_fold.py``).
+The digest recorded at each round's end is taken from :meth:`LiveState.freeze`.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from itertools import takewhile
 from typing import Any
 
 from initiative.events import (
@@ -48,7 +54,7 @@ from initiative.events import (
 )
 from msgspec.structs import replace
 
-from ._state import CombatantState, EncounterState, _set_counter
+from ._state import CombatantState, EncounterState
 
 CELL = 4.0
 """Side of a grid cell in metres; queries wider than :data:`WIDE` cells scan everyone."""
@@ -61,6 +67,16 @@ _ALL = "\0all"
 
 def _cell(p: Position) -> tuple[int, int]:
     return (math.floor(p.x / CELL), math.floor(p.y / CELL))
+
+
+def _set_counter(
+    counters: tuple[tuple[str, int], ...], name: str, value: int
+) -> tuple[tuple[str, int], ...]:
+    """``counters`` with tally ``name`` at ``value`` (gone at zero), sorted by name."""
+    kept = [(k, v) for k, v in counters if k != name]
+    if value:
+        kept.append((name, value))
+    return tuple(sorted(kept))
 
 
 class LiveState:
@@ -301,9 +317,10 @@ class LiveState:
         self._states = {}
         self._pos = {}
 
-    def _set(self, who: str, **changes: object) -> None:
-        self.combatants[who] = new = replace(self.combatants[who], **changes)
-        at = self._pos.get(who)
+    def _put(self, new: CombatantState) -> None:
+        """Make ``new`` the value of its combatant (in the standing index too)."""
+        self.combatants[new.id] = new
+        at = self._pos.get(new.id)
         if at is not None:
             self._states[new.side][at] = new
 
@@ -316,26 +333,29 @@ class LiveState:
             self._cells.setdefault(_cell(new), {})[who] = None
 
     def apply(self, event: Event) -> None:
-        """Change the state as ``event`` says (the same facts as :func:`engine.apply`)."""
+        """Change the state as ``event`` says (the fight runs this in line in ``emit``)."""
         self.seq = event.seq
         change = _CHANGES.get(type(event))
         if change is not None:
             change(self, event)
 
 
-# One small function per event type that changes anything, found by type (cheaper than a
-# ``match`` over every class): each mirrors its case in :func:`engine.apply`.
+# The state transition: one small function per event type that changes anything, found by type
+# (cheaper than a ``match`` over every class). A combatant's value is replaced, never changed
+# (a policy may hold the old one); the indexes follow in the same function. :func:`fold` runs
+# these same functions, so the engine's state and a replay's cannot disagree.
 
 
 def _ap(s: LiveState, e: APChanged) -> None:
+    c = s.combatants[e.who]
     by_ap = s._by_ap
-    if by_ap is not None and (old := s.combatants[e.who].ap) != e.ap:
-        bucket = by_ap[old]
+    if by_ap is not None and c.ap != e.ap:
+        bucket = by_ap[c.ap]
         del bucket[e.who]
         if not bucket:
-            del by_ap[old]
+            del by_ap[c.ap]
         by_ap.setdefault(e.ap, {})[e.who] = None
-    s._set(e.who, ap=e.ap)
+    s._put(replace(c, ap=e.ap))
 
 
 def _priority(s: LiveState, e: PriorityGranted) -> None:
@@ -343,13 +363,14 @@ def _priority(s: LiveState, e: PriorityGranted) -> None:
 
 
 def _hp(s: LiveState, e: DamageDealt | Healed) -> None:
-    s._set(e.who, hp=e.hp)
+    s._put(replace(s.combatants[e.who], hp=e.hp))
 
 
 def _moved(s: LiveState, e: Moved) -> None:
     s.layout += 1
-    s._place(e.who, s.combatants[e.who].position, e.to)
-    s._set(e.who, position=e.to)
+    c = s.combatants[e.who]
+    s._place(e.who, c.position, e.to)
+    s._put(replace(c, position=e.to))
 
 
 def _turn(s: LiveState, e: TurnStarted | TurnInserted) -> None:
@@ -378,21 +399,22 @@ def _closed(s: LiveState, e: OpeningClosed) -> None:
 
 def _condition_added(s: LiveState, e: ConditionAdded) -> None:
     s.layout += 1
-    held = s.combatants[e.who].conditions
-    if e.condition not in held:
-        s._set(e.who, conditions=(*held, e.condition))
+    c = s.combatants[e.who]
+    if e.condition not in c.conditions:
+        s._put(replace(c, conditions=(*c.conditions, e.condition)))
         s.holding.setdefault(e.condition, set()).add(e.who)
 
 
 def _condition_removed(s: LiveState, e: ConditionRemoved) -> None:
     s.layout += 1
-    held = s.combatants[e.who].conditions
-    s._set(e.who, conditions=tuple(c for c in held if c != e.condition))
+    c = s.combatants[e.who]
+    s._put(replace(c, conditions=tuple(k for k in c.conditions if k != e.condition)))
     s.holding.get(e.condition, set()).discard(e.who)
 
 
 def _counter(s: LiveState, e: CounterChanged) -> None:
-    s._set(e.who, counters=_set_counter(s.combatants[e.who].counters, e.name, e.value))
+    c = s.combatants[e.who]
+    s._put(replace(c, counters=_set_counter(c.counters, e.name, e.value)))
 
 
 def _unstand(s: LiveState, who: str) -> None:
@@ -415,16 +437,17 @@ def _unstand(s: LiveState, who: str) -> None:
 def _defeated(s: LiveState, e: CombatantDefeated) -> None:
     s.layout += 1
     _unstand(s, e.who)
-    s._set(e.who, defeated=True)
+    s._put(replace(s.combatants[e.who], defeated=True))
 
 
 def _left(s: LiveState, e: CombatantLeft) -> None:
     s.layout += 1
     _unstand(s, e.who)
-    s._set(e.who, left=True)
+    s._put(replace(s.combatants[e.who], left=True))
 
 
 def _joined(s: LiveState, e: CombatantJoined) -> None:
+    """A new value even for an id that joined before (the key keeps its place)."""
     s.layout += 1
     old = s.combatants.get(e.who)
     if old is not None:
@@ -441,8 +464,9 @@ def _joined(s: LiveState, e: CombatantJoined) -> None:
 
 def _rolled(s: LiveState, e: InitiativeRolled) -> None:
     for member in e.who:
-        if member in s.combatants:
-            s._set(member, initiative=e.total)
+        c = s.combatants.get(member)
+        if c is not None:
+            s._put(replace(c, initiative=e.total))
 
 
 def _ordered(s: LiveState, e: InitiativeOrdered) -> None:
@@ -493,6 +517,42 @@ _CHANGES: dict[type, Callable[[LiveState, Any], None]] = {
     EncounterStarted: _started,
     EncounterEnded: _ended,
 }
+
+
+class _Folding(LiveState):
+    """A live state that is only folded and frozen: the same changes (:data:`_CHANGES`), but
+    no position grid and no standing index kept up, which nothing asks of a fold (about a
+    seventh of a replay's fold; the lazy indexes are never built in one anyway)."""
+
+    __slots__ = ()
+
+    def _put(self, new: CombatantState) -> None:
+        self.combatants[new.id] = new
+
+    def _place(self, who: str, old: Position | None, new: Position | None) -> None:
+        pass
+
+
+def fold(events: Iterable[Event], upto: int | None = None) -> EncounterState:
+    """The state after event ``upto`` (the last event when ``None``): what ``state``,
+    ``verify`` and ``why`` rebuild a log with.
+
+    The live state's own transition (:data:`_CHANGES`) run over the events, then frozen: one
+    definition of what each event changes, whether a fight is being played or a log is read.
+    (:func:`engine.fold_pure`, one :func:`engine.apply` per event, is the independent oracle
+    the tests hold this to.)"""
+    if upto is not None:
+        events = takewhile(lambda e: e.seq <= upto, events)
+    state = _Folding()
+    changes = _CHANGES
+    last: Event | None = None
+    for last in events:
+        change = changes.get(type(last))
+        if change is not None:
+            change(state, last)
+    if last is not None:
+        state.seq = last.seq
+    return state.freeze()
 
 
 class Snapshot:

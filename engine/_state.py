@@ -1,15 +1,18 @@
-"""Encounter state and the pure fold ``apply(state, event) -> state``.
+"""Encounter state values, their digest, and the reference transition ``apply``.
 
-The fold never validates and never rolls: it only records what events say. Everything a state
-holds can be rebuilt from the log alone, which is what ``initiative state --at SEQ`` does.
-Combatants live in a dict that is copied on write and never mutated in place.
+The state transition the program runs is the live state's (``_live.py``): a fight changes its
+:class:`~engine._live.LiveState` in place per event, and :func:`engine.fold` (what ``state``,
+``verify`` and ``why`` rebuild a log with) runs those same per-event changes and freezes the
+result into an :class:`EncounterState`. :func:`apply` here is a second, independent writing
+of the same facts, one new value per event, kept only as the oracle the tests hold the
+transition to (``tests/engine/test_fold.py``); it shares no code with it. Neither ever
+validates or rolls: they record what the events say.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from hashlib import blake2b
-from itertools import takewhile
-from typing import Any
 
 import msgspec
 from initiative.events import (
@@ -109,17 +112,11 @@ def _with(state: EncounterState, who: str, **changes: object) -> EncounterState:
     return replace(state, combatants=combatants)
 
 
-def _set_counter(
-    counters: tuple[tuple[str, int], ...], name: str, value: int
-) -> tuple[tuple[str, int], ...]:
-    kept = [(k, v) for k, v in counters if k != name]
-    if value:
-        kept.append((name, value))
-    return tuple(sorted(kept))
-
-
 def apply(state: EncounterState, event: Event) -> EncounterState:
-    """The state after ``event``: a pure fold that trusts the event."""
+    """The state after ``event``: a pure fold that trusts the event.
+
+    The oracle for tests only (see the module's docstring): the program folds with
+    :func:`engine.fold`, which must give the same values (``tests/engine/test_fold.py``)."""
     state = replace(state, seq=event.seq)
     match event:
         case EncounterStarted(ruleset=ruleset):
@@ -169,8 +166,10 @@ def apply(state: EncounterState, event: Event) -> EncounterState:
             held = state.combatants[who].conditions
             return _with(state, who, conditions=tuple(c for c in held if c != condition))
         case CounterChanged(who=who, name=name, value=value):
-            counters = _set_counter(state.combatants[who].counters, name, value)
-            return _with(state, who, counters=counters)
+            kept = [(k, v) for k, v in state.combatants[who].counters if k != name]
+            if value:
+                kept.append((name, value))
+            return _with(state, who, counters=tuple(sorted(kept)))
         case CombatantDefeated(who=who):
             return _with(state, who, defeated=True)
         case CombatantLeft(who=who):
@@ -180,157 +179,10 @@ def apply(state: EncounterState, event: Event) -> EncounterState:
     return state
 
 
-def fold(events: list[Event], upto: int | None = None) -> EncounterState:
-    """The state after event ``upto`` (the last event when ``None``).
-
-    The same value as applying :func:`apply` to each event in turn (the reference, which
-    property tests hold it to), computed in one loop over plain locals and a mutable record
-    per combatant, each combatant's value built once at the end: replaying a whole log (what
-    ``state`` does) pays neither a new state nor a new combatant per event. Each branch
-    mirrors its case in :func:`apply`; events that change nothing are skipped by type."""
-    if upto is not None:
-        events = list(takewhile(lambda e: e.seq <= upto, events))
-    elif not isinstance(events, list):
-        events = list(events)
-    ruleset = ""
-    round_ = depth = 0
-    active: str | None = None
-    priority: str | None = None
-    order: tuple[str, ...] = ()
-    ended = False
-    winner: str | None = None
-    # id -> [side, hp, max_hp, ap, position, initiative, conditions, counters, defeated, left]
-    records: dict[str, list[Any]] = {}
-    changes = _FOLD_CHANGES
-    event: Any  # each branch reads the fields its event type has
-    for event in events:
-        change = changes.get(type(event))
-        if change is None:
-            continue
-        if change == _PRIORITY:
-            priority = event.who
-        elif change == _AP:
-            records[event.who][_R_AP] = event.ap
-        elif change == _TURN:
-            active = event.who
-            priority = None
-        elif change == _TURN_ENDED:
-            active = priority = None
-        elif change == _HP:
-            records[event.who][_R_HP] = event.hp
-        elif change == _MOVED:
-            records[event.who][_R_POSITION] = event.to
-        elif change == _CONDITION_ADDED:
-            record = records[event.who]
-            held = record[_R_CONDITIONS]
-            if event.condition not in held:
-                record[_R_CONDITIONS] = (*held, event.condition)
-        elif change == _CONDITION_REMOVED:
-            record = records[event.who]
-            gone = event.condition
-            record[_R_CONDITIONS] = tuple(c for c in record[_R_CONDITIONS] if c != gone)
-        elif change == _COUNTER:
-            record = records[event.who]
-            record[_R_COUNTERS] = _set_counter(record[_R_COUNTERS], event.name, event.value)
-        elif change == _DEFEATED:
-            records[event.who][_R_DEFEATED] = True
-        elif change == _LEFT:
-            records[event.who][_R_LEFT] = True
-        elif change == _ROUND:
-            round_ = event.round
-        elif change == _INSERTED_ENDED:
-            active = event.returns_to
-            priority = None
-        elif change == _OPENED:
-            depth += 1
-        elif change == _CLOSED:
-            depth = max(0, depth - 1)
-            priority = event.returns_to
-        elif change == _JOINED:
-            # A new record even for an id that joined before (the key keeps its place).
-            records[event.who] = [
-                event.side, event.hp, event.hp, event.ap, event.position,
-                None, (), (), False, False,
-            ]  # fmt: skip
-        elif change == _ROLLED:
-            for member in event.who:
-                if member in records:
-                    records[member][_R_INITIATIVE] = event.total
-        elif change == _ORDERED:
-            order = event.order
-        elif change == _STARTED:
-            ruleset = event.ruleset
-        elif change == _ENDED:
-            ended = True
-            winner = event.winner
-            active = priority = None
-    return EncounterState(
-        seq=events[-1].seq if events else -1,
-        ruleset=ruleset,
-        round=round_,
-        active=active,
-        priority=priority,
-        order=order,
-        combatants={
-            who: CombatantState(
-                id=who,
-                side=r[0],
-                hp=r[1],
-                max_hp=r[2],
-                ap=r[3],
-                position=r[4],
-                initiative=r[5],
-                conditions=r[6],
-                counters=r[7],
-                defeated=r[8],
-                left=r[9],
-            )
-            for who, r in records.items()
-        },
-        depth=depth,
-        ended=ended,
-        winner=winner,
-    )
-
-
-# The fields of a combatant's record in :func:`fold` (the order of CombatantState's fields).
-_R_HP, _R_AP, _R_POSITION, _R_INITIATIVE, _R_CONDITIONS, _R_COUNTERS = 1, 3, 4, 5, 6, 7
-_R_DEFEATED, _R_LEFT = 8, 9
-
-# What each event type changes in :func:`fold`, numbered roughly by how often a fight has it.
-(
-    _PRIORITY, _AP, _TURN, _TURN_ENDED, _HP, _MOVED, _CONDITION_ADDED, _CONDITION_REMOVED,
-    _COUNTER, _DEFEATED, _LEFT, _ROUND, _INSERTED_ENDED, _OPENED, _CLOSED, _JOINED, _ROLLED,
-    _ORDERED, _STARTED, _ENDED,
-) = range(20)  # fmt: skip
-_FOLD_CHANGES: dict[type, int] = {
-    PriorityGranted: _PRIORITY,
-    APChanged: _AP,
-    TurnStarted: _TURN,
-    TurnInserted: _TURN,
-    TurnEnded: _TURN_ENDED,
-    DamageDealt: _HP,
-    Healed: _HP,
-    Moved: _MOVED,
-    ConditionAdded: _CONDITION_ADDED,
-    ConditionRemoved: _CONDITION_REMOVED,
-    CounterChanged: _COUNTER,
-    CombatantDefeated: _DEFEATED,
-    CombatantLeft: _LEFT,
-    RoundStarted: _ROUND,
-    InsertedTurnEnded: _INSERTED_ENDED,
-    OpeningOpened: _OPENED,
-    OpeningClosed: _CLOSED,
-    CombatantJoined: _JOINED,
-    InitiativeRolled: _ROLLED,
-    InitiativeOrdered: _ORDERED,
-    EncounterStarted: _STARTED,
-    EncounterEnded: _ENDED,
-}
-
-
-def fold_pure(events: list[Event], upto: int | None = None) -> EncounterState:
-    """:func:`fold` by :func:`apply` alone, one new state per event: the reference."""
+def fold_pure(events: Iterable[Event], upto: int | None = None) -> EncounterState:
+    """The state after event ``upto`` by :func:`apply` alone, one new state per event: the
+    oracle the tests hold :func:`engine.fold` (and so the live state) to. Nothing in the
+    program folds with it."""
     state = EncounterState()
     for event in events:
         if upto is not None and event.seq > upto:

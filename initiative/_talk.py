@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from rich.text import Text
 
 from initiative.actors import Names, table_of
-from initiative.engine import EncounterState, apply
+from initiative.engine import LiveState
 from initiative.events import EncounterSpec, decode_event
 from initiative.replays import TableNarrator
 
@@ -27,14 +27,14 @@ class TableTalk:
     def __init__(self, encounter: EncounterSpec) -> None:
         self.names = Names(encounter)
         self._narrate = TableNarrator()
-        self._state = EncounterState()
+        self._state = LiveState()
         self._said: list[tuple[str, ...]] = []
         """The sentences told on reading each line, by line."""
 
     def _fold(self, lines: Sequence[bytes]) -> None:
         for line in lines[len(self._said) :]:
             event = decode_event(line)
-            self._state = apply(self._state, event)
+            self._state.apply(event)
             told = self._narrate(event)
             self._said.append(
                 tuple(Text.from_markup(t).plain for t in told.splitlines()) if told else ()
@@ -46,5 +46,5 @@ class TableTalk:
         which event): never behind the news sent, at most a few events ahead of it."""
         self._fold(lines)
         said = tuple(s for told in self._said[start:end] for s in told)
-        state = table_of(self._state, self.names, seat)
+        state = table_of(self._state.freeze(), self.names, seat)
         return wire.encode(wire.TableFrame(said=said, state=state))

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 import msgspec
 from initiative.engine import (
     Decision,
-    EncounterState,
     Fight,
+    LiveState,
     PriorityToken,
-    apply,
     chain_step,
     find_ruleset,
     recorded_dice,
@@ -295,13 +294,13 @@ def check_digests(events: list[Event]) -> tuple[int, DigestMismatch | None]:
     """Fold the log's events and compare each ``StateDigested`` with the folded state.
 
     Returns how many digests were checked and the first mismatch (``None`` when all match)."""
-    state = EncounterState()
+    state = LiveState()  # the engine's own transition, one event at a time
     checked = 0
     for event in events:
         if isinstance(event, StateDigested):
             checked += 1
-            folded = state_digest(state)
+            folded = state_digest(state.freeze())
             if folded != event.digest:
                 return checked, DigestMismatch(event.seq, event.round, event.digest, folded)
-        state = apply(state, event)
+        state.apply(event)
     return checked, None

@@ -190,6 +190,6 @@ def test_a_copy_of_the_live_state_holds_every_slot_and_shares_no_index():
     assert containers and all(getattr(copy, n) is not getattr(live, n) for n in containers)
     before = live.freeze()
     who = next(iter(copy.combatants))
-    copy._set(who, hp=-99)
+    copy._put(msgspec.structs.replace(copy.combatants[who], hp=-99))
     copy._reindex()
     assert live.freeze() == before and copy.combatants[who].hp == -99
