@@ -110,7 +110,7 @@ def values_of(
         raise SweepError(f"--points {points}: must be from 2 to 1000")
     spread = [span.low + (span.high - span.low) * i / (points - 1) for i in range(points)]
     if span.integer:
-        return sorted({int(round(v)) for v in spread})
+        return sorted({round(v) for v in spread})
     return [round(v, 10) for v in spread]
 
 
@@ -213,9 +213,11 @@ def _set_count(data: dict[str, Any], key: str, side: str, value: Number) -> None
             clone = copy.deepcopy(last)
             clone["id"] = cid
             clone["name"] = f"{last.get('name') or last.get('id')} {k}"
-            x, y = (list(last.get("position", [0, 0])) + [0, 0])[:2]
-            if isinstance(y, int | float) and not isinstance(y, bool):
-                clone["position"] = [x, round(y + (k - 1), 2)]
+            position = last.get("position")
+            if isinstance(position, list) and len(position) == 2:
+                x, y = position
+                if isinstance(y, int | float) and not isinstance(y, bool):
+                    clone["position"] = [x, round(y + (k - 1), 2)]
             clones.append(clone)
         at = data["combatants"].index(last) + 1
         data["combatants"][at:at] = clones
