@@ -443,14 +443,20 @@ def sweep(
     jobs: int = 1,
     timeout: float | None = None,
     on_result: OnResult | None = None,
+    on_value: Callable[[Number], None] | None = None,
 ) -> Sweep:
     """Fight the encounter at ``path`` with ``key`` set to each of ``values``, each on the seeds
-    ``seed_start`` .. ``seed_start + runs - 1``. Every value is checked before any fighting."""
+    ``seed_start`` .. ``seed_start + runs - 1``. Every value is checked before any fighting;
+    ``on_value(value)`` before each value's fights, ``on_result`` as each finishes."""
     with Sweeper(path, key, runs=runs, seed_start=seed_start, jobs=jobs, timeout=timeout) as s:
         for value in values:
             s.check(value)
-        points = tuple(s.fight(value, on_result) for value in values)
-        return Sweep(key, str(path), s.sides, runs, seed_start, points)
+        points = []
+        for value in values:
+            if on_value is not None:
+                on_value(value)
+            points.append(s.fight(value, on_result))
+        return Sweep(key, str(path), s.sides, runs, seed_start, tuple(points))
 
 
 # --- where a rate crosses a target ---------------------------------------------------------------
@@ -553,11 +559,11 @@ def search(
     jobs: int = 1,
     timeout: float | None = None,
     on_result: OnResult | None = None,
-    on_probe: Callable[[Number], None] | None = None,
+    on_value: Callable[[Number], None] | None = None,
 ) -> Search:
     """Find where ``side``'s win rate (the first side by default) crosses ``target`` as the
     integer ``key`` goes from ``low`` to ``high`` (:func:`find_crossing`; each probe fights
-    ``runs`` seeds from ``seed_start``). ``on_probe(value)`` before each probe's fights."""
+    ``runs`` seeds from ``seed_start``). ``on_value(value)`` before each probe's fights."""
     if not 0 <= target <= 1:
         raise SweepError(f"--target {target}: a win rate is from 0 to 1")
     with Sweeper(path, key, runs=runs, seed_start=seed_start, jobs=jobs, timeout=timeout) as s:
@@ -569,8 +575,8 @@ def search(
         points: list[Point] = []
 
         def rate(value: int) -> float:
-            if on_probe is not None:
-                on_probe(value)
+            if on_value is not None:
+                on_value(value)
             points.append(s.fight(value, on_result))
             return points[-1].side(chosen).rate
 
