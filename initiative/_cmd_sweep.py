@@ -83,6 +83,8 @@ def sweep(
 
     span = parse_range(vary)
     if target is not None:
+        if not 0 <= target <= 1:
+            raise UsageProblem(f"--target {target:g}: a win rate is from 0 to 1")
         if step is not None or points is not None:
             raise UsageProblem("--target bisects the range; --step and --points are for a sweep")
         if not span.integer:
@@ -352,12 +354,12 @@ def _show_search(found: Search, span: Range, fights: _Fights, as_json: bool) -> 
     elif c.found == "at-low":
         line = (
             f"no crossing in the range: {side}'s win rate is already {_pct(rates[span.low])}"
-            f" at {key}={span.low}"
+            f" at {key}={span.low} ({_pct(rates[span.high])} at {span.high})"
         )
     else:
         line = (
             f"no crossing in the range: {side}'s win rate is still {_pct(rates[span.high])}"
-            f" at {key}={span.high}"
+            f" at {key}={span.high} ({_pct(rates[span.low])} at {span.low})"
         )
     out.print(plain(line))
     out.print(

@@ -565,7 +565,7 @@ def search(
     integer ``key`` goes from ``low`` to ``high`` (:func:`find_crossing`; each probe fights
     ``runs`` seeds from ``seed_start``). ``on_value(value)`` before each probe's fights."""
     if not 0 <= target <= 1:
-        raise SweepError(f"--target {target}: a win rate is from 0 to 1")
+        raise SweepError(f"--target {target:g}: a win rate is from 0 to 1")
     with Sweeper(path, key, runs=runs, seed_start=seed_start, jobs=jobs, timeout=timeout) as s:
         chosen = side if side is not None else s.sides[0]
         if chosen not in s.sides:
