@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import cli_support
@@ -11,6 +16,7 @@ import pytest
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"
+INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 
 def test_json_win_rates_equal_a_batch_of_the_changed_file(tmp_path: Path) -> None:
@@ -159,3 +165,42 @@ def test_bad_input_is_one_line_and_exit_2(vary: str, extra: list[str], message: 
     assert message in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+@pytest.mark.slow  # a real sweep process with two workers, interrupted with SIGINT
+def test_ctrl_c_stops_the_workers_keeps_the_rows_and_the_changed_files_go(tmp_path: Path) -> None:
+    """SIGINT stops a sweep within seconds with exit 130 and one line saying how many fights
+    were done (as many as the database holds); its folder of changed files is removed."""
+    db, temp = tmp_path / "s.db", tmp_path / "tmp"
+    temp.mkdir()
+    args = ["sweep", DUEL, "--vary", "combatants.tomas.hp=10..40", "-n", 400, "-j", 2, "--db", db]
+    proc = subprocess.Popen(
+        [INITIATIVE, *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # a terminal's Ctrl-C reaches the whole process group
+        env={**os.environ, "TMPDIR": str(temp)},
+    )
+    deadline = time.monotonic() + 120
+    rows = 0
+    while rows < 3:
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        try:
+            with sqlite3.connect(db) as con:
+                rows = con.execute("SELECT COUNT(*) FROM encounters").fetchone()[0]
+        except sqlite3.Error:
+            pass
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    sent = time.monotonic()
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < 3
+    assert proc.returncode == 130 and out == ""
+    with sqlite3.connect(db) as con:
+        kept = con.execute("SELECT COUNT(*) FROM encounters").fetchone()[0]
+    assert (
+        err.splitlines()[-1] == f"interrupted: {kept} fights done; the finished fights are in {db}"
+    )
+    assert "Traceback" not in err and kept < 2000
+    assert list(temp.iterdir()) == []
