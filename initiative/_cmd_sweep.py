@@ -134,7 +134,7 @@ def sweep(
                 jobs=jobs,
                 timeout=timeout,
                 on_result=fights.done,
-                on_value=lambda v: (fights.total(runs), fights.value(v)),
+                on_value=fights.probe,
             )
     if target is None:
         _show_sweep(swept, span, fights, as_json)
@@ -199,6 +199,11 @@ class _Fights:
     def total(self, more: int) -> None:
         self.planned += more
         self.progress.update(self.bar, total=self.planned)
+
+    def probe(self, value: Number) -> None:
+        """A probe of a bisection: its fights join the bar's total as it starts."""
+        self.total(self.runs)
+        self.value(value)
 
     def value(self, value: Number) -> None:
         from initiative.actors import ResultStore, Task

@@ -203,7 +203,7 @@ def _set_count(data: dict[str, Any], key: str, side: str, value: Number) -> None
             last["count"] = count(last) + value - have
             return
         used = {str(c.get("id")) for c in entries}
-        clones = []
+        clones: list[dict[str, Any]] = []
         k = 1
         while have + len(clones) < value:
             k += 1
