@@ -353,6 +353,7 @@ def _show_search(found: Search, span: Range, fights: _Fights, as_json: bool) -> 
                     "below": c.below,
                     "above": c.above,
                     "closer": c.closer,
+                    "unsure": _unsure(found),
                     "probes": [p.value for p in found.points],
                     "fights": found.fights,
                     "assumes": "the win rate is monotone in the value",
@@ -378,6 +379,8 @@ def _show_search(found: Search, span: Range, fights: _Fights, as_json: bool) -> 
             f" ({_pct(rates[c.below])}) and {key}={c.above} ({_pct(rates[c.above])});"
             f" {c.closer} is closer"
         )
+        if _unsure(found):
+            line += f" (an interval there holds {goal}: more --runs make the bracket surer)"
     elif c.found == "at-low":
         line = (
             f"no crossing in the range: {side}'s win rate is already {_pct(rates[span.low])}"
@@ -396,6 +399,16 @@ def _show_search(found: Search, span: Range, fights: _Fights, as_json: bool) -> 
         )
     )
     _print_timing(fights)
+
+
+def _unsure(found: Search) -> bool:
+    """A value of the crossing's bracket whose 95% interval holds the target (the bracket may
+    then be luck): always false when there is no bracket."""
+    c = found.crossing
+    if c.found != "crossed":
+        return False
+    by_value = {p.value: p.side(found.side).interval for p in found.points}
+    return any(by_value[v][0] <= c.target <= by_value[v][1] for v in (c.below, c.above))
 
 
 def _print_timing(fights: _Fights) -> None:

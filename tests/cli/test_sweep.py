@@ -101,6 +101,8 @@ def test_target_bisects_and_brackets_the_crossing(tmp_path: Path) -> None:
     assert rate[t["below"]] > 0.5 >= rate[t["above"]]
     closer = min((t["above"], t["below"]), key=lambda v: (abs(rate[v] - 0.5), v != t["above"]))
     assert t["closer"] == closer
+    ci = {p["value"]: p["sides"][0]["ci95"] for p in got["points"]}
+    assert t["unsure"] == any(ci[v][0] <= 0.5 <= ci[v][1] for v in (t["below"], t["above"]))
     with sqlite3.connect(db) as con:
         runs = con.execute("SELECT id, kind, encounter, runs FROM runs ORDER BY id").fetchall()
         fights = con.execute("SELECT COUNT(*) FROM encounters").fetchone()[0]
