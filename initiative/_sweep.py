@@ -95,8 +95,8 @@ def values_of(
     if step is not None and points is not None:
         raise SweepError("give --step or --points, not both")
     if step is not None:
-        if step <= 0:
-            raise SweepError(f"--step {step}: must be positive")
+        if not (step > 0 and math.isfinite(step)):
+            raise SweepError(f"--step {step}: must be a positive number")
         whole = span.integer and float(step).is_integer()
         count = math.floor((span.high - span.low) / step + 1e-9) + 1
         if count > 1000:
