@@ -405,7 +405,7 @@ def _unsure(found: Search) -> bool:
     """A value of the crossing's bracket whose 95% interval holds the target (the bracket may
     then be luck): always false when there is no bracket."""
     c = found.crossing
-    if c.found != "crossed":
+    if c.below is None or c.above is None:
         return False
     by_value = {p.value: p.side(found.side).interval for p in found.points}
     return any(by_value[v][0] <= c.target <= by_value[v][1] for v in (c.below, c.above))
