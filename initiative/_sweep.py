@@ -127,9 +127,9 @@ def vary(data: Mapping[str, Any], key: str, value: Number) -> dict[str, Any]:
     if any(not p for p in parts):
         raise SweepError(f"--vary {key}: a key is names joined by '.', none of them empty")
     if parts[0] == "sides":
-        if len(parts) != 3 or parts[2] != "count":
+        if len(parts) < 3 or parts[-1] != "count":
             raise SweepError(f"--vary {key}: a side is varied by its count: sides.SIDE.count")
-        _set_count(out, key, parts[1], value)
+        _set_count(out, key, key.removeprefix("sides.").removesuffix(".count"), value)
         return out
     where: Any = out
     at = ""
@@ -137,8 +137,12 @@ def vary(data: Mapping[str, Any], key: str, value: Number) -> dict[str, Any]:
     if parts[0] == "combatants":
         if len(parts) < 3:
             raise SweepError(f"--vary {key}: name a combatant and a field: combatants.ID.FIELD")
-        where = _combatant(out, key, parts[1])
-        at, rest = f"combatants.{parts[1]}", parts[2:]
+        # Ids may hold dots: the longest id the key starts with is the combatant.
+        ids = [c.get("id") for c in out.get("combatants", []) if isinstance(c, dict)]
+        named = [i for i in ids if isinstance(i, str) and key.startswith(f"combatants.{i}.")]
+        cid = max(named, key=len) if named else parts[1]
+        where = _combatant(out, key, cid)
+        at, rest = f"combatants.{cid}", key.removeprefix(f"combatants.{cid}.").split(".")
     for i, part in enumerate(rest):
         last = i == len(rest) - 1
         at = f"{at}.{part}" if at else part

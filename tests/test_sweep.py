@@ -145,6 +145,24 @@ def test_a_side_count_grows_with_fresh_ids_and_shrinks_from_the_end() -> None:
         vary(data, "sides.north.count", 0)
 
 
+def test_ids_and_sides_with_dots_are_found_whole() -> None:
+    data = {
+        "combatants": [
+            {"id": "orc", "side": "a.b", "hp": 5},
+            {"id": "orc.chief", "side": "c", "hp": 9, "stats": {"agility": 2}},
+        ],
+    }
+    assert vary(data, "combatants.orc.chief.hp", 12)["combatants"][1]["hp"] == 12
+    assert vary(data, "combatants.orc.chief.stats.agility", 3)["combatants"][1]["stats"] == {
+        "agility": 3
+    }
+    assert [c["id"] for c in vary(data, "sides.a.b.count", 2)["combatants"]] == [
+        "orc",
+        "orc-2",
+        "orc.chief",
+    ]
+
+
 def test_a_side_count_raises_a_count_the_file_gives() -> None:
     data = {
         "ruleset": "openings",
