@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "_cmd_debug",
     "_cmd_batch",
     "_cmd_league",
+    "_cmd_sweep",
     "_cmd_serve",
     "_cmd_join",
     "_cmd_examples",

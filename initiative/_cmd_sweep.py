@@ -1,0 +1,424 @@
+"""``sweep``: one value of an encounter varied over a range, and each side's win rate across it."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from ._app import UsageProblem, app, err, out
+from ._cmd_batch import (
+    AS_JSON,
+    DB,
+    JOBS,
+    SEED_START,
+    TIMEOUT,
+    Clock,
+    _ci,
+    _level,
+    _pct,
+    _start_worker_server as start_worker_server,
+)
+from ._output import print_json, print_table, rounded
+
+if TYPE_CHECKING:
+    from initiative.actors import ResultStore, Summary
+
+    from ._sweep import Number, Point, Range, Search, Sweep
+
+
+@app.command(rich_help_panel="Simulation at scale")
+def sweep(
+    ctx: typer.Context,
+    encounter: Annotated[Path, typer.Argument(help="The encounter file (TOML).")],
+    vary: Annotated[
+        str,
+        typer.Option(
+            "--vary",
+            help="KEY=LO..HI: combatants.ID.FIELD (e.g. combatants.boss.hp=10..40,"
+            " combatants.boss.stats.agility=1..6), options.NAME, sides.SIDE.count.",
+            show_default=False,
+        ),
+    ],
+    step: Annotated[
+        float | None, typer.Option("--step", help="Fight LO, LO+S, ... up to HI.")
+    ] = None,
+    points: Annotated[
+        int | None,
+        typer.Option(
+            "--points",
+            help="Fight N values spread evenly from LO to HI (default: every integer of a range"
+            " of at most 11, otherwise 5).",
+        ),
+    ] = None,
+    runs: Annotated[
+        int, typer.Option("--runs", "-n", help="Seeds per value (the same seeds for each).")
+    ] = 100,
+    jobs: JOBS = 1,
+    seed_start: SEED_START = 1,
+    side: Annotated[
+        str | None,
+        typer.Option(
+            "--side", help="The side whose win rate --target follows (default: the first)."
+        ),
+    ] = None,
+    target: Annotated[
+        float | None,
+        typer.Option(
+            "--target",
+            help="Find where --side's win rate crosses this rate (0 to 1), by bisection over an"
+            " integer range; assumes the rate is monotone in the value.",
+        ),
+    ] = None,
+    db: DB = None,
+    timeout: TIMEOUT = None,
+    as_json: AS_JSON = False,
+) -> None:
+    """Vary one value of an encounter and report each side's win rate across the range, with
+    95% intervals; with --target, find the value where a side's win rate crosses it."""
+    start_worker_server(jobs, None)
+    from ._sweep import Sweeper, parse_range, search, sweep as run_sweep, values_of
+
+    span = parse_range(vary)
+    if target is not None:
+        if not 0 <= target <= 1:
+            raise UsageProblem(f"--target {target:g}: a win rate is from 0 to 1")
+        if step is not None or points is not None:
+            raise UsageProblem("--target bisects the range; --step and --points are for a sweep")
+        if not span.integer:
+            raise UsageProblem(
+                f"--target bisects an integer range; --vary {vary} is not one (give LO..HI as"
+                " whole numbers)"
+            )
+    elif side is not None:
+        raise UsageProblem("--side names the side --target follows; give --target too")
+    values = values_of(span, step=step, points=points) if target is None else []
+    with Sweeper(encounter, span.key, runs=runs, seed_start=seed_start, jobs=jobs) as checked:
+        for value in values or (int(span.low), int(span.high)):
+            checked.check(value)  # a bad key or value fails here, before the progress bar
+        if side is not None and side not in checked.sides:
+            raise UsageProblem(
+                f"--side {side}: not a side of {encounter} ({', '.join(checked.sides)})"
+            )
+    fights = _Fights(ctx, encounter, span.key, runs, seed_start, jobs, timeout, db)
+    with fights:
+        if target is None:
+            fights.total(len(values) * runs)
+            swept = run_sweep(
+                encounter,
+                span.key,
+                values,
+                runs,
+                seed_start=seed_start,
+                jobs=jobs,
+                timeout=timeout,
+                on_result=fights.done,
+                on_value=fights.value,
+            )
+        else:
+            found = search(
+                encounter,
+                span.key,
+                int(span.low),
+                int(span.high),
+                target,
+                runs,
+                side=side,
+                seed_start=seed_start,
+                jobs=jobs,
+                timeout=timeout,
+                on_result=fights.done,
+                on_value=fights.probe,
+            )
+    if target is None:
+        _show_sweep(swept, span, fights, as_json)
+    else:
+        _show_search(found, span, fights, as_json)
+
+
+class _Fights:
+    """The progress bar, the results database (a run of kind ``sweep`` for each value) and
+    Ctrl-C: it stops the workers, says what was kept, and exits 130."""
+
+    def __init__(
+        self,
+        ctx: typer.Context,
+        encounter: Path,
+        key: str,
+        runs: int,
+        seed_start: int,
+        jobs: int,
+        timeout: float | None,
+        db: Path | None,
+    ) -> None:
+        from initiative.actors import quiet_logging
+
+        quiet_logging(_level(ctx))
+        self.encounter, self.key, self.runs, self.seed_start = encounter, key, runs, seed_start
+        self.jobs, self.timeout, self.db = jobs, timeout, db
+        self.clock = Clock()
+        self.run_ids: list[int] = []
+        self.saved: ResultStore | None = None
+        self.planned = 0
+
+    def __enter__(self) -> _Fights:
+        from initiative.replays import literal
+
+        from ._progress import progress_bar
+
+        self.progress = progress_bar(self.clock, err)
+        self.progress.__enter__()
+        self.bar = self.progress.add_task(literal(self.encounter.name), total=None)
+        return self
+
+    def __exit__(self, kind: object, problem: object, trace: object) -> None:
+        self.progress.__exit__(None, None, None)
+        self._close()
+        if isinstance(problem, KeyboardInterrupt):
+            from initiative.replays import plain
+
+            kept = (
+                f"; the finished fights are in {self.db}"
+                if self.db is not None
+                else "; nothing was stored (give --db to keep them)"
+            )
+            err.print(plain(f"interrupted: {self.clock.done} fights done{kept}"))
+            raise typer.Exit(130) from None
+
+    def _close(self) -> None:
+        if self.saved is not None:
+            self.saved.close()
+            self.saved = None
+
+    def total(self, more: int) -> None:
+        self.planned += more
+        self.progress.update(self.bar, total=self.planned)
+
+    def probe(self, value: Number) -> None:
+        """A probe of a bisection: its fights join the bar's total as it starts."""
+        self.total(self.runs)
+        self.value(value)
+
+    def value(self, value: Number) -> None:
+        from initiative.actors import ResultStore, Task
+        from initiative.replays import literal
+
+        self.progress.update(self.bar, description=literal(f"{self.key}={value}"))
+        if self.db is None:
+            return
+        self._close()
+        self.saved = ResultStore(
+            self.db,
+            kind="sweep",
+            encounter=f"{self.encounter} with {self.key}={value}",
+            policies={},
+            seed_start=self.seed_start,
+            tasks=[Task(seed=self.seed_start + i) for i in range(self.runs)],
+            jobs=self.jobs,
+            timeout=self.timeout,
+        )
+        self.run_ids.append(self.saved.run_id)
+
+    def done(self, value: Number, index: int, summary: Summary) -> None:
+        with _whole():
+            if self.saved is not None:
+                self.saved.add(index, summary)
+            self.clock.tick()
+        self.progress.advance(self.bar, 1)
+
+
+@contextmanager
+def _whole() -> Iterator[None]:
+    """Ctrl-C during the block takes effect at its end: a fight's row is written and counted
+    whole, or not at all (the count said on Ctrl-C is the database's)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
+    if caught:
+        raise KeyboardInterrupt
+
+
+def _point_json(p: Point) -> dict[str, object]:
+    return {
+        "value": p.value,
+        "fights": p.fights,
+        "sides": [
+            {
+                "side": s.side,
+                "wins": s.wins,
+                "rate": rounded(s.rate),
+                "ci95": [rounded(s.interval[0]), rounded(s.interval[1])],
+            }
+            for s in p.sides
+        ],
+        "no_winner": p.no_winner,
+        "stalemates": p.stalemates,
+    }
+
+
+def _common(span: Range, fights: _Fights, encounter: str, runs: int) -> dict[str, object]:
+    return {
+        "command": "sweep",
+        "encounter": encounter,
+        "key": span.key,
+        "low": span.low,
+        "high": span.high,
+        "runs": runs,
+        "seed_start": fights.seed_start,
+    }
+
+
+def _timing(fights: _Fights) -> dict[str, object]:
+    return {
+        "fought": fights.clock.done,
+        "seconds": rounded(fights.clock.elapsed, 3),
+        "jobs": fights.jobs,
+        "db": str(fights.db) if fights.db is not None else None,
+        "run_ids": fights.run_ids,
+    }
+
+
+def _rates_table(title: str, sides: tuple[str, ...], key: str, first: str = "") -> Table:
+    from initiative.replays import plain
+
+    table = Table(title=plain(title), header_style="bold")
+    if first:
+        table.add_column(first, justify="right")
+    table.add_column(plain(key), justify="right")
+    for s in sides:
+        table.add_column(plain(f"{s} wins"), justify="right")
+        table.add_column("95% CI", justify="right")
+    table.add_column("no winner", justify="right")
+    return table
+
+
+def _rate_cells(p: Point) -> list[str]:
+    cells = []
+    for s in p.sides:
+        cells += [_pct(s.rate), _ci(*s.interval)]
+    return cells
+
+
+def _show_sweep(swept: Sweep, span: Range, fights: _Fights, as_json: bool) -> None:
+    if as_json:
+        print_json(
+            {
+                **_common(span, fights, swept.encounter, swept.runs),
+                "values": [p.value for p in swept.points],
+                "sides": list(swept.sides),
+                "points": [_point_json(p) for p in swept.points],
+                "target": None,
+                **_timing(fights),
+            }
+        )
+        return
+    title = (
+        f"{Path(swept.encounter).name}: {span.key} from {span.low} to {span.high},"
+        f" {swept.runs} seeds each (the same seeds for every value)"
+    )
+    table = _rates_table(title, swept.sides, span.key)
+    for p in swept.points:
+        table.add_row(str(p.value), *_rate_cells(p), str(p.no_winner))
+    print_table(out, table)
+    _print_timing(fights)
+
+
+def _show_search(found: Search, span: Range, fights: _Fights, as_json: bool) -> None:
+    from initiative.replays import plain
+
+    c = found.crossing
+    if as_json:
+        print_json(
+            {
+                **_common(span, fights, found.encounter, found.runs),
+                "sides": list(found.sides),
+                "points": [_point_json(p) for p in found.points],
+                "target": {
+                    "side": found.side,
+                    "rate": c.target,
+                    "rising": c.rising,
+                    "found": c.found,
+                    "below": c.below,
+                    "above": c.above,
+                    "closer": c.closer,
+                    "unsure": _unsure(found),
+                    "probes": [p.value for p in found.points],
+                    "fights": found.fights,
+                    "assumes": "the win rate is monotone in the value",
+                },
+                **_timing(fights),
+            }
+        )
+        return
+    title = (
+        f"{Path(found.encounter).name}: where {found.side}'s win rate crosses {_pct(c.target)}"
+        f" as {span.key} goes from {span.low} to {span.high} ({found.runs} seeds a probe)"
+    )
+    table = _rates_table(title, found.sides, span.key, first="probe")
+    for number, p in enumerate(found.points, 1):
+        table.add_row(str(number), str(p.value), *_rate_cells(p), str(p.no_winner))
+    print_table(out, table)
+    rates = {p.value: p.side(found.side).rate for p in found.points}
+    key, side, goal = span.key, found.side, _pct(c.target)
+    if c.found == "crossed":
+        assert c.below is not None and c.above is not None
+        line = (
+            f"crossing: {side}'s win rate passes {goal} between {key}={c.below}"
+            f" ({_pct(rates[c.below])}) and {key}={c.above} ({_pct(rates[c.above])});"
+            f" {c.closer} is closer"
+        )
+        if _unsure(found):
+            line += f" (an interval there holds {goal}: more --runs make the bracket surer)"
+    elif c.found == "at-low":
+        line = (
+            f"no crossing in the range: {side}'s win rate is already {_pct(rates[span.low])}"
+            f" at {key}={span.low} ({_pct(rates[span.high])} at {span.high})"
+        )
+    else:
+        line = (
+            f"no crossing in the range: {side}'s win rate is still {_pct(rates[span.high])}"
+            f" at {key}={span.high} ({_pct(rates[span.low])} at {span.low})"
+        )
+    out.print(plain(line))
+    out.print(
+        plain(
+            f"{len(found.points)} probes, {found.fights} fights; the bisection assumes the win"
+            f" rate is monotone in {key} (it reads the direction from the two ends)"
+        )
+    )
+    _print_timing(fights)
+
+
+def _unsure(found: Search) -> bool:
+    """A value of the crossing's bracket whose 95% interval holds the target (the bracket may
+    then be luck): always false when there is no bracket."""
+    c = found.crossing
+    if c.below is None or c.above is None:
+        return False
+    by_value = {p.value: p.side(found.side).interval for p in found.points}
+    return any(by_value[v][0] <= c.target <= by_value[v][1] for v in (c.below, c.above))
+
+
+def _print_timing(fights: _Fights) -> None:
+    from initiative.replays import plain
+
+    clock = fights.clock
+    out.print(
+        f"{clock.done} encounters in {clock.elapsed:.2f} s ({clock.rate:,.1f} per second,"
+        f" {fights.jobs} job(s))"
+    )
+    if fights.db is not None:
+        runs = ", ".join(map(str, fights.run_ids))
+        out.print(plain(f"results stored in {fights.db} as runs {runs} (one a value)"))
