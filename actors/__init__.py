@@ -68,6 +68,7 @@ from ._run import (
     schedule as schedule,
 )
 from ._screen import Names as Names, literal as literal, screen as screen
+from ._search import Search as Search
 from ._seat import Seat as Seat, SeatDropped as SeatDropped, new_token as new_token
 from ._table_dice import (
     AskDice as AskDice,

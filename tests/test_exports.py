@@ -187,6 +187,7 @@ SURFACE = {
         "Result",
         "ResultStore",
         "Scripted",
+        "Search",
         "Seat",
         "SeatDropped",
         "Summary",
