@@ -4,27 +4,35 @@ Each iteration of the search takes a fork of the fight at the decision being ask
 (:attr:`engine.View.fork`) with dice of its own, walks down a tree of this combatant's own
 decisions, adds one node, plays on with the rollout policy to a horizon in game time (the end
 of the round after this one, by default) and scores the position it reaches with the
-evaluation; the score is added to every node on the way down.
+evaluation; the score is added to every node on the way down. (The structure is the usual
+select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.)
 
 - **Chance by sampling.** The dice are not in the tree: every iteration rolls fresh ones (a
   fork's own stream, drawn from this policy's stream), so a node's mean is over the dice as
-  well as over what follows (open-loop search, as in open-loop UCT for stochastic games). The
-  ``n``-th visit of every child of the root rolls the same dice (common random numbers), so
-  the candidates of this decision are compared on the same luck, as ``lookahead`` compares them.
+  well as over what follows (open-loop search, as open-loop UCT does for stochastic games).
+  The ``k``-th try of every candidate of the decision rolls the same stream (common random
+  numbers), so the candidates are compared on the same luck, as ``lookahead`` compares them.
 - **The tree holds this combatant's decisions only.** A node is the sequence of its own
   actions since the root; everyone else (the enemies and its allies) is played by the rollout
-  policy in the tree as after it. The opponent is modelled, not minimized over: the tree stays
-  one decision wide per level, which is what a budget of tens of rollouts can explore, and the
-  model is the policy the enemies most likely resemble. Decisions with a single legal offer
+  policy, in the tree as after it: the opponent is modelled, not minimized over. With tens of
+  rollouts a decision, a tree that also branched on every enemy's choice would stay a few nodes
+  deep, and the model is what the rollouts assume anyway. Decisions with a single legal offer
   are taken without a node. Because the dice differ, the offers at a node differ from one
   visit to the next: each visit chooses among the children legal at that visit.
-- **Choice: UCT with progressive widening.** A node visited ``n`` times considers at most
-  ``ceil(widening * (n + 1) ** 0.5)`` of its offers, taken in a prior order (the rollout
-  policy's own choice first, then the ruleset's order), so a decision with many offers is
-  explored deep before wide. Among those tried it takes the highest upper confidence bound,
-  ``Q + exploration * sqrt(ln N / n)``, with ``Q`` the mean score scaled to [0, 1] by the
+- **The root: sequential halving.** The candidates are the rollout policy's own choice (the
+  prior) and the next offers in the ruleset's order, at most a quarter of the budget of them
+  (at least two); the budget is shared between them in phases, the worse half dropped after
+  each (never the prior), as simple-regret searches do at the root, where only the choice
+  counts.
+- **Below it: UCT with progressive widening.** A node visited ``n`` times considers at most
+  ``ceil(widening * sqrt(n + 1))`` of its offers, in the prior order, so a decision with many
+  offers is explored deep before wide; among those tried it takes the highest upper confidence
+  bound ``Q + exploration * sqrt(ln N / n)``, with ``Q`` the mean score scaled to [0, 1] by the
   lowest and highest scores this search has seen.
-- **Answer:** the child of the root visited most (ties: the higher mean, then offer order).
+- **The answer:** the candidate with the best mean, if it beats the prior's choice on the same
+  dice by ``confidence`` standard errors of the paired differences; else the prior's choice.
+  A small budget plays like the rollout policy; a larger one leaves it where the forks show a
+  clearly better offer.
 
 Deterministic: the search's random stream is derived from the policy's own (``ctx.rng``) and
 the seq of the decision, so the same game seed, combatant and budget give the same choices
@@ -57,8 +65,8 @@ ROLLOUTS = 10
 def first_offer(view: View) -> Action:
     """The first legal offer: the search's default model of everyone in a fork. It is the
     fastest policy there is, and the rulesets list attacks and reactions before moves and the
-    closing ``EndTurn``/``Pass``, so it plays a plain, hard-hitting game (on the bundled
-    examples it beats the heuristic built-ins; see the issue's table)."""
+    closing ``EndTurn``/``Pass``, so it plays a plain, hard-hitting game (one that the
+    heuristic built-ins do not beat on the bundled examples)."""
     return view.legal[0].action
 
 
@@ -201,13 +209,20 @@ class _Tree:
             assert best.action is not None
             return best.action
         k = min(len(best.values), len(base.values))
-        if k >= 2:
-            diffs = [a - b for a, b in zip(best.values[:k], base.values[:k], strict=True)]
-            mean = sum(diffs) / k
-            sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (k - 1))
-            if mean > 0 and mean >= self.s.confidence * sd / math.sqrt(k):
-                assert best.action is not None
-                return best.action
+        if k < 2:
+            return prior
+        diffs = [a - b for a, b in zip(best.values[:k], base.values[:k], strict=True)]
+        mean = sum(diffs) / k
+        # The variance of the differences, shrunk toward the spread of all the scores at the
+        # root (as if one more difference that large had been seen): a few tries that happen
+        # to differ by the same amount (two misses) are not certainty.
+        scores = [v for n in visited for v in n.values]
+        centre = sum(scores) / len(scores)
+        spread = sum((v - centre) ** 2 for v in scores) / len(scores)
+        variance = (sum((d - mean) ** 2 for d in diffs) + 2 * spread) / k
+        if mean > 0 and mean >= self.s.confidence * math.sqrt(variance / k):
+            assert best.action is not None
+            return best.action
         return prior
 
     def _child(self, node: _Node, action: Action) -> _Node:
@@ -223,16 +238,29 @@ class _Tree:
         return self.dice[k]
 
     def _prior(self, view: View) -> list[Offer]:
-        """The offers in the order they are tried: the rollout policy's choice first."""
+        """The offers in the order they are tried: the rollout policy's choice first, then
+        the first offer of each other kind of action (an attack, a move, a defence, the
+        closing ``EndTurn`` or ``Pass``), then the rest, each in the ruleset's order: a small
+        budget compares different plans rather than two targets of the same blow."""
         offers = list(view.legal)
         try:
             chosen = self.s.rollout(view)
         except Exception:  # a model that fails here is simply not a prior
-            return offers
-        for i, offer in enumerate(offers):
-            if offer.action == chosen:
-                return [offer, *offers[:i], *offers[i + 1 :]]
-        return offers
+            chosen = offers[0].action
+        first = next((o for o in offers if o.action == chosen), offers[0])
+        kinds = {type(first.action)}
+        head = [first]
+        tail = []
+        for offer in offers:
+            if offer is first:
+                continue
+            kind = type(offer.action)
+            if kind in kinds:
+                tail.append(offer)
+            else:
+                kinds.add(kind)
+                head.append(offer)
+        return head + tail
 
     def _iterate(self, child: _Node) -> None:
         s = self.s
