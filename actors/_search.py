@@ -19,8 +19,9 @@ select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.
   deep, and the model is what the rollouts assume anyway. Decisions with a single legal offer
   are taken without a node. Because the dice differ, the offers at a node differ from one
   visit to the next: each visit chooses among the children legal at that visit.
-- **The root: sequential halving.** The candidates are the rollout policy's own choice (the
-  prior) and the next offers in the ruleset's order, at most a quarter of the budget of them
+- **The root: sequential halving.** The candidates are the first of the prior order (the
+  rollout policy's own choice, then one offer of each other kind of action, then the rest; see
+  :meth:`_Tree._prior`), at most a quarter of the budget of them
   (at least two); the budget is shared between them in phases, the worse half dropped after
   each (never the prior), as simple-regret searches do at the root, where only the choice
   counts.
@@ -30,7 +31,8 @@ select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.
   bound ``Q + exploration * sqrt(ln N / n)``, with ``Q`` the mean score scaled to [0, 1] by the
   lowest and highest scores this search has seen.
 - **The answer:** the candidate with the best mean, if it beats the prior's choice on the same
-  dice by ``confidence`` standard errors of the paired differences; else the prior's choice.
+  dice by ``confidence`` standard errors of the paired differences (their variance shrunk
+  toward the spread of all the root's scores); else the prior's choice.
   A small budget plays like the rollout policy; a larger one leaves it where the forks show a
   clearly better offer.
 
@@ -351,7 +353,10 @@ def search_from_name(params: str, ctx: PolicyContext) -> Search:
             if key == "rollout":
                 kwargs[key] = value
             elif key in _NUMBERS:
-                kwargs[key] = _NUMBERS[key](value)
+                try:
+                    kwargs[key] = _NUMBERS[key](value)
+                except ValueError:
+                    raise ValueError(f"{key} is a number, not {value!r}") from None
             else:
                 raise ValueError(f"unknown parameter {key!r}")
         return Search(ctx, **kwargs)

@@ -6,8 +6,15 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
-from initiative.actors import PolicyContext, Search, load_policy, run_encounter_sync
+from initiative.actors import (
+    PolicyContext,
+    Search,
+    check_policy,
+    load_policy,
+    run_encounter_sync,
+)
 from initiative.engine import Fight, Stepper, View, policy_rng
 from initiative.events import Attack, EncounterSpec, Move, PolicyLoadError, read_log
 from initiative.replays import verify_log
@@ -138,3 +145,27 @@ def test_parameters_by_name() -> None:
     for bad in ("search:depth=3", "search:rollouts=0", "search:rollouts", "search:rollout=human"):
         with pytest.raises(PolicyLoadError, match="search"):
             load_policy(bad, ctx)
+
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "openings-duel",
+        "percentile-wilhelm",
+        # Every combatant searches: ten in the bridge, eight in the basement (seconds each).
+        pytest.param("tactical-bridge", marks=pytest.mark.slow),
+        pytest.param("thriller-ambush", marks=pytest.mark.slow),
+    ],
+)
+def test_search_conforms(example: str) -> None:
+    """The conformance check (every combatant plays ``search``) passes on a bundled example of
+    each ruleset cut to two rounds, as ``lookahead``'s does: a search forks every decision."""
+    spec = msgspec.structs.replace(
+        engine.load_encounter(EXAMPLES / f"{example}.toml"), max_rounds=2
+    )
+    report = check_policy("search:rollouts=2", [spec], seeds=[1])
+    assert report.problems == []
+    assert report.windows == {"turn", "opening"}
