@@ -424,6 +424,16 @@ _lookahead.__doc__ = "Tries each candidate on forks of the fight (see actors._lo
 BUILTIN["lookahead"] = _lookahead
 
 
+def _search(ctx: PolicyContext) -> Any:
+    from ._search import Search
+
+    return Search(ctx)
+
+
+_search.__doc__ = "Monte Carlo tree search over forks of the fight (see actors._search)."
+BUILTIN["search"] = _search
+
+
 def _human(ctx: PolicyContext) -> Any:
     from ._human import Human
 

@@ -199,6 +199,7 @@ SURFACE = {
         "ResultStore",
         "Strict",
         "Scripted",
+        "Search",
         "Seat",
         "SeatDropped",
         "Summary",

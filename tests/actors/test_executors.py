@@ -37,8 +37,8 @@ def both_executors_agree(case, data):
     spec, seed = case
     names = sorted(set(BUILTIN) - {"human"})  # a person is no executor test
     policies = {c.id: data.draw(st.sampled_from(names), label=c.id) for c in spec.combatants}
-    if "lookahead" in policies.values():
-        # Look-ahead forks the fight at every decision: keep its fights short.
+    if {"lookahead", "search"} & set(policies.values()):
+        # Look-ahead and search fork the fight at every decision: keep their fights short.
         spec = msgspec.structs.replace(spec, max_rounds=2)
     via_trio, via_inline = _both(spec, seed, policies)
     assert via_trio == via_inline

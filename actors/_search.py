@@ -1,0 +1,377 @@
+"""``search``: Monte Carlo tree search over forks of the fight.
+
+Each iteration of the search takes a fork of the fight at the decision being asked
+(:attr:`engine.View.fork`) with dice of its own, walks down a tree of this combatant's own
+decisions, adds one node, plays on with the rollout policy to a horizon in game time (the end
+of the round after this one, by default) and scores the position it reaches with the
+evaluation; the score is added to every node on the way down. (The structure is the usual
+select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.)
+
+- **Chance by sampling.** The dice are not in the tree: every iteration rolls fresh ones (a
+  fork's own stream, drawn from this policy's stream), so a node's mean is over the dice as
+  well as over what follows (open-loop search, as open-loop UCT does for stochastic games).
+  The ``k``-th try of every candidate of the decision rolls the same stream (common random
+  numbers), so the candidates are compared on the same luck, as ``lookahead`` compares them.
+- **The tree holds this combatant's decisions only.** A node is the sequence of its own
+  actions since the root; everyone else (the enemies and its allies) is played by the rollout
+  policy, in the tree as after it: the opponent is modelled, not minimized over. With tens of
+  rollouts a decision, a tree that also branched on every enemy's choice would stay a few nodes
+  deep, and the model is what the rollouts assume anyway. Decisions with a single legal offer
+  are taken without a node. Because the dice differ, the offers at a node differ from one
+  visit to the next: each visit chooses among the children legal at that visit.
+- **The root: sequential halving.** The candidates are the first of the prior order (the
+  rollout policy's own choice, then one offer of each other kind of action, then the rest; see
+  :meth:`_Tree._prior`), at most a quarter of the budget of them
+  (at least two); the budget is shared between them in phases, the worse half dropped after
+  each (never the prior), as simple-regret searches do at the root, where only the choice
+  counts.
+- **Below it: UCT with progressive widening.** A node visited ``n`` times considers at most
+  ``ceil(widening * sqrt(n + 1))`` of its offers, in the prior order, so a decision with many
+  offers is explored deep before wide; among those tried it takes the highest upper confidence
+  bound ``Q + exploration * sqrt(ln N / n)``, with ``Q`` the mean score scaled to [0, 1] by the
+  lowest and highest scores this search has seen.
+- **The answer:** the candidate with the best mean, if it beats the prior's choice on the same
+  dice by ``confidence`` standard errors of the paired differences (their variance shrunk
+  toward the spread of all the root's scores); else the prior's choice.
+  A small budget plays like the rollout policy; a larger one leaves it where the forks show a
+  clearly better offer.
+
+Deterministic: the search's random stream is derived from the policy's own (``ctx.rng``) and
+the seq of the decision, so the same game seed, combatant and budget give the same choices
+(and so the same log), and the policy keeps nothing from one decision to the next. A budget
+in ``seconds`` (CPU time of this process, :func:`time.process_time`) stops the search early
+and is not deterministic: it depends on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from initiative.engine import Rng, View
+from initiative.events import Action, Offer, PolicyLoadError
+
+from ._lookahead import hp_balance
+from ._policies import BUILTIN, PolicyContext
+
+Evaluation = Callable[[Any, str], float]
+"""``evaluate(state, side) -> score``: how good a fork's state is for ``side`` (higher is
+better); ``state`` is the fork's live state (``combatants``, ``ended``, ``winner``, ...)."""
+
+ROLLOUTS = 10
+"""The default budget: rollouts per decision (see ``docs/policies.md`` for what it costs)."""
+
+
+def first_offer(view: View) -> Action:
+    """The first legal offer: the search's default model of everyone in a fork. It is the
+    fastest policy there is, and the rulesets list attacks and reactions before moves and the
+    closing ``EndTurn``/``Pass``, so it plays a plain, hard-hitting game (one that the
+    heuristic built-ins do not beat on the bundled examples)."""
+    return view.legal[0].action
+
+
+class _Node:
+    """One of the searching combatant's decisions, reached by a sequence of its own actions."""
+
+    __slots__ = ("action", "children", "total", "values", "visits")
+
+    def __init__(self, action: Action | None = None) -> None:
+        self.action = action
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.values: list[float] = []
+        """A child of the root keeps each visit's score (the ``k``-th rolled sample ``k``)."""
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.visits if self.visits else 0.0
+
+
+class Search:
+    """Monte Carlo tree search over forks of the fight (see the module's docs).
+
+    ``rollouts`` is the budget of iterations per decision (deterministic); ``seconds``, when
+    given, also stops the search once this much CPU time has gone (not deterministic).
+    ``rollout`` plays everyone but this combatant in the tree, and everyone after it;
+    ``evaluate`` scores the fork's state at the horizon, the end of round ``rounds`` after
+    the decision's round (a fight that ends earlier is scored where it ends).
+    """
+
+    warm = False
+    """It keeps nothing between decisions, so a resumed or forked fight need not show it the
+    replayed ones (each would cost a whole search)."""
+
+    def __init__(
+        self,
+        ctx: PolicyContext | None = None,
+        *,
+        rollouts: int = ROLLOUTS,
+        seconds: float | None = None,
+        rollout: Callable[[View], Action] | str = first_offer,
+        evaluate: Evaluation = hp_balance,
+        rounds: int = 1,
+        exploration: float = 0.3,
+        widening: float = 1.0,
+        confidence: float = 2.0,
+        horizon: int = 400,
+    ) -> None:
+        if rollouts < 1:
+            raise ValueError(f"search needs at least one rollout, got {rollouts}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"search's seconds must be positive, got {seconds}")
+        rng = ctx.rng if ctx is not None else Rng(0, "policy/search")
+        self.seed = rng.seed
+        self.stream = f"{rng.stream}/search"
+        self.rollouts = rollouts
+        self.seconds = seconds
+        self.ctx = ctx
+        self.rollout: Callable[[View], Action] = first_offer
+        self.model = ""
+        """The rollout policy's built-in name, when given by name (made anew each decision)."""
+        if isinstance(rollout, str):
+            if ctx is None or rollout not in BUILTIN or rollout in _NOT_MODELS:
+                raise ValueError(f"{rollout!r} is not a built-in policy to roll out with")
+            self.model = rollout
+        else:
+            self.rollout = rollout
+        self.evaluate = evaluate
+        self.rounds = rounds
+        self.exploration = exploration
+        self.widening = widening
+        self.confidence = confidence
+        self.horizon = horizon
+        self.searched = 0
+        """Decisions it searched (those with more than one offer), for curiosity and tests."""
+        self.iterations = 0
+        """Iterations (rollouts) it has made over all its decisions."""
+
+    def decide(self, view: View) -> Action:
+        if len(view.legal) == 1:
+            return view.legal[0].action
+        if view.fork is None:  # no fight to fork (a child process's view): play the model
+            return self.rollout(view)
+        self.searched += 1
+        if self.model:  # a fresh one: a policy with memory must not carry it between searches
+            assert self.ctx is not None
+            self.rollout = _model(self.model, self.ctx)
+        return _Tree(self, view).run()
+
+
+class _Tree:
+    """One decision's search."""
+
+    def __init__(self, search: Search, view: View) -> None:
+        self.s = search
+        self.view = view
+        self.me = view.me.id
+        self.side = view.me.side
+        self.last = view.round + search.rounds
+        self.rng = Rng(search.seed, f"{search.stream}/{view.seq}")
+        self.dice: list[int] = []
+        self.root = _Node()
+        self.low = math.inf
+        self.high = -math.inf
+
+    def run(self) -> Action:
+        s = self.s
+        stop = None if s.seconds is None else time.process_time() + s.seconds
+        offers = self._prior(self.view)
+        width = min(len(offers), max(2, s.rollouts // 4))
+        live = [self._child(self.root, o.action) for o in offers[:width]]
+        phases = max(1, math.ceil(math.log2(len(live))))
+        done = 0
+        for phase in range(phases + 1):
+            # Sequential halving: each phase shares the budget among the candidates left, the
+            # last one (``phases``) spends whatever is left over on the final ones.
+            share = s.rollouts // phases if phase < phases else s.rollouts - done
+            each = max(1, share // len(live))
+            for _ in range(each):
+                for child in live:
+                    if done >= s.rollouts or (
+                        stop is not None and done and time.process_time() >= stop
+                    ):
+                        return self._answer(live, offers[0].action)
+                    self._iterate(child)
+                    done += 1
+            if phase < phases - 1:  # the prior's choice stays: it is what the others must beat
+                rest = sorted(live[1:], key=lambda n: -n.mean)
+                live = [live[0], *rest[: max(1, math.ceil(len(live) / 2) - 1)]]
+        return self._answer(live, offers[0].action)
+
+    def _answer(self, live: list[_Node], prior: Action) -> Action:
+        """The candidate with the best mean, if it beats the prior's choice clearly on the
+        same dice (a paired comparison); the prior's choice otherwise."""
+        visited = [n for n in live if n.visits]
+        best = max(visited, key=lambda n: n.mean)
+        base = next((n for n in visited if n.action == prior), None)
+        if base is None or best is base:
+            assert best.action is not None
+            return best.action
+        k = min(len(best.values), len(base.values))
+        if k < 2:
+            return prior
+        diffs = [a - b for a, b in zip(best.values[:k], base.values[:k], strict=True)]
+        mean = sum(diffs) / k
+        # The variance of the differences, shrunk toward the spread of all the scores at the
+        # root (as if one more difference that large had been seen): a few tries that happen
+        # to differ by the same amount (two misses) are not certainty.
+        scores = [v for n in visited for v in n.values]
+        centre = sum(scores) / len(scores)
+        spread = sum((v - centre) ** 2 for v in scores) / len(scores)
+        variance = (sum((d - mean) ** 2 for d in diffs) + 2 * spread) / k
+        if mean > 0 and mean >= self.s.confidence * math.sqrt(variance / k):
+            assert best.action is not None
+            return best.action
+        return prior
+
+    def _child(self, node: _Node, action: Action) -> _Node:
+        child = node.children.get(action)
+        if child is None:
+            child = node.children[action] = _Node(action)
+        return child
+
+    def _sample(self, k: int) -> int:
+        """The ``k``-th dice sample of this search (the same for every child of the root)."""
+        while len(self.dice) <= k:
+            self.dice.append(self.rng.next64())
+        return self.dice[k]
+
+    def _prior(self, view: View) -> list[Offer]:
+        """The offers in the order they are tried: the rollout policy's choice first, then
+        the first offer of each other kind of action (an attack, a move, a defence, the
+        closing ``EndTurn`` or ``Pass``), then the rest, each in the ruleset's order: a small
+        budget compares different plans rather than two targets of the same blow."""
+        offers = list(view.legal)
+        try:
+            chosen = self.s.rollout(view)
+        except Exception:  # a model that fails here is simply not a prior
+            chosen = offers[0].action
+        first = next((o for o in offers if o.action == chosen), offers[0])
+        kinds = {type(first.action)}
+        head = [first]
+        tail = []
+        for offer in offers:
+            if offer is first:
+                continue
+            kind = type(offer.action)
+            if kind in kinds:
+                tail.append(offer)
+            else:
+                kinds.add(kind)
+                head.append(offer)
+        return head + tail
+
+    def _iterate(self, child: _Node) -> None:
+        s = self.s
+        s.iterations += 1
+        assert child.action is not None
+        assert self.view.fork is not None
+        branch: Any = self.view.fork(dice=self._sample(child.visits))
+        path = [child]
+        branch.send(child.action)
+        node = child
+        expanded = False
+        me = self.me
+        last = self.last
+        rollout = s.rollout
+        state = branch.state
+        while not expanded and branch.token is not None and state.round <= last:
+            token = branch.token
+            if token.who != me:
+                branch.send(rollout(token.view))
+                continue
+            if len(token.legal) == 1:
+                branch.send(token.legal[0].action)
+                continue
+            node, expanded = self._select(node, self._prior(token.view))
+            path.append(node)
+            branch.send(node.action)
+        branch.play(rollout, limit=s.horizon, through=last)
+        value = s.evaluate(state, self.side)
+        self.low = min(self.low, value)
+        self.high = max(self.high, value)
+        child.values.append(value)
+        for n in path:
+            n.visits += 1
+            n.total += value
+
+    def _select(self, node: _Node, offers: Sequence[Offer]) -> tuple[_Node, bool]:
+        """The child to visit among ``offers`` (legal at this visit), and whether it is new."""
+        children = node.children
+        tried = [children[o.action] for o in offers if o.action in children]
+        width = math.ceil(self.s.widening * math.sqrt(node.visits + 1))
+        if len(tried) < min(width, len(offers)):
+            for offer in offers:
+                if offer.action not in children:
+                    new = children[offer.action] = _Node(offer.action)
+                    return new, True
+        if not tried:  # (cannot happen: width >= 1 and offers is not empty)
+            raise AssertionError("no child to visit")
+        unvisited = [n for n in tried if n.visits == 0]
+        if unvisited:
+            return unvisited[0], False
+        spread = self.high - self.low
+        scale = 1.0 / spread if spread > 0 else 0.0
+        low = self.low
+        c = self.s.exploration
+        log_n = math.log(max(node.visits, 1))
+        best = tried[0]
+        best_score = -math.inf
+        for n in tried:
+            q = (n.mean - low) * scale
+            score = q + c * math.sqrt(log_n / n.visits)
+            if score > best_score:
+                best, best_score = n, score
+        return best, False
+
+
+# --- by name: ``search`` and ``search:rollouts=64,rounds=2,...`` ----------------------------------
+
+_NUMBERS: dict[str, type] = {
+    "rollouts": int,
+    "seconds": float,
+    "rounds": int,
+    "exploration": float,
+    "widening": float,
+    "confidence": float,
+}
+
+
+def search_from_name(params: str, ctx: PolicyContext) -> Search:
+    """A :class:`Search` from the parameters of a policy name ``search:KEY=VALUE,...``
+    (``rollouts``, ``seconds``, ``rounds``, ``exploration``, ``widening``, and ``rollout``, a
+    built-in policy's name); :class:`PolicyLoadError` for anything else."""
+    kwargs: dict[str, Any] = {}
+    try:
+        for item in filter(None, (p.strip() for p in params.split(","))):
+            key, eq, value = (part.strip() for part in item.partition("="))
+            if not eq:
+                raise ValueError(f"{item!r} is not KEY=VALUE")
+            if key == "rollout":
+                kwargs[key] = value
+            elif key in _NUMBERS:
+                try:
+                    kwargs[key] = _NUMBERS[key](value)
+                except ValueError:
+                    raise ValueError(f"{key} is a number, not {value!r}") from None
+            else:
+                raise ValueError(f"unknown parameter {key!r}")
+        return Search(ctx, **kwargs)
+    except ValueError as err:
+        raise PolicyLoadError(
+            f"policy 'search:{params}': {err} (parameters: {', '.join([*_NUMBERS, 'rollout'])})"
+        ) from None
+
+
+_NOT_MODELS = ("search", "human", "scripted", "lookahead", "random")
+"""Built-ins that cannot play everyone in a fork: a person, a script, a search of its own, or
+one that draws on the combatant's random stream (a search keeps no state between decisions)."""
+
+
+def _model(name: str, ctx: PolicyContext) -> Callable[[View], Action]:
+    policy = BUILTIN[name](ctx)
+    decide: Callable[[View], Action] = getattr(policy, "decide", policy)
+    return decide

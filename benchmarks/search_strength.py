@@ -1,0 +1,185 @@
+"""How strong `search` is: duels on the bundled examples, and its strength against its budget.
+
+For each example (two sides each), `search` plays the strongest built-in heuristic and a
+first-legal-offer policy over paired seeds: each seed is fought twice, `search` on one side
+and then on the other, so the dice and the side's advantage cancel inside a pair. For each
+pairing it prints the games won, lost and undecided by `search`, the pairs where `search` did
+better or worse (and even), the exact two-sided sign test's p over the pairs that were not even
+(`actors.paired`, as `initiative duel` reports it), and the CPU time of a `search` decision (µs,
+decisions with more than one offer, measured in the worker with `time.process_time`). Then it
+prints `search`'s win rate against the strongest built-in at three budgets of rollouts, the
+last the default (its games are those of the first table): a strength-against-time curve.
+
+    python benchmarks/search_strength.py [--seeds 50] [--jobs 2] [--opponent tactician]
+        [--budgets 6 12 24] [--examples openings-duel ...]
+
+Each game is an ordinary fight of named policies (`search:rollouts=N`, `tactician`, ...),
+stepped in line as `batch` steps it, so ``initiative run EXAMPLE --seed S --policy SIDE=...``
+fights any of them again to the same log. Figures depend on the machine and its load (quote
+`uptime` beside them); the decisions, and so the wins, do not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+
+from initiative.actors import BUILTIN, PolicyContext, load_policy, paired, sign_test, wilson
+from initiative.actors._search import ROLLOUTS
+from initiative.engine import Fight, Stepper, View, load_encounter, policy_rng
+from initiative.events import Action
+
+ROOT = Path(__file__).parents[1]
+EXAMPLES = [
+    "openings-duel",
+    "openings-skirmish",
+    "tactical-bridge",
+    "thriller-ambush",
+    "percentile-wilhelm",
+]
+
+
+def first(view: View) -> Action:
+    """The baseline: the first legal offer, whatever it is (when no built-in `first` exists)."""
+    return view.legal[0].action
+
+
+FIRST = "first"
+
+
+@dataclass(frozen=True)
+class Game:
+    example: str
+    seed: int
+    search: str
+    """The search's policy name (``search:rollouts=N``)."""
+    opponent: str
+    swapped: bool
+    """Whether search plays the encounter's second side (else its first)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    game: Game
+    score: int
+    """+1 search won, -1 it lost, 0 no winner."""
+    cpu: float
+    """CPU seconds of search's decisions that had more than one offer."""
+    searched: int
+
+
+def play(game: Game) -> Outcome:
+    """Fight one game in this process; the search's CPU time measured around its decisions."""
+    spec = load_encounter(ROOT / "examples" / f"{game.example}.toml")
+    sides = list(spec.sides)
+    mine = sides[1] if game.swapped else sides[0]
+    decide = {}
+    for c in spec.combatants:
+        name = game.search if c.side == mine else game.opponent
+        if name == FIRST and FIRST not in BUILTIN:
+            decide[c.id] = first
+            continue
+        ctx = PolicyContext(combatant=c, encounter=spec, rng=policy_rng(game.seed, c.id))
+        policy = load_policy(name, ctx).policy
+        decide[c.id] = getattr(policy, "decide", policy)
+    searching = {c.id for c in spec.combatants if c.side == mine}
+    fight = Fight(spec, game.seed)
+    stepper = Stepper(fight)
+    cpu = 0.0
+    searched = 0
+    clock = time.process_time
+    while (token := stepper.token) is not None:
+        if token.who in searching and len(token.legal) > 1:
+            start = clock()
+            action = decide[token.who](token.view)
+            cpu += clock() - start
+            searched += 1
+        else:
+            action = decide[token.who](token.view)
+        stepper.apply(action)
+    winner = fight.state.winner
+    score = 0 if winner is None else (1 if winner == mine else -1)
+    return Outcome(game, score, cpu, searched)
+
+
+def games(example: str, search: str, opponent: str, seeds: range) -> list[Game]:
+    return [Game(example, s, search, opponent, swapped) for s in seeds for swapped in (False, True)]
+
+
+def report(outcomes: list[Outcome]) -> str:
+    won = sum(1 for o in outcomes if o.score > 0)
+    lost = sum(1 for o in outcomes if o.score < 0)
+    pairs = paired((o.game.seed, o.score) for o in outcomes)
+    searched = sum(o.searched for o in outcomes)
+    us = 1e6 * sum(o.cpu for o in outcomes) / searched if searched else 0.0
+    rate = won / len(outcomes) if outcomes else 0.0
+    low, high = wilson(won, len(outcomes))
+    return (
+        f"{won:3d}-{lost:3d}-{len(outcomes) - won - lost:3d}  pairs {pairs.a_better:2d}-"
+        f"{pairs.b_better:2d} (even {pairs.even:2d})  paired p {pairs.p:8.2g}  games p"
+        f" {sign_test(won, lost):8.2g}  win {rate:4.0%} [{low:.0%}, {high:.0%}]"
+        f"  {us:9,.0f} µs/decision ({searched} decisions)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seeds", type=int, default=50, help="paired seeds (two games each)")
+    parser.add_argument("--seed-start", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--opponent", default="tactician", help="the strongest built-in")
+    parser.add_argument("--budgets", type=int, nargs=3, default=[6, 12, ROLLOUTS])
+    parser.add_argument("--examples", nargs="+", default=EXAMPLES)
+    args = parser.parse_args()
+    seeds = range(args.seed_start, args.seed_start + args.seeds)
+    top = f"search:rollouts={args.budgets[-1]}"
+    plan: dict[tuple[str, str, str], list[Game]] = {}
+    for example in args.examples:
+        for opponent in (args.opponent, FIRST):
+            plan[(example, top, opponent)] = games(example, top, opponent, seeds)
+    for budget in args.budgets[:-1]:
+        for example in args.examples:
+            name = f"search:rollouts={budget}"
+            plan[(example, name, args.opponent)] = games(example, name, args.opponent, seeds)
+    print(
+        f"search_strength: {args.seeds} paired seeds from {args.seed_start}, jobs {args.jobs},"
+        f" default budget {ROLLOUTS} rollouts; load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+    started = time.monotonic()
+    done: dict[tuple[str, str, str], list[Outcome]] = {}
+    with get_context("spawn").Pool(args.jobs) as pool:
+        print(f"\n`{top}` against each (search's games won-lost-undecided):", flush=True)
+        for (example, search, opponent), batch in plan.items():
+            if search != top:
+                continue
+            done[(example, search, opponent)] = outcomes = pool.map(play, batch, chunksize=1)
+            print(f"  {example:20s} vs {opponent:10s} {report(outcomes)}", flush=True)
+        print(f"\nwin rate against {args.opponent} by budget (rollouts per decision):")
+        for example in args.examples:
+            cells = []
+            for budget in args.budgets:
+                key = (example, f"search:rollouts={budget}", args.opponent)
+                if key not in done:
+                    done[key] = pool.map(play, plan[key], chunksize=1)
+                outcomes = done[key]
+                won = sum(1 for o in outcomes if o.score > 0)
+                searched = sum(o.searched for o in outcomes)
+                ms = 1e3 * sum(o.cpu for o in outcomes) / searched if searched else 0.0
+                cells.append(f"{budget:3d}: {won / len(outcomes):4.0%} ({ms:5.1f} ms)")
+            print(f"  {example:20s} " + "   ".join(cells), flush=True)
+    everything = [o for outcomes in done.values() for o in outcomes]
+    searched = sum(o.searched for o in everything)
+    print(
+        f"\n{len(everything)} games in {time.monotonic() - started:.0f} s wall,"
+        f" {sum(o.cpu for o in everything):.0f} s CPU in {searched} search decisions;"
+        f" load {os.getloadavg()[0]:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""The ``search`` policy: Monte Carlo tree search over forks, deterministic for its budget."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from initiative.actors import (
+    PolicyContext,
+    Search,
+    check_policy,
+    load_policy,
+    run_encounter_sync,
+)
+from initiative.engine import Fight, Stepper, View, policy_rng
+from initiative.events import Attack, EncounterSpec, Move, PolicyLoadError, read_log
+from initiative.replays import verify_log
+
+from initiative import engine
+
+SMALL = """
+ruleset = "{ruleset}"
+max_rounds = 8
+
+[[combatants]]
+id = "ann"
+side = "a"
+hp = 12
+position = [0, 0]
+stats = {{ {stats} }}
+weapons = [{{ name = "sword", damage = "1d6" }}]
+
+[[combatants]]
+id = "bob"
+side = "b"
+hp = 12
+position = [{gap}, 0]
+stats = {{ {stats} }}
+weapons = [{{ name = "axe", damage = "1d6" }}]
+"""
+
+STATS = {
+    "openings": "agility = 3, strength = 3, defense = 3",
+    "tactical": "str = 12, ag = 12, int = 10",
+    "thriller": "agility = 10, strength = 10, perception = 10, willpower = 10",
+    "percentile": "weapon_skill = 40, strength = 30, toughness = 30, agility = 30",
+}
+
+
+def small(ruleset: str, gap: float = 3) -> EncounterSpec:
+    """A one-against-one fight ``gap`` metres apart (small enough to search in a test)."""
+    text = SMALL.format(ruleset=ruleset, stats=STATS[ruleset], gap=gap)
+    return engine.decode_encounter(tomllib.loads(text), name="t.toml")
+
+
+def search_for(spec: EncounterSpec, who: str, seed: int, **kwargs: Any) -> Search:
+    c = next(c for c in spec.combatants if c.id == who)
+    return Search(PolicyContext(combatant=c, encounter=spec, rng=policy_rng(seed, c.id)), **kwargs)
+
+
+def first_view(spec: EncounterSpec, who: str, seed: int) -> View:
+    """``who``'s first turn decision of the fight (the others end their turns meanwhile)."""
+    stepper = Stepper(Fight(spec, seed))
+    while (token := stepper.token) is not None:
+        if token.who == who and token.window.is_turn and len(token.legal) > 1:
+            return token.view
+        stepper.apply(token.legal[-1].action)
+    raise AssertionError(f"{who} never had a choice")
+
+
+@pytest.mark.parametrize("ruleset", ["openings", "tactical", "thriller", "percentile"])
+def test_search_plays_a_whole_fight_in_every_ruleset(ruleset: str, tmp_path: Path) -> None:
+    """With a small budget it searches its choices to the fight's end; the log verifies."""
+    spec = small(ruleset)
+    search = search_for(spec, "ann", 2, rollouts=3)
+    out = tmp_path / "f.jsonl"
+    result = run_encounter_sync(spec, 2, policies={"ann": search}, out=out)
+    assert result.events[-1].__class__.__name__ == "EncounterEnded"
+    assert search.searched > 0 and search.iterations == 3 * search.searched
+    faults = [e for e in result.events if type(e).__name__ in ("DecisionFailed", "ActionRejected")]
+    assert faults == []
+    assert verify_log(read_log(out)).ok
+
+
+def test_same_seed_and_budget_give_the_same_log(tmp_path: Path) -> None:
+    """Two runs with the same seed and budget write byte-identical logs."""
+    spec = small("openings")
+    logs = []
+    for run in range(2):
+        out = tmp_path / f"{run}.jsonl"
+        run_encounter_sync(spec, 5, policies={"a": "search:rollouts=4", "b": "search"}, out=out)
+        logs.append(out.read_bytes())
+    assert logs[0] == logs[1]
+
+
+def test_a_decision_is_the_same_whatever_came_before() -> None:
+    """The search's stream is derived from the seed, the combatant and the decision's seq,
+    so a fresh policy (a resumed fight) chooses as the one that made every earlier decision."""
+    spec = small("openings", gap=1)
+    view = first_view(spec, "ann", 4)
+    used = search_for(spec, "ann", 4, rollouts=8)
+    used.decide(view)  # a decision made before: it must not move the next one
+    assert used.decide(view) == search_for(spec, "ann", 4, rollouts=8).decide(view)
+
+
+def spare_them(state: Any, side: str) -> float:
+    """An evaluation for a pacifist: the hit points its enemies have left."""
+    return float(sum(c.hp for c in state.combatants.values() if c.side != side))
+
+
+def test_the_evaluation_decides_what_it_plays() -> None:
+    """Next to its enemy it attacks when scored by hit points, and not when the enemies' hit
+    points are what it wants to keep (every try of a blow that landed scored lower)."""
+    spec = small("openings", gap=1)
+    view = first_view(spec, "ann", 4)
+    assert view.offers_of(Attack) and view.offers_of(Move)
+    chosen = search_for(spec, "ann", 4, rollouts=16, rounds=0).decide(view)
+    assert isinstance(chosen, Attack)
+    spared = search_for(spec, "ann", 4, rollouts=16, rounds=0, evaluate=spare_them).decide(view)
+    assert not isinstance(spared, Attack)
+
+
+def test_a_budget_in_seconds_stops_the_search() -> None:
+    """A CPU-time budget ends the search before its rollouts are spent (at least one runs)."""
+    spec = small("openings", gap=1)
+    view = first_view(spec, "ann", 1)
+    search = search_for(spec, "ann", 1, rollouts=10_000, seconds=0.001)
+    search.decide(view)
+    assert 1 <= search.iterations < 10_000
+
+
+def test_parameters_by_name() -> None:
+    """``search:KEY=VALUE,...`` sets the budget, horizon and model; anything else is refused."""
+    spec = small("openings")
+    ctx = PolicyContext(combatant=spec.combatants[0], encounter=spec, rng=policy_rng(1, "ann"))
+    loaded = load_policy("search:rollouts=7, rounds=2,rollout=aggressive", ctx)
+    assert loaded.trusted
+    search = loaded.policy
+    assert isinstance(search, Search)
+    assert (search.rollouts, search.rounds, search.model) == (7, 2, "aggressive")
+    assert load_policy("search", ctx).policy.rollouts == Search(ctx).rollouts
+    for bad in ("search:depth=3", "search:rollouts=0", "search:rollouts", "search:rollout=human"):
+        with pytest.raises(PolicyLoadError, match="search"):
+            load_policy(bad, ctx)
+
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "openings-duel",
+        "percentile-wilhelm",
+        # Every combatant searches: ten in the bridge, eight in the basement (seconds each).
+        pytest.param("tactical-bridge", marks=pytest.mark.slow),
+        pytest.param("thriller-ambush", marks=pytest.mark.slow),
+    ],
+)
+def test_search_conforms(example: str) -> None:
+    """The conformance check (every combatant plays ``search``) passes on a bundled example of
+    each ruleset cut to two rounds, as ``lookahead``'s does: a search forks every decision."""
+    spec = msgspec.structs.replace(
+        engine.load_encounter(EXAMPLES / f"{example}.toml"), max_rounds=2
+    )
+    report = check_policy("search:rollouts=2", [spec], seeds=[1])
+    assert report.problems == []
+    assert report.windows == {"turn", "opening"}
