@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -173,8 +175,10 @@ def test_bad_input_is_one_line_and_exit_2(vary: str, extra: list[str], message: 
 def test_ctrl_c_stops_the_workers_keeps_the_rows_and_the_changed_files_go(tmp_path: Path) -> None:
     """SIGINT stops a sweep within seconds with exit 130 and one line saying how many fights
     were done (as many as the database holds); its folder of changed files is removed."""
-    db, temp = tmp_path / "s.db", tmp_path / "tmp"
-    temp.mkdir()
+    db = tmp_path / "s.db"
+    # A short folder of its own: the workers' sockets live in TMPDIR, and a socket's path has
+    # a limit (about 100 bytes) that pytest-xdist's tmp_path can pass.
+    temp = Path(tempfile.mkdtemp(prefix="sweep-"))
     args = ["sweep", DUEL, "--vary", "combatants.tomas.hp=10..40", "-n", 400, "-j", 2, "--db", db]
     proc = subprocess.Popen(
         [INITIATIVE, *map(str, args)],
@@ -205,4 +209,6 @@ def test_ctrl_c_stops_the_workers_keeps_the_rows_and_the_changed_files_go(tmp_pa
         err.splitlines()[-1] == f"interrupted: {kept} fights done; the finished fights are in {db}"
     )
     assert "Traceback" not in err and kept < 2000
-    assert list(temp.iterdir()) == []
+    left = list(temp.iterdir())
+    shutil.rmtree(temp)
+    assert left == []
