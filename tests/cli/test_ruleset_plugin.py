@@ -308,10 +308,11 @@ def test_view_writes_its_timeline(log: Path, tmp_path: Path) -> None:
 
 
 def test_it_batches(brawl: Path) -> None:
-    done = run("batch", brawl, "--runs", "6", "--jobs", "2")
+    done = run("batch", brawl, "--runs", "6", "--jobs", "2", "--json")
     assert done.returncode == 0, done.stderr
-    rows = [line for line in done.stdout.splitlines() if " locals " in line or " sailors " in line]
-    assert len(rows) == 2
+    result = json.loads(done.stdout)
+    assert [side["side"] for side in result["sides"]] == ["locals", "sailors"]
+    assert sum(side["wins"] for side in result["sides"]) + result["no_winner"] == 6
 
 
 def test_docs_show_this_very_package() -> None:
