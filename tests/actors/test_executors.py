@@ -38,8 +38,10 @@ def both_executors_agree(case, data):
     names = sorted(set(BUILTIN) - {"human"})  # a person is no executor test
     policies = {c.id: data.draw(st.sampled_from(names), label=c.id) for c in spec.combatants}
     if {"lookahead", "search"} & set(policies.values()):
-        # Look-ahead and search fork the fight at every decision: keep their fights short.
+        # Look-ahead and search fork the fight at every decision: keep their fights short,
+        # and the search to a few rollouts (what is compared is the executors, not its play).
         spec = msgspec.structs.replace(spec, max_rounds=2)
+        policies = {k: "search:rollouts=3" if v == "search" else v for k, v in policies.items()}
     via_trio, via_inline = _both(spec, seed, policies)
     assert via_trio == via_inline
 
