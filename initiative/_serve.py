@@ -47,15 +47,12 @@ from initiative.events import (
     EncounterSpec,
     Event,
     InitiativeError,
-    LogFormatError,
     LogWriter,
     ReplayDivergedError,
-    parse_log,
 )
 from initiative.replays import (
-    NothingToResume,
-    check_header,
     live_policies,
+    read_to_resume,
     recorded_decisions,
     reseeds,
 )
@@ -830,23 +827,8 @@ async def resume_served(
     p = Path(path)
     writer = LogWriter(p, append=True)
     try:
-        try:
-            data = p.read_bytes()
-        except OSError as err:
-            raise LogFormatError(f"{p}: cannot read: {err.strerror}") from None
-        contents = parse_log(data, name=str(p))
-        if contents.upcast_from:
-            raise LogFormatError(
-                f"{p}: written in log format {contents.upcast_from}, older than the format this"
-                " initiative writes; resuming would mix two formats in one file"
-            )
-        if contents.complete:
-            raise NothingToResume(
-                f"{p}: nothing to resume: the encounter already ended"
-                f" (EncounterEnded is seq {len(contents.events) - 1})"
-            )
+        contents = read_to_resume(p)
         header = contents.header
-        check_header(header, str(p))
         chosen = live_policies(contents, policies, trust_log_policies=trust_log_policies)
         if contents.torn:
             writer.truncate(sum(len(line) for line in contents.lines))

@@ -8,6 +8,7 @@ from ._fork import (
     fork_description as fork_description,
     fork_log as fork_log,
     live_policies as live_policies,
+    read_to_resume as read_to_resume,
     resume_log as resume_log,
 )
 from ._literal import literal as literal, plain as plain

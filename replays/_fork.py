@@ -176,6 +176,31 @@ async def fork_log(
     )
 
 
+def read_to_resume(path: Path) -> LogContents:
+    """Read the log at ``path`` to go on with it (``resume``, ``serve --resume``), once its
+    write lock is held: one of the current format (appending would mix two), not finished
+    (:class:`NothingToResume`), with a header these rules can play (:func:`check_header`)."""
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise LogFormatError(f"{path}: cannot read: {err.strerror}") from None
+    contents = parse_log(data, name=str(path))
+    if contents.upcast_from:
+        raise LogFormatError(
+            f"{path}: written in log format {contents.upcast_from}, older than the format"
+            f" {LOG_FORMAT} this initiative writes; resuming would mix two formats in one"
+            f" file. Fork it instead (initiative fork {path} --at {len(contents.events) - 1}),"
+            " which goes on in a new log of the current format"
+        )
+    if contents.complete:
+        raise NothingToResume(
+            f"{path}: nothing to resume: the encounter already ended"
+            f" (EncounterEnded is seq {len(contents.events) - 1})"
+        )
+    check_header(contents.header, str(path))
+    return contents
+
+
 async def resume_log(
     path: str | os.PathLike[str],
     *,
@@ -200,25 +225,8 @@ async def resume_log(
     p = Path(path)
     writer = LogWriter(p, append=True)
     try:
-        try:
-            data = p.read_bytes()
-        except OSError as err:
-            raise LogFormatError(f"{p}: cannot read: {err.strerror}") from None
-        contents = parse_log(data, name=str(p))
-        if contents.upcast_from:
-            raise LogFormatError(
-                f"{p}: written in log format {contents.upcast_from}, older than the format"
-                f" {LOG_FORMAT} this initiative writes; resuming would mix two formats in one"
-                f" file. Fork it instead (initiative fork {p} --at {len(contents.events) - 1}),"
-                " which goes on in a new log of the current format"
-            )
-        if contents.complete:
-            raise NothingToResume(
-                f"{p}: nothing to resume: the encounter already ended"
-                f" (EncounterEnded is seq {len(contents.events) - 1})"
-            )
+        contents = read_to_resume(p)
         header = contents.header
-        check_header(header, str(p))
         chosen = live_policies(contents, policies, trust_log_policies=trust_log_policies)
         if on_ready is not None:
             on_ready(contents)

@@ -284,6 +284,7 @@ SURFACE = {
         "literal",
         "live_policies",
         "plain",
+        "read_to_resume",
         "recorded_decisions",
         "render_html",
         "replay_decider",
