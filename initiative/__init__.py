@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     )
     from initiative.replays import Verification
 
-    from ._stepping import Stepper as Stepper
+    from ._stepping import SteppedFight as SteppedFight
 
 ensure_configured()
 
@@ -69,10 +69,22 @@ def __getattr__(name: str) -> Any:
         value = getattr(events, name)
         globals()[name] = value
         return value
-    if name == "Stepper":
-        from ._stepping import Stepper
+    if name == "SteppedFight":
+        from ._stepping import SteppedFight
 
-        return Stepper
+        return SteppedFight
+    if name == "Stepper":  # the old name, deprecated: ``Stepper`` now means engine.Stepper alone
+        import warnings
+
+        from ._stepping import SteppedFight
+
+        warnings.warn(
+            "initiative.Stepper is now initiative.SteppedFight (engine.Stepper is the engine's"
+            " stepping object)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return SteppedFight
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -88,7 +100,7 @@ __all__ = [
     "PolicyFailedError",
     "PolicyLoadError",
     "ReplayDivergedError",
-    "Stepper",
+    "SteppedFight",
     "UnknownRulesetError",
     "load",
     "load_encounter",
@@ -211,18 +223,18 @@ def step(
     seed: int | None = None,
     *,
     out: str | os.PathLike[str] | None = None,
-) -> Stepper:
-    """A fight stepped by the caller, one decision at a time (see :class:`Stepper`)::
+) -> SteppedFight:
+    """A fight stepped by the caller, one decision at a time (see :class:`SteppedFight`)::
 
     fight = initiative.step("examples/openings-duel.toml", seed=3)
     while not fight.over:
         fight.send(fight.offers[0].action)
     """
-    from ._stepping import Stepper
+    from ._stepping import SteppedFight
 
     ensure_configured()
     spec = _spec(encounter)
-    return Stepper(spec, spec.seed if seed is None else seed, out=out)
+    return SteppedFight(spec, spec.seed if seed is None else seed, out=out)
 
 
 def load(path: str | os.PathLike[str]) -> LogContents:

@@ -1,8 +1,8 @@
 """Stepping a fight from outside, one decision at a time, with no Trio and no policy tasks.
 
-:class:`Stepper` wraps the engine's one stepping object (:class:`engine.Stepper`) for everything
-in this package that steps a fight by hand: the synchronous stepping API and the PettingZoo and
-Gymnasium environments. It says whose priority it is and what is legal, takes one decision, and
+:class:`SteppedFight` wraps the engine's one stepping object (:class:`engine.Stepper`) for
+everything in this package that steps a fight by hand: :func:`initiative.step` and the
+PettingZoo and Gymnasium environments. It says whose priority it is and what is legal, takes one decision, and
 writes the log as it goes, so a stepped fight's log verifies like any other.
 """
 
@@ -17,7 +17,7 @@ from initiative.engine import (
     EncounterState,
     Fight,
     PriorityToken,
-    Stepper as EngineStepper,
+    Stepper,
     View,
 )
 from initiative.events import (
@@ -50,11 +50,11 @@ class _Silent:
         return lambda *args, **kwargs: None
 
 
-class Stepper:
+class SteppedFight:
     """One fight stepped from outside: ``token`` is the decision it waits for (``None`` once
     the encounter has ended); :meth:`send` answers it.
 
-    >>> step = Stepper(initiative.load_encounter("examples/openings-duel.toml"), seed=1)
+    >>> step = SteppedFight(initiative.load_encounter("examples/openings-duel.toml"), seed=1)
     >>> while not step.over:
     ...     step.send(step.offers[0].action)
     >>> step.winner
@@ -78,7 +78,7 @@ class Stepper:
         self.fight = Fight(encounter, seed, sink=self._sink)
         if quiet:  # an environment's agents fail decisions on purpose while they learn
             self.fight.log = _Silent()
-        self._step = EngineStepper(self.fight)
+        self._step = Stepper(self.fight)
         self.token: PriorityToken | None = self._step.token
         if self.token is None:
             self._finish()

@@ -105,7 +105,7 @@ from initiative.events import (
 )
 
 from ._logging import ensure_configured
-from ._stepping import Stepper
+from ._stepping import SteppedFight
 
 __all__ = [
     "ACTION_FLAGS",
@@ -900,7 +900,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._act_space = spaces.Discrete(max_offers)
         self.episode = 0
         self.seed: int | None = None
-        self.stepper: Stepper | None = None
+        self.stepper: SteppedFight | None = None
         self.log_path: Path | None = None
 
     @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo expects
@@ -925,7 +925,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         if self.log_dir is not None:
             self.log_dir.mkdir(parents=True, exist_ok=True)
             self.log_path = self.log_dir / f"{self.name}.seed{self.seed}.ep{self.episode}.jsonl"
-        self.stepper = Stepper(self.spec, self.seed, out=self.log_path, quiet=True)
+        self.stepper = SteppedFight(self.spec, self.seed, out=self.log_path, quiet=True)
         self._seen = 0
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -309,7 +309,7 @@ SURFACE = {
         "PolicyFailedError",
         "PolicyLoadError",
         "ReplayDivergedError",
-        "Stepper",
+        "SteppedFight",
         "UnknownRulesetError",
         "load",
         "load_encounter",
@@ -373,3 +373,13 @@ def test_the_ruleset_kit_is_exactly_the_pinned_one() -> None:
     assert names == sorted(KIT)
     shared = importlib.import_module(import_name("engine") + ".rulesets._common")
     assert all(getattr(kit, n) is getattr(shared, n) for n in KIT)
+
+
+def test_the_old_name_of_the_stepped_fight_still_works_and_says_its_new_name() -> None:
+    """``initiative.Stepper`` (the stepped fight's name before ``engine.Stepper`` alone had it)
+    is the same class, with a DeprecationWarning that names ``SteppedFight``."""
+    initiative = importlib.import_module(import_name("initiative"))
+    with pytest.warns(DeprecationWarning, match="initiative.SteppedFight"):
+        old = initiative.Stepper
+    assert old is initiative.SteppedFight
+    assert "Stepper" not in initiative.__all__
