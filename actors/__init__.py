@@ -82,7 +82,6 @@ from ._screen import (
     Presentation as Presentation,
     Seen as Seen,
     StateTable as StateTable,
-    literal as literal,
     present as present,
     render as render,
     screen as screen,

@@ -42,10 +42,6 @@ did) the last offer lets it pass. Ctrl-C stops the fight: `initiative resume LOG
 later, and nothing already decided is asked again."""
 
 
-#: ``text`` with control and invisible ordering characters made visible (``\\x1b`` stays four
-#: characters): the one spelling every command uses.
-literal = visible
-
 #: How a combatant stands to the one deciding: itself, on its side, against it, or ``""``
 #: for a spectator (who sees everyone alike).
 Role = Literal["you", "ally", "enemy", ""]
@@ -57,7 +53,7 @@ class Seen(msgspec.Struct, frozen=True, kw_only=True):
     id: str
     """Its id: for a front end's keys, never shown."""
     name: str
-    """Its display name, literal."""
+    """Its display name, control characters made visible."""
     side: str
     role: Role
     health: str
@@ -143,7 +139,7 @@ class Names:
         if who is None:
             return "someone"
         spec = self.specs.get(who)
-        return literal(spec.display if spec is not None else who)
+        return visible(spec.display if spec is not None else who)
 
     def reach(self, who: str) -> float:
         """The longest melee reach of ``who``'s weapons (1.5 m unarmed)."""
@@ -164,8 +160,8 @@ def words(name: str) -> str:
 
 def _weapon(spec: CombatantSpec, name: str | None) -> str:
     if name is not None:
-        return literal(name)
-    return literal(spec.weapons[0].name) if spec.weapons else "bare hands"
+        return visible(name)
+    return visible(spec.weapons[0].name) if spec.weapons else "bare hands"
 
 
 def health(c: CombatantState) -> str:
@@ -183,10 +179,10 @@ def condition_words(condition: str, names: Names) -> str:
     """``in_cover`` -> ``in cover``; ``blinded_by:gob`` -> ``blinded by Goblin``;
     ``disarmed:axe`` -> ``disarmed (axe)``."""
     head, sep, tail = condition.partition(":")
-    text = literal(words(head))
+    text = visible(words(head))
     if not sep:
         return text
-    shown = names(tail) if tail in names.specs else literal(tail)
+    shown = names(tail) if tail in names.specs else visible(tail)
     return f"{text} {shown}" if text.endswith(" by") else f"{text} ({shown})"
 
 
@@ -204,7 +200,7 @@ def seen(
     return Seen(
         id=c.id,
         name=names(c.id),
-        side=literal(c.side),
+        side=visible(c.side),
         role=role,
         health=health(c),
         hp=c.hp if numbers else None,
@@ -241,15 +237,15 @@ def describe_action(action: Action, view: View, names: Names) -> str:
             return "Let it pass"
         case Attack(target=target, weapon=weapon, variant=variant, location=location):
             how = f" ({words(variant)})" if variant else ""
-            where = f" at the {literal(words(location))}" if location else ""
+            where = f" at the {visible(words(location))}" if location else ""
             return f"Attack {names(target)}{where} with the {_weapon(me, weapon)}{how}"
         case OpportunityAttack(target=target, weapon=weapon):
             return f"Strike {names(target)} at the opening, with the {_weapon(me, weapon)}"
         case Retaliate(target=target):
             return f"Strike back at {names(target)}"
         case ReadyWeapon(weapon=weapon, mode=mode):
-            verb = "Reload" if mode == "reload" else f"Ready ({literal(words(mode))})"
-            return f"{verb} the {literal(weapon)}"
+            verb = "Reload" if mode == "reload" else f"Ready ({visible(words(mode))})"
+            return f"{verb} the {visible(weapon)}"
         case Intercept():
             trigger = view.window.trigger
             meant = names(trigger.target) if trigger and trigger.target else "an ally"
@@ -260,7 +256,7 @@ def describe_action(action: Action, view: View, names: Names) -> str:
 def _generic(action: Action, view: View, names: Names) -> str:
     """Any other action, from its class name and fields: a ``to`` is a move (distance and
     direction), a combatant id a name, a ``name`` the action's own name (``Shout (free
-    action)``), other text literal."""
+    action)``), other text with control characters made visible."""
     kind = words(type(action).__name__)
     text = kind.capitalize()
     aimed: list[str] = []
@@ -275,11 +271,11 @@ def _generic(action: Action, view: View, names: Names) -> str:
         elif isinstance(value, str) and value in names.specs:
             aimed.append(names(value))
         elif field == "name" and isinstance(value, str):
-            text = f"{literal(words(value)).capitalize()} ({kind})"
+            text = f"{visible(words(value)).capitalize()} ({kind})"
         elif isinstance(value, str):
-            extra.append(literal(words(value)))
+            extra.append(visible(words(value)))
         elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
-            extra.append(", ".join(literal(words(v)) for v in value))
+            extra.append(", ".join(visible(words(v)) for v in value))
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             extra.append(f"{words(field)} {value:g}")
     if aimed:
@@ -329,7 +325,7 @@ def describe_trigger(trigger: Trigger, names: Names, me: str | None = None) -> s
 
     by = who(trigger.by)
     target = who(trigger.target) if trigger.target else None
-    detail = literal(words(trigger.detail)) if trigger.detail else None
+    detail = visible(words(trigger.detail)) if trigger.detail else None
     your = "your" if me is not None else "a"
     match trigger.kind:
         case "attacked" | "attack":
@@ -463,7 +459,7 @@ def table_of(state: EncounterState, names: Names, seat: Iterable[str] = ()) -> S
         round=state.round,
         turn=names(state.active) if state.active else None,
         combatants=tuple(rows),
-        winner=literal(state.winner) if state.winner else None,
+        winner=visible(state.winner) if state.winner else None,
         ended=state.ended,
     )
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from initiative.actors import literal
 from initiative.events import (
     ActionDeclared,
     ActionRejected,
@@ -51,8 +50,8 @@ from initiative.events import (
     TurnInserted,
     TurnStarted,
 )
-from rich.markup import escape
 
+from ._literal import literal
 from ._words import (
     IMPLIED,
     action_words,
@@ -127,7 +126,7 @@ class TableNarrator:
         """The openings open now, innermost last (what a reaction answers)."""
 
     def name(self, who: str | None) -> str:
-        return escape(literal(self.names.get(who, who) if who else "someone"))
+        return literal(self.names.get(who, who) if who else "someone")
 
     def __call__(self, event: Event) -> str | None:
         lines: list[str] = []
@@ -207,7 +206,7 @@ class TableNarrator:
             self.open.clear()
 
     def _weapon(self, who: str) -> str:
-        return escape(literal(self.weapon.get(who, "bare hands")))
+        return literal(self.weapon.get(who, "bare hands"))
 
     def _absorb(self, s: _Sentence, event: Event, lines: list[str]) -> bool:
         """Add ``event`` to the sentence it follows from; ``False`` if it is told apart."""
@@ -239,13 +238,13 @@ class TableNarrator:
                 s.checked = (roll, against)
                 said = f"{roll} against {against}, {verdict}"
                 if s.head is None:
-                    s.head, s.joined = f"{n(who)}'s {escape(literal(check))} check: {said}", ", "
+                    s.head, s.joined = f"{n(who)}'s {literal(check)} check: {said}", ", "
                 elif _stem(check) in _stem(s.head):  # "Gertrude parries: 23 against 38"
                     part = said
                 else:
-                    part = f"{escape(literal(check))} {said}"
+                    part = f"{literal(check)} {said}"
             case DamageDealt(who=who, amount=amount, location=location):
-                aimed = f" to the {escape(literal(location))}" if location else ""
+                aimed = f" to the {literal(location)}" if location else ""
                 if s.head is None:
                     s.head, s.joined = f"{n(who)} takes {amount} damage{aimed}{s.dice}", ", "
                 elif f" {n(who)}" in f" {s.head}":
@@ -306,9 +305,9 @@ class TableNarrator:
                 self._ids = re.compile(
                     r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])"
                 )
-                return f"[bold]{escape(literal(enc.name or 'The fight'))}[/bold]"
+                return f"[bold]{literal(enc.name or 'The fight')}[/bold]"
             case CombatantJoined(who=who, side=side, round=r) if r:
-                return f"{n(who)} arrives for {escape(literal(side))}"
+                return f"{n(who)} arrives for {literal(side)}"
             case InitiativeRolled(who=who, total=total, die=die, modifier=mod, given=given):
                 verb = "rolls" if len(who) == 1 else "roll"
                 rolled = f"{die} (at the table)" if given else f"{die}"
@@ -333,7 +332,7 @@ class TableNarrator:
                 return f"{n(who)} {said}" if said else None
             case ActionRejected(who=who, action=action, reason=reason):
                 tried = action_words(who, action, n, self._weapon(who))
-                return f"{tried}: not allowed ({escape(literal(reason))})"
+                return f"{tried}: not allowed ({literal(reason)})"
             case DecisionFailed(who=who, kind=kind):
                 return f"{n(who)} {failure_words(kind)}"
             case PriorityPassed(who=who, reason="too many illegal actions"):
@@ -355,24 +354,28 @@ class TableNarrator:
                 self.down.add(who)
                 return f"{n(who)} falls"
             case CombatantLeft(who=who, reason=reason):
-                how = "escapes" if reason == "fled" else f"leaves the fight ({words(reason)})"
+                how = (
+                    "escapes"
+                    if reason == "fled"
+                    else f"leaves the fight ({literal(words(reason))})"
+                )
                 return f"{n(who)} {how}"
             case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
                 rounds_text = f"{rounds} round{'s' if rounds != 1 else ''}"
                 if winner:
-                    return f"[bold]Victory for {escape(literal(winner))}[/bold] after {rounds_text}"
-                return f"[bold]No one wins[/bold] after {rounds_text}: {escape(reason)}"
+                    return f"[bold]Victory for {literal(winner)}[/bold] after {rounds_text}"
+                return f"[bold]No one wins[/bold] after {rounds_text}: {literal(reason)}"
         return None
 
     def _check(self, event: CheckResolved) -> _Sentence:
         """A check of its own (surprise, sanity): a sentence the condition it gives joins."""
         ok, roll, against = event.success, event.roll, event.against
-        head = check_words(event.who, escape(literal(event.check)), ok, roll, against, self.name)
+        head = check_words(event.who, literal(event.check), ok, roll, against, self.name)
         return _Sentence(event.who, "check", head, seqs={event.seq}, joined=", ")
 
     def _named(self, text: str) -> str:
         """``tie at 21 broken by roll-off: raider-1 4, shaman 4`` with names for the ids."""
-        text = escape(literal(text))
+        text = literal(text)
         if self._ids is None:
             return text
         return self._ids.sub(lambda m: self.name(m.group(1)), text)

@@ -222,7 +222,6 @@ SURFACE = {
         "in_line",
         "inline_seats",
         "iter_batch",
-        "literal",
         "load_policy",
         "make_runners",
         "names_file",

@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import msgspec
 import pytest
-from initiative.events import read_log
+from initiative.events import CombatantJoined, CombatantLeft, EncounterEnded, read_log
 from initiative.replays import TableNarrator
+from rich.text import Text
 
 import initiative
 
@@ -223,3 +225,19 @@ def test_a_deed_is_told_before_the_next_question() -> None:
             )
             return
     raise AssertionError("the sentence was never told")
+
+
+def test_reasons_from_a_log_are_told_as_they_are_never_as_markup() -> None:
+    """A log anyone may have written: a reason with Rich markup and an escape sequence in it is
+    shown as those characters, not as a link, a colour or a terminal command."""
+    events = read_log(OPENINGS).events
+    end = events[-1]
+    assert isinstance(end, EncounterEnded)
+    joined = next(e for e in events if isinstance(e, CombatantJoined))
+    narrate = TableNarrator()
+    shown = [narrate(e) for e in events[:-1]]
+    shown.append(narrate(CombatantLeft(seq=end.seq, who=joined.who, reason="[red]ran\x1b[2J")))
+    shown.append(narrate(msgspec.structs.replace(end, winner=None, reason="[link=x]gone[/link]")))
+    said = "\n".join(Text.from_markup(s).plain for s in shown if s is not None)
+    assert "leaves the fight ([red]ran\\x1b[2 j)" in said  # in words, the escape spelled out
+    assert "No one wins after" in said and ": [link=x]gone[/link]" in said
