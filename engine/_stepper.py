@@ -2,7 +2,8 @@
 
 :class:`Stepper` is the only thing that drives :meth:`Fight.run`'s generator. The Trio
 scheduler (``actors``), the in-line executor, re-simulation (``Fight.play``, ``verify``), forks
-(``Fight.fork``, ``View.fork``) and look-ahead all step fights through it, the way a game
+(``Fight.fork``, ``View.fork``), look-ahead and the library's ``initiative.SteppedFight``
+(``initiative.step`` and the environments) all step fights through it, the way a game
 program steps OpenSpiel's ``State``: read :attr:`Stepper.token` (who holds priority, their
 view, the legal offers), answer with :meth:`Stepper.apply`, until :attr:`Stepper.over`.
 Chance is not a player here: the fight rolls its own dice, and records every die.
