@@ -1,20 +1,22 @@
 """Train a policy with numpy alone, then pit it against ``aggressive``, as ``initiative duel`` does.
 
-REINFORCE with a baseline over a shared per-offer scorer: every legal offer is scored by one
+Actor-critic REINFORCE over a shared per-offer scorer: every legal offer is scored by one
 small network (one hidden layer) of the offer's row, the row of the combatant it names, the
-actor's own row and the global features of the observation (``initiative.env.Encoder``); a
-softmax over the legal offers is the policy. The same network plays every combatant of a side,
-so it plays either side of ``openings-duel``, and, unchanged, any encounter of the ruleset.
+actor's own row, its allies' and its enemies' rows pooled (a maximum per column) and the
+global features of the observation (``initiative.env.Encoder``); a softmax over the legal
+offers is the policy, and a linear critic of the same state is the baseline. The same network
+plays every combatant of a side, so it plays either side of ``openings-duel``, and, unchanged,
+any encounter of the ruleset. The reward is shaped by hit points (see ``train``).
 
-It trains on ``openings-duel`` against ``aggressive`` (each episode on a side drawn at random),
-then prints two figures, each a duel of 400 seeds (every seed fought twice, the trained policy
-once on each side, the same dice; an exact two-sided sign test over the seeds where one did
-better):
+It trains on ``openings-duel`` against ``aggressive`` (the sides in turn), then prints two
+figures, each a duel of 400 seeds (every seed fought twice, the trained policy once on each
+side, the same dice; an exact two-sided sign test over the seeds where one did better):
 
 - on ``openings-duel``, where it trained;
 - on ``benchmarks/openings-2v2.toml``, a 2v2 it never saw (transfer).
 
     python benchmarks/train_example.py [--episodes N] [--seeds N] [--save model.npz]
+        [--hidden N] [--lr X] [--entropy X] [--shaping X] [--discount X]
 """
 
 from __future__ import annotations
@@ -28,98 +30,146 @@ from initiative.env import Encoder, model_policy
 
 
 class Scorer:
-    """One hidden layer that scores each offer row; a softmax over the legal ones."""
+    """A policy and a critic over the entity observation. The policy: one hidden layer scores
+    each legal offer from its row, the row of the combatant it names, and the state (the
+    actor's row, its allies' and its enemies' rows pooled, the globals); a softmax over the
+    legal offers. The critic: a linear value of the state."""
 
     def __init__(self, encoder, hidden=16, seed=0):
         self.encoder = encoder
-        offers = encoder.offer_features
+        offers, columns = encoder.offer_features, encoder.combatant_features
         self.targets = np.array([i for i, n in enumerate(offers) if n.startswith("target[")])
-        self.inputs = (
-            len(offers) + 2 * len(encoder.combatant_features) + len(encoder.global_features)
-        )
+        self.ally, self.enemy = columns.index("ally"), columns.index("enemy")
+        self.hp = columns.index("hp_points")
+        self.state_size = 3 * len(columns) + len(encoder.global_features)
+        self.inputs = len(offers) + len(columns) + self.state_size
         rng = np.random.default_rng(seed)
         self.w1 = rng.normal(0, 1 / np.sqrt(self.inputs), (self.inputs, hidden))
         self.b1 = np.zeros(hidden)
         self.w2 = np.zeros(hidden)  # every offer equally likely at first
+        self.value = np.zeros(self.state_size + 1)  # the critic's weights (and bias)
 
-    def features(self, observation):
-        """Per offer row: the offer, the combatant it names, the actor, the globals."""
+    def read(self, observation):
+        """The state, the offers' features and the potential (own side's hit points less the
+        enemies', per 50) of one observation; the kept offers only."""
         parts = self.encoder.split(observation)
-        offers, rows = parts["offers"], parts["combatants"]
+        rows, offers = parts["combatants"], parts["offers"]
+        offers = offers[offers[:, 0] == 1]  # the kept offers ("valid"): the mask's first entries
+        allies, enemies = rows[rows[:, self.ally] == 1], rows[rows[:, self.enemy] == 1]
+        pooled = [g.max(axis=0) if len(g) else np.zeros(rows.shape[1]) for g in (allies, enemies)]
+        state = np.concatenate([rows[0], *pooled, parts["globals"]])
         named = offers[:, self.targets] @ rows  # the target's row (0 when it names none)
-        k = len(offers)
-        actor = np.broadcast_to(rows[0], (k, rows.shape[1]))
-        world = np.broadcast_to(parts["globals"], (k, parts["globals"].size))
-        return np.concatenate([offers, named, actor, world], axis=1)
+        x = np.concatenate([offers, named, np.broadcast_to(state, (len(offers), state.size))], 1)
+        potential = rows[0, self.hp] + allies[:, self.hp].sum() - enemies[:, self.hp].sum()
+        return state, x, potential
 
-    def forward(self, x, mask):
-        hidden = np.tanh(x @ self.w1 + self.b1)
-        logits = np.where(mask == 1, hidden @ self.w2, -np.inf)
+    def probabilities(self, x):
+        logits = np.tanh(x @ self.w1 + self.b1) @ self.w2
         p = np.exp(logits - logits.max())
-        return p / p.sum(), hidden
+        return p / p.sum()
 
     def greedy(self, observation, mask):
-        p, _ = self.forward(self.features(observation), mask)
-        return int(np.argmax(p))
+        return int(np.argmax(self.probabilities(self.read(observation)[1])))
 
     def save(self, path):
-        np.savez(path, w1=self.w1, b1=self.b1, w2=self.w2)
+        np.savez(path, w1=self.w1, b1=self.b1, w2=self.w2, value=self.value)
 
 
-def train(scorer, encounter, episodes, *, batch=16, lr=0.02, seed=0, opponent="aggressive"):
-    """REINFORCE against ``opponent``: +1 for a win of the learner's side, -1 for a loss, less
-    a running baseline per side; Adam on the summed log-likelihood gradients. The learner
-    plays each side in turn, every combatant of it."""
+def hit_points(state, side):
+    """The potential at the end: ``side``'s hit points less its enemies', per 50, as read."""
+    return sum(
+        min(max(c.hp, 0) / 50, 1) * (1 if c.side == side else -1) for c in state.combatants.values()
+    )
+
+
+def train(
+    scorer,
+    encounter,
+    episodes,
+    *,
+    batch=16,
+    lr=0.01,
+    entropy=0.01,
+    shaping=1.0,
+    discount=1.0,
+    seed=0,
+    opponent="aggressive",
+):
+    """Actor-critic REINFORCE against ``opponent``. The rewards: ``shaping`` times the change
+    in hit points from one of the learner's decisions to its next (own side's less the
+    enemies', per 50), and at the end +1 for a win of the learner's side, -1 for a loss, 0 for
+    none; a decision's return is the sum of those after it, each ``discount`` times less per
+    decision. The advantage subtracts the critic's value; an entropy bonus keeps the policy
+    exploring; Adam steps every ``batch`` episodes. The learner plays each side in turn, every
+    combatant of it."""
     rng = np.random.default_rng(seed)
     sides = tuple(initiative.load_encounter(encounter).sides)
-    baseline = dict.fromkeys(sides, 0.0)
-    params = [scorer.w1, scorer.b1, scorer.w2]
+    params = [scorer.w1, scorer.b1, scorer.w2, scorer.value]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
-    step = 0
-    trace = []  # (features of the legal offers, the index chosen) per decision
+    trace = []  # per decision with a choice: (state, offers' features, chosen, potential)
 
     def sample(observation, mask):
-        x = scorer.features(observation)
-        p, _ = scorer.forward(x, mask)
+        state, x, potential = scorer.read(observation)
+        p = scorer.probabilities(x)
         choice = int(rng.choice(len(p), p=p))
-        trace.append((x[mask == 1], choice))  # the kept offers are the mask's first entries
+        if len(p) > 1:  # a decision with one offer teaches nothing
+            trace.append((state, x, choice, potential))
         return choice
 
     learner = in_line(model_policy(sample))
-    outcomes = []
-    grads = [np.zeros_like(p) for p in params]
+    outcomes, states, xs, chosen, returns, sizes = [], [], [], [], [], []
     for episode in range(episodes):
-        side = sides[episode % 2]
-        other = sides[1 - episode % 2]
+        side, other = sides[episode % 2], sides[1 - episode % 2]
         trace.clear()
         result = initiative.run(
             encounter, seed=10_000 + episode, policies={side: learner, other: opponent}
         )
-        reward = 1.0 if result.winner == side else -1.0 if result.winner == other else 0.0
-        outcomes.append(reward)
-        advantage = reward - baseline[side]
-        baseline[side] += 0.05 * (reward - baseline[side])
-        for x, choice in trace:
-            hidden = np.tanh(x @ scorer.w1 + scorer.b1)
-            logits = hidden @ scorer.w2
-            p = np.exp(logits - logits.max())
-            p /= p.sum()
-            dlogits = -p
-            dlogits[choice] += 1.0  # d log p(choice) / d logits
-            dhidden = np.outer(dlogits, scorer.w2) * (1 - hidden**2)
-            grads[2] += advantage * (hidden.T @ dlogits)
-            grads[0] += advantage * (x.T @ dhidden)
-            grads[1] += advantage * dhidden.sum(axis=0)
-        if (episode + 1) % batch == 0:
-            step += 1
-            for i, (param, grad) in enumerate(zip(params, grads, strict=True)):
-                g = -grad / batch  # ascend the expected reward
-                m[i] = 0.9 * m[i] + 0.1 * g
-                v[i] = 0.999 * v[i] + 0.001 * g * g
-                param -= lr * (m[i] / (1 - 0.9**step)) / (np.sqrt(v[i] / (1 - 0.999**step)) + 1e-8)
-                grad[:] = 0
+        won = 1.0 if result.winner == side else -1.0 if result.winner == other else 0.0
+        outcomes.append(won)
+        after, gain = hit_points(result.state, side), won
+        for state, x, choice, potential in reversed(trace):  # returns from the end backwards
+            gain = shaping * (after - potential) + discount * gain
+            after = potential
+            chosen.append(choice)
+            states.append(state)
+            xs.append(x)
+            sizes.append(len(x))
+            returns.append(gain)
+        if (episode + 1) % batch or not states:
+            continue
+        grads = policy_gradient(scorer, states, xs, chosen, returns, sizes, entropy)
+        for i, (param, grad) in enumerate(zip(params, grads, strict=True)):
+            m[i] = 0.9 * m[i] + 0.1 * grad
+            v[i] = 0.999 * v[i] + 0.001 * grad * grad
+            step = (episode + 1) // batch
+            param += lr * (m[i] / (1 - 0.9**step)) / (np.sqrt(v[i] / (1 - 0.999**step)) + 1e-8)
+        states, xs, chosen, returns, sizes = [], [], [], [], []
     return outcomes
+
+
+def policy_gradient(scorer, states, xs, chosen, returns, sizes, entropy):
+    """The ascent directions of the batch, every decision at once: the actor's (advantage times
+    the gradient of the chosen offer's log-probability, plus the entropy's) and the critic's."""
+    s = np.hstack([np.array(states), np.ones((len(states), 1))])
+    g = np.array(returns)
+    advantage = g - s @ scorer.value
+    x = np.concatenate(xs)
+    starts = np.cumsum([0, *sizes[:-1]])
+    chosen = starts + np.array(chosen)  # the chosen offers' rows in x
+    segment = np.repeat(np.arange(len(sizes)), sizes)
+    hidden = np.tanh(x @ scorer.w1 + scorer.b1)
+    logits = hidden @ scorer.w2
+    logits = logits - np.maximum.reduceat(logits, starts)[segment]
+    p = np.exp(logits)
+    p /= np.add.reduceat(p, starts)[segment]
+    logp = np.log(p + 1e-12)
+    h = -np.add.reduceat(p * logp, starts)  # each decision's entropy
+    dlogits = -p * advantage[segment] - entropy * p * (logp + h[segment])
+    dlogits[chosen] += advantage
+    dhidden = np.outer(dlogits, scorer.w2) * (1 - hidden**2)
+    n = len(sizes)
+    return [x.T @ dhidden / n, dhidden.sum(0) / n, hidden.T @ dlogits / n, s.T @ advantage / n]
 
 
 def duel(encounter, policy, seeds, *, start=1, opponent="aggressive"):
@@ -151,13 +201,19 @@ def main() -> None:
     transfer = root / "benchmarks" / "openings-2v2.toml"
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=3000)
+    parser.add_argument("--episodes", type=int, default=10000)
     parser.add_argument("--seeds", type=int, default=400)
     parser.add_argument("--save", type=Path, default=None)
+    parser.add_argument("--hidden", type=int, default=16)
+    parser.add_argument("--lr", type=float, default=0.01)
+    parser.add_argument("--entropy", type=float, default=0.01)
+    parser.add_argument("--shaping", type=float, default=1.0)
+    parser.add_argument("--discount", type=float, default=1.0)
     args = parser.parse_args()
     started = time.process_time()
-    scorer = Scorer(Encoder(duel_file))
-    outcomes = train(scorer, duel_file, args.episodes)
+    scorer = Scorer(Encoder(duel_file), hidden=args.hidden)
+    settings = {k: getattr(args, k) for k in ("lr", "entropy", "shaping", "discount")}
+    outcomes = train(scorer, duel_file, args.episodes, **settings)
     trained = time.process_time() - started
     last = outcomes[-min(500, len(outcomes)) :]
     print(
