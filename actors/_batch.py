@@ -126,6 +126,8 @@ class FightStats:
 
     def see(self, event: Event) -> None:
         self._cause[event.seq] = event.cause
+        if type(event) not in _COUNTED:  # most events: one lookup, not a match over classes
+            return
         match event:
             case ActionDeclared(who=who):
                 self._credit[event.seq] = who
@@ -169,6 +171,22 @@ class FightStats:
 
     def _print(self) -> tuple[tuple[str, int, bool], ...]:
         return tuple((who, hp, standing) for who, (hp, standing) in self._hp.items())
+
+
+#: The events :meth:`FightStats.see` reads beyond their causes.
+_COUNTED = frozenset(
+    {
+        ActionDeclared,
+        DamageDealt,
+        Healed,
+        CombatantJoined,
+        CombatantDefeated,
+        CombatantLeft,
+        RoundStarted,
+        RoundEnded,
+        EncounterEnded,
+    }
+)
 
 
 @dataclass
