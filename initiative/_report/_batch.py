@@ -458,7 +458,7 @@ def duel_page(data: dict[str, Any], spec: EncounterSpec, results: Sequence[Summa
             low=None,
             high=None,
             colour=POLICY_COLOURS[0],
-            figures=f"{number('paired.a_better', pair['a_better'], tag='tspan')} seeds",
+            figures=f"{number('paired.a_better', pair['a_better'], tag='tspan')} seed(s)",
         ),
         Bar(
             label=f"{b} better",
@@ -466,7 +466,7 @@ def duel_page(data: dict[str, Any], spec: EncounterSpec, results: Sequence[Summa
             low=None,
             high=None,
             colour=POLICY_COLOURS[1],
-            figures=f"{number('paired.b_better', pair['b_better'], tag='tspan')} seeds",
+            figures=f"{number('paired.b_better', pair['b_better'], tag='tspan')} seed(s)",
         ),
         Bar(
             label="even",
@@ -474,7 +474,7 @@ def duel_page(data: dict[str, Any], spec: EncounterSpec, results: Sequence[Summa
             low=None,
             high=None,
             colour=UNDECIDED,
-            figures=f"{number('paired.even', pair['even'], tag='tspan')} seeds",
+            figures=f"{number('paired.even', pair['even'], tag='tspan')} seed(s)",
         ),
     ]
     paired = interval_chart(
@@ -510,7 +510,7 @@ def duel_page(data: dict[str, Any], spec: EncounterSpec, results: Sequence[Summa
     lede = (
         f'<span class="verdict" id="verdict">{verdict}</span> (p ='
         f" {number('paired.p', pair['p'], 'p')}, exact two-sided sign test over the"
-        f" {pair['a_better'] + pair['b_better']} seeds that were not even). Each seed is fought"
+        f" {pair['a_better'] + pair['b_better']} seed(s) that were not even). Each seed is fought"
         " twice with the same dice, once with each policy on each side."
     )
     return page(

@@ -14,6 +14,7 @@ import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from initiative.events import visible
 
@@ -38,31 +39,29 @@ def esc(text: object) -> str:
 # --- numbers ------------------------------------------------------------------------------------
 
 
-def fmt(kind: str, value: object) -> str:
+def fmt(kind: str, value: Any) -> str:
     """A ``--json`` value as the page shows it (the tests format the JSON the same way)."""
     if value is None:
         return "-"
-    if kind == "pct":
-        return f"{100 * float(value):.1f}%"  # type: ignore[arg-type]
-    if kind == "pct-range":
-        low, high = value  # type: ignore[misc]
-        return f"{100 * low:.1f}-{100 * high:.1f}%"
-    if kind == "f1":
-        return f"{float(value):.1f}"  # type: ignore[arg-type]
-    if kind == "f2":
-        return f"{float(value):.2f}"  # type: ignore[arg-type]
-    if kind == "range":
-        low, high = value  # type: ignore[misc]
-        return f"{low:.1f}-{high:.1f}"
-    if kind == "signed":
-        return f"{float(value):+.1f}"  # type: ignore[arg-type]
-    if kind == "signed-range":
-        low, high = value  # type: ignore[misc]
-        return f"{low:+.1f} to {high:+.1f}"
-    if kind == "list":
-        return esc(", ".join(f"{v}" for v in value))  # type: ignore[attr-defined]
-    if kind == "p":
-        return f"{float(value):.3g}"  # type: ignore[arg-type]
+    match kind:
+        case "pct":
+            return f"{100 * value:.1f}%"
+        case "pct-range":
+            return f"{100 * value[0]:.1f}-{100 * value[1]:.1f}%"
+        case "f1":
+            return f"{value:.1f}"
+        case "f2":
+            return f"{value:.2f}"
+        case "range":
+            return f"{value[0]:.1f}-{value[1]:.1f}"
+        case "signed":
+            return f"{value:+.1f}"
+        case "signed-range":
+            return f"{value[0]:+.1f} to {value[1]:+.1f}"
+        case "p":
+            return f"{value:.3g}"
+        case "list":
+            return esc(", ".join(f"{v}" for v in value))
     return esc(value)  # "int", "text"
 
 
@@ -337,9 +336,9 @@ def histogram(
     end = bins[-1] + width
     scale_x = Scale(bins[0], end, left, right)
     tallest = max(sum(s.counts.get(b, 0) for s in stacks) for b in bins)
-    top_value = upper(max(tallest, 1))
+    y_ticks = spread(0, max(tallest, 2))
+    top_value = y_ticks[-1]
     scale_y = Scale(0, top_value, bottom, top)
-    y_ticks = [t for t in ticks(0, top_value, 5) if float(t).is_integer()]
     parts = [y_axis(scale_y, left, y_title, y_ticks, grid_right=right)]
     step = max(1, math.ceil(len(bins) / 16))
     shown = [float(b) for b in bins[::step]]
