@@ -248,20 +248,67 @@ def test_sweep_page_marks_the_crossing_and_the_runs_it_needed(browser: Any, tmp_
     )
 
 
+@pytest.mark.slow
+def test_sweep_page_without_a_target_draws_every_value(browser: Any, tmp_path: Path) -> None:
+    """A plain sweep: each value's rates on the page are the JSON's, a point per side and
+    value, and no target line or bracket."""
+    data, html = report_of(
+        tmp_path, "sweep", DUEL, "--vary", "options.reaction_move=0..3", "--points", 3,
+        "--runs", 4,
+    )  # fmt: skip
+    browser.open(html)
+    figures = browser.js(FIGURES)
+    assert {f["key"] for f in figures} >= {f"points.{i}.sides.1.rate" for i in range(3)}
+    for f in figures:
+        assert f["value"] == field(data, f["key"]), f
+        if f["kind"] is not None:
+            assert f["text"] == shown(f["kind"], f["value"]), f
+    assert browser.js("document.querySelectorAll('circle.point').length") == 6
+    assert browser.js("document.querySelectorAll('.target, .bracket').length") == 0
+    assert browser.js(LAYOUT) == []
+
+
 # --- user text and errors -----------------------------------------------------------------------
 
 
+#: Two fighters 50 m apart who cannot move, named like markup: every fight is a stalemate.
+STANDOFF = """
+ruleset = "openings"
+name = "<b>Rain</b> & \\"more\\""
+max_rounds = 12
+
+[options]
+idle_rounds = 0
+
+[[combatants]]
+id = "a"
+name = "<img src=x onerror=alert(1)>"
+side = "north"
+hp = 10
+stats = { agility = 3, strength = 3, defense = 3 }
+speed = 0.0
+weapons = [{ name = "club", damage = "1d4" }]
+policy = "aggressive"
+
+[[combatants]]
+id = "b"
+side = "south"
+hp = 10
+position = [50, 0]
+stats = { agility = 3, strength = 3, defense = 3 }
+speed = 0.0
+weapons = [{ name = "club", damage = "1d4" }]
+policy = "cautious"
+"""
+
+
 @pytest.mark.slow
-def test_names_are_shown_literally(browser: Any, tmp_path: Path) -> None:
-    """An encounter and a combatant named like markup are shown as they are: no element, no
-    script, no dialog comes of them."""
+def test_names_are_shown_literally_and_stalemates_apart(browser: Any, tmp_path: Path) -> None:
+    """An encounter and a combatant named like markup are shown as they are (no element, no
+    script, no dialog comes of them); three stalemates are counted and drawn as such."""
     hostile = tmp_path / "hostile.toml"
-    hostile.write_text(
-        (ROOT / DUEL).read_text()
-        .replace('name = "Duel in the rain"', 'name = "<b>Rain</b> & \\"more\\""')
-        .replace('name = "Ilse"', 'name = "<img src=x onerror=alert(1)>"')
-    )
-    _, html = report_of(tmp_path, "batch", hostile, "--runs", 2)
+    hostile.write_text(STANDOFF)
+    data, html = report_of(tmp_path, "batch", hostile, "--runs", 3)
     browser.open(html)
     assert browser.js("document.querySelector('h1').textContent") == '<b>Rain</b> & "more"'
     first = browser.js("document.querySelector('#combatant-table td').textContent")
@@ -270,6 +317,14 @@ def test_names_are_shown_literally(browser: Any, tmp_path: Path) -> None:
     assert label == "<img src=x onerror=alert(1)><img src=x onerror=aler…"  # its title, then it
     assert browser.js("document.querySelectorAll('img, b, main script').length") == 0
     assert browser.dialogs == [] and browser.errors == []
+    assert data["stalemates"] == 3
+    stalemates = browser.js("document.querySelector('[data-key=stalemates]').textContent")
+    bars = browser.js(
+        "[...document.querySelectorAll('rect.hist')].map(e => [+e.dataset.bin, e.dataset.kind,"
+        " +e.dataset.count])"
+    )
+    assert (stalemates, bars) == ("3", [[12, "stalemate", 3]])
+    assert browser.js(LAYOUT) == []
 
 
 @pytest.mark.parametrize(

@@ -78,8 +78,11 @@ def _rounds_section(
     ``(rounds, winner's kind or None, stalemate)``, ``kinds`` the winners' names and colours."""
     rounds = [r for r, _, _ in fights]
     low, high = min(rounds), max(rounds)
-    width = max(1, -(-(high - low + 1) // 40))
-    first = low - (low % width if width > 1 else 0)
+    if high - low < 7:  # a few bars at least, so that one bar is not the whole chart
+        low = max(0, low - (7 - (high - low)) // 2)
+        high = max(high, low + 7)
+    width = next(w for w in (1, 2, 5, 10, 20, 50, 100, 10**9) if (high - low) // w < 40)
+    first = low // width * width
     bins = list(range(first, high + 1, width))
 
     def counts(keep: Any) -> dict[int, int]:
