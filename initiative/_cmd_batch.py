@@ -283,8 +283,8 @@ def batch(
 ) -> None:
     """Fight an encounter over many seeds: win rates with 95% intervals, rounds, damage and
     policy faults per side; results optionally stored in SQLite."""
-    _start_worker_server(jobs, cluster)
     check_report(report)
+    _start_worker_server(jobs, cluster)
     from initiative.actors import (
         Task,
         check_cluster,
@@ -501,8 +501,8 @@ def duel(
     """Pit two policies against each other: each of --runs seeds is fought twice, with the
     policies on one side and then on the other. Says which is better and how sure that is (an exact
     two-sided sign test over the seeds, paired: the two games of a seed share their dice)."""
-    _start_worker_server(jobs, cluster)
     check_report(report)
+    _start_worker_server(jobs, cluster)
     from initiative import engine
     from initiative.actors import (
         Task,

@@ -128,8 +128,8 @@ def league(
     """A round robin of policies: every pair plays every encounter on the same seeds, once on
     each side. Bradley-Terry ratings with 95% intervals, and each pair's wins, losses and
     undecided games with a paired sign test."""
-    _start_worker_server(jobs, None)
     check_report(report)
+    _start_worker_server(jobs, None)
     from ._league import LeagueError, league_of, plan_league
 
     if jobs < 1:

@@ -86,8 +86,8 @@ def sweep(
 ) -> None:
     """Vary one value of an encounter and report each side's win rate across the range, with
     95% intervals; with --target, find the value where a side's win rate crosses it."""
-    start_worker_server(jobs, None)
     check_report(report)
+    start_worker_server(jobs, None)
     from ._sweep import Sweeper, parse_range, search, sweep as run_sweep, values_of
 
     span = parse_range(vary)
