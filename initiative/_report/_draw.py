@@ -448,7 +448,8 @@ def curves(
                 f"<title>{esc(c.name)} at {v:g}: {100 * r:.1f}%</title></circle>"
             )
     for value, text in marks:
-        x = min(max(scale_x(value), left + 70), right - 70)
+        half = 3.3 * len(text)  # about half the label's width at 11 px
+        x = min(max(scale_x(value), left + half), right - half)
         parts.append(_text(x, top - 8, esc(text), "mark", "middle"))
     return svg(bottom + 46, "".join(parts), label)
 

@@ -180,7 +180,8 @@ def sweep_page(data: dict[str, Any]) -> str:
         if target["below"] is not None and target["above"] is not None:
             bracket = (target["below"], target["above"])
             middle = (target["below"] + target["above"]) / 2
-            marks = [(middle, f"crossing: {target['below']}-{target['above']}")]
+            took = f"{len(target['probes'])} probes, {target['fights']} fights"
+            marks = [(middle, f"crossing: {target['below']}-{target['above']} ({took})")]
         crossing = _crossing(data)
     chart = curves(
         lines,
@@ -213,13 +214,17 @@ def sweep_page(data: dict[str, Any]) -> str:
     for s in sides:
         headings += [f"{s} wins", "95% CI"]
     headings += ["no winner", "stalemates"]
-    facts = [
-        ("seeds a value", number("runs", data["runs"])),
-        ("values fought", str(len(points))),
-        ("fights", number("fought", data["fought"])),
-    ]
-    if target is not None:
-        facts.append(("fights the search needed", number("target.fights", target["fights"])))
+    facts = [("seeds a value", number("runs", data["runs"]))]
+    if target is None:
+        facts += [("values fought", str(len(points))), ("fights", number("fought", data["fought"]))]
+    else:
+        facts += [
+            ("probes of the bisection", str(len(target["probes"]))),
+            ("fights the search needed", number("target.fights", target["fights"])),
+        ]
+        if target["below"] is not None and target["above"] is not None:
+            between = f"{number('target.below', target['below'])}-{number('target.above', target['above'])}"
+            facts.append((f"where {target['side']} crosses {100 * target['rate']:.1f}%", between))
     name = Path(data["encounter"]).name
     meta = (
         f"{esc(data['encounter'])} · {esc(key)} from {esc(data['low'])} to {esc(data['high'])}"

@@ -77,6 +77,11 @@ STYLE = f"""
   .verdict {{ font-weight: 600; }}
   footer {{ margin-top: 18px; font-size: 12.5px; color: #666; overflow-wrap: anywhere; }}
   code {{ font: 12.5px ui-monospace, SFMono-Regular, Menlo, monospace; }}
+  @media print {{
+    body {{ background: #fff; }}
+    main {{ padding: 0; }}
+    section, .fact {{ break-inside: avoid; border-color: #ccc; }}
+  }}
 """
 
 
