@@ -203,6 +203,17 @@ def serve(
                 f"  browser:  {scheme}://{shown}:{served.port}/seat/{s.name}#token={s.token}",
                 markup=False,
             )
+        address = f"{shown}:{served.port}"
+        for role, path, flag, token in [
+            ("gm", "gm", "--gm", served.gm_token),
+            ("spectators", "watch", "--watch", served.spectator_token),
+        ]:
+            out.print(
+                f"{role}: token {token}\n"
+                f"  browser:  {scheme}://{address}/{path}#token={token}\n"
+                f"  terminal: initiative join {address}{join_tls} {flag} --token {token}",
+                markup=False,
+            )
         out.print(f"if the server stops, go on with: {again()}", markup=False, soft_wrap=True)
         out.print("waiting for every seat..." if wait else "the fight begins", markup=False)
         sys.stdout.flush()

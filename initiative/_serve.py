@@ -29,19 +29,20 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import secrets
 import ssl
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 import structlog
 import trio
 import trio_websocket
 
-from initiative.actors import PolicyRunner, Seat, make_runners, schedule
+from initiative.actors import PolicyRunner, Seat, make_runners, new_token, schedule
 from initiative.engine import Decision, DiceSource, Fight, recorded_dice
 from initiative.events import (
     EncounterSpec,
@@ -202,12 +203,18 @@ class PrefixedStream(trio.abc.Stream):
         await self.stream.aclose()
 
 
+#: What a connection is, by its hello: a player's seat, the game master, or a spectator.
+Role = Literal["seat", "gm", "spectator"]
+
+
 @dataclass(eq=False)
 class Connection:
     """One client: what it has been sent, and what it is owed."""
 
     transport: Any
     peer: str
+    role: Role = "seat"
+    """``seat``, ``gm`` or ``spectator`` (from its hello)."""
     seat: Seat | None = None
     cursor: int = 0
     sent: object | None = None
@@ -236,6 +243,12 @@ class SeatServer:
         self.limits = limits or Limits()
         self.tls = tls
         """Serve over TLS with this context (see :func:`server_context`); plain text if None."""
+        self.gm_token = new_token()
+        """The game master's secret (never in the event log)."""
+        self.spectator_token = new_token()
+        """The spectators' secret (one for all of them)."""
+        self.reveal = spec.reveal if isinstance(spec.reveal, str) else "words"
+        """What a seat sees of its enemies: ``words`` or ``all`` (the encounter's ``reveal``)."""
         self.talk = TableTalk(spec)
         self.lines: list[bytes] = []
         self.ended = False
@@ -354,7 +367,11 @@ class SeatServer:
                     f"protocol version {hello.version} is not spoken here"
                     f" (this server speaks {wire.PROTOCOL_VERSION})"
                 )
-            if hello.seat is not None:
+            if hello.seat is None:
+                conn.role = self._role(hello)
+            elif hello.role not in (None, "seat"):
+                raise Cut(f"a hello names a seat or the {hello.role} role, not both")
+            else:
                 seat = self.seats.get(hello.seat)
                 if seat is None:
                     raise Cut(f"no seat {hello.seat!r}")
@@ -366,7 +383,7 @@ class SeatServer:
                 if isinstance(displaced, Connection):
                     displaced.taken_over = True
                     displaced.scope.cancel()
-            log.info("connected", peer=peer, seat=hello.seat or "(spectator)")
+            log.info("connected", peer=peer, seat=hello.seat or f"({conn.role})")
             stopping = False  # the server is (Ctrl-C): the seat does not leave
             try:
                 with conn.scope:
@@ -388,7 +405,7 @@ class SeatServer:
                 log.warning(
                     "connection lost",
                     peer=peer,
-                    seat=conn.seat.name if conn.seat else "(spectator)",
+                    seat=conn.seat.name if conn.seat else f"({conn.role})",
                     reason=str(cut),
                 )
                 return
@@ -398,6 +415,26 @@ class SeatServer:
             with trio.move_on_after(1):
                 with contextlib.suppress(*LOST):
                     await transport.send(wire.encode(wire.Error(reason=str(cut), fatal=True)))
+
+    def _role(self, hello: wire.Hello) -> Role:
+        """The role a hello without a seat asks for, its token checked (else a :class:`Cut`)."""
+        if hello.role == "gm":
+            if not _same(hello.token, self.gm_token):
+                raise Cut("the GM needs the GM token (printed by serve)")
+            return "gm"
+        if hello.role == "spectator":
+            if not _same(hello.token, self.spectator_token):
+                raise Cut("spectators need the spectator token (printed by serve)")
+            return "spectator"
+        raise Cut(
+            "a hello names a seat (with its token) or a role, gm or spectator (with its token);"
+            " spectators need the spectator token (printed by serve)"
+        )
+
+    def hears_news(self, conn: Connection) -> bool:
+        """Whether ``conn`` is sent the log's lines: the GM and spectators are, a seat only
+        with ``reveal = "all"`` (the log holds every hit point and AP)."""
+        return conn.role != "seat" or self.reveal == "all"
 
     async def _play(self, conn: Connection) -> None:
         seat = conn.seat
@@ -412,6 +449,9 @@ class SeatServer:
                         deadline=seat.deadline if seat else 0.0,
                         encounter=self.spec.name,
                         ruleset=self.spec.ruleset,
+                        role=conn.role,
+                        news=self.hears_news(conn),
+                        reveal=self.reveal,
                     )
                 ),
             )
@@ -466,13 +506,18 @@ class SeatServer:
                 )
                 await self._send(conn, wire.encode(wire.Error(reason=reason)))
             start = conn.cursor
+            news = self.hears_news(conn)
             while conn.cursor < len(self.lines):
                 line = self.lines[conn.cursor]
                 conn.cursor += 1
-                await self._send(conn, wire.encode(wire.News(event=msgspec.Raw(line))))
+                if news:
+                    await self._send(conn, wire.encode(wire.News(event=msgspec.Raw(line))))
             if conn.cursor > start:
                 seated = seat.combatants if seat is not None else ()
-                await self._send(conn, self.talk.frame(self.lines, start, conn.cursor, seated))
+                reveal = self.reveal == "all" or conn.role != "seat"
+                await self._send(
+                    conn, self.talk.frame(self.lines, start, conn.cursor, seated, reveal=reveal)
+                )
             for other in self.seats.values():
                 waiting = other.in_grace()
                 if waiting is not None and conn.graces.get(other.name) != waiting.grace_ends:
@@ -489,9 +534,10 @@ class SeatServer:
                 and not request.answered.is_set()
             ):
                 conn.sent = request
-                await self._send(
-                    conn, wire.priority(request.view, _seconds(request.left()), self.spec)
-                )
+                frame = wire.priority(request.view, _seconds(request.left()), self.spec)
+                if self.reveal != "all":
+                    frame = wire.hide_enemies(frame)
+                await self._send(conn, frame)
             if self.ended and conn.cursor == len(self.lines):
                 await self._send(
                     conn, wire.encode(wire.End(winner=self.winner, events=len(self.lines)))
@@ -527,8 +573,10 @@ class SeatServer:
             seat = conn.seat
             if not isinstance(frame, wire.Decide):
                 self._refuse(conn, "already greeted: a second hello is refused")
-            elif seat is None:
+            elif conn.role == "spectator":
                 self._refuse(conn, "spectators are read-only")
+            elif seat is None:
+                self._refuse(conn, "the GM plays no seat: decisions come from the seats")
             elif frame.who not in seat.combatants:
                 self._refuse(conn, f"{frame.who!r} is not played from seat {seat.name!r}")
             else:
@@ -597,6 +645,11 @@ class SeatServer:
 def page() -> bytes:
     """The browser seat: one self-contained HTML file (no external resources)."""
     return resources.files(__package__).joinpath("seat.html").read_bytes()
+
+
+def _same(offered: str | None, token: str) -> bool:
+    """Whether ``offered`` is ``token``, compared in constant time."""
+    return offered is not None and secrets.compare_digest(offered.encode(), token.encode())
 
 
 def _seconds(value: float) -> float:
@@ -753,6 +806,10 @@ class Served:
     """Events of the log that were there before (a resumed fight), else 0."""
     tls: bool = False
     """Whether it speaks TLS (``https://`` links)."""
+    gm_token: str = ""
+    """The game master's token (``/gm#token=...``, ``join --gm``)."""
+    spectator_token: str = ""
+    """The spectators' token (``/watch#token=...``, ``join --watch``)."""
 
 
 @dataclass
@@ -930,7 +987,15 @@ async def _serve(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(trio.serve_listeners, server.handle, listeners)
             task_status.started(
-                Served(host=host, port=bound, seats=seats, resumed=len(kept), tls=tls is not None)
+                Served(
+                    host=host,
+                    port=bound,
+                    seats=seats,
+                    resumed=len(kept),
+                    tls=tls is not None,
+                    gm_token=server.gm_token,
+                    spectator_token=server.spectator_token,
+                )
             )
             if wait and seats:
                 await server.wait_all_seated()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import msgspec
 from rich.text import Text
 
 from initiative.actors import Names, table_of
@@ -40,11 +41,28 @@ class TableTalk:
                 tuple(Text.from_markup(t).plain for t in told.splitlines()) if told else ()
             )
 
-    def frame(self, lines: Sequence[bytes], start: int, end: int, seat: Iterable[str]) -> bytes:
+    def frame(
+        self,
+        lines: Sequence[bytes],
+        start: int,
+        end: int,
+        seat: Iterable[str],
+        *,
+        reveal: bool = False,
+    ) -> bytes:
         """The ``table`` frame for a client just sent ``lines[start:end]`` as news, playing the
         combatants ``seat`` (none for a spectator). The state is the latest (its ``seq`` says
-        which event): never behind the news sent, at most a few events ahead of it."""
+        which event): never behind the news sent, at most a few events ahead of it. With
+        ``reveal``, enemies' numbers are shown too (``reveal = "all"``)."""
         self._fold(lines)
         said = tuple(s for told in self._said[start:end] for s in told)
-        state = table_of(self._state.freeze(), self.names, seat)
+        frozen = self._state.freeze()
+        state = table_of(frozen, self.names, seat)
+        if reveal:
+            state = msgspec.structs.replace(state, combatants=tuple(
+                msgspec.structs.replace(
+                    row, hp=c.hp, max_hp=c.max_hp, ap=c.ap
+                ) if row.role == "enemy" and (c := frozen.combatants[row.id]) else row
+                for row in state.combatants
+            ))  # fmt: skip
         return wire.encode(wire.TableFrame(said=said, state=state))

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -25,9 +25,11 @@ class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello"):
     version: int
     """The protocol version the client speaks."""
     seat: str | None = None
-    """The seat to take (a combatant id or a side); omit it to spectate."""
+    """The seat to take (a combatant id or a side); omit it for another role."""
+    role: Literal["seat", "gm", "spectator"] | None = None
+    """``gm`` or ``spectator`` (with that role's token); ``seat`` or omitted with a seat."""
     token: str | None = None
-    """The seat's secret, as the game master received it from ``serve``."""
+    """The seat's (or the role's) secret, as the game master received it from ``serve``."""
 
 
 class Decide(msgspec.Struct, frozen=True, kw_only=True, tag="decision"):
@@ -49,13 +51,20 @@ class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome"):
 
     version: int
     seat: str | None
-    """The seat taken (``None`` for a spectator)."""
+    """The seat taken (``None`` for the GM and a spectator)."""
     combatants: tuple[str, ...]
     """The combatants this connection plays."""
     deadline: float
     """Seconds each decision may take."""
     encounter: str
     ruleset: str
+    role: Literal["seat", "gm", "spectator"] = "seat"
+    """What this connection is: a seat, the game master, or a spectator."""
+    news: bool = True
+    """Whether this connection is sent every log line as ``news``: the GM and spectators are;
+    a seat only when the encounter says ``reveal = "all"`` (the log holds hidden numbers)."""
+    reveal: Literal["words", "all"] = "all"
+    """What a seat sees of its enemies: their hit points in words (``words``) or everything."""
 
 
 class Priority(msgspec.Struct, frozen=True, kw_only=True, tag="priority"):
@@ -166,3 +175,20 @@ class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
 
 
 ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace
+
+
+#: What a seat is not told of an enemy in a priority frame's ``view`` (``reveal = "words"``).
+HIDDEN = ("hp", "max_hp", "ap")
+
+
+def hide_enemies(frame: bytes) -> bytes:
+    """A priority frame with its view's enemies' hit points and AP made ``null`` (the presentation
+    already gives their health in words)."""
+    data = msgspec.json.decode(frame)
+    view = data["view"]
+    enemies = {e["id"] for e in view["enemies"]}
+    for seen in [*view["enemies"], view.get("nearest")]:
+        if isinstance(seen, dict) and seen.get("id") in enemies:
+            for key in HIDDEN:
+                seen[key] = None
+    return _encoder.encode(data) + b"\n"

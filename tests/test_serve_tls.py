@@ -53,7 +53,13 @@ async def test_a_spectator_and_a_page_are_served_over_tls(
         plain, end = trio.testing.memory_stream_pair()
         nursery.start_soon(server.handle, end)
         client = trio.SSLStream(plain, context, server_hostname="localhost", https_compatible=True)
-        await client.send_all(b'{"type": "hello", "version": 1}\n')
+        hello = {
+            "type": "hello",
+            "version": 1,
+            "role": "spectator",
+            "token": server.spectator_token,
+        }
+        await client.send_all(json.dumps(hello).encode() + b"\n")
         spec = server.spec
         fight = Fight(spec, spec.seed, sink=lambda event: server.publish(fight.last_line))
         assert Stepper(fight).token is not None  # the events up to the first decision

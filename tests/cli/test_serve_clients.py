@@ -171,6 +171,7 @@ def test_join_watch_narrates_and_keeps_a_byte_identical_copy(tmp_path: Path) -> 
     with Server(tmp_path, "--seat", "ana") as server:
         watcher = subprocess.Popen(
             [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{server.port}", "--watch",
+             "--token", server.spectator_token,
              "--out", str(copy)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
@@ -198,9 +199,9 @@ def test_join_watch_narrates_and_keeps_a_byte_identical_copy(tmp_path: Path) -> 
 def test_join_usage_errors_are_one_line_and_exit_2() -> None:
     """Neither a seat nor --watch, a seat without its token, a bad address: exit 2."""
     for args, message in [
-        (["127.0.0.1:9"], "give either --seat and --token, or --watch"),
+        (["127.0.0.1:9"], "give either --seat and --token, or --watch or --gm with --token"),
         (["127.0.0.1:9", "--seat", "ana"], "--seat ana: the seat's --token is needed too"),
-        (["nowhere", "--watch"], "'nowhere': expected HOST:PORT"),
+        (["nowhere", "--watch", "--token", "t"], "'nowhere': expected HOST:PORT"),
     ]:
         done = subprocess.run(
             [sys.executable, "-m", "initiative", "join", *args],
