@@ -22,7 +22,7 @@ setup(
     },
     package_data={
         **{f"initiative.{folder}": ["py.typed"] for folder in FOLDERS},
-        "initiative": ["py.typed"],
+        "initiative": ["py.typed", "pages/*.html", "pages/*.css", "pages/*.js"],
         "initiative.replays": ["*.html", "py.typed"],
         "initiative.examples": ["*.toml"],
     },

@@ -33,9 +33,9 @@ import secrets
 import ssl
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import unquote
 
 import msgspec
 import structlog
@@ -58,7 +58,7 @@ from initiative.replays import (
     reseeds,
 )
 
-from . import _wire as wire
+from . import _http as http, _pages as pages, _wire as wire
 from ._talk import TableTalk
 
 log = structlog.get_logger("initiative.serve")
@@ -222,6 +222,8 @@ class Connection:
     refusals: int = 0
     graces: dict[str, float | None] = field(default_factory=dict)
     """For each seat, the end of the last grace this connection was told of."""
+    clocks: dict[str, object] = field(default_factory=dict)
+    """For each seat, the pending decision this connection (GM, spectator) was told of."""
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     """Around its play: cancelled when a new connection takes its seat over."""
     taken_over: bool = False
@@ -247,7 +249,9 @@ class SeatServer:
         """The game master's secret (never in the event log)."""
         self.spectator_token = new_token()
         """The spectators' secret (one for all of them)."""
-        self.reveal = spec.reveal if isinstance(spec.reveal, str) else "words"
+        self.reveal: Literal["words", "all"] = (
+            "words" if isinstance(spec.reveal, msgspec.UnsetType) else spec.reveal
+        )
         """What a seat sees of its enemies: ``words`` or ``all`` (the encounter's ``reveal``)."""
         self.talk = TableTalk(spec)
         self.lines: list[bytes] = []
@@ -342,7 +346,7 @@ class SeatServer:
                 reason="a TLS handshake, but this server speaks plain text (no --tls)",
             )
             return
-        if first.startswith(b"GET "):
+        if _HTTP.match(first):
             await self._http(stream, first, peer)
         elif first:
             await self._session(LineTransport(stream, first, self.limits), peer)
@@ -526,6 +530,19 @@ class SeatServer:
                         seat=other.name, who=waiting.who, remaining=_seconds(waiting.grace_left())
                     )
                     await self._send(conn, wire.encode(grace))
+            if conn.role != "seat":
+                for other in self.seats.values():
+                    asked = other.pending
+                    if (
+                        asked is not None
+                        and not asked.answered.is_set()
+                        and conn.clocks.get(other.name) is not asked
+                    ):
+                        conn.clocks[other.name] = asked
+                        clock = wire.Clock(
+                            seat=other.name, who=asked.who, left=_seconds(asked.left())
+                        )
+                        await self._send(conn, wire.encode(clock))
             request = seat.pending if seat is not None else None
             if (
                 seat is not None
@@ -596,55 +613,53 @@ class SeatServer:
                     self._refuse(conn, reason)
 
     async def _http(self, stream: trio.abc.Stream, first: bytes, peer: str) -> None:
-        head = bytearray(first)
-        with trio.move_on_after(self.limits.hello_timeout) as scope:
-            while b"\r\n\r\n" not in head:
-                if len(head) > 8192:
-                    log.warning("connection cut", peer=peer, reason="request head over 8 KiB")
-                    return
-                data = await stream.receive_some(4096)
-                if not data:
-                    return
-                head += data
-        if scope.cancelled_caught:
-            log.warning("connection cut", peer=peer, reason="no request in time")
+        """One HTTP request (read by h11): a page, an HTTP error, or the WebSocket at ``/ws``."""
+        limits = self.limits
+        request = await http.read_request(stream, first, limits.hello_timeout)
+        if isinstance(request, http.Refused):
+            log.warning("request refused", peer=peer, status=request.status, reason=request.reason)
+            await http.send(stream, http.error(request.status, request.reason), limits.send_timeout)
             return
-        request_line, _, rest = bytes(head).partition(b"\r\n")
-        parts = request_line.split()
-        path = parts[1].decode("latin-1") if len(parts) >= 2 else "/"
-        upgrade = b"upgrade: websocket" in rest.lower()
-        if path == "/ws" and upgrade:
-            async with trio.open_nursery() as nursery:
-                request = await trio_websocket.wrap_server_stream(
-                    nursery,
-                    PrefixedStream(stream, bytes(head)),
-                    max_message_size=self.limits.max_frame,
-                )
-                ws = await request.accept()
-                await self._session(WebSocketTransport(ws, self.limits), peer)
-                with trio.move_on_after(1):
-                    await ws.aclose()
-                nursery.cancel_scope.cancel()
+        head = request.method == "HEAD"
+        if request.method not in ("GET", "HEAD"):
+            reason = f"{request.method} is not served here: pages are read with GET"
+            answer = http.error(405, reason, allow="GET, HEAD")
+        elif request.path == "/ws" and request.upgrade and not head:
+            await self._websocket(stream, request, peer)
             return
-        if path == "/" or path.startswith("/seat/"):
-            body = page()
-            status = b"200 OK"
+        elif request.path == "/ws":
+            reason = "the seat protocol over a WebSocket: connect with a WebSocket client"
+            answer = http.error(426, reason, head_only=head, headers=[("Upgrade", "websocket")])
         else:
-            body, status = b"not found\n", b"404 Not Found"
-        headers = (
-            b"HTTP/1.1 " + status + b"\r\n"
-            b"Content-Type: text/html; charset=utf-8\r\n"
-            b"Content-Length: " + str(len(body)).encode() + b"\r\n"
-            b"Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n"
-            b"X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
-        )
-        with trio.move_on_after(self.limits.send_timeout):
-            await stream.send_all(headers + body)
+            body = self.page_at(request.path)
+            if body is None:
+                answer = http.error(404, f"no page at {request.path}", head_only=head)
+            else:
+                answer = http.answer(200, body, "text/html; charset=utf-8", head_only=head)
+        await http.send(stream, answer, limits.send_timeout)
 
+    def page_at(self, path: str) -> bytes | None:
+        """The page at ``path``: ``/gm``, ``/watch``, ``/seat/NAME`` (a seat of this fight), or
+        ``/`` (where to go); ``None`` for any other."""
+        if path in ("/", "/gm", "/watch"):
+            return pages.page(path.strip("/") or "home")
+        if path.startswith("/seat/") and unquote(path[len("/seat/") :]) in self.seats:
+            return pages.page("seat")
+        return None
 
-def page() -> bytes:
-    """The browser seat: one self-contained HTML file (no external resources)."""
-    return resources.files(__package__).joinpath("seat.html").read_bytes()
+    async def _websocket(self, stream: trio.abc.Stream, request: http.Request, peer: str) -> None:
+        """The seat protocol over a WebSocket (trio-websocket reads the upgrade again)."""
+        async with trio.open_nursery() as nursery:
+            upgrade = await trio_websocket.wrap_server_stream(
+                nursery,
+                PrefixedStream(stream, request.raw),
+                max_message_size=self.limits.max_frame,
+            )
+            ws = await upgrade.accept()
+            await self._session(WebSocketTransport(ws, self.limits), peer)
+            with trio.move_on_after(1):
+                await ws.aclose()
+            nursery.cancel_scope.cancel()
 
 
 def _same(offered: str | None, token: str) -> bool:
@@ -733,44 +748,36 @@ def tls_failure(exc: BaseException) -> str:
     return _reason(exc)
 
 
-_HOST = re.compile(
-    rb"^host:[ \t]*([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d+)?[ \t\r]*$", re.I | re.M
-)
-
-
 async def _plain_on_tls(stream: trio.abc.Stream, first: bytes, limits: Limits) -> str:
     """Answer a plain-text client on a TLS port in plain text, and say why it was refused: a
     browser is sent to the same page over ``https://`` (the token, in the URL's fragment, goes
     along and never to the server), anything else gets a fatal error frame."""
-    if not first.startswith(b"GET "):
+    if not _HTTP.match(first):
         await _fatal(stream, SPEAKS_TLS)
         return "plain text on the TLS port"
-    head = bytearray(first)
-    with trio.move_on_after(limits.hello_timeout):
-        while b"\r\n\r\n" not in head and len(head) <= 8192:
-            data = await stream.receive_some(4096)
-            if not data:
-                break
-            head += data
-    request_line, _, rest = bytes(head).partition(b"\r\n")
-    parts = request_line.split()
-    path = parts[1] if len(parts) >= 2 and parts[1].startswith(b"/") else b"/"
-    host = _HOST.search(rest.partition(b"\r\n\r\n")[0])
-    if host is None:
-        status, body, where = b"400 Bad Request", b"this server speaks https\n", b""
+    request = await http.read_request(stream, first, limits.hello_timeout)
+    host = (
+        _HOST.fullmatch(request.headers.get("host", ""))
+        if isinstance(request, http.Request)
+        else None
+    )
+    if host is None or not isinstance(request, http.Request):
+        answer = http.error(400, "this server speaks https")
         sent = "plain HTTP on the TLS port"
     else:
         sent = "plain HTTP on the TLS port: sent to https://"
-        url = b"https://" + host.group(1) + (host.group(2) or b"") + path.split(b"#")[0]
-        status, body, where = b"307 Temporary Redirect", url + b"\n", b"Location: " + url + b"\r\n"
-    headers = (
-        b"HTTP/1.1 " + status + b"\r\n" + where + b"Content-Type: text/plain; charset=utf-8\r\n"
-        b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n"
-    )
-    with trio.move_on_after(limits.send_timeout):
-        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            await stream.send_all(headers + body)
+        url = f"https://{host.group(0)}{request.path}"
+        answer = http.answer(307, url.encode() + b"\n", headers=[("Location", url)])
+    await http.send(stream, answer, limits.send_timeout)
     return sent
+
+
+#: How an HTTP request starts (a method, then a space); a frame of the line protocol starts
+#: with ``{``.
+_HTTP = re.compile(rb"[A-Z]{3,10} ")
+
+#: A Host header's value worth redirecting to: a name or an address, and a port.
+_HOST = re.compile(r"([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d+)?")
 
 
 def seats_for(

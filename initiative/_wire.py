@@ -81,6 +81,57 @@ class Priority(msgspec.Struct, frozen=True, kw_only=True, tag="priority"):
     distance and direction, what an opening reacts to, the state the seat may see)."""
 
 
+class Token(msgspec.Struct, frozen=True, kw_only=True):
+    """One combatant on the battle map (what anyone at the table sees of it)."""
+
+    id: str
+    name: str
+    side: str
+    at: tuple[float, float]
+    """Where it stands, in metres."""
+    size: int
+    """1 small, 2 medium, 3 large, 4 huge (the token's diameter on the map)."""
+    reach: float
+    """Its longest melee reach, in metres (shown on hover)."""
+    standing: bool = True
+    conditions: tuple[tuple[str, str], ...] = ()
+    """Each condition in words with how long it lasts in words (``""``: until ended)."""
+    counters: tuple[tuple[str, int], ...] = ()
+    """The ruleset's tallies kept for it, by name."""
+
+
+class Roll(msgspec.Struct, frozen=True, kw_only=True):
+    """One die roll, as its card shows it."""
+
+    seq: int
+    who: str | None
+    """The name of whoever rolled (``None``: the table)."""
+    purpose: str
+    expr: str
+    dice: tuple[int, ...]
+    """Each die's face."""
+    modifier: int
+    total: int
+    given: bool = False
+    """Rolled at the table and typed in (``--dice``), not drawn by the server."""
+
+
+class Board(msgspec.Struct, frozen=True, kw_only=True):
+    """The battle map and what the tracker shows besides the state table."""
+
+    tokens: tuple[Token, ...] = ()
+    sides: tuple[str, ...] = ()
+    """The sides in the encounter's order (for their colours)."""
+    priority: str | None = None
+    """The id of whoever may act right now."""
+    window: str | None = None
+    """``turn`` or ``opening`` while someone holds priority."""
+    last_move: tuple[str, tuple[float, float], tuple[float, float]] | None = None
+    """The last move: who, from where, to where."""
+    rolls: tuple[Roll, ...] = ()
+    """The dice rolled in the news just sent (the last 24 at most)."""
+
+
 class TableFrame(msgspec.Struct, frozen=True, kw_only=True, tag="table"):
     """Server: after news, what the table said about it and the state as the seat sees it."""
 
@@ -88,6 +139,17 @@ class TableFrame(msgspec.Struct, frozen=True, kw_only=True, tag="table"):
     """The table narration's sentences for the news just sent, plain text."""
     state: StateTable
     """The fight after the last event folded in (``state.seq``)."""
+    board: Board | None = None
+    """The battle map, who holds priority, and the dice of the news just sent."""
+
+
+class Clock(msgspec.Struct, frozen=True, kw_only=True, tag="clock"):
+    """Server, to the GM and spectators: a seat holds priority and has ``left`` seconds."""
+
+    seat: str
+    who: str
+    """The combatant deciding."""
+    left: float
 
 
 class News(msgspec.Struct, frozen=True, kw_only=True, tag="news"):
@@ -174,7 +236,7 @@ class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
     """Seconds of grace left when the frame was sent."""
 
 
-ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace
+ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace | Clock
 
 
 #: What a seat is not told of an enemy in a priority frame's ``view`` (``reveal = "words"``).
