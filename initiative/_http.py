@@ -103,8 +103,10 @@ def answer(
 ) -> bytes:
     """A whole response, written by h11 (``head_only``: for a HEAD request, without the body)."""
     conn = h11.Connection(h11.SERVER)
-    # h11 writes a response only after it has read a request: give it the simplest one.
-    conn.receive_data(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    # h11 writes a response only after it has read a request: give it the simplest one (a
+    # HEAD's answer declares the length of a body it leaves out).
+    method = b"HEAD" if head_only else b"GET"
+    conn.receive_data(method + b" / HTTP/1.1\r\nHost: x\r\n\r\n")
     conn.next_event()
     conn.next_event()
     fields = [

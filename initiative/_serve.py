@@ -630,6 +630,8 @@ class SeatServer:
         elif request.path == "/ws":
             reason = "the seat protocol over a WebSocket: connect with a WebSocket client"
             answer = http.error(426, reason, head_only=head, headers=[("Upgrade", "websocket")])
+        elif request.path == "/favicon.ico":  # browsers ask; the pages have no icon
+            answer = http.answer(204, b"", head_only=head)
         else:
             body = self.page_at(request.path)
             if body is None:
