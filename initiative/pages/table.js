@@ -71,7 +71,7 @@ function connect() {
     status("saying hello…");
   };
   ws.onclose = () => {
-    if (page.ended) return;
+    if (page.ended || page.refused) return;
     status("disconnected");
     if (!page.state) waiting("Not connected", "The connection to the server is lost or was refused; see above.");
     banner("errors", ($("errors").textContent || "The connection to the server is lost.") , "bad");
@@ -81,6 +81,7 @@ function connect() {
 }
 
 function send(frame) {
+  page.sent = Date.now();
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
 }
 
@@ -121,6 +122,7 @@ function receive(frame) {
     }
     case "error":
       if (frame.fatal) {
+        page.refused = true;
         status("refused");
         waiting("The server refused this page", frame.reason);
       }
@@ -142,6 +144,7 @@ function receive(frame) {
 // -- the table frame: tracker, map, dice, narration -----------------------------------------
 
 function table(frame) {
+  page.heard = Date.now();  // when the latest table frame came (the tests measure the lag)
   page.state = frame.state;
   page.board = frame.board || page.board;
   for (const c of frame.state.combatants) page.names[c.id] = c.name;
@@ -383,8 +386,10 @@ function placeLabel(layer, t, cx, cy, r, W, H, obstacles, placed) {
   back.setAttribute("x", x); back.setAttribute("y", y); back.setAttribute("width", w); back.setAttribute("height", h);
   text.setAttribute("x", x + 5); text.setAttribute("y", y + 12.5);
   const lx = Math.max(x, Math.min(cx, x + w)), ly = Math.max(y, Math.min(cy, y + h));
-  if (Math.hypot(lx - cx, ly - cy) > r + gap + 4) {
-    leader.setAttribute("x1", cx); leader.setAttribute("y1", cy); leader.setAttribute("x2", lx); leader.setAttribute("y2", ly);
+  const far = Math.hypot(lx - cx, ly - cy);
+  if (far > r + gap + 4) {  // a leader from the token's edge to its label
+    const ex = cx + (lx - cx) * r / far, ey = cy + (ly - cy) * r / far;
+    leader.setAttribute("x1", ex); leader.setAttribute("y1", ey); leader.setAttribute("x2", lx); leader.setAttribute("y2", ly);
   } else {
     leader.remove();
   }
@@ -440,16 +445,22 @@ function grab(event, t) {
   const drop = (e) => {
     window.removeEventListener("pointermove", follow);
     window.removeEventListener("pointerup", drop);
+    grabbed = true;  // the click that follows is this press's, not one on the map
+    node.removeAttribute("transform");
     if (moved) override({type: "MoveToken", who: t.id, to: toWorld(e)}, "Move " + t.name);
     else choose(t.id);
-    node.removeAttribute("transform");
   };
   window.addEventListener("pointermove", follow);
   window.addEventListener("pointerup", drop);
 }
 
+let grabbed = false;
+$("map").addEventListener("pointerdown", () => { grabbed = false; });
 $("map").addEventListener("click", (event) => {
-  if (event.target.closest && event.target.closest(".token")) return;
+  if (grabbed || (event.target.closest && event.target.closest(".token"))) {
+    grabbed = false;
+    return;
+  }
   if (!geometry) return;
   const at = toWorld(event);
   const move = moveOffer();
