@@ -102,7 +102,7 @@ class TableTalk:
                     reach=self.names.reach(cid),
                     standing=c.standing,
                     conditions=tuple(
-                        (said, self._until.get((cid, x), ""))
+                        (x, said, self._until.get((cid, x), ""))
                         for said, x in zip(row.conditions, c.conditions, strict=False)
                     ),
                     counters=c.counters,

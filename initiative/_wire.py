@@ -94,8 +94,9 @@ class Token(msgspec.Struct, frozen=True, kw_only=True):
     reach: float
     """Its longest melee reach, in metres (shown on hover)."""
     standing: bool = True
-    conditions: tuple[tuple[str, str], ...] = ()
-    """Each condition in words with how long it lasts in words (``""``: until ended)."""
+    conditions: tuple[tuple[str, str, str], ...] = ()
+    """Each condition: its name in the log (``in_cover``), in words (``in cover``), and how long
+    it lasts in words (``end of round 2``; ``""``: until ended)."""
     counters: tuple[tuple[str, int], ...] = ()
     """The ruleset's tallies kept for it, by name."""
 

@@ -208,8 +208,8 @@ function drawTracker() {
       cell.append(el("span", page.board.window === "opening" ? "reacting" : "acting", "tag priority"));
     }
     const chips = el("div", undefined, "chips");
-    const conditions = t ? t.conditions : c.conditions.map((x) => [x, ""]);
-    for (const [what, until] of conditions) chips.append(el("span", until ? what + " · until " + until : what, "chip"));
+    const conditions = t ? t.conditions : c.conditions.map((x) => [x, x, ""]);
+    for (const [, what, until] of conditions) chips.append(el("span", until ? what + " · until " + until : what, "chip"));
     for (const [counter, value] of (t ? t.counters : [])) chips.append(el("span", counter.replace(/[_.]/g, " ") + ": " + value, "chip counter"));
     if (chips.children.length) cell.append(chips);
     tr.append(cell);
@@ -512,15 +512,14 @@ function drawGm() {
   const chips = $("end-conds");
   chips.replaceChildren();
   const t = tokenOf(who);
-  const raw = t ? t.conditions : [];
-  row.conditions.forEach((words, i) => {
-    const chip = el("span", words + (raw[i] && raw[i][1] ? " · until " + raw[i][1] : ""), "chip");
+  for (const [condition, words, until] of (t ? t.conditions : [])) {
+    const chip = el("span", words + (until ? " · until " + until : ""), "chip");
     const end = el("button", "end ✕", "end");
     end.type = "button";
-    end.onclick = () => override({type: "EndCondition", who: who, condition: words.replace(/ /g, "_")}, "End " + words + " on " + row.name);
+    end.onclick = () => override({type: "EndCondition", who: who, condition: condition}, "End " + words + " on " + row.name);
     chip.append(end);
     chips.append(chip);
-  });
+  }
 }
 
 function guarded(form, build) {
