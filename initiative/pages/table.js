@@ -235,27 +235,10 @@ function drawTracker() {
 
 // -- roll cards: every die, newest first --------------------------------------------------
 
-const PURPOSES = {initiative: "initiative", attack: "attack", damage: "damage", defense: "defence"};
-
 function drawRolls() {
   const box = $("rolls");
   if (!page.rolls.length) return;
-  box.replaceChildren();
-  for (const r of [...page.rolls].reverse()) {
-    const card = el("div", undefined, "roll");
-    card.dataset.seq = r.seq;
-    const purpose = (PURPOSES[r.purpose] || r.purpose.replace(/[_.]/g, " ")).split(" ").map((w) => page.names[w] || w).join(" ");
-    card.append(el("div", (r.who ? r.who + " · " : "") + purpose, "what"));
-    const line = el("div", undefined, "line");
-    for (const face of r.dice) line.append(el("span", String(face), "die"));
-    if (r.modifier) line.append(el("span", (r.modifier > 0 ? "+ " : "− ") + Math.abs(r.modifier), "mod"));
-    line.append(el("span", String(r.total), "total"));
-    card.append(line);
-    const foot = el("div", undefined, "line");
-    foot.append(el("span", r.expr, "expr"), el("span", r.given ? "given by hand" : "rolled", "how" + (r.given ? " given" : "")));
-    card.append(foot);
-    box.append(card);
-  }
+  box.replaceChildren(...[...page.rolls].reverse().map((r) => rollCard(r, name)));
 }
 
 // -- the battle map ----------------------------------------------------------------------------
@@ -509,6 +492,10 @@ function drawGm() {
   last.value = "";
   before.append(last);
   if (keep) before.value = keep;
+  // Condition names to pick from: those seen on anyone so far (the rules say which exist).
+  const known = new Set();
+  for (const token of page.board ? page.board.tokens : []) for (const [condition] of token.conditions) known.add(condition.split(":")[0]);
+  $("conds").replaceChildren(...[...known].sort().map((c) => { const o = el("option"); o.value = c; return o; }));
   const chips = $("end-conds");
   chips.replaceChildren();
   const t = tokenOf(who);

@@ -199,10 +199,13 @@ def test_join_watch_narrates_and_keeps_a_byte_identical_copy(tmp_path: Path) -> 
 
 
 def test_join_usage_errors_are_one_line_and_exit_2() -> None:
-    """Neither a seat nor --watch, a seat without its token, a bad address: exit 2."""
+    """Neither a seat nor --watch, a seat or a spectator without its token, two roles at once,
+    a bad address: exit 2."""
     for args, message in [
         (["127.0.0.1:9"], "give either --seat and --token, or --watch or --gm with --token"),
         (["127.0.0.1:9", "--seat", "ana"], "--seat ana: the seat's --token is needed too"),
+        (["127.0.0.1:9", "--watch"], "--watch: the spectators' --token is needed too"),
+        (["127.0.0.1:9", "--gm", "--watch", "--token", "t"], "give either --seat and --token"),
         (["nowhere", "--watch", "--token", "t"], "'nowhere': expected HOST:PORT"),
     ]:
         done = subprocess.run(

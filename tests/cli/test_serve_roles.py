@@ -7,7 +7,10 @@ with ``reveal = "all"`` they do; the GM and spectators get every log line byte f
 from __future__ import annotations
 
 import json
+import re
 import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +88,17 @@ def test_roles_tokens_and_a_seat_that_sees_no_hidden_number(tmp_path: Path) -> N
             "the GM needs the GM token (printed by serve)"
         )
         assert refused(port, {"role": "gm"}) == "the GM needs the GM token (printed by serve)"
+        terminal = subprocess.Popen(
+            [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{port}", "--gm",
+             "--token", server.gm_token],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        try:
+            assert terminal.stdout is not None
+            first = terminal.stdout.readline()  # greeted before the fight starts
+        except BaseException:
+            terminal.kill()
+            raise
         gm, watcher, seat = server.client(), server.client(), server.client()
         assert gm.hello(None, server.gm_token, "gm")["role"] == "gm"
         welcome = watcher.hello(None, server.spectator_token, "spectator")
@@ -93,11 +107,16 @@ def test_roles_tokens_and_a_seat_that_sees_no_hidden_number(tmp_path: Path) -> N
         assert (welcome["role"], welcome["news"], welcome["reveal"]) == ("seat", False, "words")
         seen = raw_frames(seat)
         watched, ruled = until_end(watcher), until_end(gm)
+        told, errors = terminal.communicate(timeout=60)
+        assert terminal.returncode == 0, errors
         assert server.finish() == 0
         lines = server.log.read_bytes().splitlines()
     kinds = {f["type"] for f in seen}
     assert "news" not in kinds and {"priority", "table", "end"} <= kinds
     assert [path for f in seen for path in hidden_values(f)] == []
+    # `join --gm` narrates as the game master, to the end.
+    assert first == "the game master of Yard duel\n"
+    assert re.search(r"^standing: .*$", told, re.M) and told.endswith(" won\n")
     # The seat still sees its enemies, in words, and its own numbers.
     table = next(f for f in reversed(seen) if f["type"] == "table")["state"]["combatants"]
     rows = {row["id"]: row for row in table}
