@@ -632,7 +632,7 @@ function tick() {
   }
   if (page.grace) {
     const g = Math.max(0, (page.grace.until - now) / 1000);
-    banner("grace", g > 0 ? "Waiting for " + name(page.grace.who) + " to reconnect: " + Math.ceil(g) + " s" : "", "warn");
+    banner("grace", g > 0 ? "waiting for " + name(page.grace.who) + " to reconnect: " + Math.ceil(g) + " s" : "", "warn");
     if (g <= 0) page.grace = null;
   }
 }
