@@ -138,6 +138,14 @@ def test_gm_spectator_and_seat_pages_follow_the_fight(tmp_path: Path) -> None:
                     for page in (gm, watch):
                         page.wait_for_function(f"({seq}) > {before[page]}", timeout=10_000)
                         lags.append(page.evaluate("window.initiativePage.heard") - sent)
+                # The GM's and the spectators' countdown names the seat being waited for.
+                seat.wait_for_selector("button.offer", timeout=30_000)
+                for page in (gm, watch):
+                    page.wait_for_function(
+                        "document.getElementById('left').textContent"
+                        ".startsWith('Detective Marlowe decides (seat marlowe): ')"
+                    )
+                    assert page.locator("#clock").is_visible()
                 # From the seat's click (its frame sent) to the news drawn on the other pages.
                 assert max(lags) < 1000, lags
                 for page in (gm, watch, seat):
