@@ -45,7 +45,8 @@ function banner(id, text, cls) {
   if (cls !== undefined) b.className = "banner " + cls;
 }
 function status(text) { $("status").textContent = text; }
-function waiting(title, text) {
+function waiting(title, text, stopped) {
+  $("waiting").classList.toggle("stopped", Boolean(stopped));
   $("waiting-title").textContent = title;
   $("waiting-text").textContent = text;
 }
@@ -56,7 +57,7 @@ let ws = null;
 function connect() {
   if (kind === "home") {
     waiting("This is a table of initiative serve",
-      "Open the link serve printed: /gm for the game master, /watch for spectators, /seat/NAME for a player (each with its token).");
+      "Open the link serve printed: /gm for the game master, /watch for spectators, /seat/NAME for a player (each with its token).", true);
     status("no link opened");
     $("who").textContent = "";
     return;
@@ -73,7 +74,7 @@ function connect() {
   ws.onclose = () => {
     if (page.ended || page.refused) return;
     status("disconnected");
-    if (!page.state) waiting("Not connected", "The connection to the server is lost or was refused; see above.");
+    if (!page.state) waiting("Not connected", "The connection to the server is lost or was refused; see above.", true);
     banner("errors", ($("errors").textContent || "The connection to the server is lost.") , "bad");
     clearDecision("The connection to the server is lost.");
   };
@@ -124,7 +125,7 @@ function receive(frame) {
       if (frame.fatal) {
         page.refused = true;
         status("refused");
-        waiting("The server refused this page", frame.reason);
+        waiting("The server refused this page", frame.reason, true);
       }
       if (page.asked && frame.reason.indexOf("seq " + page.asked.seq + " ") >= 0) clearDecision("Time ran out: the decision was recorded as a timeout.");
       banner("errors", frame.reason, "bad");
@@ -135,7 +136,7 @@ function receive(frame) {
       clearDecision("");
       status("the fight is over: " + (frame.winner ? frame.winner + " won" : "no one won"));
       $("idle").textContent = $("status").textContent + ".";
-      if (!page.state) waiting("The fight is over", $("status").textContent + ".");
+      if (!page.state) waiting("The fight is over", $("status").textContent + ".", true);
       tick();
       break;
   }
