@@ -1,8 +1,14 @@
 """The seat server: a live fight whose seats are played over the network.
 
 One TCP port speaks two things, told apart by the first bytes a client sends: the seat protocol
-(newline-delimited JSON frames, ``docs/protocol.md``), and HTTP for the browser seat (``GET
-/seat/NAME`` is the page, ``GET /ws`` the same frames over a WebSocket).
+(newline-delimited JSON frames, ``docs/protocol.md``), and HTTP (read by h11, :mod:`._http`)
+for the browser pages (``/gm``, ``/watch``, ``/seat/NAME``; ``/ws`` the same frames over a
+WebSocket).
+
+A connection is a seat (its hello names the seat, with the seat's token), the game master or a
+spectator (its hello names the role, with that role's token). The GM and spectators get every
+log line as news; a seat, unless the encounter says ``reveal = "all"``, gets no news and sees its
+enemies' hit points and AP as ``null`` (the table frames' words and state are what it hears).
 
 The fight never waits on a client. The scheduler only publishes: each log line is appended to
 :attr:`SeatServer.lines` and a seat's pending request is set on the seat; every connection has
