@@ -558,6 +558,7 @@ function moveTo(at, move) {
   }
   const action = Object.assign({}, move.action, {to: at});
   const frame = page.asked;
+  page.answered = frame.seq;
   send({type: "decision", who: frame.who, seq: frame.seq, action: action});
   clearDecision("You chose: move to " + at[0].toFixed(1) + ", " + at[1].toFixed(1) + ". Waiting for the others…");
   status("waiting…");
@@ -580,7 +581,8 @@ function decide(frame) {
   page.asked = frame;
   page.shownAt = performance.now();
   for (const c of p.combatants) page.names[c.id] = c.name;
-  banner("errors", "");
+  // Asked again what was just answered: the rules refused it, and the error above says why.
+  if (frame.seq !== page.answered) banner("errors", "");
   $("idle").textContent = "";
   $("heading").textContent = p.reacting_to ? p.heading.replace(": " + p.reacting_to + ".", ".") : p.heading;
   $("reacting").hidden = !p.reacting_to;
@@ -593,6 +595,7 @@ function decide(frame) {
     b.append(el("span", String(offer.number), "num"), el("span", offer.text, "text"), el("span", offer.cost ? offer.cost + " AP" : "free", "cost"));
     b.onclick = () => {
       if (page.asked !== frame) return;
+      page.answered = frame.seq;
       send({type: "decision", who: frame.who, seq: frame.seq, offer: offer.number - 1});
       clearDecision("You chose: " + offer.text + ". Waiting for the others…");
       status("waiting…");
