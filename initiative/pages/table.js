@@ -129,6 +129,7 @@ function receive(frame) {
       }
       if (page.asked && frame.reason.indexOf("seq " + page.asked.seq + " ") >= 0) clearDecision("Time ran out: the decision was recorded as a timeout.");
       banner("errors", frame.reason, "bad");
+      page.refusedSince = true;
       break;
     case "end":
       page.ended = true;
@@ -558,7 +559,7 @@ function moveTo(at, move) {
   }
   const action = Object.assign({}, move.action, {to: at});
   const frame = page.asked;
-  page.answered = frame.seq;
+  page.refusedSince = false;
   send({type: "decision", who: frame.who, seq: frame.seq, action: action});
   clearDecision("You chose: move to " + at[0].toFixed(1) + ", " + at[1].toFixed(1) + ". Waiting for the others…");
   status("waiting…");
@@ -581,8 +582,9 @@ function decide(frame) {
   page.asked = frame;
   page.shownAt = performance.now();
   for (const c of p.combatants) page.names[c.id] = c.name;
-  // Asked again what was just answered: the rules refused it, and the error above says why.
-  if (frame.seq !== page.answered) banner("errors", "");
+  // An error since the last answer is the rules' refusal of it: it stays, saying why.
+  if (!page.refusedSince) banner("errors", "");
+  page.refusedSince = false;
   $("idle").textContent = "";
   $("heading").textContent = p.reacting_to ? p.heading.replace(": " + p.reacting_to + ".", ".") : p.heading;
   $("reacting").hidden = !p.reacting_to;
@@ -595,7 +597,7 @@ function decide(frame) {
     b.append(el("span", String(offer.number), "num"), el("span", offer.text, "text"), el("span", offer.cost ? offer.cost + " AP" : "free", "cost"));
     b.onclick = () => {
       if (page.asked !== frame) return;
-      page.answered = frame.seq;
+      page.refusedSince = false;
       send({type: "decision", who: frame.who, seq: frame.seq, offer: offer.number - 1});
       clearDecision("You chose: " + offer.text + ". Waiting for the others…");
       status("waiting…");
