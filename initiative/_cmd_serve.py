@@ -88,7 +88,8 @@ def serve(
     ] = None,
     quiet: QUIET = False,
 ) -> None:
-    """Run an encounter live: each --seat is played by whoever connects with its token.
+    """Run an encounter live: each --seat is played by whoever connects with its token; the game
+    master and spectators get links (and tokens) of their own.
 
     Ctrl-C stops it, printing the command that goes on (--resume LOG with the same seats)."""
     import functools
