@@ -11,7 +11,9 @@ function rollCard(roll, name) {
   const card = make("div", undefined, "roll");
   card.dataset.seq = roll.seq;
   const purpose = String(roll.purpose).replace(/[_.]/g, " ").split(" ").map((w) => name(w)).join(" ");
-  card.append(make("div", (roll.who ? name(roll.who) + " · " : "") + purpose, "what"));
+  const what = make("div", (roll.who ? name(roll.who) + " · " : "") + purpose, "what");
+  what.title = what.textContent;  // in full, where the card cuts it short
+  card.append(what);
   const line = make("div", undefined, "line");
   for (const face of roll.dice) line.append(make("span", String(face), "die"));
   if (roll.modifier) line.append(make("span", (roll.modifier > 0 ? "+ " : "\u2212 ") + Math.abs(roll.modifier), "mod"));
