@@ -231,6 +231,10 @@ function drawTracker() {
     tr.append(hp, el("td", c.ap === null || !c.standing ? "" : String(c.ap), "num"));
     if (kind === "seat") tr.append(el("td", c.distance === null || !c.standing ? "" : c.distance.toFixed(1) + " m", "num"));
     tr.onclick = () => choose(c.id);
+    if (kind === "gm") {  // the keyboard chooses too: Tab to a row, Enter
+      tr.tabIndex = 0;
+      tr.onkeydown = (e) => { if (e.key === "Enter") choose(c.id); };
+    }
     rows.append(tr);
   });
 }
