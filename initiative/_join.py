@@ -316,6 +316,9 @@ class Client:
         self.winner: str | None = None
         self.ended = False
         self.changed = trio.Event()
+        self.news = True
+        """Whether the server sends this connection the log's lines (a seat of an encounter
+        with hidden numbers gets only the table's words: ``reveal``)."""
 
     # -- the server's side
 
@@ -344,14 +347,21 @@ class Client:
         frame = json.loads(line)
         match frame.get("type"):
             case "welcome" if frame["seat"] is None:
-                self.screen.say(f"watching {visible(frame['encounter'])}")
+                what = "the game master of" if frame.get("role") == "gm" else "watching"
+                self.screen.say(f"{what} {visible(frame['encounter'])}")
             case "welcome":
                 who = ", ".join(frame["combatants"])
                 self.screen.say(f"seated as {visible(who)} in {visible(frame['encounter'])}")
+                self.news = bool(frame.get("news", True))
+                if self.copy is not None and not self.news:
+                    self.screen.say("the server keeps the log from seats (reveal): no copy is kept")
             case "news":
                 self.on_news(line)
             case "table":
                 self.table = msgspec.convert(frame["state"], StateTable)
+                if not self.news:  # the table's words are all this seat hears
+                    for sentence in frame["said"]:
+                        self.screen.say(visible(sentence))
             case "priority":
                 self.on_priority(frame)
             case "grace":
@@ -487,6 +497,7 @@ async def join_fight(
     keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
     tls: ssl.SSLContext | None = None,
+    role: str = "spectator",
 ) -> str | None:
     """Play ``seat`` until the end (or watch, without a seat); returns the winner. With
     ``tls`` (see :func:`client_context`), over TLS, the server's certificate checked first.
@@ -512,7 +523,7 @@ async def join_fight(
             raise InitiativeError(
                 f"cannot connect to {address} with TLS: {reason or _handshake_failure(err)}"
             ) from None
-    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy)
+    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy, role=role)
 
 
 async def play(
@@ -523,14 +534,18 @@ async def play(
     screen: Screen,
     keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
+    role: str = "spectator",
 ) -> str | None:
-    """:func:`join_fight` on a connected ``stream``."""
+    """:func:`join_fight` on a connected ``stream``; without a seat, in ``role`` (``gm`` or
+    ``spectator``) with that role's ``token``."""
     client = Client(stream, screen, copy=copy)
     outcome: list[BaseException] = []
     async with stream:
         hello: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION}
         if seat is not None:
             hello.update(seat=seat, token=token)
+        else:
+            hello.update(role=role, token=token)
         await client.send(hello)
         async with trio.open_nursery() as nursery:
 
