@@ -35,6 +35,7 @@ from initiative.events import (
 
 from ._combatant import FightOver, Message, PolicyRunner, combatant
 from ._inline import Executor, choose, play_inline
+from ._joiners import joiner_runner
 from ._loading import PolicyChoice, check_names, load_policy
 from ._mailbox import Mailbox
 from ._policies import PolicyContext
@@ -178,6 +179,14 @@ async def _schedule(
     try:
         stepper = Stepper(fight)
         while (token := stepper.token) is not None:
+            if token.who not in links:  # a combatant the GM brought in
+                runners = {**runners, token.who: joiner_runner(fight, token.who)}
+                links[token.who] = (Mailbox(), Mailbox())
+                seen[token.who] = 0
+                nursery.start_soon(
+                    combatant, token.who, runners[token.who], *links[token.who],
+                    name=f"combatant {token.who}",
+                )  # fmt: skip
             inbox, answers = links[token.who]
             runner = runners[token.who]
             replayed = next(recorded, None)

@@ -232,8 +232,7 @@ def perform(fight: Fight, o: Override, granted: int | None) -> Drive:
                 order = [k for k in fight.state.order if k != who]
                 at = len(order) if before is None else order.index(before)
                 order.insert(at, who)
-                said = f"the GM moved {who} " + (f"before {before}" if before else "to the end")
-                fight.emit(InitiativeOrdered(order=tuple(order), ties=(said,)))
+                fight.emit(InitiativeOrdered(order=tuple(order)))
     return seq
 
 

@@ -18,7 +18,6 @@ from typing import Any
 import msgspec
 
 from ._errors import LogBusyError, LogFormatError, LogNeverStartedError
-from ._overrides import AddCombatant
 from ._events import (
     ActionDeclared,
     ActionRejected,
@@ -32,11 +31,12 @@ from ._events import (
     CounterChanged,
     DamageDealt,
     EncounterStarted,
-    GmOverride,
     Event,
+    GmOverride,
     Healed,
     Moved,
 )
+from ._overrides import AddCombatant
 from ._upcast import STEPS, rechain, upcaster_for
 from ._vocabulary import (
     as_declared,
