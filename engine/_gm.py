@@ -103,12 +103,12 @@ def _new_spec(fight: Fight, o: AddCombatant) -> CombatantSpec | str:
     """The joiner's spec, or why there is none."""
     if not o.id or not o.id.strip() or not o.id.isprintable():
         return "a new combatant needs an id"
-    if o.id in fight.state.combatants or o.id in fight._specs:
+    if o.id in fight.state.combatants or any(c.id == o.id for c in fight.encounter.combatants):
         return f"there is already a combatant {o.id!r}"
     if (o.like is None) == (o.combatant is None):
         return "a new combatant needs either like (an id) or a combatant table, not both"
     if o.like is not None:
-        if o.like not in fight._specs or o.like not in fight.state.combatants:
+        if o.like not in fight.state.combatants:
             return f"no combatant {o.like!r} to copy"
         base = fight._specs[o.like]
         here = fight.state.combatants[o.like].position

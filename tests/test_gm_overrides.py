@@ -1,0 +1,208 @@
+"""The game master's overrides through the library (``SteppedFight.override``): each is an event
+caused by the GM, applied through the rules, and a log with overrides verifies byte for byte."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from initiative.engine import fold, load_encounter
+from initiative.events import (
+    CombatantDefeated,
+    CombatantJoined,
+    CombatantLeft,
+    ConditionAdded,
+    ConditionRemoved,
+    DamageDealt,
+    EncounterEnded,
+    GmOverride,
+    IllegalOverrideError,
+    InitiativeOrdered,
+    Moved,
+    PriorityGranted,
+    RoundEnded,
+    SetHp,
+    TurnStarted,
+    parse_log,
+)
+from initiative.replays import Narrator, TableNarrator, verify_log
+
+from initiative import SteppedFight
+
+EXAMPLES = Path(__file__).parents[1] / "examples"
+
+
+def duel() -> SteppedFight:
+    return SteppedFight(load_encounter(EXAMPLES / "openings-duel.toml"), seed=1)
+
+
+def bridge() -> SteppedFight:
+    return SteppedFight(load_encounter(EXAMPLES / "tactical-bridge.toml"), seed=4)
+
+
+def finish(step: SteppedFight) -> bytes:
+    while not step.over:
+        step.send(step.offers[0].action)
+    return b"".join(step.lines)
+
+
+def after(step: SteppedFight, seq: int) -> list[type]:
+    """The types of the events from ``seq`` on."""
+    return [type(e) for e in step.events[seq:]]
+
+
+def verifies(log: bytes) -> None:
+    result = verify_log(parse_log(log, name="gm.jsonl"))
+    assert result.ok, result.divergence
+
+
+def test_every_override_kind_is_recorded_and_the_log_verifies():
+    """Hit points, a joiner, a move, the order and a departure: each a GmOverride followed by
+    the events it makes, caused by it; re-simulating the log gives the same bytes."""
+    step = duel()
+    grant = step.token.seq
+    seq = step.override({"type": "SetHp", "who": "tomas", "hp": 7})
+    gm = step.events[seq]
+    assert isinstance(gm, GmOverride) and gm.cause == grant
+    assert gm.override == SetHp(who="tomas", hp=7)
+    hurt = step.events[seq + 1]
+    assert isinstance(hurt, DamageDealt) and (hurt.hp, hurt.source, hurt.cause) == (7, "gm", seq)
+    assert isinstance(step.events[-1], PriorityGranted) and step.who == "hound"
+
+    seq = step.override({"type": "AddCombatant", "id": "wolf", "name": "Wolf", "like": "hound"})
+    joined = step.events[seq + 1]
+    assert isinstance(joined, CombatantJoined)
+    assert (joined.who, joined.side, joined.hp) == ("wolf", "south", 9)
+    assert "wolf" in step.state.order  # the ruleset's late arrival: rolled and slotted in
+    assert all(e.cause == seq for e in step.events[seq + 1 : -1])
+
+    seq = step.override({"type": "MoveToken", "who": "ilse", "to": [1.0, -1.5]})
+    assert after(step, seq) == [GmOverride, Moved, PriorityGranted]
+    where = step.state.combatants["ilse"].position
+    assert (where.x, where.y) == (1.0, -1.5)
+
+    seq = step.override({"type": "Reorder", "who": "ilse", "before": "hound"})
+    assert after(step, seq) == [GmOverride, InitiativeOrdered, PriorityGranted]
+    assert step.state.order.index("ilse") == step.state.order.index("hound") - 1
+
+    seq = step.override({"type": "RemoveCombatant", "who": "wolf", "reason": "fled"})
+    assert after(step, seq) == [GmOverride, CombatantLeft, PriorityGranted]
+    log = finish(step)
+    verifies(log)
+    first = [e.who for e in step.events if isinstance(e, TurnStarted) and e.round == 1]
+    turns = [e.who for e in step.events if isinstance(e, TurnStarted) and e.round == 2]
+    assert first[0] == "hound"  # the round under way keeps its order
+    order = step.state.order
+    assert order.index("ilse") < order.index("hound")
+    assert turns == [k for k in order if k in turns]  # the new order holds from the next
+    assert "wolf" not in turns
+
+
+def test_a_condition_the_ruleset_does_not_declare_is_refused_and_nothing_is_recorded():
+    """The refusal names the ruleset and the condition; the log is as it was."""
+    step = duel()
+    before = list(step.lines)
+    with pytest.raises(IllegalOverrideError) as err:
+        step.override({"type": "AddCondition", "who": "ilse", "condition": "stunned"})
+    assert str(err.value) == "the openings ruleset has no condition 'stunned'"
+    assert step.lines == before
+
+
+@pytest.mark.parametrize(
+    ("override", "reason"),
+    [
+        ({"type": "SetHp", "who": "bo", "hp": 3}, "no combatant 'bo' in the fight"),
+        ({"type": "SetHp", "who": "ilse", "hp": 99}, "ilse has at most 34 hit points"),
+        ({"type": "MoveToken", "who": "ilse", "to": [500, 0]}, "(500, 0) is off the map"),
+        ({"type": "MoveToken", "who": "ilse", "to": [5, 0]}, "(5, 0) is occupied by tomas"),
+        ({"type": "AddCombatant", "id": "tomas", "like": "hound"}, "already a combatant"),
+        ({"type": "AddCombatant", "id": "x", "like": "hound", "side": "east"}, "no side 'east'"),
+        ({"type": "Reorder", "who": "ilse", "before": "ilse"}, "cannot go before itself"),
+        ({"type": "EndCondition", "who": "ilse", "condition": "prone"}, "ilse is not prone"),
+        ({"type": "Shout", "who": "ilse"}, "not an override"),
+    ],
+)
+def test_refusals_say_why(override, reason):
+    """Each refusal is in words, naming what is wrong."""
+    step = duel()
+    with pytest.raises(IllegalOverrideError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        step.override(override)
+
+
+def test_hit_points_to_zero_defeat_and_can_end_the_fight():
+    """0 hit points is down as any damage makes it (CombatantDefeated), and when one side is
+    left the fight ends with it as the winner."""
+    step = duel()
+    step.override({"type": "SetHp", "who": "tomas", "hp": 0})
+    assert isinstance(step.events[-2], CombatantDefeated)
+    seq = step.override({"type": "SetHp", "who": "hound", "hp": -2})
+    assert step.over
+    end = step.events[-1]
+    assert isinstance(end, EncounterEnded) and end.winner == "north"
+    assert any(isinstance(e, CombatantDefeated) and e.who == "hound" for e in step.events[seq:])
+    verifies(b"".join(step.lines))
+
+
+def test_removing_the_last_enemy_ends_the_fight_for_the_side_left():
+    """A departure is not a defeat, and the side left standing wins."""
+    step = duel()
+    step.override({"type": "RemoveCombatant", "who": "tomas", "reason": "fled"})
+    step.override({"type": "RemoveCombatant", "who": "hound", "reason": "called off"})
+    end = step.events[-1]
+    assert isinstance(end, EncounterEnded) and end.winner == "north"
+    assert not any(isinstance(e, CombatantDefeated) for e in step.events)
+
+
+def test_a_condition_for_one_round_ends_with_the_round():
+    """``rounds: 1`` ends at the end of the round it was given in, caused by that RoundEnded."""
+    step = bridge()
+    step.override({"type": "AddCondition", "who": "archer", "condition": "restrained", "rounds": 1})
+    added = [e for e in step.events if isinstance(e, ConditionAdded)][-1]
+    assert (added.who, added.condition, added.until) == ("archer", "restrained", "end of round 1")
+    log = finish(step)
+    removed = [
+        e for e in step.events if isinstance(e, ConditionRemoved) and e.condition == "restrained"
+    ]
+    ended = next(e for e in step.events if isinstance(e, RoundEnded) and e.round == 1)
+    assert removed and removed[0].cause == ended.seq
+    verifies(log)
+
+
+def test_the_fold_of_a_log_with_overrides_is_the_live_state():
+    """``state`` rebuilds what the fight held, with the GM's changes, through one transition."""
+    step = bridge()
+    step.override({"type": "AddCondition", "who": "archer", "condition": "prone"})
+    step.override({"type": "SetHp", "who": "warden", "hp": 5})
+    step.override({"type": "AddCombatant", "id": "raider-4", "like": "raider-1", "at": [13, 2]})
+    assert fold(step.events) == step.fight.state.freeze()
+    assert fold(step.events).combatants["raider-4"].position.y == 2.0
+
+
+def test_a_fork_after_an_override_goes_on_as_the_fight_does():
+    """A fork taken after the GM stepped in is at the same place and plays the same."""
+    step = duel()
+    step.override({"type": "AddCombatant", "id": "wolf", "like": "hound"})
+    step.override({"type": "SetHp", "who": "ilse", "hp": 20})
+    for _ in range(5):
+        step.send(step.offers[0].action)
+    branch = step.fight.fork()
+    assert branch.fight.state == step.fight.state
+    while not branch.over:
+        branch.send(branch.legal[0].action)
+    finish(step)
+    assert branch.fight.state == step.fight.state
+
+
+def test_narration_says_what_the_gm_did():
+    """The replay's and the table's words for an override."""
+    step = duel()
+    step.override({"type": "SetHp", "who": "tomas", "hp": 7})
+    step.override({"type": "AddCombatant", "id": "wolf", "name": "Grey Wolf", "like": "hound"})
+    step.override({"type": "Reorder", "who": "ilse", "before": None})
+    table, replay = TableNarrator(), Narrator()
+    said = [table(e) for e in step.events]
+    told = [replay(e) for e in step.events]
+    assert "The GM sets Tomas's hit points to 7." in said
+    assert "The GM brings in Grey Wolf, like Tomas's hound." in said
+    assert "The GM moves Ilse to the end of the order." in said
+    assert any(t and "The GM sets [bold]Tomas[/bold]'s hit points to 7." in t for t in told)
