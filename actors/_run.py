@@ -13,7 +13,7 @@ import contextvars
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 import structlog
@@ -117,12 +117,25 @@ def make_runners(
     return runners
 
 
+class Interrupts(Protocol):
+    """What may step in while a combatant decides (the game master's desk, see
+    ``initiative._gm``): :meth:`wait` returns when something is waiting, :meth:`apply` applies
+    all of it to the stepper (each recorded, or refused with its reason to whoever sent it)."""
+
+    def waiting(self) -> bool: ...
+
+    async def wait(self) -> None: ...
+
+    def apply(self, stepper: Stepper) -> None: ...
+
+
 async def schedule(
     fight: Fight,
     runners: Mapping[str, PolicyRunner],
     *,
     decisions: Sequence[Decision] = (),
     warm: bool = True,
+    interrupts: Interrupts | None = None,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Run ``fight`` to its end with one combatant task per runner.
@@ -131,10 +144,14 @@ async def schedule(
     fork or a resumed fight), the rest by the live policies. With ``warm``, each replayed token
     is still shown to its combatant's policy and the answer dropped, so a policy with memory or
     its own random stream is in the state it would have been in had it made those decisions.
+
+    With ``interrupts``, what waits there is applied while a combatant decides (an override):
+    priority is granted again, and the decision being made answers the new grant when its
+    holder is the same (the rules check it again), else it is dropped when it comes.
     """
     try:
         async with trio.open_nursery() as nursery:
-            await _schedule(nursery, fight, runners, decisions, warm, task_status)
+            await _schedule(nursery, fight, runners, decisions, warm, interrupts, task_status)
     except BaseExceptionGroup as group:
         raise unwrap(group) from None
 
@@ -165,6 +182,7 @@ async def _schedule(
     runners: Mapping[str, PolicyRunner],
     decisions: Sequence[Decision],
     warm: bool,
+    interrupts: Interrupts | None,
     task_status: trio.TaskStatus[None],
 ) -> None:
     links: dict[str, tuple[Mailbox[Message], Mailbox[Decision]]] = {}
@@ -176,6 +194,7 @@ async def _schedule(
     task_status.started()
     seen = dict.fromkeys(runners, 0)
     recorded = iter(decisions)
+    stale: set[str] = set()
     try:
         stepper = Stepper(fight)
         while (token := stepper.token) is not None:
@@ -190,14 +209,27 @@ async def _schedule(
             inbox, answers = links[token.who]
             runner = runners[token.who]
             replayed = next(recorded, None)
+            if replayed is not None and replayed.override is not None:
+                stepper.apply(replayed)  # the GM's, recorded: nobody is asked
+                continue
             if replayed is None or (warm and runner.warm):
+                if token.who in stale:  # its answer to a grant an override took away
+                    stale.discard(token.who)
+                    await answers.get()
                 if runner.observes:
                     token = msgspec.structs.replace(
                         token, news=tuple(fight.events[seen[token.who] :])
                     )
                     seen[token.who] = len(fight.events)
                 inbox.put(token)
-                decision = await answers.get()
+                if interrupts is None or replayed is not None:
+                    decision = await answers.get()
+                else:
+                    got = await _answer_or_interrupt(stepper, answers, interrupts)
+                    if got is None:  # an override moved priority on: that answer is stale
+                        stale.add(token.who)
+                        continue
+                    decision = got
             stepper.apply(decision if replayed is None else replayed)
         for who, runner in runners.items():
             if runner.observes:
@@ -205,6 +237,41 @@ async def _schedule(
     finally:
         for inbox, _ in links.values():
             inbox.close()
+
+
+async def _answer_or_interrupt(
+    stepper: Stepper, answers: Mailbox[Decision], interrupts: Interrupts
+) -> Decision | None:
+    """The holder's decision, applying interrupts while it decides; ``None`` when one of them
+    gave priority to someone else (or ended the fight)."""
+    who = stepper.who
+    while True:
+        if interrupts.waiting():
+            interrupts.apply(stepper)
+            if stepper.who != who:
+                return None
+            continue
+        got = await _first_answer(answers, interrupts)
+        if got is not None:
+            return got
+
+
+async def _first_answer(answers: Mailbox[Decision], interrupts: Interrupts) -> Decision | None:
+    """The answer, or ``None`` as soon as an interrupt waits (the answer stays where it is)."""
+    got: list[Decision] = []
+    async with trio.open_nursery() as race:
+
+        async def take() -> None:
+            got.append(await answers.get())  # a cancelled get leaves the answer there
+            race.cancel_scope.cancel()
+
+        async def knock() -> None:
+            await interrupts.wait()
+            race.cancel_scope.cancel()
+
+        race.start_soon(take)
+        race.start_soon(knock)
+    return got[0] if got else None
 
 
 async def run_encounter(

@@ -203,6 +203,12 @@ def serve(
                 f"  browser:  {scheme}://{shown}:{served.port}/seat/{s.name}#token={s.token}",
                 markup=False,
             )
+        g = served.gm_token
+        out.print(
+            f"gm: token {g}\n  browser:  {scheme}://{shown}:{served.port}/gm#token={g}\n"
+            f"  terminal: initiative join {shown}:{served.port}{join_tls} --gm --token {g}",
+            markup=False,
+        )
         out.print(f"if the server stops, go on with: {again()}", markup=False, soft_wrap=True)
         out.print("waiting for every seat..." if wait else "the fight begins", markup=False)
         sys.stdout.flush()

@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import secrets
 import ssl
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -58,6 +59,7 @@ from initiative.replays import (
 )
 
 from . import _wire as wire
+from ._gm import GmDesk, gm_frame
 from ._talk import TableTalk
 
 log = structlog.get_logger("initiative.serve")
@@ -218,6 +220,8 @@ class Connection:
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     """Around its play: cancelled when a new connection takes its seat over."""
     taken_over: bool = False
+    role: str = "spectator"
+    """``seat``, ``gm`` or ``spectator`` (what its hello was accepted as)."""
 
 
 class SeatServer:
@@ -230,7 +234,11 @@ class SeatServer:
         limits: Limits | None = None,
         *,
         tls: ssl.SSLContext | None = None,
+        gm_token: str | None = None,
     ) -> None:
+        self.gm_token = gm_token or secrets.token_urlsafe(16)
+        """The game master's secret (``hello`` with ``role: gm``), never in the log."""
+        self.desk = GmDesk(tell=self.notify)
         self.spec = spec
         self.seats = dict(seats)
         self.limits = limits or Limits()
@@ -354,7 +362,12 @@ class SeatServer:
                     f"protocol version {hello.version} is not spoken here"
                     f" (this server speaks {wire.PROTOCOL_VERSION})"
                 )
-            if hello.seat is not None:
+            if hello.role == "gm":
+                if not secrets.compare_digest(hello.token or "", self.gm_token):
+                    raise Cut("the GM needs the GM token (printed by serve)")
+                conn.role = "gm"
+            elif hello.seat is not None:
+                conn.role = "seat"
                 seat = self.seats.get(hello.seat)
                 if seat is None:
                     raise Cut(f"no seat {hello.seat!r}")
@@ -366,7 +379,7 @@ class SeatServer:
                 if isinstance(displaced, Connection):
                     displaced.taken_over = True
                     displaced.scope.cancel()
-            log.info("connected", peer=peer, seat=hello.seat or "(spectator)")
+            log.info("connected", peer=peer, seat=hello.seat or f"({conn.role})")
             stopping = False  # the server is (Ctrl-C): the seat does not leave
             try:
                 with conn.scope:
@@ -412,6 +425,7 @@ class SeatServer:
                         deadline=seat.deadline if seat else 0.0,
                         encounter=self.spec.name,
                         ruleset=self.spec.ruleset,
+                        role=conn.role,
                     )
                 ),
             )
@@ -525,7 +539,9 @@ class SeatServer:
                 self._refuse(conn, str(err))
                 continue
             seat = conn.seat
-            if not isinstance(frame, wire.Decide):
+            if isinstance(frame, wire.Gm):
+                gm_frame(self, conn, frame)
+            elif not isinstance(frame, wire.Decide):
                 self._refuse(conn, "already greeted: a second hello is refused")
             elif seat is None:
                 self._refuse(conn, "spectators are read-only")
@@ -753,6 +769,8 @@ class Served:
     """Events of the log that were there before (a resumed fight), else 0."""
     tls: bool = False
     """Whether it speaks TLS (``https://`` links)."""
+    gm_token: str = ""
+    """The game master's token (``join --gm``, the ``gm`` frame)."""
 
 
 @dataclass
@@ -930,11 +948,21 @@ async def _serve(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(trio.serve_listeners, server.handle, listeners)
             task_status.started(
-                Served(host=host, port=bound, seats=seats, resumed=len(kept), tls=tls is not None)
+                Served(
+                    host=host,
+                    port=bound,
+                    seats=seats,
+                    resumed=len(kept),
+                    tls=tls is not None,
+                    gm_token=server.gm_token,
+                )
             )
             if wait and seats:
                 await server.wait_all_seated()
-            await schedule(fight, runners, decisions=prefix.decisions if prefix else ())
+            await schedule(
+                fight, runners, decisions=prefix.decisions if prefix else (),
+                interrupts=server.desk,
+            )  # fmt: skip
             server.finish(fight.state.winner)
             with trio.move_on_after(linger):
                 while server.connections:

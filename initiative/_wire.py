@@ -28,6 +28,8 @@ class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello"):
     """The seat to take (a combatant id or a side); omit it to spectate."""
     token: str | None = None
     """The seat's secret, as the game master received it from ``serve``."""
+    role: str | None = None
+    """``gm`` (with the GM token) or ``spectator``, instead of a seat."""
 
 
 class Decide(msgspec.Struct, frozen=True, kw_only=True, tag="decision"):
@@ -56,6 +58,8 @@ class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome"):
     """Seconds each decision may take."""
     encounter: str
     ruleset: str
+    role: str = "seat"
+    """``seat``, ``gm`` or ``spectator``."""
 
 
 class Priority(msgspec.Struct, frozen=True, kw_only=True, tag="priority"):
@@ -101,7 +105,27 @@ class End(msgspec.Struct, frozen=True, kw_only=True, tag="end"):
     events: int
 
 
-ClientFrame = Hello | Decide
+class Gm(msgspec.Struct, frozen=True, kw_only=True, tag="gm"):
+    """Client (the GM only): an override to apply at the next decision point."""
+
+    id: int
+    """The client's own number for it, echoed in the :class:`GmResult`."""
+    override: Any
+    """The override object (``{"type": "SetHp", "who": "bo", "hp": 7}``, see
+    ``docs/protocol.md``)."""
+
+
+class GmResult(msgspec.Struct, frozen=True, kw_only=True, tag="gm_result", omit_defaults=True):
+    """Server, to the GM connection that sent a :class:`Gm`: recorded (``seq`` of its
+    ``GmOverride``), or refused with the reason."""
+
+    id: int
+    ok: bool
+    seq: int | None = None
+    reason: str | None = None
+
+
+ClientFrame = Hello | Decide | Gm
 
 _encoder = msgspec.json.Encoder()
 _client_decoder = msgspec.json.Decoder(ClientFrame)
@@ -132,7 +156,7 @@ def priority(view: View, deadline: float, encounter: EncounterSpec | None = None
     )
 
 
-def decode_client(data: bytes) -> Hello | Decide:
+def decode_client(data: bytes) -> Hello | Decide | Gm:
     try:
         return _client_decoder.decode(data)
     except msgspec.DecodeError as err:
@@ -165,4 +189,4 @@ class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
     """Seconds of grace left when the frame was sent."""
 
 
-ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace
+ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace | GmResult
