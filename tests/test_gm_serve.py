@@ -88,6 +88,8 @@ def test_the_gm_steps_in_over_the_wire_and_the_log_verifies(tmp_path: Path) -> N
         step_in(gm, 20, {"type": "SetHp", "who": "bo", "hp": 0})
         end = watcher.next("end")
         assert end["winner"] == "north"
+        for client in server.clients:  # gone: the server need not linger for them
+            client.close()
         assert server.finish() == 0
         events = server.verified()
     recorded = events_of(events, "GmOverride")
