@@ -204,7 +204,7 @@ def check(fight: Fight, o: Override) -> str | None:
 
 def perform(fight: Fight, o: Override, granted: int | None) -> Drive:
     """Record ``o`` (checked) and what it does, caused by it; its ``GmOverride`` seq."""
-    seq = fight.emit(GmOverride(override=o), cause=granted)
+    seq = fight.emit(GmOverride(override=o), cause=granted)  # type: ignore[arg-type]
     with fight.caused_by(seq):
         match o:
             case SetHp(who=who, hp=hp):

@@ -110,7 +110,7 @@ _decoder = msgspec.json.Decoder(AnyOverride)
 def decode_override(data: bytes | str) -> Override:
     """The override a JSON object holds (raises :class:`msgspec.ValidationError` or
     :class:`msgspec.DecodeError` naming what is wrong)."""
-    return _decoder.decode(data)  # type: ignore[no-any-return]
+    return _decoder.decode(data)
 
 
 def convert_override(obj: object) -> Override:
