@@ -583,8 +583,8 @@ class Fight:
                 yield from R.round_started(self.rules)
                 self.check_end()
                 order, first = list(self.state.order), 0
-            else:
-                order, first = paused.order, paused.index
+            else:  # a copy: the GM's Reorder changes the rest of the round's (engine._gm)
+                order, first = list(paused.order), paused.index
             for index in range(first, len(order)):
                 who = order[index]
                 if paused is not None and index == first:
@@ -1033,7 +1033,7 @@ class Fight:
         round_started, order, index = self._place
         paused = Paused(
             round_started=round_started,
-            order=order,
+            order=list(order),
             index=index,
             turn_started=self._turn_seq,
             done=done,

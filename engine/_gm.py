@@ -21,8 +21,9 @@ seeds are silent the choices are plain and documented here and in ``docs/table.m
 - ``RemoveCombatant``: ``CombatantLeft`` with the reason; it no longer counts for any side.
 - ``MoveToken``: a point on the map that nobody else standing occupies (closer than
   :data:`CLEARANCE`); no openings and no AP: the GM moves the token, not the combatant.
-- ``Reorder``: ``InitiativeOrdered`` with the new order; the round under way keeps its order,
-  the new one holds from the next round.
+- ``Reorder``: ``InitiativeOrdered`` with the new order; in the round under way those still to
+  act follow it (the turn under way and those done stay as they were), and it holds from the
+  next round on.
 
 The map is the box around every starting position, :data:`MARGIN` metres wider on each side.
 """
@@ -233,7 +234,17 @@ def perform(fight: Fight, o: Override, granted: int | None) -> Drive:
                 at = len(order) if before is None else order.index(before)
                 order.insert(at, who)
                 fight.emit(InitiativeOrdered(order=tuple(order)))
+                _reorder_rest_of_round(fight, order)
     return seq
+
+
+def _reorder_rest_of_round(fight: Fight, order: list[str]) -> None:
+    """Those still to act in the round under way follow the new order (the turn under way and
+    those done are as they were)."""
+    _, current, index = fight._place
+    rest = current[index + 1 :]
+    if rest:
+        current[index + 1 :] = [k for k in order if k in rest] + [k for k in rest if k not in order]
 
 
 def until_round(fight: Fight, rounds: int) -> int:

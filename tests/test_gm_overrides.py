@@ -91,7 +91,7 @@ def test_every_override_kind_is_recorded_and_the_log_verifies():
     verifies(log)
     first = [e.who for e in step.events if isinstance(e, TurnStarted) and e.round == 1]
     turns = [e.who for e in step.events if isinstance(e, TurnStarted) and e.round == 2]
-    assert first[0] == "hound"  # the round under way keeps its order
+    assert first[0] == "hound"  # the turn under way stays
     order = step.state.order
     assert order.index("ilse") < order.index("hound")
     assert turns == [k for k in order if k in turns]  # the new order holds from the next
@@ -127,6 +127,17 @@ def test_refusals_say_why(override, reason):
     step = duel()
     with pytest.raises(IllegalOverrideError, match=reason.replace("(", r"\(").replace(")", r"\)")):
         step.override(override)
+
+
+def test_reorder_moves_a_turn_still_to_come_in_this_round():
+    """The order is hound, ilse, tomas; during the hound's turn the GM puts tomas before ilse:
+    this very round tomas acts before ilse, and the log verifies."""
+    step = duel()
+    assert step.state.order == ("hound", "ilse", "tomas") and step.who == "hound"
+    step.override({"type": "Reorder", "who": "tomas", "before": "ilse"})
+    verifies(finish(step))
+    turns = [e.who for e in step.events if isinstance(e, TurnStarted) and e.round == 1]
+    assert turns == ["hound", "tomas", "ilse"]
 
 
 def test_hit_points_to_zero_defeat_and_can_end_the_fight():

@@ -31,6 +31,7 @@ def test_stdlib_client_plays_a_whole_fight(tmp_path: Path) -> None:
             "deadline": 60.0,
             "encounter": "Yard duel",
             "ruleset": "openings",
+            "role": "seat",
         }
         end = client.play()
         assert server.finish() == 0
