@@ -147,7 +147,8 @@ async def schedule(
 
     With ``interrupts``, what waits there is applied while a combatant decides (an override):
     priority is granted again, and the decision being made answers the new grant when its
-    holder is the same (the rules check it again), else it is dropped when it comes.
+    holder still stands (the rules check it again); a holder the override took out of the
+    fight (or a fight it ended) is never asked again, and its call is cancelled.
     """
     try:
         async with trio.open_nursery() as nursery:
@@ -186,15 +187,18 @@ async def _schedule(
     task_status: trio.TaskStatus[None],
 ) -> None:
     links: dict[str, tuple[Mailbox[Message], Mailbox[Decision]]] = {}
+    scopes: dict[str, trio.CancelScope] = {}
     for who, runner in runners.items():
         inbox: Mailbox[Message] = Mailbox()
         answers: Mailbox[Decision] = Mailbox()
-        nursery.start_soon(combatant, who, runner, inbox, answers, name=f"combatant {who}")
+        scopes[who] = trio.CancelScope()
+        nursery.start_soon(
+            _scoped, scopes[who], who, runner, inbox, answers, name=f"combatant {who}"
+        )
         links[who] = (inbox, answers)
     task_status.started()
     seen = dict.fromkeys(runners, 0)
     recorded = iter(decisions)
-    stale: set[str] = set()
     try:
         stepper = Stepper(fight)
         while (token := stepper.token) is not None:
@@ -202,8 +206,9 @@ async def _schedule(
                 runners = {**runners, token.who: joiner_runner(fight, token.who)}
                 links[token.who] = (Mailbox(), Mailbox())
                 seen[token.who] = 0
+                scopes[token.who] = trio.CancelScope()
                 nursery.start_soon(
-                    combatant, token.who, runners[token.who], *links[token.who],
+                    _scoped, scopes[token.who], token.who, runners[token.who], *links[token.who],
                     name=f"combatant {token.who}",
                 )  # fmt: skip
             inbox, answers = links[token.who]
@@ -213,9 +218,6 @@ async def _schedule(
                 stepper.apply(replayed)  # the GM's, recorded: nobody is asked
                 continue
             if replayed is None or (warm and runner.warm):
-                if token.who in stale:  # its answer to a grant an override took away
-                    stale.discard(token.who)
-                    await answers.get()
                 if runner.observes:
                     token = msgspec.structs.replace(
                         token, news=tuple(fight.events[seen[token.who] :])
@@ -226,8 +228,10 @@ async def _schedule(
                     decision = await answers.get()
                 else:
                     got = await _answer_or_interrupt(stepper, answers, interrupts)
-                    if got is None:  # an override moved priority on: that answer is stale
-                        stale.add(token.who)
+                    if got is None:
+                        # An override took the holder out of the fight, or ended it: it is
+                        # never asked again, so its decision is called off.
+                        scopes[token.who].cancel()
                         continue
                     decision = got
             stepper.apply(decision if replayed is None else replayed)
@@ -237,6 +241,18 @@ async def _schedule(
     finally:
         for inbox, _ in links.values():
             inbox.close()
+
+
+async def _scoped(
+    scope: trio.CancelScope,
+    who: str,
+    runner: PolicyRunner,
+    inbox: Mailbox[Message],
+    answers: Mailbox[Decision],
+) -> None:
+    """A combatant task that the scheduler can call off alone (see :func:`schedule`)."""
+    with scope:
+        await combatant(who, runner, inbox, answers)
 
 
 async def _answer_or_interrupt(

@@ -21,6 +21,14 @@ def join(
     watch: Annotated[
         bool, typer.Option("--watch", help="Take no seat: narrate the fight as it goes.")
     ] = False,
+    gm: Annotated[
+        bool,
+        typer.Option(
+            "--gm",
+            help="As the game master (with the GM --token serve printed): watch, and step in"
+            " with typed gm commands (gm help).",
+        ),
+    ] = False,
     copy_path: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Keep a copy of the log as it arrives (a .jsonl file)."),
@@ -47,7 +55,10 @@ def join(
 
     from ._join import Keyboard, LeftFight, Screen, ServerLost, client_context, join_fight
 
-    if watch == (seat is not None):
+    if gm:
+        if seat is not None or watch or token is None:
+            raise UsageProblem("--gm: give the GM's --token (printed by serve), no --seat")
+    elif watch == (seat is not None):
         raise UsageProblem("give either --seat and --token, or --watch")
     if seat is not None and token is None:
         raise UsageProblem(f"--seat {seat}: the seat's --token is needed too")
@@ -61,7 +72,8 @@ def join(
     try:
         with contextlib.ExitStack() as stack:
             copy = stack.enter_context(copy_path.open("wb")) if copy_path is not None else None
-            keyboard = stack.enter_context(Keyboard(screen)) if seat is not None else None
+            typing = seat is not None or gm
+            keyboard = stack.enter_context(Keyboard(screen)) if typing else None
             try:
                 winner = trio.run(
                     lambda: join_fight(
@@ -72,6 +84,7 @@ def join(
                         keyboard=keyboard,
                         copy=copy,
                         tls=context,
+                        gm=gm,
                     )
                 )
             except BaseExceptionGroup as group:  # Ctrl-C while a task was running

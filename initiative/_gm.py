@@ -14,17 +14,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 import structlog
 import trio
 
+from initiative.actors import GM_HELP, is_gm, parse_gm
 from initiative.engine import Stepper
-from initiative.events import IllegalOverrideError
+from initiative.events import IllegalOverrideError, visible
 
 from . import _wire as wire
 
 log = structlog.get_logger("initiative.serve")
 
 ONLY_THE_GM = "only the GM may do that"
+
+__all__ = ["GmDesk", "gm_frame", "gm_said", "gm_typed", "is_gm"]
 
 
 @dataclass
@@ -86,3 +90,26 @@ def gm_frame(server: Any, conn: Any, frame: wire.Gm) -> None:
         server.notify()
         return
     server.desk.submit(conn, frame)
+
+
+# --- ``join --gm``: typed gm commands sent as gm frames -----------------------------------------
+
+
+async def gm_typed(client: Any, text: str) -> None:
+    """A ``gm ...`` line typed at ``join --gm`` (a ``join`` :class:`~initiative._join.Client`):
+    sent as a ``gm`` frame, or what is wrong with it shown."""
+    found = parse_gm(text)
+    if found == "help":
+        client.screen.say(GM_HELP)
+    elif isinstance(found, str):
+        client.screen.say(found)
+    else:
+        client.gm_sent = getattr(client, "gm_sent", 0) + 1
+        override = msgspec.to_builtins(found)
+        await client.send({"type": "gm", "id": client.gm_sent, "override": override})
+
+
+def gm_said(client: Any, frame: dict[str, Any]) -> None:
+    """A ``gm_result``: a refusal shown with its reason (what was done is told as news)."""
+    if not frame.get("ok"):
+        client.screen.say(f"The GM cannot do that: {visible(str(frame.get('reason')))}")

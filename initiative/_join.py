@@ -42,6 +42,7 @@ from initiative.engine import View
 from initiative.events import EncounterStarted, InitiativeError, decode_event, visible
 from initiative.replays import TableNarrator
 
+from ._gm import gm_said, gm_typed, is_gm
 from ._wire import PROTOCOL_VERSION
 
 NEWS_PREFIX = b'{"type":"news","event":'
@@ -343,6 +344,10 @@ class Client:
     def on_frame(self, line: bytes) -> None:
         frame = json.loads(line)
         match frame.get("type"):
+            case "welcome" if frame.get("role") == "gm":
+                self.screen.say(f"the GM of {visible(frame['encounter'])} (gm help lists commands)")
+            case "gm_result":
+                gm_said(self, frame)
             case "welcome" if frame["seat"] is None:
                 self.screen.say(f"watching {visible(frame['encounter'])}")
             case "welcome":
@@ -446,7 +451,9 @@ class Client:
         """Answer the decision on screen with the lines typed."""
         while True:
             text = (await keyboard.line()).strip()
-            if text in ("?", "help", "h"):
+            if is_gm(text):
+                await gm_typed(self, text)
+            elif text in ("?", "help", "h"):
                 self.screen.say(HELP)
             elif text in ("s", "situation") and self.asked is not None:
                 self.screen.say(render(self.asked.shown))
@@ -487,6 +494,7 @@ async def join_fight(
     keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
     tls: ssl.SSLContext | None = None,
+    gm: bool = False,
 ) -> str | None:
     """Play ``seat`` until the end (or watch, without a seat); returns the winner. With
     ``tls`` (see :func:`client_context`), over TLS, the server's certificate checked first.
@@ -512,7 +520,7 @@ async def join_fight(
             raise InitiativeError(
                 f"cannot connect to {address} with TLS: {reason or _handshake_failure(err)}"
             ) from None
-    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy)
+    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy, gm=gm)
 
 
 async def play(
@@ -523,14 +531,17 @@ async def play(
     screen: Screen,
     keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
+    gm: bool = False,
 ) -> str | None:
-    """:func:`join_fight` on a connected ``stream``."""
+    """:func:`join_fight` on a connected ``stream``; with ``gm``, as the game master."""
     client = Client(stream, screen, copy=copy)
     outcome: list[BaseException] = []
     async with stream:
         hello: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION}
         if seat is not None:
             hello.update(seat=seat, token=token)
+        if gm:
+            hello.update(role="gm", token=token)
         await client.send(hello)
         async with trio.open_nursery() as nursery:
 
@@ -543,7 +554,7 @@ async def play(
 
             nursery.start_soon(until_done, client.frames)
             nursery.start_soon(client.keep_live_line)
-            if keyboard is not None and seat is not None:
+            if keyboard is not None and (seat is not None or gm):
                 nursery.start_soon(until_done, lambda: client.keys(keyboard))
     screen.close()
     if outcome:

@@ -180,6 +180,9 @@ SURFACE = {
         "toward",
     ],
     "actors": [
+        "GM_HELP",  # the gm command typed at a prompt (issue 23)
+        "is_gm",
+        "parse_gm",
         "AskDice",
         "BUILTIN",
         "BatchError",

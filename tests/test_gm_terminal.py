@@ -5,7 +5,9 @@ the prompt comes back."""
 from __future__ import annotations
 
 import os
+import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,7 @@ from initiative.events import read_log
 from initiative.replays import verify_log
 
 from tests.pty_support import PtyProgram
-from tests.serve_support import ENCOUNTER
+from tests.serve_support import ENCOUNTER, STURDY, Server
 
 pytestmark = pytest.mark.slow  # a real program on a real terminal
 
@@ -76,3 +78,45 @@ def test_the_gm_steps_in_from_the_human_prompt(tmp_path: Path) -> None:
         "SetHp",
         "SetHp",
     ]
+
+
+def wait_for(program: PtyProgram, text: str, timeout: float = 60) -> None:
+    """Until ``program`` has shown ``text``."""
+    deadline = time.monotonic() + timeout
+    while text not in program.screen:
+        assert time.monotonic() < deadline, f"no {text!r} in:\n{program.screen[-3000:]}"
+        assert program._pump(0.2), f"ended before {text!r}:\n{program.screen[-3000:]}"
+
+
+def test_join_as_the_gm_sends_typed_commands_as_gm_frames(tmp_path: Path) -> None:
+    """``join --gm`` with the GM token: a refusal comes back with its reason, overrides are
+    narrated as news, and the GM can end the fight; the served log verifies."""
+    with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
+        token = re.search(r"^gm: token (\S+)$", server.out, re.M)
+        assert token, server.out
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        program = PtyProgram(
+            [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{server.port}", "--gm",
+             "--token", token.group(1)],
+            cwd=str(tmp_path),
+            env={**os.environ, "COLUMNS": "120", "TERM": "dumb"},
+        )  # fmt: skip
+        try:
+            wait_for(program, "the GM of Yard duel")
+            seat.next("priority")  # ana decides: the fight waits at a decision point
+            program.type("gm add-condition bo stunned")
+            wait_for(program, "The GM cannot do that: the openings ruleset has no condition")
+            program.type("gm hp bo 0")
+            wait_for(program, "The GM sets bo's hit points to 0.")
+            program.type("gm hp cur 0")
+            assert program.wait(60) == 0
+        finally:
+            if program.status is None:
+                program.kill()
+        for client in server.clients:
+            client.close()
+        assert server.finish() == 0
+        events = server.verified()
+    assert "the fight is over: north won" in program.screen
+    assert [e["override"]["who"] for e in events if e["type"] == "GmOverride"] == ["bo", "cur"]
