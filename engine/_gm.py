@@ -42,6 +42,8 @@ from initiative.events import (
     EndCondition,
     GmOverride,
     Healed,
+    IllegalOverrideError,
+    InitiativeError,
     InitiativeOrdered,
     MoveToken,
     Override,
@@ -49,6 +51,7 @@ from initiative.events import (
     RemoveCombatant,
     Reorder,
     SetHp,
+    convert_override,
 )
 
 from ._geometry import distance
@@ -123,8 +126,10 @@ def _new_spec(fight: Fight, o: AddCombatant) -> CombatantSpec | str:
         return f"no side {side!r} in the encounter (sides: {sides})"
     if o.at is not None:
         where = Position(round(o.at.x, 2), round(o.at.y, 2))
-    else:
+    elif o.like is not None:
         where = _beside(fight, here)
+    else:
+        where = here  # the table's own position
     spec = msgspec.structs.replace(
         base,
         id=o.id,
@@ -152,6 +157,33 @@ def _beside(fight: Fight, here: Position) -> Position:
             if _point_problem(fight, p, None) is None:
                 return p
     return here
+
+
+def as_override(fight: Fight, obj: object) -> Override:
+    """The override ``obj`` stands for (an :class:`Override`, or its JSON object as a dict).
+
+    An ``AddCombatant``'s ``combatant`` table is read as the encounter file's (the ruleset's
+    own keys lifted into its options, as ``load_encounter`` does) and recorded normalized.
+    Raises :class:`IllegalOverrideError` naming what is wrong."""
+    if isinstance(obj, dict) and obj.get("type") == "AddCombatant":
+        table = obj.get("combatant")
+        if isinstance(table, dict):
+            from ._encounter import decode_encounter
+
+            table = {**table, "id": obj.get("id", table.get("id"))}
+            # Read with the encounter (normalized already: reading it again changes nothing),
+            # so the checks that need the whole of it (sides, ids) are made too.
+            data = msgspec.to_builtins(fight.encounter)
+            data["combatants"] = [*data["combatants"], table]
+            try:
+                spec = decode_encounter(data, name="the new combatant").combatants[-1]
+            except InitiativeError as err:
+                raise IllegalOverrideError(str(err)) from None
+            obj = {**obj, "combatant": msgspec.to_builtins(spec)}
+    try:
+        return convert_override(obj)
+    except (TypeError, ValueError) as err:  # msgspec.ValidationError is a ValueError
+        raise IllegalOverrideError(f"not an override: {err}") from None
 
 
 def check(fight: Fight, o: Override) -> str | None:

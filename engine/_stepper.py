@@ -21,7 +21,6 @@ from initiative.events import (
     IllegalOverrideError,
     Offer,
     Override,
-    convert_override,
 )
 
 from ._protocol import Decision, PriorityToken, View
@@ -134,10 +133,9 @@ class Stepper:
         rules refuse it (then nothing is recorded)."""
         if self.token is None:
             raise IllegalOverrideError("the fight is over")
-        try:
-            o = convert_override(override)
-        except (TypeError, ValueError) as err:  # msgspec.ValidationError is a ValueError
-            raise IllegalOverrideError(f"not an override: {err}") from None
+        from ._gm import as_override
+
+        o = as_override(self.fight, override)
         reason = self.fight.check_override(o)
         if reason is not None:
             raise IllegalOverrideError(reason)

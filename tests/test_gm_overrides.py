@@ -140,6 +140,23 @@ def test_reorder_moves_a_turn_still_to_come_in_this_round():
     assert turns == ["hound", "tomas", "ilse"]
 
 
+def test_a_joiner_from_a_whole_combatant_table_is_read_as_the_encounter_file():
+    """The table's ruleset keys are lifted as the file's are, and it is recorded normalized; a
+    table the encounter file would refuse is refused with the file's words."""
+    step = duel()
+    table = {"side": "north", "hp": 5, "position": [-3, 0], "stats": {"agility": 3},
+             "weapons": [{"name": "claw", "damage": "1d4", "natural": True}]}  # fmt: skip
+    seq = step.override({"type": "AddCombatant", "id": "ghost", "combatant": table})
+    joined = step.events[seq + 1]
+    assert isinstance(joined, CombatantJoined) and (joined.position.x, joined.position.y) == (-3, 0)
+    assert step.fight.spec("ghost").weapons[0].name == "claw"
+    with pytest.raises(IllegalOverrideError, match="unknown stat 'luck'"):
+        step.override(
+            {"type": "AddCombatant", "id": "g2", "combatant": {**table, "stats": {"luck": 1}}}
+        )
+    verifies(finish(step))
+
+
 def test_hit_points_to_zero_defeat_and_can_end_the_fight():
     """0 hit points is down as any damage makes it (CombatantDefeated), and when one side is
     left the fight ends with it as the winner."""
