@@ -3,6 +3,7 @@ caused by the GM, applied through the rules, and a log with overrides verifies b
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,32 @@ def test_narration_says_what_the_gm_did():
     assert "The GM brings in Grey Wolf, like Tomas's hound." in said
     assert "The GM moves Ilse to the end of the order." in said
     assert any(t and "The GM sets [bold]Tomas[/bold]'s hit points to 7." in t for t in told)
+
+
+def test_the_commands_reproduce_and_show_a_log_with_overrides(tmp_path: Path):
+    """``verify``, ``replay``, ``show``, ``state``, ``why``, ``view``, ``fork`` (at an override)
+    and ``resume`` (of the log cut after them) on a log the GM stepped into."""
+    from debug_support import cli
+
+    log = tmp_path / "gm.jsonl"
+    step = SteppedFight(load_encounter(EXAMPLES / "openings-duel.toml"), seed=1, out=log)
+    hp = step.override({"type": "SetHp", "who": "tomas", "hp": 7})
+    step.override({"type": "AddCombatant", "id": "wolf", "name": "Grey Wolf", "like": "hound"})
+    finish(step)
+    assert "verified: all" in cli("verify", log, check=0).stdout
+    assert "The GM brings in Grey Wolf, like Tomas's hound." in cli("replay", log, check=0).stdout
+    shown = cli("show", log, "--type", "GmOverride", "--who", "wolf", check=0).stdout
+    assert "The GM brings in wolf, like hound." in shown
+    state = json.loads(cli("state", log, "--at", hp + 1, "--json", check=0).stdout)
+    assert state["combatants"]["tomas"]["hp"] == 7
+    assert "GmOverride" in cli("why", log, hp + 1, check=0).stdout
+    cli("view", log, "-o", tmp_path / "gm.html", check=0)
+    assert "The GM sets tomas" in (tmp_path / "gm.html").read_text()
+    fork = tmp_path / "fork.jsonl"
+    cli("fork", log, "--at", hp, "--out", fork, "--quiet", check=0)
+    assert "verified: all" in cli("verify", fork, check=0).stdout
+    cut = tmp_path / "cut.jsonl"
+    cut.write_bytes(b"".join(log.read_bytes().splitlines(keepends=True)[: hp + 40]))
+    cli("resume", cut, "--quiet", check=0)
+    assert "verified: all" in cli("verify", cut, check=0).stdout
+    assert cut.read_bytes().count(b'"GmOverride"') == 2
