@@ -507,6 +507,8 @@ class SeatServer:
                     conn, wire.priority(request.view, _seconds(request.left()), self.spec)
                 )
             if self.ended and conn.cursor == len(self.lines):
+                if conn.errors:  # (a GM's result left while the last news went out)
+                    continue
                 await self._send(
                     conn, wire.encode(wire.End(winner=self.winner, events=len(self.lines)))
                 )
