@@ -114,6 +114,8 @@ def test_join_as_the_gm_sends_typed_commands_as_gm_frames(tmp_path: Path) -> Non
         finally:
             if program.status is None:
                 program.kill()
+        # ana's decision was called off when the GM ended the fight: no timeout to tell of.
+        assert seat.next("error", "end")["type"] == "end"
         for client in server.clients:
             client.close()
         assert server.finish() == 0
