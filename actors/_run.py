@@ -146,9 +146,11 @@ async def schedule(
     its own random stream is in the state it would have been in had it made those decisions.
 
     With ``interrupts``, what waits there is applied while a combatant decides (an override):
-    priority is granted again, and the decision being made answers the new grant when its
-    holder still stands (the rules check it again); a holder the override took out of the
-    fight (or a fight it ended) is never asked again, and its call is cancelled.
+    priority is granted again in the new state. A holder hosted in the fight's own loop (a
+    seat, an async or in-line policy) has its call cancelled and is asked again (a seat gets a
+    new priority frame); one in a thread or a process answers the new grant with the call
+    under way (the rules check it again). A holder the override took out of the fight (or a
+    fight it ended) is never asked again, and its call is cancelled.
     """
     try:
         async with trio.open_nursery() as nursery:
@@ -188,14 +190,15 @@ async def _schedule(
 ) -> None:
     links: dict[str, tuple[Mailbox[Message], Mailbox[Decision]]] = {}
     scopes: dict[str, trio.CancelScope] = {}
-    for who, runner in runners.items():
-        inbox: Mailbox[Message] = Mailbox()
-        answers: Mailbox[Decision] = Mailbox()
+
+    def start(who: str, runner: PolicyRunner) -> None:
+        """A task for ``who`` (anew when its last one was called off)."""
+        links[who] = (Mailbox(), Mailbox())
         scopes[who] = trio.CancelScope()
-        nursery.start_soon(
-            _scoped, scopes[who], who, runner, inbox, answers, name=f"combatant {who}"
-        )
-        links[who] = (inbox, answers)
+        nursery.start_soon(_scoped, scopes[who], who, runner, *links[who], name=f"combatant {who}")
+
+    for who, runner in runners.items():
+        start(who, runner)
     task_status.started()
     seen = dict.fromkeys(runners, 0)
     recorded = iter(decisions)
@@ -204,13 +207,8 @@ async def _schedule(
         while (token := stepper.token) is not None:
             if token.who not in links:  # a combatant the GM brought in
                 runners = {**runners, token.who: joiner_runner(fight, token.who)}
-                links[token.who] = (Mailbox(), Mailbox())
                 seen[token.who] = 0
-                scopes[token.who] = trio.CancelScope()
-                nursery.start_soon(
-                    _scoped, scopes[token.who], token.who, runners[token.who], *links[token.who],
-                    name=f"combatant {token.who}",
-                )  # fmt: skip
+                start(token.who, runners[token.who])
             inbox, answers = links[token.who]
             runner = runners[token.who]
             replayed = next(recorded, None)
@@ -227,11 +225,17 @@ async def _schedule(
                 if interrupts is None or replayed is not None:
                     decision = await answers.get()
                 else:
-                    got = await _answer_or_interrupt(stepper, answers, interrupts)
+                    # A holder whose call can be cut cleanly (a seat, an async or in-line
+                    # policy) is asked again in the new state after an override; one in a
+                    # thread or a process answers the new grant with the call under way.
+                    again = runner.kind in ("task", "inline")
+                    got = await _answer_or_interrupt(stepper, answers, interrupts, again)
                     if got is None:
-                        # An override took the holder out of the fight, or ended it: it is
-                        # never asked again, so its decision is called off.
+                        # An override took the holder out of the fight, or ended it (it is
+                        # never asked again), or it is to be asked again: the call is off.
                         scopes[token.who].cancel()
+                        if stepper.who == token.who:
+                            start(token.who, runner)
                         continue
                     decision = got
             stepper.apply(decision if replayed is None else replayed)
@@ -256,15 +260,15 @@ async def _scoped(
 
 
 async def _answer_or_interrupt(
-    stepper: Stepper, answers: Mailbox[Decision], interrupts: Interrupts
+    stepper: Stepper, answers: Mailbox[Decision], interrupts: Interrupts, again: bool
 ) -> Decision | None:
     """The holder's decision, applying interrupts while it decides; ``None`` when one of them
-    gave priority to someone else (or ended the fight)."""
+    gave priority to someone else (or ended the fight), or, with ``again``, applied at all."""
     who = stepper.who
     while True:
         if interrupts.waiting():
             interrupts.apply(stepper)
-            if stepper.who != who:
+            if again or stepper.who != who:
                 return None
             continue
         got = await _first_answer(answers, interrupts)

@@ -83,8 +83,17 @@ def test_the_gm_steps_in_over_the_wire_and_the_log_verifies(tmp_path: Path) -> N
         assert [e["seq"] for e in heard] == seqs
         assert [e["override"] for e in heard] == overrides
 
-        # ana's decision, made on the grant before the GM stepped in, answers the new grant.
-        seat.decide(asked, len(asked["offers"]) - 1)
+        # ana is asked again in the new state: a fresh priority frame, on the last grant.
+        fresh = seat.next("priority")
+        while fresh["seq"] < seqs[-1]:
+            fresh = seat.next("priority")
+        assert fresh["who"] == "ana" and fresh["seq"] > asked["seq"]
+        seat.decide(asked, 0)  # the old frame is no longer asked
+        assert (
+            seat.next("error")["reason"]
+            == f"no decision is awaited from 'ana' at seq {asked['seq']}"
+        )
+        seat.decide(fresh, len(fresh["offers"]) - 1)
         step_in(gm, 20, {"type": "SetHp", "who": "bo", "hp": 0})
         end = watcher.next("end")
         assert end["winner"] == "north"
