@@ -19,6 +19,7 @@ from initiative.events import EncounterSpec, decode_event
 from initiative.replays import TableNarrator
 
 from . import _wire as wire
+from ._gm import learn_names
 
 
 class TableTalk:
@@ -34,6 +35,7 @@ class TableTalk:
     def _fold(self, lines: Sequence[bytes]) -> None:
         for line in lines[len(self._said) :]:
             event = decode_event(line)
+            learn_names(self.names, event)
             self._state.apply(event)
             told = self._narrate(event)
             self._said.append(

@@ -264,3 +264,16 @@ def test_the_commands_reproduce_and_show_a_log_with_overrides(tmp_path: Path):
     cli("resume", cut, "--quiet", check=0)
     assert "verified: all" in cli("verify", cut, check=0).stdout
     assert cut.read_bytes().count(b'"GmOverride"') == 2
+
+
+def test_the_table_state_names_a_joiner_by_the_name_the_gm_gave():
+    """The served table's state (what every screen shows) says "Grey Wolf", not its id."""
+    import msgspec
+
+    from initiative._talk import TableTalk
+
+    step = duel()
+    step.override({"type": "AddCombatant", "id": "wolf", "name": "Grey Wolf", "like": "hound"})
+    lines = [line.rstrip(b"\n") for line in step.lines]
+    frame = msgspec.json.decode(TableTalk(step.encounter).frame(lines, 0, len(lines), ()))
+    assert ("wolf", "Grey Wolf") in [(c["id"], c["name"]) for c in frame["state"]["combatants"]]
