@@ -42,6 +42,7 @@ from initiative.engine import View
 from initiative.events import EncounterStarted, InitiativeError, decode_event, visible
 from initiative.replays import TableNarrator
 
+from ._gm import gm_said, gm_typed, is_gm
 from ._wire import PROTOCOL_VERSION
 
 NEWS_PREFIX = b'{"type":"news","event":'
@@ -346,9 +347,12 @@ class Client:
     def on_frame(self, line: bytes) -> None:
         frame = json.loads(line)
         match frame.get("type"):
+            case "welcome" if frame.get("role") == "gm":
+                self.screen.say(f"the GM of {visible(frame['encounter'])} (gm help lists commands)")
+            case "gm_result":
+                gm_said(self, frame)
             case "welcome" if frame["seat"] is None:
-                what = "the game master of" if frame.get("role") == "gm" else "watching"
-                self.screen.say(f"{what} {visible(frame['encounter'])}")
+                self.screen.say(f"watching {visible(frame['encounter'])}")
             case "welcome":
                 who = ", ".join(frame["combatants"])
                 self.screen.say(f"seated as {visible(who)} in {visible(frame['encounter'])}")
@@ -456,7 +460,9 @@ class Client:
         """Answer the decision on screen with the lines typed."""
         while True:
             text = (await keyboard.line()).strip()
-            if text in ("?", "help", "h"):
+            if is_gm(text):
+                await gm_typed(self, text)
+            elif text in ("?", "help", "h"):
                 self.screen.say(HELP)
             elif text in ("s", "situation") and self.asked is not None:
                 self.screen.say(render(self.asked.shown))
@@ -558,7 +564,7 @@ async def play(
 
             nursery.start_soon(until_done, client.frames)
             nursery.start_soon(client.keep_live_line)
-            if keyboard is not None and seat is not None:
+            if keyboard is not None and (seat is not None or role == "gm"):
                 nursery.start_soon(until_done, lambda: client.keys(keyboard))
     screen.close()
     if outcome:
