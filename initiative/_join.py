@@ -37,8 +37,20 @@ from typing import Any, BinaryIO, TextIO
 import msgspec
 import trio
 
-from initiative.actors import Names, Presentation, StateTable, present, render
-from initiative.engine import View
+from initiative.actors import (
+    MOVE_HELP,
+    Names,
+    NotAMove,
+    Presentation,
+    StateTable,
+    looks_like_move,
+    move_frame,
+    move_hint,
+    present,
+    render,
+    typed_point,
+)
+from initiative.engine import CombatantState, View
 from initiative.events import EncounterStarted, InitiativeError, decode_event, visible
 from initiative.replays import TableNarrator
 
@@ -46,11 +58,15 @@ from ._wire import PROTOCOL_VERSION
 
 NEWS_PREFIX = b'{"type":"news","event":'
 
-HELP = """\
+HELP = (
+    """\
 Type the number of an offer and press Enter, before the countdown ends.
   ?   this help        s   the decision again        Ctrl-C  leave the fight
 A decision not made in time is recorded as a timeout and the fight goes on; the seat's token
-lets you join again."""
+lets you join again.
+"""
+    + MOVE_HELP
+)
 
 
 class ServerLost(InitiativeError):
@@ -399,7 +415,7 @@ class Client:
         shown = self._presentation(frame)
         self.grace = None
         self.asked = Asked(frame, shown, trio.current_time() + float(frame["deadline"]))
-        self.screen.say("\n" + render(shown))
+        self.screen.say("\n" + _shown(shown))
 
     def _presentation(self, frame: dict[str, Any]) -> Presentation:
         if frame.get("screen") is not None:
@@ -459,7 +475,7 @@ class Client:
             if text in ("?", "help", "h"):
                 self.screen.say(HELP)
             elif text in ("s", "situation") and self.asked is not None:
-                self.screen.say(render(self.asked.shown))
+                self.screen.say(_shown(self.asked.shown))
             elif self.asked is None:
                 if text:
                     self.screen.say("nothing to decide right now")
@@ -470,9 +486,35 @@ class Client:
                     {"type": "decision", "who": asked.frame["who"], "seq": asked.seq,
                      "offer": int(text) - 1}
                 )  # fmt: skip
+            elif self.asked.shown.move is not None and looks_like_move(text):
+                await self.move(text, self.asked)
             else:
-                self.screen.say(f"Type a number from 1 to {len(self.asked.shown.offers)}.")
+                also = ", or a point to move to" if self.asked.shown.move is not None else ""
+                self.screen.say(f"Type a number from 1 to {len(self.asked.shown.offers)}{also}.")
             self._wake()
+
+    async def move(self, text: str, asked: Asked) -> None:
+        """Send the move to the point ``text`` names (see :mod:`initiative.actors`) as
+        the ruleset's move action; the rules check it, and a refusal comes back as an error
+        with their reason, then the decision again."""
+        move = asked.shown.move
+        assert move is not None
+        view = asked.frame["view"]
+        me = msgspec.convert(view["me"], CombatantState)
+        others = [msgspec.convert(c, CombatantState) for c in (*view["enemies"], *view["allies"])]
+        try:
+            if self.names is None:
+                raise NotAMove("the encounter is not known yet")
+            to = typed_point(text, me, others, self.names, move)
+        except NotAMove as err:
+            self.screen.say(str(err))
+            return
+        self.asked = None
+        self.screen.say(f"> Move to {to}")
+        await self.send(
+            {"type": "decision", "who": asked.frame["who"], "seq": asked.seq,
+             "action": move_frame(move, to)}
+        )  # fmt: skip
 
     async def send(self, frame: dict[str, Any]) -> None:
         try:
@@ -481,6 +523,12 @@ class Client:
             raise ServerLost(
                 "the server closed the connection before the end of the fight"
             ) from None
+
+
+def _shown(shown: Presentation) -> str:
+    """The decision as text, with what may be typed to move when a move is offered."""
+    text = render(shown)
+    return text if shown.move is None else text + "\n" + move_hint(shown.move)
 
 
 def _tick(left: float, now: float) -> float:
