@@ -243,6 +243,8 @@ def test_join_types_points_across_the_network_and_is_told_the_rules_reason(
             join.type("20,0")
             at = wait_for(join, r"> Move to \(20, 0\)\n.*?server: destination is 20 m"
                           r" away; can move at most 6 m\n", at).end()  # fmt: skip
+            # Recorded before the seat was told (the server writes ahead of its news).
+            assert logged(server.log)[-2]["type"] == "ActionRejected"
             at = wait_for(join, r"Round \d+: ana, your turn\.", at).end()
             join.type("toward bo")
             at = wait_for(join, r"bo is already within your reach \(1\.2 m away\)\n", at).end()
