@@ -15,9 +15,9 @@ from initiative.engine import Decision, View
 from initiative.events import Action, ActionRejected, Event, visible
 
 from ._policies import PolicyContext
-from ._screen import HELP, Names, parse_choice, screen
+from ._screen import HELP, Names, parse_choice, present, render
 from ._terminal import Terminal, TimedOut, terminal
-from ._typed import MOVE_HELP, NotAMove, looks_like_move, move_hint, move_offer, typed_move
+from ._typed import MOVE_HELP, NotAMove, looks_like_move, move_hint, typed_move
 
 
 class Human:
@@ -46,8 +46,9 @@ class Human:
         if self.refused is not None:
             term.say(f"Not allowed: {visible(self.refused)}")
             self.refused = None
-        move = move_offer(view)
-        shown = screen(view, self.names)
+        presented = present(view, self.names)
+        move = presented.move
+        shown = render(presented)
         if move is not None:
             shown += "\n" + move_hint(move)
         term.say("\n" + shown)
