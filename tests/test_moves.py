@@ -30,6 +30,8 @@ from initiative.replays import verify_log
 from pty_support import PtyProgram
 from serve_support import STURDY, Server
 
+from initiative import _wire as wire
+
 ROOT = Path(__file__).parents[1]
 
 #: The sturdy duel spread out: Ana at the origin, Bo 6 m east, the dog 6 m north-east.
@@ -85,6 +87,23 @@ def test_each_ruleset_names_its_move_to_a_point(example: str, kinds: set[str]) -
         stepper.apply((moves[-1] if moves and n % 3 else view.legal[0]).action)
     assert set(found) == kinds
     assert nones > 0
+
+
+def test_the_priority_frame_carries_the_move_for_a_client_to_aim() -> None:
+    """The contract with the browser: ``screen.move`` in the priority frame names the action
+    type, the metres reachable and an action whose ``to`` a client replaces."""
+    _, view = ana_turn()
+    screen = json.loads(wire.priority(view, 60.0, SPEC))["screen"]
+    assert screen["move"] == {
+        "type": "Move",
+        "max": 6.0,
+        "action": {"type": "Move", "to": [-6.0, 0.0]},
+    }
+    stepper = Stepper(Fight(SPEC, SPEC.seed))
+    while (opening := stepper.view) is not None and opening.window.is_turn:
+        stepper.apply(stepper.legal[0].action)
+    assert opening is not None  # an opening, where no move is offered
+    assert json.loads(wire.priority(opening, 60.0, SPEC))["screen"]["move"] is None
 
 
 def test_typed_text_names_a_point() -> None:
