@@ -15,13 +15,13 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
-from initiative.engine import CombatantState, View, away, distance, toward
+from initiative.engine import View, away, distance, toward
 from initiative.engine.rulesets.tactical import Dash
-from initiative.events import Action, Move, Position
+from initiative.events import Action, CombatantSpec, Move, Position, visible
 
 if TYPE_CHECKING:
     from ._screen import Names
@@ -30,6 +30,48 @@ if TYPE_CHECKING:
 #: plain move, then tactical's Dash (offered when the base movement is spent). thriller's
 #: ``Flee`` (a full-round flight) and reactions that step aside are offers only.
 MOVES: tuple[type[Action], ...] = (Move, Dash)
+
+
+class Placed(Protocol):
+    """Anyone on the map: a combatant's state, or a :class:`Spot`."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def position(self) -> Position: ...
+
+
+class Naming(Protocol):
+    """Display names by id, and one's melee reach (:class:`~actors.Names` is one)."""
+
+    def __call__(self, who: str | None) -> str: ...
+
+    def reach(self, who: str) -> float: ...
+
+
+class Known:
+    """:class:`Naming` for a seat that has no encounter (a served seat hears no raw news): the
+    names its screen shows, and the reach of its own weapons."""
+
+    def __init__(self, names: Mapping[str, str], me: CombatantSpec) -> None:
+        self.names = dict(names)
+        self.me = me
+
+    def __call__(self, who: str | None) -> str:
+        return "someone" if who is None else self.names.get(who, visible(who))
+
+    def reach(self, who: str) -> float:
+        reaches = [w.reach for w in self.me.weapons if w.range is None]
+        return max(reaches, default=1.5)
+
+
+class Spot(msgspec.Struct, frozen=True):
+    """Who stands where, and nothing else: what a client reads from a priority frame's view
+    (whose hidden numbers are ``null``) to aim a typed move."""
+
+    id: str
+    position: Position
 
 
 class MoveOffer(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,9 +165,9 @@ def looks_like_move(text: str) -> bool:
 
 def typed_point(
     text: str,
-    me: CombatantState,
-    others: Sequence[CombatantState],
-    names: Names,
+    me: Placed,
+    others: Sequence[Placed],
+    names: Naming,
     move: MoveOffer,
 ) -> Position:
     """The point ``text`` names, for ``me`` among the ``others`` it sees.
@@ -162,11 +204,9 @@ def typed_point(
     return toward(here, there.position, metres)
 
 
-def _named(
-    text: str, others: Sequence[CombatantState], names: Names
-) -> tuple[CombatantState, float | None]:
+def _named(text: str, others: Sequence[Placed], names: Naming) -> tuple[Placed, float | None]:
     """The combatant ``text`` names (and the distance after the name, if any)."""
-    known: dict[str, CombatantState] = {}
+    known: dict[str, Placed] = {}
     for c in others:
         known[names(c.id).casefold()] = c
         known.setdefault(c.id.casefold(), c)

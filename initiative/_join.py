@@ -39,9 +39,11 @@ import trio
 
 from initiative.actors import (
     MOVE_HELP,
+    Known,
     Names,
     NotAMove,
     Presentation,
+    Spot,
     StateTable,
     looks_like_move,
     move_frame,
@@ -50,8 +52,14 @@ from initiative.actors import (
     render,
     typed_point,
 )
-from initiative.engine import CombatantState, View
-from initiative.events import EncounterStarted, InitiativeError, decode_event, visible
+from initiative.engine import View
+from initiative.events import (
+    CombatantSpec,
+    EncounterStarted,
+    InitiativeError,
+    decode_event,
+    visible,
+)
 from initiative.replays import TableNarrator
 
 from ._wire import PROTOCOL_VERSION
@@ -500,12 +508,14 @@ class Client:
         move = asked.shown.move
         assert move is not None
         view = asked.frame["view"]
-        me = msgspec.convert(view["me"], CombatantState)
-        others = [msgspec.convert(c, CombatantState) for c in (*view["enemies"], *view["allies"])]
+        # Only who stands where: a seat's view hides enemies' numbers (null).
+        me = msgspec.convert(view["me"], Spot)
+        others = [msgspec.convert(c, Spot) for c in (*view["enemies"], *view["allies"])]
+        # The names on the screen (a seat hears no raw news, so it may know no encounter).
+        shown = {c.id: c.name for c in asked.shown.combatants}
+        known = Known(shown, msgspec.convert(view["spec"], CombatantSpec))
         try:
-            if self.names is None:
-                raise NotAMove("the encounter is not known yet")
-            to = typed_point(text, me, others, self.names, move)
+            to = typed_point(text, me, others, known, move)
         except NotAMove as err:
             self.screen.say(str(err))
             return
