@@ -4,7 +4,8 @@ Shows the screen of :mod:`actors._screen` (names, the situation, numbered offers
 words) and reads the number typed, or a point to move to (``3,1.5``, ``toward Bo 2 m``, ``away
 from Bo``: see :mod:`actors._typed`), which is sent as the ruleset's move action for the rules
 to check; a refusal is shown with the rules' reason before the decision is asked again. ``?``
-shows help, ``s`` the situation again. A person has no
+shows help, ``s`` the situation again, ``gm ...`` lets the game master step in (``gm help``,
+:mod:`actors._gm_commands`). A person has no
 deadline unless the fight is given one (``--timeout``); then a decision not typed in time is
 recorded as a timeout, like any policy's, and the fight goes on.
 """
@@ -12,8 +13,9 @@ recorded as a timeout, like any policy's, and the fight goes on.
 from __future__ import annotations
 
 from initiative.engine import Decision, View
-from initiative.events import Action, ActionRejected, Event, visible
+from initiative.events import Action, ActionRejected, Event, Override, visible
 
+from ._gm_commands import GM_HELP, is_gm, parse_gm
 from ._policies import PolicyContext
 from ._screen import HELP, Names, parse_choice, present, render
 from ._terminal import Terminal, TimedOut, terminal
@@ -41,6 +43,23 @@ class Human:
         if isinstance(event, ActionRejected) and event.who == self.id:
             self.refused = event.reason
 
+    def gm(self, text: str, view: View, term: Terminal) -> Override | None:
+        """A ``gm`` command: the override to send, once a copy of the fight at this very
+        decision (``view.fork``) says the rules accept it; else the reason is shown."""
+        found = parse_gm(text)
+        if found == "help":
+            term.say(GM_HELP)
+            return None
+        if isinstance(found, str):
+            term.say(found)
+            return None
+        if view.fork is not None:
+            reason = view.fork().fight.check_override(found)
+            if reason is not None:
+                term.say(f"The GM cannot do that: {reason}")
+                return None
+        return found
+
     def decide(self, view: View) -> Action | Decision:
         term = self.term or terminal()
         if self.refused is not None:
@@ -64,6 +83,11 @@ class Human:
                 continue
             if text.strip() in ("s", "situation"):
                 term.say(shown)
+                continue
+            if is_gm(text):
+                override = self.gm(text, view, term)
+                if override is not None:
+                    return Decision(override=override)
                 continue
             index = parse_choice(text, len(view.legal))
             if index is not None:

@@ -29,7 +29,11 @@ def join(
     ] = False,
     gm: Annotated[
         bool,
-        typer.Option("--gm", help="As the game master: narrate every number (the GM's --token)."),
+        typer.Option(
+            "--gm",
+            help="As the game master (with the GM --token serve printed): watch, and step in"
+            " with typed gm commands (gm help).",
+        ),
     ] = False,
     copy_path: Annotated[
         Path | None,
@@ -77,7 +81,8 @@ def join(
     try:
         with contextlib.ExitStack() as stack:
             copy = stack.enter_context(copy_path.open("wb")) if copy_path is not None else None
-            keyboard = stack.enter_context(Keyboard(screen)) if seat is not None else None
+            typing = seat is not None or gm
+            keyboard = stack.enter_context(Keyboard(screen)) if typing else None
             try:
                 winner = trio.run(
                     lambda: join_fight(

@@ -62,6 +62,7 @@ from initiative.events import (
 )
 from initiative.replays import TableNarrator
 
+from ._gm import gm_said, gm_typed, is_gm
 from ._wire import PROTOCOL_VERSION
 
 NEWS_PREFIX = b'{"type":"news","event":'
@@ -370,9 +371,12 @@ class Client:
     def on_frame(self, line: bytes) -> None:
         frame = json.loads(line)
         match frame.get("type"):
+            case "welcome" if frame.get("role") == "gm":
+                self.screen.say(f"the GM of {visible(frame['encounter'])} (gm help lists commands)")
+            case "gm_result":
+                gm_said(self, frame)
             case "welcome" if frame["seat"] is None:
-                what = "the game master of" if frame.get("role") == "gm" else "watching"
-                self.screen.say(f"{what} {visible(frame['encounter'])}")
+                self.screen.say(f"watching {visible(frame['encounter'])}")
             case "welcome":
                 who = ", ".join(frame["combatants"])
                 self.screen.say(f"seated as {visible(who)} in {visible(frame['encounter'])}")
@@ -480,7 +484,9 @@ class Client:
         """Answer the decision on screen with the lines typed."""
         while True:
             text = (await keyboard.line()).strip()
-            if text in ("?", "help", "h"):
+            if is_gm(text):
+                await gm_typed(self, text)
+            elif text in ("?", "help", "h"):
                 self.screen.say(HELP)
             elif text in ("s", "situation") and self.asked is not None:
                 self.screen.say(_shown(self.asked.shown))
@@ -616,7 +622,7 @@ async def play(
 
             nursery.start_soon(until_done, client.frames)
             nursery.start_soon(client.keep_live_line)
-            if keyboard is not None and seat is not None:
+            if keyboard is not None and (seat is not None or role == "gm"):
                 nursery.start_soon(until_done, lambda: client.keys(keyboard))
     screen.close()
     if outcome:

@@ -65,6 +65,7 @@ from initiative.replays import (
 )
 
 from . import _http as http, _pages as pages, _wire as wire
+from ._gm import GmDesk, gm_frame
 from ._talk import TableTalk
 
 log = structlog.get_logger("initiative.serve")
@@ -233,6 +234,8 @@ class Connection:
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     """Around its play: cancelled when a new connection takes its seat over."""
     taken_over: bool = False
+    role: str = "spectator"
+    """``seat``, ``gm`` or ``spectator`` (what its hello was accepted as)."""
 
 
 class SeatServer:
@@ -245,7 +248,11 @@ class SeatServer:
         limits: Limits | None = None,
         *,
         tls: ssl.SSLContext | None = None,
+        gm_token: str | None = None,
     ) -> None:
+        self.gm_token = gm_token or secrets.token_urlsafe(16)
+        """The game master's secret (``hello`` with ``role: gm``), never in the log."""
+        self.desk = GmDesk(tell=self.notify)
         self.spec = spec
         self.seats = dict(seats)
         self.limits = limits or Limits()
@@ -564,6 +571,8 @@ class SeatServer:
                     frame = wire.hide_enemies(frame)
                 await self._send(conn, frame)
             if self.ended and conn.cursor == len(self.lines):
+                if conn.errors:  # (a GM's result left while the last news went out)
+                    continue
                 await self._send(
                     conn, wire.encode(wire.End(winner=self.winner, events=len(self.lines)))
                 )
@@ -596,7 +605,9 @@ class SeatServer:
                 self._refuse(conn, str(err))
                 continue
             seat = conn.seat
-            if not isinstance(frame, wire.Decide):
+            if isinstance(frame, wire.Gm):
+                gm_frame(self, conn, frame)
+            elif not isinstance(frame, wire.Decide):
                 self._refuse(conn, "already greeted: a second hello is refused")
             elif conn.role == "spectator":
                 self._refuse(conn, "spectators are read-only")
@@ -1033,7 +1044,10 @@ async def _serve(
             )
             if wait and seats:
                 await server.wait_all_seated()
-            await schedule(fight, runners, decisions=prefix.decisions if prefix else ())
+            await schedule(
+                fight, runners, decisions=prefix.decisions if prefix else (),
+                interrupts=server.desk,
+            )  # fmt: skip
             server.finish(fight.state.winner)
             with trio.move_on_after(linger):
                 while server.connections:

@@ -173,7 +173,27 @@ class End(msgspec.Struct, frozen=True, kw_only=True, tag="end"):
     events: int
 
 
-ClientFrame = Hello | Decide
+class Gm(msgspec.Struct, frozen=True, kw_only=True, tag="gm"):
+    """Client (the GM only): an override to apply at the next decision point."""
+
+    id: int
+    """The client's own number for it, echoed in the :class:`GmResult`."""
+    override: Any
+    """The override object (``{"type": "SetHp", "who": "bo", "hp": 7}``, see
+    ``docs/protocol.md``)."""
+
+
+class GmResult(msgspec.Struct, frozen=True, kw_only=True, tag="gm_result", omit_defaults=True):
+    """Server, to the GM connection that sent a :class:`Gm`: recorded (``seq`` of its
+    ``GmOverride``), or refused with the reason."""
+
+    id: int
+    ok: bool
+    seq: int | None = None
+    reason: str | None = None
+
+
+ClientFrame = Hello | Decide | Gm
 
 _encoder = msgspec.json.Encoder()
 _client_decoder = msgspec.json.Decoder(ClientFrame)
@@ -204,7 +224,7 @@ def priority(view: View, deadline: float, encounter: EncounterSpec | None = None
     )
 
 
-def decode_client(data: bytes) -> Hello | Decide:
+def decode_client(data: bytes) -> Hello | Decide | Gm:
     try:
         return _client_decoder.decode(data)
     except msgspec.DecodeError as err:
@@ -237,7 +257,7 @@ class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
     """Seconds of grace left when the frame was sent."""
 
 
-ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace | Clock
+ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace | Clock | GmResult
 
 
 #: What a seat is not told of an enemy in a priority frame's ``view`` (``reveal = "words"``).

@@ -1,15 +1,10 @@
 """The GM steps in from the GM page (issue 23's "done when"), in Debian's chromium against a real
 ``serve`` of ``examples/thriller-ambush.toml``: every override kind applied from the page's own
 controls, each shown on a spectator page and on the seat page within a second, a refusal shown
-with its reason, the player moving by clicking the map, and the finished log verifying.
-
-It needs the ``gm`` frame (the gm-overrides work) and the ``screen.move`` field of priority
-frames (the moves work): until the server's welcome to the GM says ``"overrides": true`` it is
-skipped, with that reason."""
+with its reason, the player moving by clicking the map, and the finished log verifying."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -18,45 +13,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import trio
-import trio.testing
 from browser import CHROMIUM
-from initiative.engine import load_encounter
 from initiative.events import read_log
 from initiative.replays import verify_log
-
-from initiative._serve import SeatServer
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "thriller-ambush.toml"
 
 
-def gm_overrides() -> bool:
-    """Whether this server takes overrides: its welcome to the GM says ``"overrides": true``."""
-    server = SeatServer(load_encounter(EXAMPLE), {})
-
-    async def welcome() -> dict[str, Any]:
-        client, end = trio.testing.memory_stream_pair()
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(server.handle, end)
-            hello = {"type": "hello", "version": 1, "role": "gm", "token": server.gm_token}
-            await client.send_all(json.dumps(hello).encode() + b"\n")
-            data = b""
-            while b"\n" not in data:
-                data += await client.receive_some()
-            nursery.cancel_scope.cancel()
-        return dict(json.loads(data.partition(b"\n")[0]))
-
-    return bool(trio.run(welcome).get("overrides"))
-
-
 pytestmark = [
     pytest.mark.slow,  # a server and a browser, each a real process
     pytest.mark.skipif(CHROMIUM is None, reason="no chromium"),
-    pytest.mark.skipif(
-        not gm_overrides(),
-        reason='the server\'s welcome to the GM lacks "overrides": true (gm-overrides not merged)',
-    ),
 ]
 
 #: What a page's tracker says of one combatant (its row's text, or "" when it has none).
