@@ -194,7 +194,10 @@ class Seat:
                     request.dropped = True
                     request.answered.set()
         finally:
-            self.pending = None
+            # Only its own: when the GM's override calls this ask off, the new ask (a new task)
+            # may already have published its request before this cancelled one unwinds.
+            if self.pending is request:
+                self.pending = None
             # Unanswered at its deadline: a recorded timeout the seat is told of. (Called off
             # before it, the GM having taken the combatant out or ended the fight: not one.)
             timed_out = trio.current_time() >= request.asked_at + request.deadline - _EARLY

@@ -148,8 +148,12 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
                     before,
                 )
                 # The player moves by clicking the map, a metre from where Marlowe stands.
+                # Asked again after the GM's last override (the grant it interrupted is gone).
+                last = int(re.findall(r"event (\d+)", gm.locator("#gm-result").text_content())[-1])
                 seat.wait_for_function(
-                    "window.initiativePage.asked && window.initiativePage.asked.screen.move"
+                    "([last]) => { const a = window.initiativePage.asked;"
+                    " return a && a.seq > last && a.screen.move; }",
+                    arg=[last],
                 )
                 me = seat.locator("#map .token[data-id='marlowe'] circle.body").bounding_box()
                 assert me is not None
@@ -169,11 +173,15 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
                         break
                     labels = seat.locator("button.offer .text").all_text_contents()
                     attack = [i for i, text in enumerate(labels) if text.startswith("Attack")]
+                    asked = seat.evaluate("window.initiativePage.asked.seq")
                     seat.locator("button.offer").nth(
                         attack[0] if attack else len(labels) - 1
                     ).click()
+                    # Answered: the next question (it may come at once) or the end.
                     seat.wait_for_function(
-                        "!document.querySelector('button.offer') || window.initiativePage.ended"
+                        "([seq]) => { const p = window.initiativePage;"
+                        " return p.ended || !p.asked || p.asked.seq !== seq; }",
+                        arg=[asked],
                     )
             finally:
                 browser.close()
