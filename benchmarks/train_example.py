@@ -94,7 +94,7 @@ def outcome(state, side, margin=0.0):
     return won + margin * left
 
 
-def collect(scorer, encounter, games, *, forks=8, margin=0.0, seed=10_000):
+def collect(scorer, encounter, games, *, forks=8, margin=1.0, seed=10_000):
     """Fights of ``aggressive`` against itself, the learner's side in turn; at each of the
     learner's decisions with a choice: the offers' features, the offer ``aggressive`` chose,
     and each offer's value by rollouts (see the module's docstring)."""
