@@ -1,57 +1,67 @@
 """Train a policy with numpy alone, then pit it against ``aggressive``, as ``initiative duel`` does.
 
-Actor-critic REINFORCE over a shared per-offer scorer: every legal offer is scored by one
-small network (one hidden layer) of the offer's row, the row of the combatant it names, the
-actor's own row, its allies' and its enemies' rows pooled (a maximum per column) and the
-global features of the observation (``initiative.env.Encoder``); a softmax over the legal
-offers is the policy, and a linear critic of the same state is the baseline. The same network
-plays every combatant of a side, so it plays either side of ``openings-duel``, and, unchanged,
-any encounter of the ruleset. The reward is shaped by hit points (see ``train``).
+Approximate policy iteration in two parts, one small network: every legal offer is scored by
+one hidden layer over the offer's row, the row of the combatant it names, the actor's own row,
+its allies' and its enemies' rows pooled (a maximum per column) and the global features of the
+observation (``initiative.env.Encoder``). Two heads read the hidden layer:
 
-It trains on ``openings-duel`` against ``aggressive`` (the sides in turn), then prints two
-figures, each a duel of 400 seeds (every seed fought twice, the trained policy once on each
-side, the same dice; an exact two-sided sign test over the seeds where one did better):
+- **imitation**: softmax logits trained (cross-entropy) to choose what ``aggressive`` chose in
+  the same observation, a warm start that plays as well as the opponent;
+- **advantage**: trained (squared error) to predict each offer's advantage measured by
+  rollouts: at a decision of the training fights, every offer is tried on ``forks`` copies of
+  the fight (each copy with its own dice stream, the same streams for every offer), the rest
+  of each copy played out by ``aggressive`` on both sides, and the offer's value is the mean
+  outcome (+1 a win of the learner's side, -1 a loss, 0 neither; plus ``margin`` times the hit
+  points left, its side's less the enemies', per 50), less the mean over the offers.
+
+The policy takes the offer with the highest ``logit + beta * advantage``, from the observation
+and its mask alone (``initiative.env.model_policy``); ``beta`` is chosen by paired duels
+against ``aggressive`` on validation seeds. The same network plays every combatant of a side,
+so it plays either side of ``openings-duel`` and, unchanged, any encounter of the ruleset.
+
+It trains on ``openings-duel`` (training seeds from 10,000, validation seeds from 5,001), then
+prints two figures, each a duel of 400 seeds (1 to 400; every seed fought twice, the trained
+policy once on each side, the same dice; an exact two-sided sign test over the seeds where one
+did better):
 
 - on ``openings-duel``, where it trained;
 - on ``benchmarks/openings-2v2.toml``, a 2v2 it never saw (transfer).
 
-    python benchmarks/train_example.py [--episodes N] [--seeds N] [--save model.npz]
-        [--hidden N] [--lr X] [--entropy X] [--shaping X] [--discount X]
+    python benchmarks/train_example.py [--games N] [--forks N] [--margin X] [--seeds N]
+        [--save model.npz] [--hidden N] [--steps N] [--betas B,B,...] [--validation N]
 """
 
 from __future__ import annotations
 
 # --- the example: docs/env.md shows from here to the end marker verbatim (a test holds it) ---
 import numpy as np
-from initiative.actors import in_line, paired
+from initiative.actors import aggressive, in_line, paired
 
 import initiative
 from initiative.env import Encoder, model_policy
 
 
 class Scorer:
-    """A policy and a critic over the entity observation. The policy: one hidden layer scores
-    each legal offer from its row, the row of the combatant it names, and the state (the
-    actor's row, its allies' and its enemies' rows pooled, the globals); a softmax over the
-    legal offers. The critic: a linear value of the state."""
+    """One hidden layer scores each legal offer from its row, the row of the combatant it
+    names, and the state (the actor's row, its allies' and its enemies' rows pooled, the
+    globals). Two heads: the imitation logits and the advantage; the policy takes the offer
+    with the highest ``logit + beta * advantage``."""
 
-    def __init__(self, encoder, hidden=16, seed=0):
+    def __init__(self, encoder, hidden=32, seed=0):
         self.encoder = encoder
         offers, columns = encoder.offer_features, encoder.combatant_features
         self.targets = np.array([i for i, n in enumerate(offers) if n.startswith("target[")])
         self.ally, self.enemy = columns.index("ally"), columns.index("enemy")
-        self.hp = columns.index("hp_points")
-        self.state_size = 3 * len(columns) + len(encoder.global_features)
-        self.inputs = len(offers) + len(columns) + self.state_size
+        inputs = len(offers) + 4 * len(columns) + len(encoder.global_features)
         rng = np.random.default_rng(seed)
-        self.w1 = rng.normal(0, 1 / np.sqrt(self.inputs), (self.inputs, hidden))
+        self.w1 = rng.normal(0, 1 / np.sqrt(inputs), (inputs, hidden))
         self.b1 = np.zeros(hidden)
-        self.w2 = np.zeros(hidden)  # every offer equally likely at first
-        self.value = np.zeros(self.state_size + 1)  # the critic's weights (and bias)
+        self.logit = np.zeros(hidden)  # the imitation head
+        self.advantage = np.zeros(hidden)  # the advantage head
+        self.beta = 0.0
 
     def read(self, observation):
-        """The state, the offers' features and the potential (own side's hit points less the
-        enemies', per 50) of one observation; the kept offers only."""
+        """The features of each kept offer (one row per offer, in the mask's order)."""
         parts = self.encoder.split(observation)
         rows, offers = parts["combatants"], parts["offers"]
         offers = offers[offers[:, 0] == 1]  # the kept offers ("valid"): the mask's first entries
@@ -59,117 +69,94 @@ class Scorer:
         pooled = [g.max(axis=0) if len(g) else np.zeros(rows.shape[1]) for g in (allies, enemies)]
         state = np.concatenate([rows[0], *pooled, parts["globals"]])
         named = offers[:, self.targets] @ rows  # the target's row (0 when it names none)
-        x = np.concatenate([offers, named, np.broadcast_to(state, (len(offers), state.size))], 1)
-        potential = rows[0, self.hp] + allies[:, self.hp].sum() - enemies[:, self.hp].sum()
-        return state, x, potential
+        return np.concatenate([offers, named, np.broadcast_to(state, (len(offers), state.size))], 1)
 
-    def probabilities(self, x):
-        logits = np.tanh(x @ self.w1 + self.b1) @ self.w2
-        p = np.exp(logits - logits.max())
-        return p / p.sum()
+    def heads(self, x):
+        hidden = np.tanh(x @ self.w1 + self.b1)
+        return hidden, hidden @ self.logit, hidden @ self.advantage
 
     def greedy(self, observation, mask):
-        return int(np.argmax(self.probabilities(self.read(observation)[1])))
+        _, logit, advantage = self.heads(self.read(observation))
+        return int(np.argmax(logit + self.beta * advantage))
 
     def save(self, path):
-        np.savez(path, w1=self.w1, b1=self.b1, w2=self.w2, value=self.value)
+        np.savez(path, w1=self.w1, b1=self.b1, logit=self.logit, advantage=self.advantage,
+                 beta=self.beta)  # fmt: skip
 
 
-def hit_points(state, side):
-    """The potential at the end: ``side``'s hit points less its enemies', per 50, as read."""
-    return sum(
+def outcome(state, side, margin=0.0):
+    """+1 if ``side`` won, -1 if another side did, 0 for no winner; plus ``margin`` times the
+    hit points left, ``side``'s less its enemies' (per 50, at most 1 a combatant)."""
+    won = 1.0 if state.winner == side else -1.0 if state.winner else 0.0
+    left = sum(
         min(max(c.hp, 0) / 50, 1) * (1 if c.side == side else -1) for c in state.combatants.values()
     )
+    return won + margin * left
 
 
-def train(
-    scorer,
-    encounter,
-    episodes,
-    *,
-    batch=16,
-    lr=0.01,
-    entropy=0.01,
-    shaping=1.0,
-    discount=1.0,
-    seed=0,
-    opponent="aggressive",
-):
-    """Actor-critic REINFORCE against ``opponent``. The rewards: ``shaping`` times the change
-    in hit points from one of the learner's decisions to its next (own side's less the
-    enemies', per 50), and at the end +1 for a win of the learner's side, -1 for a loss, 0 for
-    none; a decision's return is the sum of those after it, each ``discount`` times less per
-    decision. The advantage subtracts the critic's value; an entropy bonus keeps the policy
-    exploring; Adam steps every ``batch`` episodes. The learner plays each side in turn, every
-    combatant of it."""
-    rng = np.random.default_rng(seed)
-    sides = tuple(initiative.load_encounter(encounter).sides)
-    params = [scorer.w1, scorer.b1, scorer.w2, scorer.value]
+def collect(scorer, encounter, games, *, forks=8, margin=1.0, seed=10_000):
+    """Fights of ``aggressive`` against itself, the learner's side in turn; at each of the
+    learner's decisions with a choice: the offers' features, the offer ``aggressive`` chose,
+    and each offer's value by rollouts (see the module's docstring)."""
+    spec = initiative.load_encounter(encounter)
+    sides = tuple(spec.sides)
+    side_of = {c.id: c.side for c in spec.combatants}
+    xs, chosen, values = [], [], []
+    for game in range(games):
+        learner = sides[game % 2]
+        fight = initiative.step(spec, seed=seed + game)
+        while not fight.over:
+            view = fight.view
+            action = aggressive(view)
+            if side_of[view.me.id] == learner and len(view.legal) > 1:
+                x = scorer.read(scorer.encoder(view)[0])
+                value = np.zeros(len(x))
+                for i, offer in enumerate(view.legal[: len(x)]):
+                    for dice in range(forks):
+                        branch = view.fork(dice=dice)
+                        branch.send(offer.action)
+                        branch.play(aggressive)
+                        value[i] += outcome(branch.fight.state, learner, margin) / forks
+                xs.append(x)
+                chosen.append([o.action for o in view.legal].index(action))
+                values.append(value - value.mean())
+            fight.send(action)
+    return xs, chosen, values
+
+
+def fit(scorer, xs, chosen, values, *, steps=1000, lr=0.003, l2=1e-4):
+    """Both heads at once, full batch with Adam: the imitation's cross-entropy per decision
+    plus the advantage's squared error per offer."""
+    sizes = np.array([len(x) for x in xs])
+    starts = np.cumsum([0, *sizes[:-1]])
+    segment = np.repeat(np.arange(len(sizes)), sizes)
+    picked = starts + np.array(chosen)
+    x, target = np.concatenate(xs), np.concatenate(values)
+    n = len(sizes)
+    params = [scorer.w1, scorer.b1, scorer.logit, scorer.advantage]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
-    trace = []  # per decision with a choice: (state, offers' features, chosen, potential)
-
-    def sample(observation, mask):
-        state, x, potential = scorer.read(observation)
-        p = scorer.probabilities(x)
-        choice = int(rng.choice(len(p), p=p))
-        if len(p) > 1:  # a decision with one offer teaches nothing
-            trace.append((state, x, choice, potential))
-        return choice
-
-    learner = in_line(model_policy(sample))
-    outcomes, states, xs, chosen, returns, sizes = [], [], [], [], [], []
-    for episode in range(episodes):
-        side, other = sides[episode % 2], sides[1 - episode % 2]
-        trace.clear()
-        result = initiative.run(
-            encounter, seed=10_000 + episode, policies={side: learner, other: opponent}
+    for step in range(1, steps + 1):
+        hidden, logit, advantage = scorer.heads(x)
+        logit = logit - np.maximum.reduceat(logit, starts)[segment]
+        p = np.exp(logit)
+        p /= np.add.reduceat(p, starts)[segment]
+        dlogit = p
+        dlogit[picked] -= 1  # the cross-entropy's gradient
+        dadvantage = (advantage - target) * n / len(x)
+        dhidden = (np.outer(dlogit, scorer.logit) + np.outer(dadvantage, scorer.advantage)) * (
+            1 - hidden**2
         )
-        won = 1.0 if result.winner == side else -1.0 if result.winner == other else 0.0
-        outcomes.append(won)
-        after, gain = hit_points(result.state, side), won
-        for state, x, choice, potential in reversed(trace):  # returns from the end backwards
-            gain = shaping * (after - potential) + discount * gain
-            after = potential
-            chosen.append(choice)
-            states.append(state)
-            xs.append(x)
-            sizes.append(len(x))
-            returns.append(gain)
-        if (episode + 1) % batch or not states:
-            continue
-        grads = policy_gradient(scorer, states, xs, chosen, returns, sizes, entropy)
+        grads = [
+            x.T @ dhidden / n + l2 * scorer.w1,
+            dhidden.sum(0) / n,
+            hidden.T @ dlogit / n + l2 * scorer.logit,
+            hidden.T @ dadvantage / n + l2 * scorer.advantage,
+        ]
         for i, (param, grad) in enumerate(zip(params, grads, strict=True)):
             m[i] = 0.9 * m[i] + 0.1 * grad
             v[i] = 0.999 * v[i] + 0.001 * grad * grad
-            step = (episode + 1) // batch
-            param += lr * (m[i] / (1 - 0.9**step)) / (np.sqrt(v[i] / (1 - 0.999**step)) + 1e-8)
-        states, xs, chosen, returns, sizes = [], [], [], [], []
-    return outcomes
-
-
-def policy_gradient(scorer, states, xs, chosen, returns, sizes, entropy):
-    """The ascent directions of the batch, every decision at once: the actor's (advantage times
-    the gradient of the chosen offer's log-probability, plus the entropy's) and the critic's."""
-    s = np.hstack([np.array(states), np.ones((len(states), 1))])
-    g = np.array(returns)
-    advantage = g - s @ scorer.value
-    x = np.concatenate(xs)
-    starts = np.cumsum([0, *sizes[:-1]])
-    chosen = starts + np.array(chosen)  # the chosen offers' rows in x
-    segment = np.repeat(np.arange(len(sizes)), sizes)
-    hidden = np.tanh(x @ scorer.w1 + scorer.b1)
-    logits = hidden @ scorer.w2
-    logits = logits - np.maximum.reduceat(logits, starts)[segment]
-    p = np.exp(logits)
-    p /= np.add.reduceat(p, starts)[segment]
-    logp = np.log(p + 1e-12)
-    h = -np.add.reduceat(p * logp, starts)  # each decision's entropy
-    dlogits = -p * advantage[segment] - entropy * p * (logp + h[segment])
-    dlogits[chosen] += advantage
-    dhidden = np.outer(dlogits, scorer.w2) * (1 - hidden**2)
-    n = len(sizes)
-    return [x.T @ dhidden / n, dhidden.sum(0) / n, hidden.T @ dlogits / n, s.T @ advantage / n]
+            param -= lr * (m[i] / (1 - 0.9**step)) / (np.sqrt(v[i] / (1 - 0.999**step)) + 1e-8)
 
 
 def duel(encounter, policy, seeds, *, start=1, opponent="aggressive"):
@@ -188,6 +175,18 @@ def duel(encounter, policy, seeds, *, start=1, opponent="aggressive"):
     return pairs.a_better, pairs.b_better, pairs.even, pairs.p
 
 
+def choose_beta(scorer, encounter, betas, seeds, *, start=5_001):
+    """The ``beta`` whose policy did best against ``aggressive`` on the validation seeds (the
+    most seeds better less worse; the smallest of equals). Returns it and every duel's result."""
+    policy = in_line(model_policy(scorer.greedy))
+    results = {}
+    for beta in betas:
+        scorer.beta = beta
+        results[beta] = duel(encounter, policy, seeds, start=start)
+    scorer.beta = max(betas, key=lambda b: (results[b][0] - results[b][1], -b))
+    return scorer.beta, results
+
+
 # --- end of the example ---
 
 
@@ -201,24 +200,32 @@ def main() -> None:
     transfer = root / "benchmarks" / "openings-2v2.toml"
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--episodes", type=int, default=10000)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--forks", type=int, default=8)
+    parser.add_argument("--margin", type=float, default=1.0)
     parser.add_argument("--seeds", type=int, default=400)
     parser.add_argument("--save", type=Path, default=None)
-    parser.add_argument("--hidden", type=int, default=16)
-    parser.add_argument("--lr", type=float, default=0.01)
-    parser.add_argument("--entropy", type=float, default=0.01)
-    parser.add_argument("--shaping", type=float, default=1.0)
-    parser.add_argument("--discount", type=float, default=1.0)
+    parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--steps", type=int, default=1000)
+    parser.add_argument("--betas", default="0,100,150,200,300")
+    parser.add_argument("--validation", type=int, default=200)
     args = parser.parse_args()
     started = time.process_time()
     scorer = Scorer(Encoder(duel_file), hidden=args.hidden)
-    settings = {k: getattr(args, k) for k in ("lr", "entropy", "shaping", "discount")}
-    outcomes = train(scorer, duel_file, args.episodes, **settings)
-    trained = time.process_time() - started
-    last = outcomes[-min(500, len(outcomes)) :]
+    data = collect(scorer, duel_file, args.games, forks=args.forks, margin=args.margin)
+    collected = time.process_time() - started
     print(
-        f"trained on {args.episodes} episodes of openings-duel against aggressive in"
-        f" {trained:.0f} s of CPU; mean reward over the last {len(last)}: {np.mean(last):+.3f}"
+        f"collected {len(data[0])} decisions of {args.games} training fights, each offer tried"
+        f" on {args.forks} forks, in {collected:.0f} s of CPU"
+    )
+    fit(scorer, *data, steps=args.steps)
+    betas = [float(b) for b in args.betas.split(",")]
+    beta, results = choose_beta(scorer, duel_file, betas, args.validation)
+    print(
+        f"fitted and validated in {time.process_time() - started - collected:.0f} s of CPU;"
+        f" beta = {beta:g} (validation, {args.validation} seeds from 5001: "
+        + ", ".join(f"{b:g}: {r[0]}/{r[1]}" for b, r in results.items())
+        + " better/worse)"
     )
     if args.save:
         scorer.save(args.save)

@@ -1,0 +1,91 @@
+"""benchmarks/train_example.py, the numpy training example of docs/env.md, on a short run: its
+data are what it says they are, training is deterministic, the trained policy plays a duel, and
+the script prints its figures. Not the policy's strength (the benchmark measures that)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+
+from initiative.actors import aggressive, in_line  # noqa: E402
+
+import initiative  # noqa: E402
+from initiative.env import Encoder, model_policy  # noqa: E402
+
+ROOT = Path(__file__).parents[1]
+DUEL = ROOT / "examples" / "openings-duel.toml"
+
+
+@pytest.fixture(scope="module")
+def example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "train_example", ROOT / "benchmarks" / "train_example.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_data_are_aggressives_choices_and_rollout_advantages(example: Any) -> None:
+    scorer = example.Scorer(Encoder(DUEL), hidden=8)
+    xs, chosen, values = example.collect(scorer, DUEL, 2, forks=2)
+    assert len(xs) == len(chosen) == len(values) > 5
+    for x, pick, value in zip(xs, chosen, values, strict=True):
+        assert len(x) == len(value) > 1  # only decisions with a choice
+        assert 0 <= pick < len(x)
+        assert abs(value.sum()) < 1e-9  # measured against the mean over the offers
+        assert np.all(np.abs(value) <= 2)
+    assert any(np.any(value != 0) for value in values)  # the offers' rollouts differ somewhere
+    # The labels are aggressive's: replayed, the first fight's first decision of the learner
+    # (north, the first side) with a choice is the offer aggressive takes there.
+    fight = initiative.step(DUEL, seed=10_000)
+    while fight.view is not None and not (fight.view.me.side == "north" and len(fight.offers) > 1):
+        fight.send(aggressive(fight.view))
+    assert fight.view is not None
+    assert fight.offers[chosen[0]].action == aggressive(fight.view)
+    again = example.collect(example.Scorer(Encoder(DUEL), hidden=8), DUEL, 2, forks=2)
+    assert all(np.array_equal(a, b) for a, b in zip(values, again[2], strict=True))
+
+
+def test_fitting_imitates_aggressive_and_the_policy_plays(example: Any) -> None:
+    scorer = example.Scorer(Encoder(DUEL), hidden=8)
+    xs, chosen, values = example.collect(scorer, DUEL, 2, forks=1)
+    untrained = [scorer.heads(x)[1] for x in xs]
+    assert all(np.all(logit == 0) for logit in untrained)  # every offer alike at first
+    example.fit(scorer, xs, chosen, values, steps=150)
+    agree = np.mean([np.argmax(scorer.heads(x)[1]) == c for x, c in zip(xs, chosen, strict=True)])
+    assert agree > 0.9
+    beta, results = example.choose_beta(scorer, DUEL, [0.0, 50.0], 3)
+    assert beta in results and scorer.beta == beta
+    trained = in_line(model_policy(scorer.greedy))
+    better, worse, even, p = example.duel(DUEL, trained, 3)
+    assert better + worse + even == 3 and 0 < p <= 1
+
+
+def test_the_script_prints_its_figures(example: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ["train_example.py", "--games", "2", "--forks", "1", "--steps", "20"]
+    argv += ["--betas", "0,50", "--validation", "2", "--seeds", "2"]
+    monkeypatch.setattr(sys, "argv", argv)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        example.main()
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("collected ") and "of 2 training fights" in lines[0]
+    assert "beta = " in lines[1] and "validation, 2 seeds from 5001" in lines[1]
+    assert (
+        lines[2].startswith("openings-duel: trained ")
+        and "(exact two-sided sign test, 2 seeds)" in lines[2]
+    )
+    assert lines[3].startswith("openings-2v2 (transfer): trained ")
+    assert lines[4].startswith("total: ")
