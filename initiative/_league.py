@@ -30,15 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from initiative.actors import (
-    Summary,
-    Task,
-    iter_batch,
-    load_policy,
-    make_runners,
-    paired,
-    run_encounter_sync,
-)
+from initiative.actors import load_policy, make_runners, run_encounter_sync
+from initiative.batch import Summary, Task, iter_batch, paired
 from initiative.engine import load_encounter
 from initiative.events import EncounterSpec, InitiativeError
 

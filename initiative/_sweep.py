@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from initiative.actors import Summary, Task, make_runners, wilson
+from initiative.actors import make_runners
+from initiative.batch import Summary, Task, wilson
 from initiative.engine import decode_encounter
 from initiative.events import EncounterFileError, EncounterSpec, InitiativeError
 

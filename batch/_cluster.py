@@ -22,7 +22,8 @@ from typing import Any
 from initiative.engine import load_encounter
 from initiative.events import EncounterSpec, InitiativeError
 
-from ._batch import Summary, Task, chunks, quiet_logging, run_tasks
+from ._fight import Summary, Task
+from ._workers import chunks, quiet_logging, run_tasks
 
 
 def _run_chunk(
