@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
@@ -92,13 +93,42 @@ def on_cluster(
     timeout: float | None,
     level: int,
 ) -> Iterator[tuple[int, Summary]]:
-    """Fight ``tasks[i]`` for each ``i`` in ``indices`` on the cluster; yield as they finish."""
+    """Fight ``tasks[i]`` for each ``i`` in ``indices`` on the cluster; yield as they finish.
+
+    A local cluster takes seconds to start (its workers import the engine); meanwhile this
+    process fights the first tasks itself, as ``--jobs`` does while its workers start.
+    """
     from distributed import as_completed
 
-    client, cluster = _client(address, level)
+    encounter = load_encounter(path)
+    todo = list(indices)
+    if address.startswith("local:"):
+        started: list[tuple[object, object | None]] = []
+        problems: list[BaseException] = []
+        starting = threading.Thread(
+            target=_start_client, args=(address, level, started, problems), daemon=True
+        )
+        starting.start()
+        try:
+            while todo and starting.is_alive():
+                index = todo.pop(0)
+                yield index, run_tasks(path, [tasks[index]], keep_logs, timeout, encounter)[0]
+        except BaseException:  # closed early (Ctrl-C): the cluster still stops once it is up
+            starting.join()
+            if started:
+                _close(*started[0])
+            raise
+        starting.join()
+        if problems:
+            raise problems[0]
+        client, cluster = started[0]
+        if not todo:
+            _close(client, cluster)
+            return
+    else:
+        client, cluster = _client(address, level)
     # The encounter travels inside each task rather than scattered once: scattered data lost
     # with a worker cannot be computed again, and the tasks that need it are cancelled.
-    encounter = load_encounter(path)
     batch = uuid.uuid4().hex[:12]
     submitted = 0
 
@@ -124,7 +154,10 @@ def on_cluster(
     work: dict[str, list[int]] = {}
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))  # type: ignore[attr-defined]
-        futures = [submit(chunk) for chunk in chunks(indices, workers, most=4)]
+        # Chunks of up to 32 encounters: each task costs the scheduler and the worker a few
+        # milliseconds, several encounters' time on a loaded machine; they shrink to one at
+        # the end so that no worker is left alone with a long last chunk.
+        futures = [submit(chunk) for chunk in chunks(todo, workers, most=32)]
         resubmitted = 0
         try:
             pending = as_completed(futures)  # type: ignore[no-untyped-call]
@@ -148,6 +181,23 @@ def on_cluster(
             for future in futures:
                 future.cancel()
     finally:
-        client.close()  # type: ignore[attr-defined]
-        if cluster is not None:
-            cluster.close()  # type: ignore[attr-defined]
+        _close(client, cluster)
+
+
+def _start_client(
+    address: str,
+    level: int,
+    started: list[tuple[object, object | None]],
+    problems: list[BaseException],
+) -> None:
+    """:func:`_client` in a thread of its own (errors go to ``problems``)."""
+    try:
+        started.append(_client(address, level))
+    except BaseException as problem:  # the caller raises it
+        problems.append(problem)
+
+
+def _close(client: object, cluster: object | None) -> None:
+    client.close()  # type: ignore[attr-defined]
+    if cluster is not None:
+        cluster.close()  # type: ignore[attr-defined]
