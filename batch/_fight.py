@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from initiative.actors import make_runners, play_fight
 from initiative.engine import Fight
@@ -210,7 +211,6 @@ def fight_one(
     damage = dict.fromkeys(encounter.sides, 0)
     faults: dict[str, int] = {}
     side_faults = dict.fromkeys(encounter.sides, 0)
-    count = 0
     stats = FightStats(encounter)
 
     runners = make_runners(encounter, seed, policies, timeout=timeout)
@@ -223,16 +223,19 @@ def fight_one(
             pending.clear()
             writer.write_line(lines)
 
+    see = stats.see
+
     def sink(event: Event) -> None:
-        nonlocal count
-        count += 1
-        stats.see(event)
-        match event:
-            case DamageDealt(source=source, amount=amount) if source in side_of:
-                damage[side_of[source]] += amount
-            case DecisionFailed(who=who) | ActionRejected(who=who):
-                faults[names[who]] = faults.get(names[who], 0) + 1
-                side_faults[side_of[who]] += 1
+        see(event)
+        kind = type(event)  # most events are neither: two identity checks, not a match
+        if kind is DamageDealt:
+            dealt = cast(DamageDealt, event)
+            if dealt.source in side_of:
+                damage[side_of[dealt.source]] += dealt.amount
+        elif kind is DecisionFailed or kind is ActionRejected:
+            who = cast("DecisionFailed | ActionRejected", event).who
+            faults[names[who]] = faults.get(names[who], 0) + 1
+            side_faults[side_of[who]] += 1
 
     fight = Fight(encounter, seed, sink=sink)
     if writer is None:
@@ -260,7 +263,7 @@ def fight_one(
         seed=seed,
         winner=fight.state.winner,
         rounds=fight.state.round,
-        events=count,
+        events=fight.next_seq,  # every event emitted went through the sink
         damage=damage,
         faults=faults,
         policies=names,
