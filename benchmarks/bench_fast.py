@@ -28,6 +28,21 @@ machine's load (``uptime``) beside any figure.
 6. ``initiative --help`` start-up against ``python -c "import trio, msgspec, structlog"``.
                                                                                target <= 1.5x
 
+Issue 26's figures (each this tree against the baseline, alternating, the best of each):
+
+7. ``batch``: ``initiative batch`` of the 4v4 with ``--jobs 1``, the command's own fights/s;
+   beside it the rate in CPU time and the events per fight of each tree.       target >= 1.6x
+8. ``run``: ``initiative.run(path, seed, out=...)`` in a loop, the encounter given as its
+   file.                                                                       target >= 2x
+9. ``env``: environment steps per second (CPU time), the AEC environment on the 4v4, every
+   agent playing the first valid action.                                       target >= 1.5x
+10. ``cluster`` (this tree only, asked for by name): ``batch --cluster local:2`` against
+    ``--jobs 2`` over 2,000 runs of the 4v4 (500 with ``--quick``).             target >= 0.9
+
+A baseline checkout with a ``.venv`` of its own (``python -m venv .venv && .venv/bin/pip
+install -e '.[env]'`` in it) runs its workers with that Python; one without runs them with
+this Python and ``PYTHONPATH`` (the flat layout of older commits).
+
 With ``fights`` and a baseline it also prints the floor under the first figure: what the log
 alone costs per fight, whatever engine made it. The same 4v4 fights' events are made again
 from their fields, encoded, chained (the pinned BLAKE2b chain) and written, with no rules, no
