@@ -1,7 +1,8 @@
 """The ``human`` policy: a person at this terminal decides for the combatant.
 
 Shows the screen of :mod:`actors._screen` (names, the situation, numbered offers in plain
-words) and reads the number typed. ``?`` shows help, ``s`` the situation again. A person has no
+words) and reads the number typed. ``?`` shows help, ``s`` the situation again, ``gm ...`` lets
+the game master step in (``gm help``, :mod:`actors._gm_commands`). A person has no
 deadline unless the fight is given one (``--timeout``); then a decision not typed in time is
 recorded as a timeout, like any policy's, and the fight goes on.
 """
@@ -9,8 +10,9 @@ recorded as a timeout, like any policy's, and the fight goes on.
 from __future__ import annotations
 
 from initiative.engine import Decision, View
-from initiative.events import Action
+from initiative.events import Action, Override
 
+from ._gm_commands import GM_HELP, is_gm, parse_gm
 from ._policies import PolicyContext
 from ._screen import HELP, Names, parse_choice, screen
 from ._terminal import Terminal, TimedOut, terminal
@@ -30,6 +32,23 @@ class Human:
         self.term = term
         self.timeout: float | None = None
 
+    def gm(self, text: str, view: View, term: Terminal) -> Override | None:
+        """A ``gm`` command: the override to send, once a copy of the fight at this very
+        decision (``view.fork``) says the rules accept it; else the reason is shown."""
+        found = parse_gm(text)
+        if found == "help":
+            term.say(GM_HELP)
+            return None
+        if isinstance(found, str):
+            term.say(found)
+            return None
+        if view.fork is not None:
+            reason = view.fork().fight.check_override(found)
+            if reason is not None:
+                term.say(f"The GM cannot do that: {reason}")
+                return None
+        return found
+
     def decide(self, view: View) -> Action | Decision:
         term = self.term or terminal()
         shown = screen(view, self.names)
@@ -46,6 +65,11 @@ class Human:
                 continue
             if text.strip() in ("s", "situation"):
                 term.say(shown)
+                continue
+            if is_gm(text):
+                override = self.gm(text, view, term)
+                if override is not None:
+                    return Decision(override=override)
                 continue
             index = parse_choice(text, len(view.legal))
             if index is None:

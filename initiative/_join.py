@@ -42,6 +42,7 @@ from initiative.engine import View
 from initiative.events import EncounterStarted, InitiativeError, decode_event, visible
 from initiative.replays import TableNarrator
 
+from ._gm import gm_said, gm_typed, is_gm
 from ._wire import PROTOCOL_VERSION
 
 NEWS_PREFIX = b'{"type":"news","event":'
@@ -316,6 +317,9 @@ class Client:
         self.winner: str | None = None
         self.ended = False
         self.changed = trio.Event()
+        self.news = True
+        """Whether the server sends this connection the log's lines (a seat of an encounter
+        with hidden numbers gets only the table's words: ``reveal``)."""
 
     # -- the server's side
 
@@ -343,15 +347,25 @@ class Client:
     def on_frame(self, line: bytes) -> None:
         frame = json.loads(line)
         match frame.get("type"):
+            case "welcome" if frame.get("role") == "gm":
+                self.screen.say(f"the GM of {visible(frame['encounter'])} (gm help lists commands)")
+            case "gm_result":
+                gm_said(self, frame)
             case "welcome" if frame["seat"] is None:
                 self.screen.say(f"watching {visible(frame['encounter'])}")
             case "welcome":
                 who = ", ".join(frame["combatants"])
                 self.screen.say(f"seated as {visible(who)} in {visible(frame['encounter'])}")
+                self.news = bool(frame.get("news", True))
+                if self.copy is not None and not self.news:
+                    self.screen.say("the server keeps the log from seats (reveal): no copy is kept")
             case "news":
                 self.on_news(line)
             case "table":
                 self.table = msgspec.convert(frame["state"], StateTable)
+                if not self.news:  # the table's words are all this seat hears
+                    for sentence in frame["said"]:
+                        self.screen.say(visible(sentence))
             case "priority":
                 self.on_priority(frame)
             case "grace":
@@ -446,7 +460,9 @@ class Client:
         """Answer the decision on screen with the lines typed."""
         while True:
             text = (await keyboard.line()).strip()
-            if text in ("?", "help", "h"):
+            if is_gm(text):
+                await gm_typed(self, text)
+            elif text in ("?", "help", "h"):
                 self.screen.say(HELP)
             elif text in ("s", "situation") and self.asked is not None:
                 self.screen.say(render(self.asked.shown))
@@ -487,6 +503,7 @@ async def join_fight(
     keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
     tls: ssl.SSLContext | None = None,
+    role: str = "spectator",
 ) -> str | None:
     """Play ``seat`` until the end (or watch, without a seat); returns the winner. With
     ``tls`` (see :func:`client_context`), over TLS, the server's certificate checked first.
@@ -512,7 +529,7 @@ async def join_fight(
             raise InitiativeError(
                 f"cannot connect to {address} with TLS: {reason or _handshake_failure(err)}"
             ) from None
-    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy)
+    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy, role=role)
 
 
 async def play(
@@ -523,14 +540,18 @@ async def play(
     screen: Screen,
     keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
+    role: str = "spectator",
 ) -> str | None:
-    """:func:`join_fight` on a connected ``stream``."""
+    """:func:`join_fight` on a connected ``stream``; without a seat, in ``role`` (``gm`` or
+    ``spectator``) with that role's ``token``."""
     client = Client(stream, screen, copy=copy)
     outcome: list[BaseException] = []
     async with stream:
         hello: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION}
         if seat is not None:
             hello.update(seat=seat, token=token)
+        else:
+            hello.update(role=role, token=token)
         await client.send(hello)
         async with trio.open_nursery() as nursery:
 
@@ -543,7 +564,7 @@ async def play(
 
             nursery.start_soon(until_done, client.frames)
             nursery.start_soon(client.keep_live_line)
-            if keyboard is not None and seat is not None:
+            if keyboard is not None and (seat is not None or role == "gm"):
                 nursery.start_soon(until_done, lambda: client.keys(keyboard))
     screen.close()
     if outcome:
