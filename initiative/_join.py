@@ -562,10 +562,25 @@ async def play(
                     outcome.append(err)
                 nursery.cancel_scope.cancel()
 
+            async def gm_typing(keyboard: Keyboard) -> None:
+                # The GM's typed commands. Input that is not a terminal and ends (a GM started
+                # with no keyboard) leaves the GM watching; Ctrl-D or a closed terminal leaves.
+                try:
+                    await client.keys(keyboard)
+                except LeftFight as left:
+                    if str(left) == "the input ended":
+                        return
+                    outcome.append(left)
+                except InitiativeError as err:
+                    outcome.append(err)
+                nursery.cancel_scope.cancel()
+
             nursery.start_soon(until_done, client.frames)
             nursery.start_soon(client.keep_live_line)
-            if keyboard is not None and (seat is not None or role == "gm"):
+            if keyboard is not None and seat is not None:
                 nursery.start_soon(until_done, lambda: client.keys(keyboard))
+            elif keyboard is not None and role == "gm":
+                nursery.start_soon(gm_typing, keyboard)
     screen.close()
     if outcome:
         raise outcome[0]

@@ -234,8 +234,6 @@ class Connection:
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     """Around its play: cancelled when a new connection takes its seat over."""
     taken_over: bool = False
-    role: str = "spectator"
-    """``seat``, ``gm`` or ``spectator`` (what its hello was accepted as)."""
 
 
 class SeatServer:

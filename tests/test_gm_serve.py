@@ -46,7 +46,7 @@ def test_the_gm_steps_in_over_the_wire_and_the_log_verifies(tmp_path: Path) -> N
         welcome = gm.next("welcome")
         assert welcome["role"] == "gm"
         watcher = server.client()
-        watcher.hello(None, None)
+        watcher.hello(None, server.spectator_token, "spectator")
         seat = server.client()
         seat.hello("ana", server.tokens["ana"])
         asked = seat.next("priority")  # ana decides: the fight waits at a decision point

@@ -115,7 +115,7 @@ def test_roles_tokens_and_a_seat_that_sees_no_hidden_number(tmp_path: Path) -> N
     assert "news" not in kinds and {"priority", "table", "end"} <= kinds
     assert [path for f in seen for path in hidden_values(f)] == []
     # `join --gm` narrates as the game master, to the end.
-    assert first == "the game master of Yard duel\n"
+    assert first == "the GM of Yard duel (gm help lists commands)\n"
     assert re.search(r"^standing: .*$", told, re.M) and told.endswith(" won\n")
     # The seat still sees its enemies, in words, and its own numbers.
     table = next(f for f in reversed(seen) if f["type"] == "table")["state"]["combatants"]
