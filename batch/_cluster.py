@@ -17,6 +17,7 @@ import logging
 import multiprocessing
 import threading
 import uuid
+from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
 from typing import Any
@@ -118,7 +119,8 @@ def on_cluster(
 
     encounter = load_encounter(path)
     todo = list(indices)
-    if address.startswith("local:"):
+    local = address.startswith("local:")
+    if local:
         started: list[tuple[object, object | None]] = []
         problems: list[BaseException] = []
         starting = threading.Thread(
@@ -168,35 +170,53 @@ def on_cluster(
         return future
 
     work: dict[str, list[int]] = {}
+    futures: list[Any] = []
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))  # type: ignore[attr-defined]
         # Chunks of up to 32 encounters: each task costs the scheduler and the worker a few
         # milliseconds, several encounters' time on a loaded machine; they shrink to one at
-        # the end so that no worker is left alone with a long last chunk.
-        futures = [submit(chunk) for chunk in chunks(todo, workers, most=32)]
+        # the end so that no worker is left alone with a long last chunk. They are handed out
+        # as workers finish (two in flight per worker), so that until the first result comes
+        # back a local cluster's new workers leave the last, smallest chunks to this process.
+        waiting = deque(chunks(todo, workers, most=32))
+        in_flight = 0
+
+        def top_up() -> list[Any]:
+            nonlocal in_flight
+            added = []
+            while waiting and in_flight < 2 * workers:
+                added.append(submit(waiting.popleft()))
+                in_flight += 1
+            futures.extend(added)
+            return added
+
+        pending = as_completed(top_up())  # type: ignore[no-untyped-call]
+        while local and waiting and not any(f.done() for f in futures):
+            for index in waiting.pop():
+                yield index, run_tasks(path, [tasks[index]], keep_logs, timeout, encounter)[0]
         resubmitted = 0
-        try:
-            pending = as_completed(futures)  # type: ignore[no-untyped-call]
-            for future in pending:
-                try:
-                    got = future.result()
-                except CancelledError as why:
-                    # The scheduler gave the chunk up (a worker lost at an unlucky moment):
-                    # fight it again, a bounded number of times in all.
-                    resubmitted += 1
-                    if resubmitted > 2 * len(futures):
-                        raise InitiativeError(
-                            f"--cluster {address}: the cluster kept cancelling work ({why})"
-                        ) from None
-                    again = submit(work[future.key])
-                    futures.append(again)
-                    pending.add(again)  # type: ignore[no-untyped-call]
-                    continue
-                yield from got
-        finally:
-            for future in futures:
-                future.cancel()
+        for future in pending:
+            try:
+                got = future.result()
+            except CancelledError as why:
+                # The scheduler gave the chunk up (a worker lost at an unlucky moment): fight
+                # it again, a bounded number of times in all.
+                resubmitted += 1
+                if resubmitted > 2 * len(futures):
+                    raise InitiativeError(
+                        f"--cluster {address}: the cluster kept cancelling work ({why})"
+                    ) from None
+                again = submit(work[future.key])
+                futures.append(again)
+                pending.add(again)  # type: ignore[no-untyped-call]
+                continue
+            in_flight -= 1
+            for added in top_up():
+                pending.add(added)  # type: ignore[no-untyped-call]
+            yield from got
     finally:
+        for future in futures:
+            future.cancel()
         _close(client, cluster)
 
 
