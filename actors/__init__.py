@@ -71,3 +71,15 @@ from ._table_dice import (
     table_dice as table_dice,
 )
 from ._terminal import Terminal as Terminal, TerminalClosed as TerminalClosed
+from ._typed import (
+    MOVE_HELP as MOVE_HELP,
+    Known as Known,
+    MoveOffer as MoveOffer,
+    NotAMove as NotAMove,
+    Spot as Spot,
+    looks_like_move as looks_like_move,
+    move_frame as move_frame,
+    move_hint as move_hint,
+    move_offer as move_offer,
+    typed_point as typed_point,
+)

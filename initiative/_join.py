@@ -37,9 +37,29 @@ from typing import Any, BinaryIO, TextIO
 import msgspec
 import trio
 
-from initiative.actors import Names, Presentation, StateTable, present, render
+from initiative.actors import (
+    MOVE_HELP,
+    Known,
+    Names,
+    NotAMove,
+    Presentation,
+    Spot,
+    StateTable,
+    looks_like_move,
+    move_frame,
+    move_hint,
+    present,
+    render,
+    typed_point,
+)
 from initiative.engine import View
-from initiative.events import EncounterStarted, InitiativeError, decode_event, visible
+from initiative.events import (
+    CombatantSpec,
+    EncounterStarted,
+    InitiativeError,
+    decode_event,
+    visible,
+)
 from initiative.replays import TableNarrator
 
 from ._gm import gm_said, gm_typed, is_gm
@@ -47,11 +67,15 @@ from ._wire import PROTOCOL_VERSION
 
 NEWS_PREFIX = b'{"type":"news","event":'
 
-HELP = """\
+HELP = (
+    """\
 Type the number of an offer and press Enter, before the countdown ends.
   ?   this help        s   the decision again        Ctrl-C  leave the fight
 A decision not made in time is recorded as a timeout and the fight goes on; the seat's token
-lets you join again."""
+lets you join again.
+"""
+    + MOVE_HELP
+)
 
 
 class ServerLost(InitiativeError):
@@ -403,7 +427,7 @@ class Client:
         shown = self._presentation(frame)
         self.grace = None
         self.asked = Asked(frame, shown, trio.current_time() + float(frame["deadline"]))
-        self.screen.say("\n" + render(shown))
+        self.screen.say("\n" + _shown(shown))
 
     def _presentation(self, frame: dict[str, Any]) -> Presentation:
         if frame.get("screen") is not None:
@@ -465,7 +489,7 @@ class Client:
             elif text in ("?", "help", "h"):
                 self.screen.say(HELP)
             elif text in ("s", "situation") and self.asked is not None:
-                self.screen.say(render(self.asked.shown))
+                self.screen.say(_shown(self.asked.shown))
             elif self.asked is None:
                 if text:
                     self.screen.say("nothing to decide right now")
@@ -476,9 +500,37 @@ class Client:
                     {"type": "decision", "who": asked.frame["who"], "seq": asked.seq,
                      "offer": int(text) - 1}
                 )  # fmt: skip
+            elif self.asked.shown.move is not None and looks_like_move(text):
+                await self.move(text, self.asked)
             else:
-                self.screen.say(f"Type a number from 1 to {len(self.asked.shown.offers)}.")
+                also = ", or a point to move to" if self.asked.shown.move is not None else ""
+                self.screen.say(f"Type a number from 1 to {len(self.asked.shown.offers)}{also}.")
             self._wake()
+
+    async def move(self, text: str, asked: Asked) -> None:
+        """Send the move to the point ``text`` names (see :mod:`initiative.actors`) as
+        the ruleset's move action; the rules check it, and a refusal comes back as an error
+        with their reason, then the decision again."""
+        move = asked.shown.move
+        assert move is not None
+        view = asked.frame["view"]
+        # Only who stands where: a seat's view hides enemies' numbers (null).
+        me = msgspec.convert(view["me"], Spot)
+        others = [msgspec.convert(c, Spot) for c in (*view["enemies"], *view["allies"])]
+        # The names on the screen (a seat hears no raw news, so it may know no encounter).
+        shown = {c.id: c.name for c in asked.shown.combatants}
+        known = Known(shown, msgspec.convert(view["spec"], CombatantSpec))
+        try:
+            to = typed_point(text, me, others, known, move)
+        except NotAMove as err:
+            self.screen.say(str(err))
+            return
+        self.asked = None
+        self.screen.say(f"> Move to {to}")
+        await self.send(
+            {"type": "decision", "who": asked.frame["who"], "seq": asked.seq,
+             "action": move_frame(move, to)}
+        )  # fmt: skip
 
     async def send(self, frame: dict[str, Any]) -> None:
         try:
@@ -487,6 +539,12 @@ class Client:
             raise ServerLost(
                 "the server closed the connection before the end of the fight"
             ) from None
+
+
+def _shown(shown: Presentation) -> str:
+    """The decision as text, with what may be typed to move when a move is offered."""
+    text = render(shown)
+    return text if shown.move is None else text + "\n" + move_hint(shown.move)
 
 
 def _tick(left: float, now: float) -> float:

@@ -527,6 +527,8 @@ class SeatServer:
                 conn.cursor += 1
                 if news:
                     await self._send(conn, wire.encode(wire.News(event=msgspec.Raw(line))))
+                if seat is not None and (refused := _refused(line, seat.combatants)):
+                    await self._send(conn, wire.encode(wire.Error(reason=refused)))
             if conn.cursor > start:
                 seated = seat.combatants if seat is not None else ()
                 reveal = self.reveal == "all" or conn.role != "seat"
@@ -682,6 +684,23 @@ class SeatServer:
 def _same(offered: str | None, token: str) -> bool:
     """Whether ``offered`` is ``token``, compared in constant time."""
     return offered is not None and secrets.compare_digest(offered.encode(), token.encode())
+
+
+class _Rejected(msgspec.Struct):
+    who: str
+    reason: str
+
+
+_REJECTED = b'{"type":"ActionRejected",'
+
+
+def _refused(line: bytes, combatants: Sequence[str]) -> str | None:
+    """The rules' reason, when ``line`` records an action of ``combatants`` refused (the seat
+    is told it as a non-fatal error, then asked again)."""
+    if not line.startswith(_REJECTED):
+        return None
+    rejected = msgspec.json.decode(line, type=_Rejected)
+    return rejected.reason if rejected.who in combatants else None
 
 
 def _seconds(value: float) -> float:

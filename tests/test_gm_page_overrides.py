@@ -101,13 +101,15 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
                 gm.click("#end-conds button.end")
                 recorded()
                 shown(f"([id]) => !({ROW})(id).includes('in cover')", "acolyte-2")
-                # One it does not: refused, with the reason on the GM page.
-                gm.fill("#cond", "stunned")
-                gm.click("#f-cond button")
+                # Thriller takes any condition's name (a special condition), so a refusal here
+                # is hit points past the most a combatant has: refused, with the reason shown.
+                choose("ada")
+                gm.fill("#hp", "999")
+                gm.click("#f-hp button")
                 gm.wait_for_function(
                     "document.getElementById('gm-result').textContent.includes('refused')"
                 )
-                assert "stunned" in gm.locator("#gm-result").text_content()
+                assert "999" in gm.locator("#gm-result").text_content()
                 # A late arrival like an acolyte, then one who flees.
                 gm.fill("#new-id", "acolyte-4")
                 gm.fill("#new-name", "Acolyte 4")
