@@ -7,7 +7,7 @@ of site-packages. The repository's examples/ folder ships as initiative/examples
 
 from setuptools import find_packages, setup
 
-FOLDERS = ["events", "engine", "actors", "replays"]
+FOLDERS = ["events", "engine", "actors", "replays", "batch"]
 
 setup(
     packages=[

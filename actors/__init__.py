@@ -1,31 +1,5 @@
 """Combatants as Trio tasks, their policies, and the nursery that runs an encounter."""
 
-from ._batch import (
-    STALEMATE_ROUNDS as STALEMATE_ROUNDS,
-    BatchError as BatchError,
-    CombatantRecord as CombatantRecord,
-    CombatantStats as CombatantStats,
-    Outcomes as Outcomes,
-    Paired as Paired,
-    ResultStore as ResultStore,
-    Summary as Summary,
-    Task as Task,
-    combatant_stats as combatant_stats,
-    combatants_json as combatants_json,
-    faults_by_policy as faults_by_policy,
-    fight_one as fight_one,
-    iter_batch as iter_batch,
-    outcomes as outcomes,
-    paired as paired,
-    quiet_logging as quiet_logging,
-    rerun_command as rerun_command,
-    run_batch as run_batch,
-    side_stats as side_stats,
-    sign_test as sign_test,
-    store as store,
-    wilson as wilson,
-)
-from ._cluster import check_cluster as check_cluster
 from ._combatant import (
     FightOver as FightOver,
     PolicyRunner as PolicyRunner,

@@ -28,6 +28,21 @@ machine's load (``uptime``) beside any figure.
 6. ``initiative --help`` start-up against ``python -c "import trio, msgspec, structlog"``.
                                                                                target <= 1.5x
 
+Issue 26's figures (each this tree against the baseline, alternating, the best of each):
+
+7. ``batch``: ``initiative batch`` of the 4v4 with ``--jobs 1``, the command's own fights/s;
+   beside it the rate in CPU time and the events per fight of each tree.       target >= 1.6x
+8. ``run``: ``initiative.run(path, seed, out=...)`` in a loop, the encounter given as its
+   file.                                                                       target >= 2x
+9. ``env``: environment steps per second (CPU time), the AEC environment on the 4v4, every
+   agent playing the first valid action.                                       target >= 1.5x
+10. ``cluster`` (this tree only, asked for by name): ``batch --cluster local:2`` against
+    ``--jobs 2`` over 2,000 runs of the 4v4 (500 with ``--quick``).             target >= 0.9
+
+A baseline checkout with a ``.venv`` of its own (``python -m venv .venv && .venv/bin/pip
+install -e '.[env]'`` in it) runs its workers with that Python; one without runs them with
+this Python and ``PYTHONPATH`` (the flat layout of older commits).
+
 With ``fights`` and a baseline it also prints the floor under the first figure: what the log
 alone costs per fight, whatever engine made it. The same 4v4 fights' events are made again
 from their fields, encoded, chained (the pinned BLAKE2b chain) and written, with no rules, no
@@ -267,6 +282,92 @@ def worker_fold(repeat: int) -> dict[str, float]:
     }
 
 
+def _lines_file(tmp: str, per_side: int = 4) -> Path:
+    """The 4v4 (or ``per_side``) melee lines written as an encounter file in ``tmp``."""
+    from _encounters import melee_lines
+
+    path = Path(tmp) / f"lines{per_side}.toml"
+    path.write_text(melee_lines(per_side, max_rounds=30))
+    return path
+
+
+def worker_run(count: int) -> dict[str, float]:
+    """``initiative.run(path, seed, out=...)`` in a loop, the encounter given as its file (as a
+    script calls it): fights per second, log written."""
+    import initiative
+
+    _quiet()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _lines_file(tmp)
+        initiative.run(path, count, out=Path(tmp) / "warm-up.jsonl")
+        start, cpu = time.perf_counter(), time.process_time()
+        for seed in range(count):
+            initiative.run(path, seed, out=Path(tmp) / f"{seed}.jsonl")
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {"fights_per_s": count / seconds, "fights_per_cpu_s": count / cpu}
+
+
+def worker_batch(count: int) -> dict[str, float]:
+    """``initiative batch LINES --runs COUNT --jobs 1 --json`` of the 4v4: the command's own
+    rate (wall clock), the rate in CPU time (the command's CPU seconds less those of a batch of
+    20, so start-up is left out), and the events per fight (the fights of two trees differ when
+    policies changed)."""
+    import resource
+    import sqlite3
+
+    def command(*options: str) -> tuple[subprocess.CompletedProcess[str], float]:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run(
+            [sys.executable, "-m", "initiative", "batch", str(path), *options],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return done, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _lines_file(tmp)
+        db = Path(tmp) / "rows.db"
+        _, small = command("--runs", "20", "--db", str(db))
+        done, big = command("--runs", str(count), "--json")
+        with sqlite3.connect(db) as con:
+            (events,) = con.execute("SELECT AVG(events) FROM encounters").fetchone()
+    return {
+        "fights_per_s": json.loads(done.stdout)["per_second"],
+        "fights_per_cpu_s": (count - 20) / (big - small),
+        "events_per_fight": float(events),
+    }
+
+
+def worker_env(episodes: int) -> dict[str, float]:
+    """Environment steps per second (CPU time) on the 4v4: the AEC environment, every agent
+    playing the first valid action, reward "win", no log."""
+    import numpy as np
+
+    from initiative.env import env as make
+
+    _quiet()
+    with tempfile.TemporaryDirectory() as tmp:
+        e = make(_lines_file(tmp))
+
+    def play(first: int, count: int) -> int:
+        steps = 0
+        for episode in range(count):
+            e.reset(seed=first + episode)
+            for _ in e.agent_iter():
+                observation, _, terminated, truncated, _ = e.last()
+                valid = np.flatnonzero(observation["action_mask"])
+                e.step(None if terminated or truncated else int(valid[0]))
+                steps += 1
+        return steps
+
+    play(10_000, 1)
+    start = time.process_time()
+    steps = play(1, episodes)
+    return {"steps_per_s": steps / (time.process_time() - start), "steps": steps}
+
+
 WORKERS = {
     "fights": worker_fights,
     "lookahead": worker_lookahead,
@@ -274,20 +375,36 @@ WORKERS = {
     "scale": worker_scale,
     "trio": worker_trio,
     "fold": worker_fold,
+    "run": worker_run,
+    "batch": worker_batch,
+    "env": worker_env,
 }
 
 
 # --- the driver ---------------------------------------------------------------------------------
 
 
-def run_worker(tree: Path, name: str, arg: int) -> dict[str, float]:
+def python_of(tree: Path) -> str:
+    """The Python that runs ``tree``'s workers: this one for this checkout; for a baseline, the
+    one of its own venv (``tree/.venv``, where it is installed with ``pip install -e .``) if it
+    has one, else this one with ``PYTHONPATH`` (a checkout of the flat layout)."""
+    own = tree / ".venv" / "bin" / "python"
+    return str(own) if tree != ROOT and own.is_file() else sys.executable
+
+
+def tree_env(tree: Path) -> dict[str, str]:
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     env.pop("BENCH_FLAT_LAYOUT", None)
-    if tree != ROOT:
+    if tree != ROOT and python_of(tree) == sys.executable:
         env.update(PYTHONPATH=str(tree), BENCH_FLAT_LAYOUT="1")
+    return env
+
+
+def run_worker(tree: Path, name: str, arg: int) -> dict[str, float]:
+    env = tree_env(tree)
     done = subprocess.run(
-        [sys.executable, __file__, "--worker", name, str(arg)],
+        [python_of(tree), __file__, "--worker", name, str(arg)],
         env=env,
         capture_output=True,
         text=True,
@@ -331,6 +448,18 @@ def startup(command: list[str], repeat: int) -> float:
     return min(times)
 
 
+def batch_rate(options: list[str], runs: int) -> float:
+    """This tree's ``batch`` of the 4v4 with ``options``: the command's own fights/s."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = _lines_file(tmp)
+        done = subprocess.run(
+            [sys.executable, "-m", "initiative", "batch", str(path), "--runs", str(runs),
+             "--json", *options],
+            capture_output=True, text=True, check=True, env=tree_env(ROOT),
+        )  # fmt: skip
+    return float(json.loads(done.stdout)["per_second"])
+
+
 def line(label: str, value: str) -> None:
     print(f"{label:<58} {value}", flush=True)
 
@@ -347,7 +476,8 @@ def main() -> None:
         "--only",
         nargs="*",
         default=None,
-        help="figures to run: fights trio scale fold lookahead help",
+        help="figures to run: fights trio scale fold lookahead help batch run env cluster"
+        " (all but cluster by default)",
     )
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -357,7 +487,9 @@ def main() -> None:
         return
     _check_installed()
 
-    wanted = set(args.only or ["fights", "trio", "scale", "fold", "lookahead", "help"])
+    wanted = set(
+        args.only or ["fights", "batch", "run", "env", "trio", "scale", "fold", "lookahead", "help"]
+    )
     repeat = 2 if args.quick else 3
     base = args.baseline.resolve() if args.baseline else None
     if base is not None and not (base / "engine" / "_fight.py").is_file():
@@ -444,6 +576,62 @@ def main() -> None:
             old = best(base, "lookahead", n, "us_per_lookahead_decision", 1, low=True)
             line("µs per lookahead decision (baseline)", f"{old:10,.0f}")
             line("  ratio baseline / this tree (target >= 20)", f"{old / new:10.2f}")
+
+    def against(name: str, arg: int, key: str, label: str, target: str) -> None:
+        """This tree's figure against the baseline's, alternating, the best of each."""
+        news, olds = [], []
+        for _ in range(repeat):
+            news.append(run_worker(ROOT, name, arg))
+            if base is not None:
+                olds.append(run_worker(base, name, arg))
+        new = max(news, key=lambda r: r[key])
+        line(f"{label} (this tree)", f"{new[key]:10,.1f}")
+        if base is not None:
+            old = max(olds, key=lambda r: r[key])
+            line(f"{label} (baseline)", f"{old[key]:10,.1f}")
+            line(f"  ratio ({target})", f"{new[key] / old[key]:10.2f}")
+            if "fights_per_cpu_s" in new:
+                cpu_new = max(r["fights_per_cpu_s"] for r in news)
+                cpu_old = max(r["fights_per_cpu_s"] for r in olds)
+                line("  in CPU time: this tree, baseline", f"{cpu_new:10,.1f} {cpu_old:,.1f}")
+                line("  ratio in CPU time", f"{cpu_new / cpu_old:10.2f}")
+            if "events_per_fight" in new:
+                line(
+                    "  events per fight, this tree / baseline",
+                    f"{new['events_per_fight']:4.0f} / {old['events_per_fight']:.0f}",
+                )
+                per_event = (new[key] * new["events_per_fight"]) / (
+                    old[key] * old["events_per_fight"]
+                )
+                line("  ratio of events per second", f"{per_event:10.2f}")
+
+    if "batch" in wanted:
+        against(
+            "batch", 200 if args.quick else 400, "fights_per_s",
+            "4v4 batch --jobs 1, fights/s", "target >= 1.6",
+        )  # fmt: skip
+
+    if "run" in wanted:
+        against(
+            "run", 20 if args.quick else 40, "fights_per_s",
+            "4v4 initiative.run(path, out=...) in a loop, fights/s", "target >= 2",
+        )  # fmt: skip
+
+    if "env" in wanted:
+        against(
+            "env", 10 if args.quick else 20, "steps_per_s",
+            "4v4 environment steps/s (CPU)", "target >= 1.5",
+        )  # fmt: skip
+
+    if "cluster" in wanted:
+        runs = 500 if args.quick else 2000
+        jobs, cluster = [], []
+        for _ in range(repeat):
+            jobs.append(batch_rate(["--jobs", "2"], runs))
+            cluster.append(batch_rate(["--cluster", "local:2"], runs))
+        line(f"4v4 batch --jobs 2, fights/s over {runs}", f"{max(jobs):10,.1f}")
+        line(f"4v4 batch --cluster local:2, fights/s over {runs}", f"{max(cluster):10,.1f}")
+        line("  ratio (target >= 0.9)", f"{max(cluster) / max(jobs):10.2f}")
 
     if "help" in wanted:
         r = 5 if args.quick else 10

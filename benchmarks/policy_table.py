@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from initiative.actors import sign_test, wilson
+from initiative.batch import sign_test, wilson
 
 ROOT = Path(__file__).parents[1]
 POLICIES = ["aggressive", "cautious", "tactician", "random", "lookahead"]

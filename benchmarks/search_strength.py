@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
-from initiative.actors import BUILTIN, PolicyContext, load_policy, paired, sign_test, wilson
+from initiative.actors import BUILTIN, PolicyContext, load_policy
 from initiative.actors._search import ROLLOUTS
+from initiative.batch import paired, sign_test, wilson
 from initiative.engine import Fight, Stepper, View, load_encounter, policy_rng
 from initiative.events import Action
 

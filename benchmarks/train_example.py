@@ -35,7 +35,8 @@ from __future__ import annotations
 
 # --- the example: docs/env.md shows from here to the end marker verbatim (a test holds it) ---
 import numpy as np
-from initiative.actors import aggressive, in_line, paired
+from initiative.actors import aggressive, in_line
+from initiative.batch import paired
 
 import initiative
 from initiative.env import Encoder, model_policy

@@ -119,11 +119,34 @@ def load_encounter(path: str | os.PathLike[str]) -> EncounterSpec:
     return engine.load_encounter(path)
 
 
+#: Encounter files read by :func:`run`, :func:`run_async` and :func:`step`: by the path as
+#: given and as absolute, the file's size and modification time (ns), and what it read as.
+_LOADED: dict[tuple[str, str], tuple[int, int, EncounterSpec]] = {}
+_LOADED_MOST = 32
+
+
 def _spec(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
+    """The encounter itself, or the file's: read again only when the file changed (its size or
+    modification time), so a loop of ``run(path, seed)`` reads and checks it once."""
     from initiative import engine
     from initiative.events import EncounterSpec
 
-    return encounter if isinstance(encounter, EncounterSpec) else engine.load_encounter(encounter)
+    if isinstance(encounter, EncounterSpec):
+        return encounter
+    given = os.fspath(encounter)
+    key = (given, os.path.abspath(given))
+    try:
+        found = os.stat(given)
+    except OSError:
+        return engine.load_encounter(encounter)  # it says what is wrong with the path
+    kept = _LOADED.get(key)
+    if kept is not None and kept[:2] == (found.st_size, found.st_mtime_ns):
+        return kept[2]
+    spec = engine.load_encounter(encounter)
+    if len(_LOADED) >= _LOADED_MOST:
+        del _LOADED[next(iter(_LOADED))]
+    _LOADED[key] = (found.st_size, found.st_mtime_ns, spec)
+    return spec
 
 
 def run(

@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from initiative.actors import CombatantStats, Outcomes, ResultStore, Summary, Task
+    from initiative.batch import CombatantStats, Outcomes, ResultStore, Summary, Task
     from initiative.events import EncounterSpec
 
 from ._app import UsageProblem, app, err, out, parse_policies
@@ -108,9 +108,9 @@ class Clock:
         return f"{self.rate:,.1f} enc/s"
 
 
-WORKER_PRELOAD = ("initiative.actors", "initiative.engine", "initiative.events")
+WORKER_PRELOAD = ("initiative.batch", "initiative.actors", "initiative.engine", "initiative.events")
 """What the fork server of ``--jobs`` workers imports once for all of them (the same list as
-``initiative.actors._batch.PRELOAD``; a test holds them equal)."""
+``initiative.batch.PRELOAD``; a test holds them equal)."""
 
 
 def _start_worker_server(jobs: int, cluster: str | None) -> None:
@@ -169,7 +169,7 @@ def _fight_all(
     Ctrl-C stops the workers at once, keeps every finished encounter's row, says how many were
     done and how to go on, and exits 130.
     """
-    from initiative.actors import iter_batch, quiet_logging
+    from initiative.batch import iter_batch, quiet_logging
     from initiative.replays import literal
 
     from ._progress import progress_bar
@@ -236,7 +236,7 @@ def _open_store(
     jobs: int,
     timeout: float | None,
 ) -> "ResultStore | None":
-    from initiative.actors import ResultStore
+    from initiative.batch import ResultStore
 
     if db is None:
         if resume:
@@ -285,7 +285,7 @@ def batch(
     policy faults per side; results optionally stored in SQLite."""
     check_report(report)
     _start_worker_server(jobs, cluster)
-    from initiative.actors import (
+    from initiative.batch import (
         Task,
         check_cluster,
         combatant_stats,
@@ -389,7 +389,7 @@ def batch(
 
 
 def _window(spec: "EncounterSpec") -> int:
-    from initiative.actors import STALEMATE_ROUNDS
+    from initiative.batch import STALEMATE_ROUNDS
 
     return spec.stalemate_window or STALEMATE_ROUNDS
 
@@ -504,37 +504,29 @@ def duel(
     check_report(report)
     _start_worker_server(jobs, cluster)
     from initiative import engine
-    from initiative.actors import (
-        Task,
+    from initiative.batch import (
+        BatchError,
         check_cluster,
         combatant_stats,
         combatants_json,
+        duel_tasks,
+        judge,
         outcomes,
-        paired,
         rerun_command,
-        wilson,
     )
     from initiative.replays import plain
 
     a, b = policies
     spec = engine.load_encounter(encounter)
-    if len(spec.sides) != 2:
+    try:
+        tasks = duel_tasks(spec, a, b, runs, seed_start)
+    except BatchError:
         raise UsageProblem(
             f"duel needs an encounter with two sides; {encounter} has {len(spec.sides)}"
-        )
+        ) from None
     one, two = spec.sides
     _check(encounter, runs, jobs, {one: a, two: b}, seed_start)
     _check(encounter, runs, jobs, {one: b, two: a}, seed_start)
-    # Paired seeds: each seed is fought twice, A on the first side then on the second, so the
-    # luck of the dice and of the sides cancels out of the comparison.
-    tasks = [
-        Task(
-            seed=seed_start + i // 2,
-            policies=((one, a), (two, b)) if i % 2 == 0 else ((one, b), (two, a)),
-            label="" if i % 2 == 0 else ".swapped",
-        )
-        for i in range(2 * runs)
-    ]
     games = len(tasks)
     if cluster is not None:
         check_cluster(cluster)
@@ -551,28 +543,10 @@ def duel(
     )
     results, clock = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout, cluster, saved)
 
-    wins = {"A": 0, "B": 0}
-    by_side = {("A", one): 0, ("A", two): 0, ("B", one): 0, ("B", two): 0}
-    faults = {"A": 0, "B": 0}
-    scores = []
-    for i, r in enumerate(results):
-        side_of = {"A": one, "B": two} if i % 2 == 0 else {"A": two, "B": one}
-        for who, side in side_of.items():
-            faults[who] += r.side_faults.get(side, 0)
-            if r.winner == side:
-                wins[who] += 1
-                by_side[(who, side)] += 1
-        score = 1 if r.winner == side_of["A"] else -1 if r.winner == side_of["B"] else 0
-        scores.append((tasks[i].seed, score))
-    pairs = paired(scores)
-    p = pairs.p
-    draws = games - wins["A"] - wins["B"]
+    verdict = judge(spec, a, b, tasks, results)
+    wins, by_side, faults, pairs = verdict.wins, verdict.by_side, verdict.faults, verdict.pairs
     ended = outcomes(results)
     fighters = combatant_stats(spec, results)
-    split = pairs.a_better + pairs.b_better
-    better = None
-    if p < 0.05 and pairs.a_better != pairs.b_better:
-        better = a if pairs.a_better > pairs.b_better else b
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
     if as_json or report is not None:
         data: dict[str, object] = {
@@ -589,12 +563,12 @@ def duel(
                     "wins": wins[who],
                     "wins_by_side": {one: by_side[(who, one)], two: by_side[(who, two)]},
                     "rate": rounded(wins[who] / games),
-                    "ci95": [rounded(x) for x in wilson(wins[who], games)],
+                    "ci95": [rounded(x) for x in verdict.interval(who)],
                     "faults": faults[who],
                 }
                 for who, name in (("A", a), ("B", b))
             ],
-            "no_winner": draws,
+            "no_winner": verdict.draws,
             **_outcomes_json(ended, spec),
             "combatants": combatants_json(fighters),
             "paired": {
@@ -603,10 +577,10 @@ def duel(
                 "b_better": pairs.b_better,
                 "even": pairs.even,
                 "single_game_seeds": pairs.unpaired,
-                "p": p,
+                "p": verdict.p,
                 "test": "exact two-sided sign test over the seeds where one policy did better",
             },
-            "better": better,
+            "better": verdict.better,
             **_timing(clock, jobs, cluster),
             **_storage(saved, keep_logs),
             "rerun": rerun,
@@ -630,7 +604,7 @@ def duel(
     ):
         table.add_column(column, justify="left" if column == "policy" else "right")
     for who, name in (("A", a), ("B", b)):
-        low, high = wilson(wins[who], games)
+        low, high = verdict.interval(who)
         table.add_row(
             plain(f"{who} {name}"),
             str(by_side[(who, one)]),
@@ -651,14 +625,7 @@ def duel(
             + (f"; {pairs.unpaired} seed(s) with a single game" if pairs.unpaired else "")
         )
     )
-    test = f"p = {p:.3g}, exact two-sided sign test over the {split} seeds that were not even"
-    if better is not None:
-        worse = b if better == a else a
-        out.print(plain(f"verdict: {better} is better than {worse} ({test})"))
-    else:
-        out.print(
-            plain(f"verdict: no clear difference between {a} and {b} ({test}); more runs may tell")
-        )
+    out.print(plain(f"verdict: {verdict.verdict()}"))
     _print_timing(clock, jobs, cluster)
     _report_storage(saved, keep_logs, rerun)
     if report is not None:

@@ -25,7 +25,7 @@ from ._output import print_json, print_table, rounded
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
-    from initiative.actors import Summary
+    from initiative.batch import Summary
 
     from ._league import League, Stage
 
@@ -41,7 +41,7 @@ def _fight(
     """Fight each stage with a progress bar; with ``db``, each encounter is a run of the
     results database (kind ``league``), its rows written as they come. Ctrl-C stops the
     workers, says what was kept, and exits 130."""
-    from initiative.actors import ResultStore, quiet_logging
+    from initiative.batch import ResultStore, quiet_logging
     from initiative.replays import literal, plain
 
     from ._league import fight

@@ -31,7 +31,7 @@ from ._cmd_batch import (
 from ._output import print_json, print_table, rounded
 
 if TYPE_CHECKING:
-    from initiative.actors import ResultStore, Summary
+    from initiative.batch import ResultStore, Summary
 
     from ._sweep import Number, Point, Range, Search, Sweep
 
@@ -162,7 +162,7 @@ class _Fights:
         timeout: float | None,
         db: Path | None,
     ) -> None:
-        from initiative.actors import quiet_logging
+        from initiative.batch import quiet_logging
 
         quiet_logging(_level(ctx))
         self.encounter, self.key, self.runs, self.seed_start = encounter, key, runs, seed_start
@@ -211,7 +211,7 @@ class _Fights:
         self.value(value)
 
     def value(self, value: Number) -> None:
-        from initiative.actors import ResultStore, Task
+        from initiative.batch import ResultStore, Task
         from initiative.replays import literal
 
         self.progress.update(self.bar, description=literal(f"{self.key}={value}"))

@@ -5,12 +5,12 @@ policy takes the encounter's first side and the second the other (every combatan
 plays that side's policy), then the same seed is fought again with the sides swapped. Both
 games of a seed share their dice, so luck and the sides' own strength cancel in the pair.
 
-A league is not an actor: it plans :class:`~initiative.actors.Task` lists and fights them with
-the batch machinery (:func:`~initiative.actors.iter_batch`: worker processes, results in task
+A league is not an actor: it plans :class:`~initiative.batch.Task` lists and fights them with
+the batch machinery (:func:`~initiative.batch.iter_batch`: worker processes, results in task
 order whatever the number of jobs), then reads the results:
 
 - a pairwise table: each pair's wins, losses and undecided games, and the exact two-sided sign
-  test over the seeds where one policy did better (:func:`~initiative.actors.paired`);
+  test over the seeds where one policy did better (:func:`~initiative.batch.paired`);
 - Bradley-Terry ratings, fitted by the MM algorithm (Hunter, 2004), on the Elo scale (400
   points: ten to one odds), with 95% intervals from a bootstrap over the seeds (a fixed random
   stream, so the same results give the same intervals).
@@ -30,15 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from initiative.actors import (
-    Summary,
-    Task,
-    iter_batch,
-    load_policy,
-    make_runners,
-    paired,
-    run_encounter_sync,
-)
+from initiative.actors import load_policy, make_runners, run_encounter_sync
+from initiative.batch import Summary, Task, iter_batch, paired
 from initiative.engine import load_encounter
 from initiative.events import EncounterSpec, InitiativeError
 
@@ -63,7 +56,7 @@ class Game:
     """The winning policy (``a`` or ``b``), ``None`` when the fight had no winner."""
     rounds: int
     stalemate: bool = False
-    """Undecided with nothing changing in its last rounds (see ``actors.FightStats``)."""
+    """Undecided with nothing changing in its last rounds (see ``batch.FightStats``)."""
 
 
 @dataclass(frozen=True)
@@ -378,7 +371,7 @@ def fight(
     progress: Callable[[str, int], None] | None = None,
     on_result: Callable[[int, Summary], None] | None = None,
 ) -> list[Summary]:
-    """The tasks' summaries in task order, fought by :func:`~initiative.actors.iter_batch`;
+    """The tasks' summaries in task order, fought by :func:`~initiative.batch.iter_batch`;
     ``on_result(index, summary)`` as each finishes. Stopping early (Ctrl-C) stops the workers."""
     by_index: dict[int, Summary] = {}
     fought = iter_batch(path, tasks, jobs=jobs, timeout=timeout)

@@ -4,7 +4,7 @@ A sweep answers "what makes this encounter fair?". It changes one number of the 
 (:func:`vary`), checks the changed encounter through the same path a loaded file takes
 (:func:`~initiative.engine.decode_encounter`: a value that makes it invalid, hp 0 say, fails
 before any fighting), and fights each value on the same seeds with the batch machinery
-(:func:`initiative._league.fight`, over :func:`~initiative.actors.iter_batch`). The same seeds
+(:func:`initiative._league.fight`, over :func:`~initiative.batch.iter_batch`). The same seeds
 for every value keep the dice the same, so the differences between values are the value's.
 
 The key names where the number lives:
@@ -38,7 +38,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from initiative.actors import Summary, Task, make_runners, wilson
+from initiative.actors import make_runners
+from initiative.batch import Summary, Task, wilson
 from initiative.engine import decode_encounter
 from initiative.events import EncounterFileError, EncounterSpec, InitiativeError
 

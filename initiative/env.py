@@ -201,6 +201,11 @@ def _reward_fn(reward: str | Reward, spec: EncounterSpec) -> Reward:
             total += float(event.amount)
         return total
 
+    # The only events it scores: the environment skips the rest (most of them) unasked.
+    score.reads = frozenset(  # type: ignore[attr-defined]
+        ({EncounterEnded} if "win" in parts else set())
+        | ({DamageDealt} if "damage" in parts else set())
+    )
     return score
 
 
@@ -893,6 +898,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         )
         self.encoder = Encoder(self.spec, max_offers, max_combatants=max_combatants)
         self.reward_of = _reward_fn(reward, self.spec)
+        self._reads: frozenset[type] | None = (
+            getattr(self.reward_of, "reads", None) if isinstance(reward, str) else None
+        )
         self.log_dir = Path(log_dir) if log_dir is not None else None
         self.render_mode = render_mode
         self.possible_agents = list(self.encoder.ids)
@@ -942,8 +950,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         assert stepper is not None
         fresh = stepper.events[self._seen :]
         self._seen = len(stepper.events)
+        reads = self._reads
+        if reads is not None:  # a built-in reward: only the events it scores
+            fresh = [e for e in fresh if type(e) in reads]
+        score, rewards = self.reward_of, self.rewards
         for agent in self.agents:
-            self.rewards[agent] = float(sum(self.reward_of(e, agent) for e in fresh))
+            rewards[agent] = float(sum(score(e, agent) for e in fresh)) if fresh else 0.0
         for agent in self.agents:
             self.infos[agent] = {}
         if stepper.over:

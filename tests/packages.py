@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib.util
 
 #: The package folders, lowest first: each may import only those before it.
-FOLDERS = ["events", "engine", "actors", "replays", "initiative"]
+FOLDERS = ["events", "engine", "actors", "replays", "batch", "initiative"]
 
 #: Whether the packages are installed under ``initiative.`` (``initiative.events`` ...).
 NAMESPACED = importlib.util.find_spec("initiative.events") is not None

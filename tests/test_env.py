@@ -339,7 +339,7 @@ def test_the_public_encoder_gives_what_the_environment_observes() -> None:
 def test_a_model_policy_plays_in_run_batch_and_from_a_file(tmp_path: Path) -> None:
     """``model_policy(model)`` fights in ``run`` as the model chooses; the same class from a
     file (``file.py:NAME``), in ``run`` and in a batch's ``fight_one``, writes the same log."""
-    from initiative.actors import fight_one
+    from initiative.batch import fight_one
 
     from initiative.env import model_policy
 

@@ -35,7 +35,7 @@ def imported_packages(package: str) -> set[str]:
 
 @pytest.mark.parametrize("package", ORDER)
 def test_no_import_points_upward(package):
-    """events <- engine <- actors <- replays <- initiative: nothing imports upward."""
+    """events <- engine <- actors <- replays <- batch <- initiative: nothing imports upward."""
     allowed = set(ORDER[: ORDER.index(package) + 1])
     assert imported_packages(package) <= allowed
 
@@ -96,6 +96,7 @@ def test_events_knows_only_msgspec_and_the_standard_library():
             },
         ),
         ("replays", {"verify_log", "state_at", "Narrator", "select", "resimulate"}),
+        ("batch", {"run_batch", "iter_batch", "Summary", "side_stats", "duel", "ResultStore"}),
         ("initiative", {"run", "load", "verify", "state", "InitiativeError"}),
     ],
 )

@@ -6,7 +6,7 @@ import math
 from pathlib import Path
 
 import pytest
-from initiative.actors import Summary, sign_test
+from initiative.batch import Summary, sign_test
 from initiative.engine import load_encounter
 
 from initiative._league import (

@@ -1,5 +1,6 @@
 """The library as a notebook user meets it: callables as policies, quiet output, stepping."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -100,3 +101,20 @@ def test_stepping_by_hand_writes_a_log_that_verifies(tmp_path):
     assert out.read_bytes() == b"".join(fight.lines)
     assert initiative.verify(out).ok
     assert fight.winner == initiative.state(out).winner
+
+
+def test_a_file_run_again_is_read_again_only_once_it_changed(tmp_path):
+    """``run(path)`` in a loop reuses the file's encounter while its size and modification time
+    are the same, and fights the new one as soon as the file changes."""
+    path = tmp_path / "duel.toml"
+    text = DUEL.read_text()
+    path.write_text(text)
+    first = initiative.run(path, seed=3, out=tmp_path / "a.jsonl")
+    initiative.run(str(path), seed=3, out=tmp_path / "b.jsonl")
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    before = path.stat()
+    path.write_text(text.replace("hp = 34", "hp = 43", 1))  # the same size
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000))
+    changed = initiative.run(path, seed=3)
+    assert [c.hp for c in first.events[0].encounter.combatants][:1] == [34]
+    assert [c.hp for c in changed.events[0].encounter.combatants][:1] == [43]

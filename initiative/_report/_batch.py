@@ -27,7 +27,7 @@ from ._draw import (
 from ._page import page, section, swatch, table
 
 if TYPE_CHECKING:
-    from initiative.actors import Summary
+    from initiative.batch import Summary
     from initiative.events import EncounterSpec
 
 #: The colours of a duel's two policies (they change sides, so they are not side colours).

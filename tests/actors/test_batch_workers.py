@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from initiative.actors._batch import PRELOAD, chunks
+from initiative.batch import PRELOAD
+from initiative.batch._workers import chunks
 
 from initiative._cmd_batch import WORKER_PRELOAD
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import cli_support
 import pytest
-from initiative.actors import sign_test, wilson
+from initiative.batch import sign_test, wilson
 from initiative.events import read_log
 
 ROOT = Path(__file__).parents[2]

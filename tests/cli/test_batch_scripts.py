@@ -14,7 +14,7 @@ from pathlib import Path
 
 import cli_support
 import pytest
-from initiative.actors import Paired, paired, sign_test, wilson
+from initiative.batch import Paired, paired, sign_test, wilson
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"

@@ -11,15 +11,17 @@ from pathlib import Path
 
 import cli_support
 import pytest
-from initiative.actors import (
+from initiative.actors import run_encounter_sync
+from initiative.batch import (
     CombatantRecord,
+    FightStats,
     Summary,
     combatant_stats,
     fight_one,
+    mean_ci,
     outcomes,
-    run_encounter_sync,
+    t95,
 )
-from initiative.actors._batch import FightStats, mean_ci, t95
 from initiative.events import (
     ActionDeclared,
     Attack,

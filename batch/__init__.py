@@ -1,0 +1,61 @@
+"""Batches: many seeds of one encounter, their statistics, duels, and storage in SQLite.
+
+The library behind ``initiative batch``, ``duel``, ``league`` and ``sweep``::
+
+    from initiative.batch import Task, run_batch, side_stats
+    results = run_batch("examples/openings-skirmish.toml", [Task(seed=s) for s in range(1, 101)])
+    for side in side_stats(["north", "south"], results):
+        print(side.side, side.rate, side.interval)
+
+    from initiative.batch import duel
+    verdict, games = duel("examples/openings-duel.toml", "aggressive", "cautious", runs=50)
+    print(verdict.verdict())
+
+See ``docs/batch.md`` ("The library").
+"""
+
+from ._cluster import check_cluster as check_cluster
+from ._duel import (
+    ALPHA as ALPHA,
+    Duel as Duel,
+    duel as duel,
+    duel_tasks as duel_tasks,
+    judge as judge,
+)
+from ._fight import (
+    STALEMATE_ROUNDS as STALEMATE_ROUNDS,
+    BatchError as BatchError,
+    CombatantRecord as CombatantRecord,
+    FightStats as FightStats,
+    Summary as Summary,
+    Task as Task,
+    fight_one as fight_one,
+    log_name as log_name,
+    policy_of as policy_of,
+    rerun_command as rerun_command,
+)
+from ._stats import (
+    CombatantStats as CombatantStats,
+    Mean as Mean,
+    Outcomes as Outcomes,
+    Paired as Paired,
+    SideStats as SideStats,
+    combatant_stats as combatant_stats,
+    combatants_json as combatants_json,
+    faults_by_policy as faults_by_policy,
+    mean_ci as mean_ci,
+    outcomes as outcomes,
+    paired as paired,
+    side_stats as side_stats,
+    sign_test as sign_test,
+    t95 as t95,
+    wilson as wilson,
+)
+from ._store import ResultStore as ResultStore, store as store
+from ._workers import (
+    PRELOAD as PRELOAD,
+    iter_batch as iter_batch,
+    quiet_logging as quiet_logging,
+    run_batch as run_batch,
+    run_tasks as run_tasks,
+)
