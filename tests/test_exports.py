@@ -111,6 +111,7 @@ SURFACE = {
     ],
     "engine": [
         "ALGORITHM",
+        "ActionUnit",
         "Board",
         "Branch",
         "CombatantState",
@@ -133,6 +134,7 @@ SURFACE = {
         "RecordedDice",
         "Rng",
         "Rules",
+        "Say",
         "Ruleset",
         "RulesetCheck",
         "RulesetConformanceError",
@@ -325,6 +327,11 @@ SURFACE = {
 KIT = [
     "SPACE",
     "UNARMED",
+    "AttackUnit",
+    "DodgeUnit",
+    "MoveUnit",
+    "ParryUnit",
+    "ReadyWeaponUnit",
     "attack_offers",
     "check_melee_target",
     "check_move",
