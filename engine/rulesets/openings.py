@@ -100,7 +100,7 @@ class Attacking(AttackUnit):
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         cost = fight.options.attack_cost
-        if fight.get(who).ap < cost:
+        if fight.state.combatants[who].ap < cost:
             return []
         attacks = attack_offers(fight, who, cost)
         trigger = window.trigger
@@ -140,14 +140,16 @@ class Moving(MoveUnit):
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         o = fight.options
-        if fight.get(who).ap < o.move_cost:
+        if window.kind == "turn":
+            limit = fight.spec(who).speed
+        else:
+            trigger = window.trigger
+            if o.reaction_move <= 0 or trigger is None or trigger.kind != "turn_ended":
+                return []
+            limit = o.reaction_move
+        if fight.state.combatants[who].ap < o.move_cost:
             return []
-        if window.is_turn:
-            return move_offers(fight, who, o.move_cost, fight.spec(who).speed)
-        trigger = window.trigger
-        if trigger is not None and trigger.kind == "turn_ended" and o.reaction_move > 0:
-            return move_offers(fight, who, o.move_cost, o.reaction_move)
-        return []
+        return move_offers(fight, who, o.move_cost, limit)
 
     def check(self, fight: Rules, who: str, action: Move, window: Window) -> str | None:
         o = fight.options

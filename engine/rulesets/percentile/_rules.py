@@ -102,7 +102,10 @@ class Attacking(AttackUnit):
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         o = fight.options
-        if fight.get(who).ap < o.attack_cost or fight.count(who, ATTACKS) >= o.attacks_per_turn:
+        if (
+            fight.state.combatants[who].ap < o.attack_cost
+            or fight.count(who, ATTACKS) >= o.attacks_per_turn
+        ):
             return []
         return attack_offers(fight, who, o.attack_cost)
 
@@ -162,7 +165,7 @@ class Moving(MoveUnit):
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         cost = fight.options.move_cost
-        if fight.get(who).ap < cost:
+        if fight.state.combatants[who].ap < cost:
             return []
         return move_offers(fight, who, cost, fight.spec(who).speed)
 

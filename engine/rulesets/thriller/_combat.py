@@ -8,7 +8,7 @@ Dodge, an ally within ``intercept_reach`` of it may Intercept. Then the attack t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from initiative.events import (
     AttackResolved,
@@ -125,14 +125,10 @@ def may_react(fight: Rules, who: str, window: Window) -> bool:
     """
     return (
         window.trigger is not None
-        and fight.get(who).ap >= 1
+        and fight.state.combatants[who].ap >= 1
         and fight.standing(who)
         and who != fight.state.active
     )
-
-
-def thriller(fight: Rules) -> Thriller:
-    return cast("Thriller", fight.ruleset)
 
 
 class Dodging(DodgeUnit):
@@ -149,7 +145,8 @@ class Dodging(DodgeUnit):
         return []
 
     def resolve(self, fight: Rules, who: str, action: Dodge, window: Window) -> int:
-        return dodge_roll(thriller(fight), fight, who)
+        R: Thriller = fight.ruleset  # type: ignore[assignment]
+        return dodge_roll(R, fight, who)
 
 
 class Intercepting(ActionUnit[Intercept]):
@@ -213,7 +210,7 @@ class Retaliating(ActionUnit[Retaliate]):
     def perform(self, fight: Rules, who: str, action: Retaliate, window: Window) -> Hook:
         weapon = retaliation_weapon(fight, who, action.target)
         assert weapon is not None
-        R = thriller(fight)
+        R: Thriller = fight.ruleset  # type: ignore[assignment]
         return (yield from attack(R, fight, who, action.target, weapon, retaliation=True))
 
     def offered(self, action: Retaliate, say: Say) -> str:

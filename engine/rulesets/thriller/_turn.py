@@ -9,7 +9,7 @@ checks (e.g., operating heavy machinery or rigging explosives)."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, TypeVar
 
 from initiative.events import (
     Attack,
@@ -82,21 +82,18 @@ def special_named(fight: Rules, who: str, name: str) -> SpecialAction | None:
     return next((s for s in specials_of(fight.spec(who)) if s.name == name), None)
 
 
-def thriller(fight: Rules) -> Thriller:
-    """The ruleset, as the thriller it is (for its stat helpers)."""
-    return cast("Thriller", fight.ruleset)
-
-
-def free_left(R: Thriller, fight: Rules, who: str) -> bool:
-    return fight.count(who, FREE) < R.options.free_actions
+def free_left(fight: Rules, who: str) -> bool:
+    return fight.count(who, FREE) < fight.options.free_actions
 
 
 def whole_turn(fight: Rules, who: str) -> bool:
     """Whether ``who`` may still take a full-round action: it has AP, all of its turn's, and
     has taken no action (what :func:`_check_full_round` asks, and cheaper)."""
-    me = fight.get(who)
-    R = thriller(fight)
-    return me.ap >= 1 and me.ap == R.turn_ap(fight, who) and not acted(R, fight, who)
+    ap = fight.state.combatants[who].ap
+    if ap < 1 or fight.count(who, FREE):
+        return False
+    R: Thriller = fight.ruleset  # type: ignore[assignment]
+    return ap == R.turn_ap(fight, who)  # (then no AP is spent: nothing was done yet)
 
 
 def _item_actions(fight: Rules, who: str) -> list[Action]:
@@ -223,7 +220,7 @@ class Attacking(AttackUnit):
     when = ("turn",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        if fight.get(who).ap < 1:
+        if fight.state.combatants[who].ap < 1:
             return []
         return attack_offers(fight, who, 1, usable=lambda w: not unloaded(fight, who, w.name))
 
@@ -238,7 +235,7 @@ class Attacking(AttackUnit):
     def perform(self, fight: Rules, who: str, action: Attack, window: Window) -> Hook:
         weapon = weapon_named(fight, who, action.weapon)
         assert weapon is not None
-        R = thriller(fight)
+        R: Thriller = fight.ruleset  # type: ignore[assignment]
         return (yield from attack(R, fight, who, action.target, weapon, retaliation=False))
 
 
@@ -248,7 +245,7 @@ class Moving(MoveUnit):
     when = ("turn",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        if fight.get(who).ap < 1:
+        if fight.state.combatants[who].ap < 1:
             return []
         return move_offers(fight, who, 1, fight.spec(who).speed)
 
@@ -267,7 +264,7 @@ class TakingCover(ActionUnit[TakeCover]):
     implies = (IN_COVER.name,)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        if fight.get(who).ap < 1 or fight.has(who, IN_COVER):
+        if fight.state.combatants[who].ap < 1 or fight.has(who, IN_COVER):
             return []
         return [Offer(action=TakeCover(), cost=1)]
 
@@ -288,7 +285,7 @@ class UsingItem(ActionUnit[UseItem]):
     when = ("turn",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        if fight.get(who).ap < 1:
+        if fight.state.combatants[who].ap < 1:
             return []
         return [Offer(action=a, cost=1) for a in _item_actions(fight, who)]
 
@@ -312,7 +309,7 @@ class Readying(ReadyWeaponUnit):
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         found = []
-        ap = fight.get(who).ap
+        ap = fight.state.combatants[who].ap
         for w in fight.spec(who).weapons:
             reload = ReadyWeapon(weapon=w.name, mode="reload")
             if (
@@ -334,7 +331,7 @@ class Readying(ReadyWeaponUnit):
         return None
 
     def cost(self, fight: Rules, who: str, action: ReadyWeapon, window: Window) -> int:
-        free = has_perk(fight.spec(who), QUICK_DRAW) and free_left(thriller(fight), fight, who)
+        free = has_perk(fight.spec(who), QUICK_DRAW) and free_left(fight, who)
         return 0 if free else 1
 
     def resolve(self, fight: Rules, who: str, action: ReadyWeapon, window: Window) -> None:
@@ -355,7 +352,7 @@ class Specials(ActionUnit[Special]):
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         found = []
-        ap = fight.get(who).ap
+        ap = fight.state.combatants[who].ap
         for s in specials_of(fight.spec(who)):
             special = Special(name=s.name, target=_special_target(fight, who, s))
             if s.ap <= ap and fight.ruleset.check(fight, who, special, window) is None:
@@ -370,7 +367,8 @@ class Specials(ActionUnit[Special]):
         return special.ap if special is not None else 1
 
     def resolve(self, fight: Rules, who: str, action: Special, window: Window) -> None:
-        _special(thriller(fight), fight, who, action)
+        R: Thriller = fight.ruleset  # type: ignore[assignment]
+        _special(R, fight, who, action)
 
     def told(self, action: Special, say: Say) -> str:
         target = f" on {say.name(action.target)}" if action.target else ""
@@ -381,7 +379,8 @@ class FullRoundUnit(ActionUnit[A]):
     """A full-round action: all one's AP, only as the turn's first action, and the turn ends."""
 
     def check(self, fight: Rules, who: str, action: A, window: Window) -> str | None:
-        return _check_full_round(thriller(fight), fight, who, action)
+        R: Thriller = fight.ruleset  # type: ignore[assignment]
+        return _check_full_round(R, fight, who, action)
 
     def cost(self, fight: Rules, who: str, action: A, window: Window) -> int:
         return fight.get(who).ap
@@ -450,14 +449,14 @@ class FreeActing(ActionUnit[FreeAction]):
     when = ("turn",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        if not free_left(thriller(fight), fight, who):
+        if not free_left(fight, who):
             return []
         return [Offer(action=FreeAction(name="shout"), cost=0)]
 
     def check(self, fight: Rules, who: str, action: FreeAction, window: Window) -> str | None:
-        R = thriller(fight)
-        if not free_left(R, fight, who):
-            return f"the limit of {R.options.free_actions} free actions this turn is reached"
+        if not free_left(fight, who):
+            limit = fight.options.free_actions
+            return f"the limit of {limit} free actions this turn is reached"
         return None
 
     def cost(self, fight: Rules, who: str, action: FreeAction, window: Window) -> int:
