@@ -108,8 +108,10 @@ class Ruleset:
 
     #: The registry: each unit by its action type (made from :attr:`units`).
     _units: ClassVar[Mapping[type[Action], ActionUnit[Any]]] = {}
-    #: The bound ``offers`` of the units asked in each window kind, in order.
-    _offering: ClassVar[dict[str, tuple[Any, ...]]] = {"turn": (), "opening": ()}
+    #: The bound ``offers`` of the units asked in a turn, in order.
+    _in_turn: ClassVar[tuple[Any, ...]] = ()
+    #: The same for an opening, by its trigger's kind (filled in as kinds are met).
+    _answering: ClassVar[dict[str, tuple[Any, ...]]] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -121,10 +123,8 @@ class Ruleset:
                 raise TypeError(f"{cls.__name__}.units has two units for {unit.action.__name__}")
             found[unit.action] = unit
         cls._units = found
-        cls._offering = {
-            kind: tuple(u.offers for u in cls.units if kind in u.when)
-            for kind in ("turn", "opening")
-        }
+        cls._in_turn = tuple(u.offers for u in cls.units if "turn" in u.when)
+        cls._answering = {}
         if "actions" not in cls.__dict__:
             cls.actions = tuple(u.action for u in cls.units if u.action not in CORE_ACTIONS)
 
@@ -323,9 +323,26 @@ class Ruleset:
         """The legal actions, ready to send, with costs: the offers of the units asked in this
         window, in order. ``EndTurn`` or ``Pass`` is added by the scheduler; in an opening, an
         empty list means the creature is not offered it."""
-        found: list[Offer] = []
-        for offers in self._offering[window.kind]:
-            found += offers(fight, who, window)
+        if window.kind == "turn":
+            asked = self._in_turn
+        else:
+            kind = window.trigger.kind if window.trigger is not None else ""
+            found = self._answering.get(kind)
+            asked = found if found is not None else self._answerers(kind)
+        offers: list[Offer] = []
+        for unit_offers in asked:
+            offers += unit_offers(fight, who, window)
+        return offers
+
+    @classmethod
+    def _answerers(cls, kind: str) -> tuple[Any, ...]:
+        """The bound ``offers`` of the units offered in an opening of trigger ``kind``."""
+        found = tuple(
+            u.offers
+            for u in cls.units
+            if "opening" in u.when and (u.answers is None or kind in u.answers)
+        )
+        cls._answering[kind] = found
         return found
 
     def check(self, fight: Rules, who: str, action: Any, window: Window) -> str | None:

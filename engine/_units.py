@@ -151,6 +151,9 @@ class ActionUnit(Generic[A]):
     when: ClassVar[tuple[WindowKind, ...]] = ()
     """The windows :meth:`offers` is asked in (``"turn"``, ``"opening"``); a unit asked in
     none is never offered, though a policy may still send its action."""
+    answers: ClassVar[tuple[str, ...] | None] = None
+    """The kinds of trigger of the openings it is offered in (``None``: any): the ruleset asks
+    only these units in an opening of another kind."""
     moving: ClassVar[bool] = False
     """Its deed moves the actor: the narration tells the distance ("Bo flees 12 m")."""
     implies: ClassVar[tuple[str, ...]] = ()

@@ -137,6 +137,7 @@ class Moving(MoveUnit):
     for it first."""
 
     when = ("turn", "opening")
+    answers = ("turn_ended",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         o = fight.options

@@ -185,6 +185,7 @@ class Parrying(ParryUnit):
     """Parry (no half action): a Weapon Skill test against a melee attack that hit."""
 
     when = ("opening",)
+    answers = ("attacked",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         parry = Parry()
@@ -210,6 +211,7 @@ class Dodging(DodgeUnit):
     """Dodge (no half action): a Dodge skill test against an attack that hit."""
 
     when = ("opening",)
+    answers = ("attacked",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         dodge = Dodge()

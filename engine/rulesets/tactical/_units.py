@@ -285,11 +285,11 @@ class Casting(TacticalUnit[CastMagic]):
     when = ("turn",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        nearest = nearest_enemy(fight, who)
-        if nearest is None:
+        spell = next((s for s in spells_of(fight.spec(who)) if s.damage), None)
+        nearest = nearest_enemy(fight, who) if spell is not None else None
+        if spell is None or nearest is None:
             return []
-        spells = spells_of(fight.spec(who))
-        wanted = [CastMagic(spell=s.name, target=nearest) for s in spells if s.damage][:1]
+        wanted = [CastMagic(spell=spell.name, target=nearest)]
         return legal(fight, who, window, wanted)
 
     def action_class(self, fight: Rules, who: str, action: CastMagic) -> str:
@@ -337,9 +337,9 @@ class Moving(TacticalUnit[Move], MoveUnit):
     when = ("turn",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        found = _toward(fight, who)
         left = budget(fight, who)
-        if found is None or left < 0.5:
+        found = _toward(fight, who) if left >= 0.5 else None
+        if found is None:
             return []
         nearest, gap, stop = found
         here, there = fight.get(who).position, fight.get(nearest).position
@@ -366,8 +366,8 @@ class Dashing(TacticalUnit[Dash]):
     when = ("turn",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        found = _toward(fight, who)
-        if found is None or budget(fight, who) >= 0.5:
+        found = _toward(fight, who) if budget(fight, who) < 0.5 else None
+        if found is None:
             return []
         nearest, gap, stop = found
         if gap <= reach(fight, who):
@@ -581,6 +581,7 @@ class TakingDelayedTurn(TacticalUnit[TakeDelayedTurn]):
     kind = "reaction"
     free = True
     when = ("opening",)
+    answers = ("delayed",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         t = window.trigger
@@ -607,6 +608,7 @@ class Opportunity(TacticalUnit[OpportunityAttack]):
     action = OpportunityAttack
     kind = "reaction"
     when = ("opening",)
+    answers = AOO_TRIGGERS
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         t = window.trigger
@@ -637,6 +639,7 @@ class Countering(TacticalUnit[CounterAttack]):
     action = CounterAttack
     kind = "reaction"
     when = ("opening",)
+    answers = ("attacked",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         return legal(fight, who, window, [CounterAttack()]) if _attacked(window, who) else []
@@ -657,6 +660,7 @@ class Blocking(TacticalUnit[Block]):
     action = Block
     kind = "reaction"
     when = ("opening",)
+    answers = ("attacked",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         return legal(fight, who, window, [Block()]) if _attacked(window, who) else []
@@ -681,6 +685,7 @@ class Parrying(TacticalUnit[Parry], ParryUnit):
 
     kind = "reaction"
     when = ("opening",)
+    answers = ("attacked",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         return legal(fight, who, window, [Parry()]) if _attacked(window, who) else []
@@ -698,6 +703,7 @@ class Evading(TacticalUnit[Evade]):
     action = Evade
     kind = "reaction"
     when = ("opening",)
+    answers = ("attacked",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         return legal(fight, who, window, [Evade()]) if _attacked(window, who) else []

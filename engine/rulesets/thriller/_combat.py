@@ -136,6 +136,7 @@ class Dodging(DodgeUnit):
     beat when it is higher. The Surprised may only Dodge ("able only to defend")."""
 
     when = ("opening",)
+    answers = (ATTACKED,)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         t = window.trigger
@@ -155,6 +156,7 @@ class Intercepting(ActionUnit[Intercept]):
 
     action = Intercept
     when = ("opening",)
+    answers = (ATTACKED,)
     implies = (INTERCEPTED.name,)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
@@ -193,6 +195,7 @@ class Retaliating(ActionUnit[Retaliate]):
 
     action = Retaliate
     when = ("opening",)
+    answers = (MELEE_ATTACKED,)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         t = window.trigger
