@@ -83,7 +83,8 @@ def special_named(fight: Rules, who: str, name: str) -> SpecialAction | None:
 
 
 def free_left(fight: Rules, who: str) -> bool:
-    return fight.count(who, FREE) < fight.options.free_actions
+    limit: int = fight.options.free_actions
+    return fight.count(who, FREE) < limit
 
 
 def whole_turn(fight: Rules, who: str) -> bool:
