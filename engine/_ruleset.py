@@ -353,13 +353,17 @@ class Ruleset:
         return unit.check(fight, who, action, window)
 
     def cost(self, fight: Rules, who: str, action: Any, window: Window) -> int:
-        """AP the action spends (called only for a legal action): its unit's cost."""
-        return self._units[type(action)].cost(fight, who, action, window)
+        """AP the action spends (called only for a legal action): its unit's cost (1 for an
+        action of no unit, one a ruleset's own ``check`` allowed)."""
+        unit = self._units.get(type(action))
+        return 1 if unit is None else unit.cost(fight, who, action, window)
 
     def perform(self, fight: Rules, who: str, action: Any, window: Window) -> Hook:
         """Resolve a declared, paid-for action (its unit's performance). May open openings;
-        returns a result that the opening's caller sees (a successful Dodge, say)."""
-        return self._units[type(action)].perform(fight, who, action, window)
+        returns a result that the opening's caller sees (a successful Dodge, say). An action
+        of no unit does nothing."""
+        unit = self._units.get(type(action))
+        return _nothing() if unit is None else unit.perform(fight, who, action, window)
 
     def idle_end(self, fight: Rules, rounds: int) -> str:
         """The reason recorded when ``rounds`` idle rounds end the encounter."""
@@ -373,6 +377,11 @@ class Ruleset:
         """Whether ``viewer`` sees ``other`` (the Hidden condition hides one from enemies)."""
         c = fight.state.combatants[other]
         return not c.has(HIDDEN.name) or c.side == fight.state.combatants[viewer].side
+
+
+def _nothing() -> Hook:
+    return None
+    yield  # pragma: no cover - makes this a generator
 
 
 def _loose(text: str) -> str:
