@@ -22,8 +22,8 @@ setup(
     },
     package_data={
         **{f"initiative.{folder}": ["py.typed"] for folder in FOLDERS},
-        "initiative": ["py.typed"],
-        "initiative.replays": ["*.html", "py.typed"],
+        "initiative": ["py.typed", "pages/*.html", "pages/*.css", "pages/*.js"],
+        "initiative.replays": ["*.html", "py.typed", "parts/*.js", "parts/*.css"],
         "initiative.examples": ["*.toml"],
     },
 )

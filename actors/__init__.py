@@ -34,6 +34,7 @@ from ._combatant import (
     combatant as combatant,
 )
 from ._conformance import Conformance as Conformance, check_policy as check_policy
+from ._gm_commands import GM_HELP as GM_HELP, is_gm as is_gm, parse_gm as parse_gm
 from ._hosts import HOSTS as HOSTS
 from ._human import Human as Human
 from ._inline import (
@@ -96,3 +97,15 @@ from ._table_dice import (
     table_dice as table_dice,
 )
 from ._terminal import Terminal as Terminal, TerminalClosed as TerminalClosed
+from ._typed import (
+    MOVE_HELP as MOVE_HELP,
+    Known as Known,
+    MoveOffer as MoveOffer,
+    NotAMove as NotAMove,
+    Spot as Spot,
+    looks_like_move as looks_like_move,
+    move_frame as move_frame,
+    move_hint as move_hint,
+    move_offer as move_offer,
+    typed_point as typed_point,
+)

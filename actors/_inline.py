@@ -105,7 +105,7 @@ def inline_seats(runners: Mapping[str, Any]) -> dict[str, InlineSeat] | None:
 
 def play_inline(
     fight: Fight,
-    seats: Mapping[str, InlineSeat],
+    seats: dict[str, InlineSeat],
     *,
     decisions: Sequence[Decision] = (),
     warm: bool = True,
@@ -124,6 +124,11 @@ def play_inline(
             token = msgspec.structs.replace(token, news=tuple(events[seen[who] :]))
             seen[who] = len(events)
         replayed = next(recorded, None)
+        if who not in seats:  # a combatant the GM brought in
+            from ._joiners import joiner_runner
+
+            loaded = joiner_runner(fight, who).loaded
+            seats[who] = InlineSeat(loaded.name, loaded.policy)
         if replayed is None or (warm and seats[who].warm):
             decision = seats[who].decide(token)
         return decision if replayed is None else replayed

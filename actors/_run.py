@@ -13,7 +13,7 @@ import contextvars
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 import structlog
@@ -35,6 +35,7 @@ from initiative.events import (
 
 from ._combatant import FightOver, Message, PolicyRunner, combatant
 from ._inline import Executor, choose, play_inline
+from ._joiners import joiner_runner
 from ._loading import PolicyChoice, check_names, load_policy
 from ._mailbox import Mailbox
 from ._policies import PolicyContext
@@ -116,12 +117,25 @@ def make_runners(
     return runners
 
 
+class Interrupts(Protocol):
+    """What may step in while a combatant decides (the game master's desk, see
+    ``initiative._gm``): :meth:`wait` returns when something is waiting, :meth:`apply` applies
+    all of it to the stepper (each recorded, or refused with its reason to whoever sent it)."""
+
+    def waiting(self) -> bool: ...
+
+    async def wait(self) -> None: ...
+
+    def apply(self, stepper: Stepper) -> None: ...
+
+
 async def schedule(
     fight: Fight,
     runners: Mapping[str, PolicyRunner],
     *,
     decisions: Sequence[Decision] = (),
     warm: bool = True,
+    interrupts: Interrupts | None = None,
     task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
 ) -> None:
     """Run ``fight`` to its end with one combatant task per runner.
@@ -130,10 +144,17 @@ async def schedule(
     fork or a resumed fight), the rest by the live policies. With ``warm``, each replayed token
     is still shown to its combatant's policy and the answer dropped, so a policy with memory or
     its own random stream is in the state it would have been in had it made those decisions.
+
+    With ``interrupts``, what waits there is applied while a combatant decides (an override):
+    priority is granted again in the new state. A holder hosted in the fight's own loop (a
+    seat, an async or in-line policy) has its call cancelled and is asked again (a seat gets a
+    new priority frame); one in a thread or a process answers the new grant with the call
+    under way (the rules check it again). A holder the override took out of the fight (or a
+    fight it ended) is never asked again, and its call is cancelled.
     """
     try:
         async with trio.open_nursery() as nursery:
-            await _schedule(nursery, fight, runners, decisions, warm, task_status)
+            await _schedule(nursery, fight, runners, decisions, warm, interrupts, task_status)
     except BaseExceptionGroup as group:
         raise unwrap(group) from None
 
@@ -164,23 +185,36 @@ async def _schedule(
     runners: Mapping[str, PolicyRunner],
     decisions: Sequence[Decision],
     warm: bool,
+    interrupts: Interrupts | None,
     task_status: trio.TaskStatus[None],
 ) -> None:
     links: dict[str, tuple[Mailbox[Message], Mailbox[Decision]]] = {}
+    scopes: dict[str, trio.CancelScope] = {}
+
+    def start(who: str, runner: PolicyRunner) -> None:
+        """A task for ``who`` (anew when its last one was called off)."""
+        links[who] = (Mailbox(), Mailbox())
+        scopes[who] = trio.CancelScope()
+        nursery.start_soon(_scoped, scopes[who], who, runner, *links[who], name=f"combatant {who}")
+
     for who, runner in runners.items():
-        inbox: Mailbox[Message] = Mailbox()
-        answers: Mailbox[Decision] = Mailbox()
-        nursery.start_soon(combatant, who, runner, inbox, answers, name=f"combatant {who}")
-        links[who] = (inbox, answers)
+        start(who, runner)
     task_status.started()
     seen = dict.fromkeys(runners, 0)
     recorded = iter(decisions)
     try:
         stepper = Stepper(fight)
         while (token := stepper.token) is not None:
+            if token.who not in links:  # a combatant the GM brought in
+                runners = {**runners, token.who: joiner_runner(fight, token.who)}
+                seen[token.who] = 0
+                start(token.who, runners[token.who])
             inbox, answers = links[token.who]
             runner = runners[token.who]
             replayed = next(recorded, None)
+            if replayed is not None and replayed.override is not None:
+                stepper.apply(replayed)  # the GM's, recorded: nobody is asked
+                continue
             if replayed is None or (warm and runner.warm):
                 if runner.observes:
                     token = msgspec.structs.replace(
@@ -188,7 +222,22 @@ async def _schedule(
                     )
                     seen[token.who] = len(fight.events)
                 inbox.put(token)
-                decision = await answers.get()
+                if interrupts is None or replayed is not None:
+                    decision = await answers.get()
+                else:
+                    # A holder whose call can be cut cleanly (a seat, an async or in-line
+                    # policy) is asked again in the new state after an override; one in a
+                    # thread or a process answers the new grant with the call under way.
+                    again = runner.kind in ("task", "inline")
+                    got = await _answer_or_interrupt(stepper, answers, interrupts, again)
+                    if got is None:
+                        # An override took the holder out of the fight, or ended it (it is
+                        # never asked again), or it is to be asked again: the call is off.
+                        scopes[token.who].cancel()
+                        if stepper.who == token.who:
+                            start(token.who, runner)
+                        continue
+                    decision = got
             stepper.apply(decision if replayed is None else replayed)
         for who, runner in runners.items():
             if runner.observes:
@@ -196,6 +245,53 @@ async def _schedule(
     finally:
         for inbox, _ in links.values():
             inbox.close()
+
+
+async def _scoped(
+    scope: trio.CancelScope,
+    who: str,
+    runner: PolicyRunner,
+    inbox: Mailbox[Message],
+    answers: Mailbox[Decision],
+) -> None:
+    """A combatant task that the scheduler can call off alone (see :func:`schedule`)."""
+    with scope:
+        await combatant(who, runner, inbox, answers)
+
+
+async def _answer_or_interrupt(
+    stepper: Stepper, answers: Mailbox[Decision], interrupts: Interrupts, again: bool
+) -> Decision | None:
+    """The holder's decision, applying interrupts while it decides; ``None`` when one of them
+    gave priority to someone else (or ended the fight), or, with ``again``, applied at all."""
+    who = stepper.who
+    while True:
+        if interrupts.waiting():
+            interrupts.apply(stepper)
+            if again or stepper.who != who:
+                return None
+            continue
+        got = await _first_answer(answers, interrupts)
+        if got is not None:
+            return got
+
+
+async def _first_answer(answers: Mailbox[Decision], interrupts: Interrupts) -> Decision | None:
+    """The answer, or ``None`` as soon as an interrupt waits (the answer stays where it is)."""
+    got: list[Decision] = []
+    async with trio.open_nursery() as race:
+
+        async def take() -> None:
+            got.append(await answers.get())  # a cancelled get leaves the answer there
+            race.cancel_scope.cancel()
+
+        async def knock() -> None:
+            await interrupts.wait()
+            race.cancel_scope.cancel()
+
+        race.start_soon(take)
+        race.start_soon(knock)
+    return got[0] if got else None
 
 
 async def run_encounter(

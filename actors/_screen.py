@@ -37,6 +37,8 @@ from initiative.events import (
     visible,
 )
 
+from ._typed import MoveOffer, move_offer
+
 HELP = """\
 Type the number of an offer and press Enter.
   ?   this help        s   the situation again
@@ -117,6 +119,8 @@ class Presentation(msgspec.Struct, frozen=True, kw_only=True):
     offers: tuple[Choice, ...] = ()
     combatants: tuple[Seen, ...] = ()
     """Itself first, then its allies, then the enemies it sees, nearest first."""
+    move: MoveOffer | None = None
+    """The move to a point of one's choosing (``None``: no move is offered)."""
 
 
 class StateTable(msgspec.Struct, frozen=True, kw_only=True):
@@ -402,6 +406,7 @@ def present(view: View, names: Names) -> Presentation:
         notes=tuple(notes),
         offers=tuple(choice(i, o, view, names) for i, o in enumerate(view.legal, 1)),
         combatants=(mine, *allies, *enemies),
+        move=move_offer(view),
     )
 
 

@@ -27,6 +27,10 @@ from initiative.events import InitiativeError
 from ._combatant import PolicyRunner
 from ._loading import LoadedPolicy
 
+_EARLY = 0.25
+"""How long before its deadline a wait may be cut and still count as the deadline's (the
+deadline's clock starts just before the request is published)."""
+
 
 class SeatDropped(InitiativeError):
     """The connection holding a seat went away while the seat held priority."""
@@ -191,7 +195,10 @@ class Seat:
                     request.answered.set()
         finally:
             self.pending = None
-            if not request.answered.is_set():
+            # Unanswered at its deadline: a recorded timeout the seat is told of. (Called off
+            # before it, the GM having taken the combatant out or ended the fight: not one.)
+            timed_out = trio.current_time() >= request.asked_at + request.deadline - _EARLY
+            if not request.answered.is_set() and timed_out:
                 self.missed.append(request.seq)
             self.on_change()
         if request.dropped:

@@ -50,6 +50,7 @@ from initiative.events import (
     Offer,
     OpeningClosed,
     OpeningOpened,
+    Override,
     Pass,
     Position,
     PriorityGranted,
@@ -66,6 +67,7 @@ from initiative.events import (
     encode_event,
 )
 
+from . import _gm
 from ._branch import SILENT_LOG, Branch, Paused
 from ._dice import parse_dice
 from ._geometry import distance
@@ -581,8 +583,8 @@ class Fight:
                 yield from R.round_started(self.rules)
                 self.check_end()
                 order, first = list(self.state.order), 0
-            else:
-                order, first = paused.order, paused.index
+            else:  # a copy: the GM's Reorder changes the rest of the round's (engine._gm)
+                order, first = list(paused.order), paused.index
             for index in range(first, len(order)):
                 who = order[index]
                 if paused is not None and index == first:
@@ -596,10 +598,18 @@ class Fight:
         ended = self.emit(RoundEnded(round=number))
         with self.caused_by(ended):
             yield from R.round_ended(self.rules)
+            if self.state.timed:
+                self._expire(number)
         self.digest(cause=ended)
         self.check_end()
         self._check_idle()
         self._check_stalemate()
+
+    def _expire(self, number: int) -> None:
+        """End the conditions the GM gave for rounds that end with round ``number``."""
+        for (who, condition), last in sorted(self.state.timed.items()):
+            if last <= number:
+                self.remove_condition(who, condition)
 
     def _standing_print(self) -> tuple[tuple[str, int, bool], ...]:
         """Every combatant present: its hit points and whether it stands (join order)."""
@@ -669,7 +679,7 @@ class Fight:
                     return "defeated"
                 got = yield from self.ask(who, turn, at=done if top else None)
             if got is None:
-                return "decision failed"
+                return self._gone(who) or "decision failed"
             action, declared = got
             if isinstance(action, EndTurn):
                 return "ended"
@@ -685,6 +695,13 @@ class Fight:
             if over:
                 return over
         return "decision limit"
+
+    def _gone(self, who: str) -> str | None:
+        """Why ``who`` can no longer act (defeated, left), or ``None`` while it stands."""
+        c = self.state.combatants.get(who)
+        if c is None or self.standing(who):
+            return None
+        return "left" if c.left else "defeated"
 
     def inserted_turn(self, who: str, reason: str = "") -> Drive:
         """Give ``who`` a turn in the middle of another's (a delayed turn taken as a reaction).
@@ -720,11 +737,13 @@ class Fight:
         """
         R = self.ruleset
         last_rejection: int | None = None
-        for attempt in range(self.options.max_rejections):
-            if paused is not None and attempt == 0:
+        attempt = 0
+        fresh = True  # the first grant (``paused`` and ``found`` are for it alone)
+        while attempt < self.options.max_rejections:
+            if paused is not None and fresh:
                 offers, granted = paused.offers, paused.granted
             else:
-                if found is not None and attempt == 0:
+                if found is not None and fresh:
                     offers = (*found, _END_TURN if window.is_turn else _PASS)
                 else:  # ``tuple(self.offers(who, window))``, one tuple made
                     closing = _END_TURN if window.is_turn else _PASS
@@ -741,15 +760,29 @@ class Fight:
                 legal=offers,
                 seq=granted,
             )
+            fresh = False
             if at is not None and attempt == 0:
                 self._pending = (granted, at, window, offers)
                 if self._forked:
                     self._point = self._place_here(self._pending)
                 decision = yield token
+                if decision.override is not None:
+                    decision = yield from self._checked(token, decision)
                 self._pending = None
             else:
                 decision = yield token
+                if decision.override is not None:
+                    decision = yield from self._checked(token, decision)
             self.decisions.append(decision)
+            if decision.override is not None:
+                # The GM stepped in: recorded, then priority is granted again in the new state
+                # (not a rejection: no attempt is spent).
+                yield from _gm.perform(self, decision.override, granted)
+                self.check_end()
+                if not self.standing(who):
+                    return None
+                continue
+            attempt += 1
             causes = self._causes  # ``with self.caused_by(granted)``, in line (per decision)
             causes.append(granted)
             try:
@@ -796,6 +829,23 @@ class Fight:
                 causes.pop()
         self.emit(PriorityPassed(who=who, reason="too many illegal actions"), cause=last_rejection)
         return None
+
+    def _checked(self, token: PriorityToken, decision: Decision) -> Drive:
+        """``decision`` if it is an override the rules accept; one they refuse is dropped,
+        nothing recorded, and the same token is asked again until an answer comes."""
+        while True:
+            o = decision.override
+            if o is None:
+                return decision
+            reason = self.check_override(o) if isinstance(o, Override) else "not an override"
+            if reason is None:
+                return decision
+            self.log.warning("override refused", reason=reason)
+            decision = yield token
+
+    def check_override(self, override: Override) -> str | None:
+        """Why the game master cannot do ``override`` now, in words; ``None`` if it can."""
+        return _gm.check(self, override)
 
     def _check(self, who: str, action: Action, window: Window) -> str | None:
         if isinstance(action, EndTurn):
@@ -926,6 +976,8 @@ class Fight:
             dice=RecordedDice(self.given) if self.given else None,
         )
         copy.log = SILENT_LOG
+        if len(self._specs) > len(self.encounter.combatants):  # the GM's joiners
+            copy._specs = dict(self._specs)
         copy.recording = record and self.recording
         if self._calm:  # the rounds before a fork's are its own past
             copy._calm = dict(self._calm)
@@ -981,7 +1033,7 @@ class Fight:
         round_started, order, index = self._place
         paused = Paused(
             round_started=round_started,
-            order=order,
+            order=list(order),
             index=index,
             turn_started=self._turn_seq,
             done=done,

@@ -27,6 +27,7 @@ from itertools import takewhile
 from typing import Any
 
 from initiative.events import (
+    AddCondition,
     APChanged,
     CombatantDefeated,
     CombatantJoined,
@@ -38,6 +39,7 @@ from initiative.events import (
     EncounterEnded,
     EncounterStarted,
     Event,
+    GmOverride,
     Healed,
     InitiativeOrdered,
     InitiativeRolled,
@@ -105,6 +107,7 @@ class LiveState:
         "round",
         "ruleset",
         "seq",
+        "timed",
         "winner",
     )
 
@@ -140,6 +143,9 @@ class LiveState:
         departures, conditions): an answer found at one count holds while it is the same."""
         self.holding: dict[str, set[str]] = {}
         """Ids holding each condition (so "is anyone hidden?" is one lookup)."""
+        self.timed: dict[tuple[str, str], int] = {}
+        """Conditions the GM gave for a number of rounds: ``(who, condition)`` to the round
+        at whose end it ends (the fight ends it then; not part of the frozen state)."""
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -307,6 +313,7 @@ class LiveState:
         by_ap = self._by_ap
         new._by_ap = None if by_ap is None else {k: v.copy() for k, v in by_ap.items()}
         new.holding = {k: v.copy() for k, v in self.holding.items()}
+        new.timed = self.timed.copy()
         return new
 
     # --- changing -----------------------------------------------------------------------------
@@ -410,6 +417,16 @@ def _condition_removed(s: LiveState, e: ConditionRemoved) -> None:
     c = s.combatants[e.who]
     s._put(replace(c, conditions=tuple(k for k in c.conditions if k != e.condition)))
     s.holding.get(e.condition, set()).discard(e.who)
+    if s.timed:
+        s.timed.pop((e.who, e.condition), None)
+
+
+def _gm(s: LiveState, e: GmOverride) -> None:
+    """A condition the GM gives for some rounds: when it ends (its ``ConditionAdded`` and the
+    other events the override makes follow, each with its own change)."""
+    o = e.override
+    if isinstance(o, AddCondition) and o.rounds is not None:
+        s.timed[(o.who, o.condition)] = max(s.round, 1) + o.rounds - 1
 
 
 def _counter(s: LiveState, e: CounterChanged) -> None:
@@ -516,6 +533,7 @@ _CHANGES: dict[type, Callable[[LiveState, Any], None]] = {
     RoundStarted: _round,
     EncounterStarted: _started,
     EncounterEnded: _ended,
+    GmOverride: _gm,
 }
 
 

@@ -73,6 +73,9 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True):
     """``timeout``, ``error``, ``invalid``, ``busy`` or ``crashed`` when the policy failed (see
     ``DecisionFailed.kind``)."""
     detail: str = ""
+    override: Any = None
+    """Instead of an answer: the game master's override (``events.Override``), applied before
+    priority is granted again in the new state (see :mod:`engine._gm`)."""
 
 
 class Reaction(msgspec.Struct, frozen=True, kw_only=True):

@@ -15,7 +15,13 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from initiative.events import Action, Event, Offer
+from initiative.events import (
+    Action,
+    Event,
+    IllegalOverrideError,
+    Offer,
+    Override,
+)
 
 from ._protocol import Decision, PriorityToken, View
 
@@ -118,6 +124,24 @@ class Stepper:
             self.token = token
             self._made(made)
         return made
+
+    def override(self, override: Override | dict[str, object]) -> int:
+        """Apply the game master's ``override`` (an :class:`events.Override`, or its JSON
+        object as a dict) at the pending decision: recorded as ``GmOverride`` with the events
+        it makes, then priority is granted again in the new state (:attr:`token`). Returns the
+        ``GmOverride``'s seq; raises :class:`IllegalOverrideError` with the reason when the
+        rules refuse it (then nothing is recorded)."""
+        if self.token is None:
+            raise IllegalOverrideError("the fight is over")
+        from ._gm import as_override
+
+        o = as_override(self.fight, override)
+        reason = self.fight.check_override(o)
+        if reason is not None:
+            raise IllegalOverrideError(reason)
+        seq = self.fight.next_seq
+        self.apply(Decision(override=o))
+        return seq
 
     def _made(self, count: int) -> None:
         """Hook: ``count`` decisions were made by :meth:`play`."""

@@ -26,6 +26,7 @@ from ._encounter import (
 from ._errors import (
     EncounterFileError as EncounterFileError,
     IllegalActionError as IllegalActionError,
+    IllegalOverrideError as IllegalOverrideError,
     InitiativeError as InitiativeError,
     LogBusyError as LogBusyError,
     LogFormatError as LogFormatError,
@@ -58,6 +59,7 @@ from ._events import (
     EncounterEnded as EncounterEnded,
     EncounterStarted as EncounterStarted,
     Event as Event,
+    GmOverride as GmOverride,
     Healed as Healed,
     InitiativeOrdered as InitiativeOrdered,
     InitiativeRolled as InitiativeRolled,
@@ -84,6 +86,19 @@ from ._log import (
     encode_lines as encode_lines,
     parse_log as parse_log,
     read_log as read_log,
+)
+from ._overrides import (
+    AddCombatant as AddCombatant,
+    AddCondition as AddCondition,
+    AnyOverride as AnyOverride,
+    EndCondition as EndCondition,
+    MoveToken as MoveToken,
+    Override as Override,
+    RemoveCombatant as RemoveCombatant,
+    Reorder as Reorder,
+    SetHp as SetHp,
+    convert_override as convert_override,
+    decode_override as decode_override,
 )
 from ._text import visible as visible
 from ._upcast import (

@@ -8,7 +8,7 @@ file is reported instead of silently ignored.
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -156,6 +156,11 @@ class EncounterSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fi
     """End the encounter undecided, as a stalemate, once this many rounds in a row have passed
     with no hit points changed and no one joining, falling or leaving (left out, or 0: never).
     Absent from a log's header when not given, so older logs read and verify as they were."""
+
+    reveal: Literal["words", "all"] | msgspec.UnsetType = msgspec.UNSET
+    """What a player seat of ``serve`` sees of its enemies: ``words`` (left out: the default),
+    their hit points in words and not their AP; ``all``: every number. Absent from a log's header
+    when not given, so older logs read and verify as they were."""
 
     @property
     def stalemate_window(self) -> int:

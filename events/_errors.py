@@ -26,6 +26,10 @@ class IllegalActionError(InitiativeError):
     """An action is not legal in the current window (raised only by direct library use)."""
 
 
+class IllegalOverrideError(InitiativeError):
+    """The game master's override cannot be done now; the message says why."""
+
+
 class LogFormatError(InitiativeError):
     """A log file is damaged: a malformed line that is not a torn last line, or a bad header."""
 

@@ -14,6 +14,7 @@ import msgspec
 
 from ._actions import AnyAction
 from ._encounter import EncounterSpec
+from ._overrides import AnyOverride
 from ._values import Position, Trigger, Window
 
 
@@ -316,6 +317,20 @@ class InsertedTurnEnded(Event, frozen=True, kw_only=True, tag="InsertedTurnEnded
     """Who holds the turn again."""
 
 
+class GmOverride(Event, frozen=True, kw_only=True, tag="GmOverride"):
+    """The game master stepped in: ``override`` was checked by the rules and applied.
+
+    Its ``cause`` is the ``PriorityGranted`` it interrupted; the events it makes (hit points,
+    conditions, a joiner, a departure, a move, a new order) follow, each caused by it. Then
+    priority is granted again, in the new state. A replay feeds the override back at the same
+    grant, as it feeds a decision."""
+
+    override: AnyOverride
+    """What the GM did (see ``events._overrides``)."""
+    by: str = "gm"
+    """Who stepped in (the GM's role)."""
+
+
 AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build decoders
     EncounterStarted,
     CombatantJoined,
@@ -350,6 +365,7 @@ AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build de
     InsertedTurnEnded,
     StateDigested,
     SeedChanged,
+    GmOverride,
 ]
 """Every event type; the decoder's target for log lines."""
 

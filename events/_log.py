@@ -32,9 +32,11 @@ from ._events import (
     DamageDealt,
     EncounterStarted,
     Event,
+    GmOverride,
     Healed,
     Moved,
 )
+from ._overrides import AddCombatant
 from ._upcast import STEPS, rechain, upcaster_for
 from ._vocabulary import (
     as_declared,
@@ -356,6 +358,10 @@ def _parse_current(body: bytes, name: str) -> list[Event] | None:
             if seq or foreign_action(event, ruleset) is not None:
                 return None  # a second header, or a script of another ruleset's actions
             continue
+        if kind == _GM:
+            if isinstance(event.override, AddCombatant):  # type: ignore[attr-defined]
+                ids.add(event.override.id)  # type: ignore[attr-defined]
+            continue
         who = getattr(event, "who", None)
         if not isinstance(who, str):
             continue
@@ -376,7 +382,7 @@ class _HeaderPeek(msgspec.Struct):
 
 _peek_header = msgspec.json.Decoder(_HeaderPeek)
 
-_HEADER, _JOINED, _ABOUT, _ACTS = 1, 2, 3, 4
+_HEADER, _JOINED, _ABOUT, _ACTS, _GM = 1, 2, 3, 4, 5
 _KINDS: dict[type, int] = {}
 """What :func:`_check_names` (or the one-header rule) checks on each event type, by type."""
 
@@ -391,6 +397,8 @@ def _kind(cls: type) -> int:
         kind = _ABOUT
     elif issubclass(cls, ActionDeclared | ActionRejected):
         kind = _ACTS
+    elif issubclass(cls, GmOverride):
+        kind = _GM
     _KINDS[cls] = kind
     return kind
 
@@ -412,12 +420,15 @@ _ABOUT_A_COMBATANT = (
 def _check_names(event: Event, header: Event, joined: set[str], name: str, number: int) -> None:
     """An event about a combatant names one that has joined (and ``CombatantJoined`` one that
     the header describes), so that folding a crafted log never looks up a stranger."""
+    if isinstance(event, GmOverride) and isinstance(event.override, AddCombatant):
+        joined.add("\0" + event.override.id)  # the GM's joiner may join now
+        return
     who = getattr(event, "who", None)
     if not isinstance(who, str):
         return
     if isinstance(event, CombatantJoined):
         assert isinstance(header, EncounterStarted)
-        if who not in {c.id for c in header.encounter.combatants}:
+        if who not in {c.id for c in header.encounter.combatants} and "\0" + who not in joined:
             raise LogFormatError(
                 f"{name}: line {number}: CombatantJoined names {who!r}, who is not in the header"
             )

@@ -3,6 +3,7 @@
 import logging
 import sys
 import time
+from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -52,6 +53,34 @@ RESUME = Annotated[
 AS_JSON = Annotated[
     bool, typer.Option("--json", help="Print the results as one JSON object (for jq).")
 ]
+REPORT = Annotated[
+    Path | None,
+    typer.Option(
+        "--report",
+        help="Also write the results as a self-contained HTML page with charts (no network).",
+        show_default=False,
+    ),
+]
+
+
+def check_report(report: Path | None) -> None:
+    """An unwritable ``--report`` is one line and exit 2, before any fight."""
+    if report is None:
+        return
+    from ._report import ReportPathProblem, check_report as check
+
+    try:
+        check(report)
+    except ReportPathProblem as problem:
+        raise UsageProblem(str(problem)) from None
+
+
+def write_report(report: Path | None, html: "Callable[[], str]") -> None:
+    """Write the page ``html()`` makes to ``report`` (nothing without ``--report``)."""
+    if report is not None:
+        from ._report import write_report as write
+
+        write(report, html())
 
 
 class Clock:
@@ -250,9 +279,11 @@ def batch(
     cluster: CLUSTER = None,
     resume: RESUME = False,
     as_json: AS_JSON = False,
+    report: REPORT = None,
 ) -> None:
     """Fight an encounter over many seeds: win rates with 95% intervals, rounds, damage and
     policy faults per side; results optionally stored in SQLite."""
+    check_report(report)
     _start_worker_server(jobs, cluster)
     from initiative.actors import (
         Task,
@@ -289,40 +320,41 @@ def batch(
     fighters = combatant_stats(spec, results)
     draws = ended.stalemates + ended.undecided
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
-    if as_json:
-        print_json(
-            {
-                "command": "batch",
-                "encounter": str(encounter),
-                "runs": runs,
-                "seed_start": seed_start,
-                "sides": [
-                    {
-                        "side": s.side,
-                        "policies": sorted(
-                            {first[c.id] for c in spec.combatants if c.side == s.side}
-                        ),
-                        "wins": s.wins,
-                        "rate": rounded(s.rate),
-                        "ci95": [rounded(s.interval[0]), rounded(s.interval[1])],
-                        "rounds_mean": rounded(s.rounds_mean),
-                        "rounds_sd": rounded(s.rounds_sd),
-                        "damage_mean": rounded(s.damage_mean),
-                        "damage": s.damage.as_json(),
-                        "faults": s.faults,
-                    }
-                    for s in stats
-                ],
-                "no_winner": draws,
-                **_outcomes_json(ended, spec),
-                "combatants": combatants_json(fighters),
-                "faults_by_policy": faults_by_policy(results),
-                **_timing(clock, jobs, cluster),
-                **_storage(saved, keep_logs),
-                "rerun": rerun,
-            }
-        )
-        return
+    if as_json or report is not None:
+        data: dict[str, object] = {
+            "command": "batch",
+            "encounter": str(encounter),
+            "runs": runs,
+            "seed_start": seed_start,
+            "sides": [
+                {
+                    "side": s.side,
+                    "policies": sorted({first[c.id] for c in spec.combatants if c.side == s.side}),
+                    "wins": s.wins,
+                    "rate": rounded(s.rate),
+                    "ci95": [rounded(s.interval[0]), rounded(s.interval[1])],
+                    "rounds_mean": rounded(s.rounds_mean),
+                    "rounds_sd": rounded(s.rounds_sd),
+                    "damage_mean": rounded(s.damage_mean),
+                    "damage": s.damage.as_json(),
+                    "faults": s.faults,
+                }
+                for s in stats
+            ],
+            "no_winner": draws,
+            **_outcomes_json(ended, spec),
+            "combatants": combatants_json(fighters),
+            "faults_by_policy": faults_by_policy(results),
+            **_timing(clock, jobs, cluster),
+            **_storage(saved, keep_logs),
+            "rerun": rerun,
+        }
+        from ._report import batch_page
+
+        write_report(report, lambda: batch_page(data, spec, results))
+        if as_json:
+            print_json(data)
+            return
     table = Table(
         title=plain(f"{spec.name or encounter.name}: {runs} encounters"), header_style="bold"
     )
@@ -352,6 +384,8 @@ def batch(
     )
     _print_timing(clock, jobs, cluster)
     _report_storage(saved, keep_logs, rerun)
+    if report is not None:
+        out.print(plain(f"report written to {report}"))
 
 
 def _window(spec: "EncounterSpec") -> int:
@@ -462,10 +496,12 @@ def duel(
     cluster: CLUSTER = None,
     resume: RESUME = False,
     as_json: AS_JSON = False,
+    report: REPORT = None,
 ) -> None:
     """Pit two policies against each other: each of --runs seeds is fought twice, with the
     policies on one side and then on the other. Says which is better and how sure that is (an exact
     two-sided sign test over the seeds, paired: the two games of a seed share their dice)."""
+    check_report(report)
     _start_worker_server(jobs, cluster)
     from initiative import engine
     from initiative.actors import (
@@ -538,46 +574,49 @@ def duel(
     if p < 0.05 and pairs.a_better != pairs.b_better:
         better = a if pairs.a_better > pairs.b_better else b
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
-    if as_json:
-        print_json(
-            {
-                "command": "duel",
-                "encounter": str(encounter),
-                "runs": runs,
-                "seeds": runs,
-                "games": games,
-                "seed_start": seed_start,
-                "policies": [
-                    {
-                        "label": who,
-                        "policy": name,
-                        "wins": wins[who],
-                        "wins_by_side": {one: by_side[(who, one)], two: by_side[(who, two)]},
-                        "rate": rounded(wins[who] / games),
-                        "ci95": [rounded(x) for x in wilson(wins[who], games)],
-                        "faults": faults[who],
-                    }
-                    for who, name in (("A", a), ("B", b))
-                ],
-                "no_winner": draws,
-                **_outcomes_json(ended, spec),
-                "combatants": combatants_json(fighters),
-                "paired": {
-                    "seeds": pairs.a_better + pairs.b_better + pairs.even,
-                    "a_better": pairs.a_better,
-                    "b_better": pairs.b_better,
-                    "even": pairs.even,
-                    "single_game_seeds": pairs.unpaired,
-                    "p": p,
-                    "test": "exact two-sided sign test over the seeds where one policy did better",
-                },
-                "better": better,
-                **_timing(clock, jobs, cluster),
-                **_storage(saved, keep_logs),
-                "rerun": rerun,
-            }
-        )
-        return
+    if as_json or report is not None:
+        data: dict[str, object] = {
+            "command": "duel",
+            "encounter": str(encounter),
+            "runs": runs,
+            "seeds": runs,
+            "games": games,
+            "seed_start": seed_start,
+            "policies": [
+                {
+                    "label": who,
+                    "policy": name,
+                    "wins": wins[who],
+                    "wins_by_side": {one: by_side[(who, one)], two: by_side[(who, two)]},
+                    "rate": rounded(wins[who] / games),
+                    "ci95": [rounded(x) for x in wilson(wins[who], games)],
+                    "faults": faults[who],
+                }
+                for who, name in (("A", a), ("B", b))
+            ],
+            "no_winner": draws,
+            **_outcomes_json(ended, spec),
+            "combatants": combatants_json(fighters),
+            "paired": {
+                "seeds": pairs.a_better + pairs.b_better + pairs.even,
+                "a_better": pairs.a_better,
+                "b_better": pairs.b_better,
+                "even": pairs.even,
+                "single_game_seeds": pairs.unpaired,
+                "p": p,
+                "test": "exact two-sided sign test over the seeds where one policy did better",
+            },
+            "better": better,
+            **_timing(clock, jobs, cluster),
+            **_storage(saved, keep_logs),
+            "rerun": rerun,
+        }
+        from ._report import duel_page
+
+        write_report(report, lambda: duel_page(data, spec, results))
+        if as_json:
+            print_json(data)
+            return
     title = f"{spec.name or encounter.name}: {runs} seeds, each fought both ways ({games} duels)"
     table = Table(title=plain(title), header_style="bold")
     for column in (
@@ -622,3 +661,5 @@ def duel(
         )
     _print_timing(clock, jobs, cluster)
     _report_storage(saved, keep_logs, rerun)
+    if report is not None:
+        out.print(plain(f"report written to {report}"))

@@ -16,10 +16,24 @@ def join(
     address: Annotated[str, typer.Argument(help="The server, HOST:PORT, as serve printed it.")],
     seat: Annotated[str | None, typer.Option(help="The seat to take.")] = None,
     token: Annotated[
-        str | None, typer.Option(help="The seat's token, as serve printed it.")
+        str | None,
+        typer.Option(
+            help="The seat's token (or the GM's, or the spectators'), as serve printed it."
+        ),
     ] = None,
     watch: Annotated[
-        bool, typer.Option("--watch", help="Take no seat: narrate the fight as it goes.")
+        bool,
+        typer.Option(
+            "--watch", help="Take no seat: narrate the fight as it goes (the spectators' --token)."
+        ),
+    ] = False,
+    gm: Annotated[
+        bool,
+        typer.Option(
+            "--gm",
+            help="As the game master (with the GM --token serve printed): watch, and step in"
+            " with typed gm commands (gm help).",
+        ),
     ] = False,
     copy_path: Annotated[
         Path | None,
@@ -47,10 +61,16 @@ def join(
 
     from ._join import Keyboard, LeftFight, Screen, ServerLost, client_context, join_fight
 
-    if watch == (seat is not None):
-        raise UsageProblem("give either --seat and --token, or --watch")
+    if (seat is not None) + watch + gm != 1:
+        raise UsageProblem("give either --seat and --token, or --watch or --gm with --token")
     if seat is not None and token is None:
         raise UsageProblem(f"--seat {seat}: the seat's --token is needed too")
+    if token is None:
+        raise UsageProblem(
+            "--watch: the spectators' --token is needed too (printed by serve)"
+            if watch
+            else "--gm: the GM's --token is needed too (printed by serve)"
+        )
     context = client_context(ca) if tls or ca is not None else None
 
     def say(text: str, markup: bool) -> None:
@@ -61,7 +81,8 @@ def join(
     try:
         with contextlib.ExitStack() as stack:
             copy = stack.enter_context(copy_path.open("wb")) if copy_path is not None else None
-            keyboard = stack.enter_context(Keyboard(screen)) if seat is not None else None
+            typing = seat is not None or gm
+            keyboard = stack.enter_context(Keyboard(screen)) if typing else None
             try:
                 winner = trio.run(
                     lambda: join_fight(
@@ -72,6 +93,7 @@ def join(
                         keyboard=keyboard,
                         copy=copy,
                         tls=context,
+                        role="gm" if gm else "spectator",
                     )
                 )
             except BaseExceptionGroup as group:  # Ctrl-C while a task was running

@@ -7,7 +7,19 @@ import typer
 from rich.table import Table
 
 from ._app import UsageProblem, app, err, out
-from ._cmd_batch import AS_JSON, DB, JOBS, SEED_START, TIMEOUT, Clock, _level, _start_worker_server
+from ._cmd_batch import (
+    AS_JSON,
+    DB,
+    JOBS,
+    REPORT,
+    SEED_START,
+    TIMEOUT,
+    Clock,
+    _level,
+    _start_worker_server,
+    check_report,
+    write_report,
+)
 from ._output import print_json, print_table, rounded
 
 if TYPE_CHECKING:
@@ -111,10 +123,12 @@ def league(
     db: DB = None,
     timeout: TIMEOUT = None,
     as_json: AS_JSON = False,
+    report: REPORT = None,
 ) -> None:
     """A round robin of policies: every pair plays every encounter on the same seeds, once on
     each side. Bradley-Terry ratings with 95% intervals, and each pair's wins, losses and
     undecided games with a paired sign test."""
+    check_report(report)
     _start_worker_server(jobs, None)
     from ._league import LeagueError, league_of, plan_league
 
@@ -129,10 +143,19 @@ def league(
         raise UsageProblem(str(problem)) from None
     results, clock, run_ids = _fight(ctx, stages, names, jobs, timeout, db)
     played = league_of(stages, names, runs, seed_start, results)
-    if as_json:
-        _print_json(played, clock, jobs, db, run_ids)
-    else:
-        _print_tables(played, clock, jobs, db, run_ids)
+    if as_json or report is not None:
+        from ._report import league_page
+
+        data = _json(played, clock, jobs, db, run_ids)
+        write_report(report, lambda: league_page(data))
+        if as_json:
+            print_json(data)
+            return
+    _print_tables(played, clock, jobs, db, run_ids)
+    if report is not None:
+        from initiative.replays import plain
+
+        out.print(plain(f"report written to {report}"))
 
 
 def _split(words: list[Path], policies: list[str]) -> tuple[list[Path], list[str]]:
@@ -154,9 +177,10 @@ def _pairings(played: "League") -> "list[tuple[str, list[object]]]":
     return rows
 
 
-def _print_json(
+def _json(
     played: "League", clock: Clock, jobs: int, db: Path | None, run_ids: list[int]
-) -> None:
+) -> dict[str, object]:
+    """What ``--json`` prints, and the report draws."""
     from ._league import Pairing
 
     pairings = []
@@ -178,33 +202,31 @@ def _print_json(
                     "p": p.p,
                 }
             )
-    print_json(
-        {
-            "command": "league",
-            "encounters": list(played.encounters),
-            "policies": list(played.policies),
-            "seeds": played.runs,
-            "seed_start": played.seed_start,
-            "games": len(played.games),
-            "ratings": [
-                {
-                    "policy": r.policy,
-                    "rating": rounded(r.rating, 1),
-                    "ci95": [rounded(r.low, 1), rounded(r.high, 1)],
-                    "score": rounded(r.score),
-                    "games": r.games,
-                }
-                for r in played.ratings()
-            ],
-            "pairings": pairings,
-            "rating_scale": "Bradley-Terry (MM) on the Elo scale, mean 0; 95% bootstrap over seeds",
-            "test": "exact two-sided sign test over the seeds where one policy did better",
-            "seconds": rounded(clock.elapsed, 3),
-            "jobs": jobs,
-            "db": str(db) if db is not None else None,
-            "run_ids": run_ids,
-        }
-    )
+    return {
+        "command": "league",
+        "encounters": list(played.encounters),
+        "policies": list(played.policies),
+        "seeds": played.runs,
+        "seed_start": played.seed_start,
+        "games": len(played.games),
+        "ratings": [
+            {
+                "policy": r.policy,
+                "rating": rounded(r.rating, 1),
+                "ci95": [rounded(r.low, 1), rounded(r.high, 1)],
+                "score": rounded(r.score),
+                "games": r.games,
+            }
+            for r in played.ratings()
+        ],
+        "pairings": pairings,
+        "rating_scale": "Bradley-Terry (MM) on the Elo scale, mean 0; 95% bootstrap over seeds",
+        "test": "exact two-sided sign test over the seeds where one policy did better",
+        "seconds": rounded(clock.elapsed, 3),
+        "jobs": jobs,
+        "db": str(db) if db is not None else None,
+        "run_ids": run_ids,
+    }
 
 
 def _print_tables(

@@ -88,7 +88,8 @@ def serve(
     ] = None,
     quiet: QUIET = False,
 ) -> None:
-    """Run an encounter live: each --seat is played by whoever connects with its token.
+    """Run an encounter live: each --seat is played by whoever connects with its token; the game
+    master and spectators get links (and tokens) of their own.
 
     Ctrl-C stops it, printing the command that goes on (--resume LOG with the same seats)."""
     import functools
@@ -201,6 +202,17 @@ def serve(
                 f"  terminal: initiative join {shown}:{served.port}{join_tls} --seat {s.name}"
                 f" --token {s.token}\n"
                 f"  browser:  {scheme}://{shown}:{served.port}/seat/{s.name}#token={s.token}",
+                markup=False,
+            )
+        address = f"{shown}:{served.port}"
+        for role, path, flag, token in [
+            ("gm", "gm", "--gm", served.gm_token),
+            ("spectators", "watch", "--watch", served.spectator_token),
+        ]:
+            out.print(
+                f"{role}: token {token}\n"
+                f"  browser:  {scheme}://{address}/{path}#token={token}\n"
+                f"  terminal: initiative join {address}{join_tls} {flag} --token {token}",
                 markup=False,
             )
         out.print(f"if the server stops, go on with: {again()}", markup=False, soft_wrap=True)

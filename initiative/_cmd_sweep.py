@@ -17,6 +17,7 @@ from ._cmd_batch import (
     AS_JSON,
     DB,
     JOBS,
+    REPORT,
     SEED_START,
     TIMEOUT,
     Clock,
@@ -24,6 +25,8 @@ from ._cmd_batch import (
     _level,
     _pct,
     _start_worker_server as start_worker_server,
+    check_report,
+    write_report,
 )
 from ._output import print_json, print_table, rounded
 
@@ -79,9 +82,11 @@ def sweep(
     db: DB = None,
     timeout: TIMEOUT = None,
     as_json: AS_JSON = False,
+    report: REPORT = None,
 ) -> None:
     """Vary one value of an encounter and report each side's win rate across the range, with
     95% intervals; with --target, find the value where a side's win rate crosses it."""
+    check_report(report)
     start_worker_server(jobs, None)
     from ._sweep import Sweeper, parse_range, search, sweep as run_sweep, values_of
 
@@ -137,9 +142,9 @@ def sweep(
                 on_value=fights.probe,
             )
     if target is None:
-        _show_sweep(swept, span, fights, as_json)
+        _show_sweep(swept, span, fights, as_json, report)
     else:
-        _show_search(found, span, fights, as_json)
+        _show_search(found, span, fights, as_json, report)
 
 
 class _Fights:
@@ -311,9 +316,11 @@ def _rate_cells(p: Point) -> list[str]:
     return cells
 
 
-def _show_sweep(swept: Sweep, span: Range, fights: _Fights, as_json: bool) -> None:
-    if as_json:
-        print_json(
+def _show_sweep(
+    swept: Sweep, span: Range, fights: _Fights, as_json: bool, report: Path | None
+) -> None:
+    if as_json or report is not None:
+        _json_and_report(
             {
                 **_common(span, fights, swept.encounter, swept.runs),
                 "values": [p.value for p in swept.points],
@@ -321,9 +328,12 @@ def _show_sweep(swept: Sweep, span: Range, fights: _Fights, as_json: bool) -> No
                 "points": [_point_json(p) for p in swept.points],
                 "target": None,
                 **_timing(fights),
-            }
+            },
+            as_json,
+            report,
         )
-        return
+        if as_json:
+            return
     title = (
         f"{Path(swept.encounter).name}: {span.key} from {span.low} to {span.high},"
         f" {swept.runs} seeds each (the same seeds for every value)"
@@ -332,15 +342,17 @@ def _show_sweep(swept: Sweep, span: Range, fights: _Fights, as_json: bool) -> No
     for p in swept.points:
         table.add_row(str(p.value), *_rate_cells(p), str(p.no_winner))
     print_table(out, table)
-    _print_timing(fights)
+    _print_timing(fights, report)
 
 
-def _show_search(found: Search, span: Range, fights: _Fights, as_json: bool) -> None:
+def _show_search(
+    found: Search, span: Range, fights: _Fights, as_json: bool, report: Path | None
+) -> None:
     from initiative.replays import plain
 
     c = found.crossing
-    if as_json:
-        print_json(
+    if as_json or report is not None:
+        _json_and_report(
             {
                 **_common(span, fights, found.encounter, found.runs),
                 "sides": list(found.sides),
@@ -359,9 +371,12 @@ def _show_search(found: Search, span: Range, fights: _Fights, as_json: bool) -> 
                     "assumes": "the win rate is monotone in the value",
                 },
                 **_timing(fights),
-            }
+            },
+            as_json,
+            report,
         )
-        return
+        if as_json:
+            return
     title = (
         f"{Path(found.encounter).name}: where {found.side}'s win rate crosses {_pct(c.target)}"
         f" as {span.key} goes from {span.low} to {span.high} ({found.runs} seeds a probe)"
@@ -398,7 +413,16 @@ def _show_search(found: Search, span: Range, fights: _Fights, as_json: bool) -> 
             f" rate is monotone in {key} (it reads the direction from the two ends)"
         )
     )
-    _print_timing(fights)
+    _print_timing(fights, report)
+
+
+def _json_and_report(data: dict[str, object], as_json: bool, report: Path | None) -> None:
+    """Print ``data`` with ``--json``; draw the report from the same dictionary."""
+    from ._report import sweep_page
+
+    write_report(report, lambda: sweep_page(data))
+    if as_json:
+        print_json(data)
 
 
 def _unsure(found: Search) -> bool:
@@ -411,7 +435,7 @@ def _unsure(found: Search) -> bool:
     return any(by_value[v][0] <= c.target <= by_value[v][1] for v in (c.below, c.above))
 
 
-def _print_timing(fights: _Fights) -> None:
+def _print_timing(fights: _Fights, report: Path | None = None) -> None:
     from initiative.replays import plain
 
     clock = fights.clock
@@ -422,3 +446,5 @@ def _print_timing(fights: _Fights) -> None:
     if fights.db is not None:
         runs = ", ".join(map(str, fights.run_ids))
         out.print(plain(f"results stored in {fights.db} as runs {runs} (one a value)"))
+    if report is not None:
+        out.print(plain(f"report written to {report}"))

@@ -37,20 +37,45 @@ from typing import Any, BinaryIO, TextIO
 import msgspec
 import trio
 
-from initiative.actors import Names, Presentation, StateTable, present, render
+from initiative.actors import (
+    MOVE_HELP,
+    Known,
+    Names,
+    NotAMove,
+    Presentation,
+    Spot,
+    StateTable,
+    looks_like_move,
+    move_frame,
+    move_hint,
+    present,
+    render,
+    typed_point,
+)
 from initiative.engine import View
-from initiative.events import EncounterStarted, InitiativeError, decode_event, visible
+from initiative.events import (
+    CombatantSpec,
+    EncounterStarted,
+    InitiativeError,
+    decode_event,
+    visible,
+)
 from initiative.replays import TableNarrator
 
+from ._gm import gm_said, gm_typed, is_gm
 from ._wire import PROTOCOL_VERSION
 
 NEWS_PREFIX = b'{"type":"news","event":'
 
-HELP = """\
+HELP = (
+    """\
 Type the number of an offer and press Enter, before the countdown ends.
   ?   this help        s   the decision again        Ctrl-C  leave the fight
 A decision not made in time is recorded as a timeout and the fight goes on; the seat's token
-lets you join again."""
+lets you join again.
+"""
+    + MOVE_HELP
+)
 
 
 class ServerLost(InitiativeError):
@@ -316,6 +341,9 @@ class Client:
         self.winner: str | None = None
         self.ended = False
         self.changed = trio.Event()
+        self.news = True
+        """Whether the server sends this connection the log's lines (a seat of an encounter
+        with hidden numbers gets only the table's words: ``reveal``)."""
 
     # -- the server's side
 
@@ -343,15 +371,25 @@ class Client:
     def on_frame(self, line: bytes) -> None:
         frame = json.loads(line)
         match frame.get("type"):
+            case "welcome" if frame.get("role") == "gm":
+                self.screen.say(f"the GM of {visible(frame['encounter'])} (gm help lists commands)")
+            case "gm_result":
+                gm_said(self, frame)
             case "welcome" if frame["seat"] is None:
                 self.screen.say(f"watching {visible(frame['encounter'])}")
             case "welcome":
                 who = ", ".join(frame["combatants"])
                 self.screen.say(f"seated as {visible(who)} in {visible(frame['encounter'])}")
+                self.news = bool(frame.get("news", True))
+                if self.copy is not None and not self.news:
+                    self.screen.say("the server keeps the log from seats (reveal): no copy is kept")
             case "news":
                 self.on_news(line)
             case "table":
                 self.table = msgspec.convert(frame["state"], StateTable)
+                if not self.news:  # the table's words are all this seat hears
+                    for sentence in frame["said"]:
+                        self.screen.say(visible(sentence))
             case "priority":
                 self.on_priority(frame)
             case "grace":
@@ -389,7 +427,7 @@ class Client:
         shown = self._presentation(frame)
         self.grace = None
         self.asked = Asked(frame, shown, trio.current_time() + float(frame["deadline"]))
-        self.screen.say("\n" + render(shown))
+        self.screen.say("\n" + _shown(shown))
 
     def _presentation(self, frame: dict[str, Any]) -> Presentation:
         if frame.get("screen") is not None:
@@ -446,10 +484,12 @@ class Client:
         """Answer the decision on screen with the lines typed."""
         while True:
             text = (await keyboard.line()).strip()
-            if text in ("?", "help", "h"):
+            if is_gm(text):
+                await gm_typed(self, text)
+            elif text in ("?", "help", "h"):
                 self.screen.say(HELP)
             elif text in ("s", "situation") and self.asked is not None:
-                self.screen.say(render(self.asked.shown))
+                self.screen.say(_shown(self.asked.shown))
             elif self.asked is None:
                 if text:
                     self.screen.say("nothing to decide right now")
@@ -460,9 +500,37 @@ class Client:
                     {"type": "decision", "who": asked.frame["who"], "seq": asked.seq,
                      "offer": int(text) - 1}
                 )  # fmt: skip
+            elif self.asked.shown.move is not None and looks_like_move(text):
+                await self.move(text, self.asked)
             else:
-                self.screen.say(f"Type a number from 1 to {len(self.asked.shown.offers)}.")
+                also = ", or a point to move to" if self.asked.shown.move is not None else ""
+                self.screen.say(f"Type a number from 1 to {len(self.asked.shown.offers)}{also}.")
             self._wake()
+
+    async def move(self, text: str, asked: Asked) -> None:
+        """Send the move to the point ``text`` names (see :mod:`initiative.actors`) as
+        the ruleset's move action; the rules check it, and a refusal comes back as an error
+        with their reason, then the decision again."""
+        move = asked.shown.move
+        assert move is not None
+        view = asked.frame["view"]
+        # Only who stands where: a seat's view hides enemies' numbers (null).
+        me = msgspec.convert(view["me"], Spot)
+        others = [msgspec.convert(c, Spot) for c in (*view["enemies"], *view["allies"])]
+        # The names on the screen (a seat hears no raw news, so it may know no encounter).
+        shown = {c.id: c.name for c in asked.shown.combatants}
+        known = Known(shown, msgspec.convert(view["spec"], CombatantSpec))
+        try:
+            to = typed_point(text, me, others, known, move)
+        except NotAMove as err:
+            self.screen.say(str(err))
+            return
+        self.asked = None
+        self.screen.say(f"> Move to {to}")
+        await self.send(
+            {"type": "decision", "who": asked.frame["who"], "seq": asked.seq,
+             "action": move_frame(move, to)}
+        )  # fmt: skip
 
     async def send(self, frame: dict[str, Any]) -> None:
         try:
@@ -471,6 +539,12 @@ class Client:
             raise ServerLost(
                 "the server closed the connection before the end of the fight"
             ) from None
+
+
+def _shown(shown: Presentation) -> str:
+    """The decision as text, with what may be typed to move when a move is offered."""
+    text = render(shown)
+    return text if shown.move is None else text + "\n" + move_hint(shown.move)
 
 
 def _tick(left: float, now: float) -> float:
@@ -487,6 +561,7 @@ async def join_fight(
     keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
     tls: ssl.SSLContext | None = None,
+    role: str = "spectator",
 ) -> str | None:
     """Play ``seat`` until the end (or watch, without a seat); returns the winner. With
     ``tls`` (see :func:`client_context`), over TLS, the server's certificate checked first.
@@ -512,7 +587,7 @@ async def join_fight(
             raise InitiativeError(
                 f"cannot connect to {address} with TLS: {reason or _handshake_failure(err)}"
             ) from None
-    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy)
+    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy, role=role)
 
 
 async def play(
@@ -523,14 +598,18 @@ async def play(
     screen: Screen,
     keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
+    role: str = "spectator",
 ) -> str | None:
-    """:func:`join_fight` on a connected ``stream``."""
+    """:func:`join_fight` on a connected ``stream``; without a seat, in ``role`` (``gm`` or
+    ``spectator``) with that role's ``token``."""
     client = Client(stream, screen, copy=copy)
     outcome: list[BaseException] = []
     async with stream:
         hello: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION}
         if seat is not None:
             hello.update(seat=seat, token=token)
+        else:
+            hello.update(role=role, token=token)
         await client.send(hello)
         async with trio.open_nursery() as nursery:
 
@@ -541,10 +620,25 @@ async def play(
                     outcome.append(err)
                 nursery.cancel_scope.cancel()
 
+            async def gm_typing(keyboard: Keyboard) -> None:
+                # The GM's typed commands. Input that is not a terminal and ends (a GM started
+                # with no keyboard) leaves the GM watching; Ctrl-D or a closed terminal leaves.
+                try:
+                    await client.keys(keyboard)
+                except LeftFight as left:
+                    if str(left) == "the input ended":
+                        return
+                    outcome.append(left)
+                except InitiativeError as err:
+                    outcome.append(err)
+                nursery.cancel_scope.cancel()
+
             nursery.start_soon(until_done, client.frames)
             nursery.start_soon(client.keep_live_line)
             if keyboard is not None and seat is not None:
                 nursery.start_soon(until_done, lambda: client.keys(keyboard))
+            elif keyboard is not None and role == "gm":
+                nursery.start_soon(gm_typing, keyboard)
     screen.close()
     if outcome:
         raise outcome[0]

@@ -1,8 +1,14 @@
 """The seat server: a live fight whose seats are played over the network.
 
 One TCP port speaks two things, told apart by the first bytes a client sends: the seat protocol
-(newline-delimited JSON frames, ``docs/protocol.md``), and HTTP for the browser seat (``GET
-/seat/NAME`` is the page, ``GET /ws`` the same frames over a WebSocket).
+(newline-delimited JSON frames, ``docs/protocol.md``), and HTTP (read by h11, :mod:`._http`)
+for the browser pages (``/gm``, ``/watch``, ``/seat/NAME``; ``/ws`` the same frames over a
+WebSocket).
+
+A connection is a seat (its hello names the seat, with the seat's token), the game master or a
+spectator (its hello names the role, with that role's token). The GM and spectators get every
+log line as news; a seat, unless the encounter says ``reveal = "all"``, gets no news and sees its
+enemies' hit points and AP as ``null`` (the table frames' words and state are what it hears).
 
 The fight never waits on a client. The scheduler only publishes: each log line is appended to
 :attr:`SeatServer.lines` and a seat's pending request is set on the seat; every connection has
@@ -29,19 +35,20 @@ from __future__ import annotations
 import contextlib
 import math
 import re
+import secrets
 import ssl
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+from urllib.parse import unquote
 
 import msgspec
 import structlog
 import trio
 import trio_websocket
 
-from initiative.actors import PolicyRunner, Seat, make_runners, schedule
+from initiative.actors import PolicyRunner, Seat, make_runners, new_token, schedule
 from initiative.engine import Decision, DiceSource, Fight, recorded_dice
 from initiative.events import (
     EncounterSpec,
@@ -57,7 +64,8 @@ from initiative.replays import (
     reseeds,
 )
 
-from . import _wire as wire
+from . import _http as http, _pages as pages, _wire as wire
+from ._gm import GmDesk, gm_frame
 from ._talk import TableTalk
 
 log = structlog.get_logger("initiative.serve")
@@ -202,12 +210,18 @@ class PrefixedStream(trio.abc.Stream):
         await self.stream.aclose()
 
 
+#: What a connection is, by its hello: a player's seat, the game master, or a spectator.
+Role = Literal["seat", "gm", "spectator"]
+
+
 @dataclass(eq=False)
 class Connection:
     """One client: what it has been sent, and what it is owed."""
 
     transport: Any
     peer: str
+    role: Role = "seat"
+    """``seat``, ``gm`` or ``spectator`` (from its hello)."""
     seat: Seat | None = None
     cursor: int = 0
     sent: object | None = None
@@ -215,6 +229,8 @@ class Connection:
     refusals: int = 0
     graces: dict[str, float | None] = field(default_factory=dict)
     """For each seat, the end of the last grace this connection was told of."""
+    clocks: dict[str, object] = field(default_factory=dict)
+    """For each seat, the pending decision this connection (GM, spectator) was told of."""
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     """Around its play: cancelled when a new connection takes its seat over."""
     taken_over: bool = False
@@ -230,12 +246,24 @@ class SeatServer:
         limits: Limits | None = None,
         *,
         tls: ssl.SSLContext | None = None,
+        gm_token: str | None = None,
     ) -> None:
+        self.gm_token = gm_token or secrets.token_urlsafe(16)
+        """The game master's secret (``hello`` with ``role: gm``), never in the log."""
+        self.desk = GmDesk(tell=self.notify)
         self.spec = spec
         self.seats = dict(seats)
         self.limits = limits or Limits()
         self.tls = tls
         """Serve over TLS with this context (see :func:`server_context`); plain text if None."""
+        self.gm_token = new_token()
+        """The game master's secret (never in the event log)."""
+        self.spectator_token = new_token()
+        """The spectators' secret (one for all of them)."""
+        self.reveal: Literal["words", "all"] = (
+            "words" if isinstance(spec.reveal, msgspec.UnsetType) else spec.reveal
+        )
+        """What a seat sees of its enemies: ``words`` or ``all`` (the encounter's ``reveal``)."""
         self.talk = TableTalk(spec)
         self.lines: list[bytes] = []
         self.ended = False
@@ -329,7 +357,7 @@ class SeatServer:
                 reason="a TLS handshake, but this server speaks plain text (no --tls)",
             )
             return
-        if first.startswith(b"GET "):
+        if _HTTP.match(first):
             await self._http(stream, first, peer)
         elif first:
             await self._session(LineTransport(stream, first, self.limits), peer)
@@ -354,7 +382,11 @@ class SeatServer:
                     f"protocol version {hello.version} is not spoken here"
                     f" (this server speaks {wire.PROTOCOL_VERSION})"
                 )
-            if hello.seat is not None:
+            if hello.seat is None:
+                conn.role = self._role(hello)
+            elif hello.role not in (None, "seat"):
+                raise Cut(f"a hello names a seat or the {hello.role} role, not both")
+            else:
                 seat = self.seats.get(hello.seat)
                 if seat is None:
                     raise Cut(f"no seat {hello.seat!r}")
@@ -366,7 +398,7 @@ class SeatServer:
                 if isinstance(displaced, Connection):
                     displaced.taken_over = True
                     displaced.scope.cancel()
-            log.info("connected", peer=peer, seat=hello.seat or "(spectator)")
+            log.info("connected", peer=peer, seat=hello.seat or f"({conn.role})")
             stopping = False  # the server is (Ctrl-C): the seat does not leave
             try:
                 with conn.scope:
@@ -388,7 +420,7 @@ class SeatServer:
                 log.warning(
                     "connection lost",
                     peer=peer,
-                    seat=conn.seat.name if conn.seat else "(spectator)",
+                    seat=conn.seat.name if conn.seat else f"({conn.role})",
                     reason=str(cut),
                 )
                 return
@@ -398,6 +430,26 @@ class SeatServer:
             with trio.move_on_after(1):
                 with contextlib.suppress(*LOST):
                     await transport.send(wire.encode(wire.Error(reason=str(cut), fatal=True)))
+
+    def _role(self, hello: wire.Hello) -> Role:
+        """The role a hello without a seat asks for, its token checked (else a :class:`Cut`)."""
+        if hello.role == "gm":
+            if not _same(hello.token, self.gm_token):
+                raise Cut("the GM needs the GM token (printed by serve)")
+            return "gm"
+        if hello.role == "spectator":
+            if not _same(hello.token, self.spectator_token):
+                raise Cut("spectators need the spectator token (printed by serve)")
+            return "spectator"
+        raise Cut(
+            "a hello names a seat (with its token) or a role, gm or spectator (with its token);"
+            " spectators need the spectator token (printed by serve)"
+        )
+
+    def hears_news(self, conn: Connection) -> bool:
+        """Whether ``conn`` is sent the log's lines: the GM and spectators are, a seat only
+        with ``reveal = "all"`` (the log holds every hit point and AP)."""
+        return conn.role != "seat" or self.reveal == "all"
 
     async def _play(self, conn: Connection) -> None:
         seat = conn.seat
@@ -412,6 +464,9 @@ class SeatServer:
                         deadline=seat.deadline if seat else 0.0,
                         encounter=self.spec.name,
                         ruleset=self.spec.ruleset,
+                        role=conn.role,
+                        news=self.hears_news(conn),
+                        reveal=self.reveal,
                     )
                 ),
             )
@@ -466,13 +521,20 @@ class SeatServer:
                 )
                 await self._send(conn, wire.encode(wire.Error(reason=reason)))
             start = conn.cursor
+            news = self.hears_news(conn)
             while conn.cursor < len(self.lines):
                 line = self.lines[conn.cursor]
                 conn.cursor += 1
-                await self._send(conn, wire.encode(wire.News(event=msgspec.Raw(line))))
+                if news:
+                    await self._send(conn, wire.encode(wire.News(event=msgspec.Raw(line))))
+                if seat is not None and (refused := _refused(line, seat.combatants)):
+                    await self._send(conn, wire.encode(wire.Error(reason=refused)))
             if conn.cursor > start:
                 seated = seat.combatants if seat is not None else ()
-                await self._send(conn, self.talk.frame(self.lines, start, conn.cursor, seated))
+                reveal = self.reveal == "all" or conn.role != "seat"
+                await self._send(
+                    conn, self.talk.frame(self.lines, start, conn.cursor, seated, reveal=reveal)
+                )
             for other in self.seats.values():
                 waiting = other.in_grace()
                 if waiting is not None and conn.graces.get(other.name) != waiting.grace_ends:
@@ -481,6 +543,19 @@ class SeatServer:
                         seat=other.name, who=waiting.who, remaining=_seconds(waiting.grace_left())
                     )
                     await self._send(conn, wire.encode(grace))
+            if conn.role != "seat":
+                for other in self.seats.values():
+                    asked = other.pending
+                    if (
+                        asked is not None
+                        and not asked.answered.is_set()
+                        and conn.clocks.get(other.name) is not asked
+                    ):
+                        conn.clocks[other.name] = asked
+                        clock = wire.Clock(
+                            seat=other.name, who=asked.who, left=_seconds(asked.left())
+                        )
+                        await self._send(conn, wire.encode(clock))
             request = seat.pending if seat is not None else None
             if (
                 seat is not None
@@ -489,10 +564,13 @@ class SeatServer:
                 and not request.answered.is_set()
             ):
                 conn.sent = request
-                await self._send(
-                    conn, wire.priority(request.view, _seconds(request.left()), self.spec)
-                )
+                frame = wire.priority(request.view, _seconds(request.left()), self.spec)
+                if self.reveal != "all":
+                    frame = wire.hide_enemies(frame)
+                await self._send(conn, frame)
             if self.ended and conn.cursor == len(self.lines):
+                if conn.errors:  # (a GM's result left while the last news went out)
+                    continue
                 await self._send(
                     conn, wire.encode(wire.End(winner=self.winner, events=len(self.lines)))
                 )
@@ -525,10 +603,14 @@ class SeatServer:
                 self._refuse(conn, str(err))
                 continue
             seat = conn.seat
-            if not isinstance(frame, wire.Decide):
+            if isinstance(frame, wire.Gm):
+                gm_frame(self, conn, frame)
+            elif not isinstance(frame, wire.Decide):
                 self._refuse(conn, "already greeted: a second hello is refused")
-            elif seat is None:
+            elif conn.role == "spectator":
                 self._refuse(conn, "spectators are read-only")
+            elif seat is None:
+                self._refuse(conn, "the GM plays no seat: decisions come from the seats")
             elif frame.who not in seat.combatants:
                 self._refuse(conn, f"{frame.who!r} is not played from seat {seat.name!r}")
             else:
@@ -548,55 +630,77 @@ class SeatServer:
                     self._refuse(conn, reason)
 
     async def _http(self, stream: trio.abc.Stream, first: bytes, peer: str) -> None:
-        head = bytearray(first)
-        with trio.move_on_after(self.limits.hello_timeout) as scope:
-            while b"\r\n\r\n" not in head:
-                if len(head) > 8192:
-                    log.warning("connection cut", peer=peer, reason="request head over 8 KiB")
-                    return
-                data = await stream.receive_some(4096)
-                if not data:
-                    return
-                head += data
-        if scope.cancelled_caught:
-            log.warning("connection cut", peer=peer, reason="no request in time")
+        """One HTTP request (read by h11): a page, an HTTP error, or the WebSocket at ``/ws``."""
+        limits = self.limits
+        request = await http.read_request(stream, first, limits.hello_timeout)
+        if isinstance(request, http.Refused):
+            log.warning("request refused", peer=peer, status=request.status, reason=request.reason)
+            await http.send(stream, http.error(request.status, request.reason), limits.send_timeout)
             return
-        request_line, _, rest = bytes(head).partition(b"\r\n")
-        parts = request_line.split()
-        path = parts[1].decode("latin-1") if len(parts) >= 2 else "/"
-        upgrade = b"upgrade: websocket" in rest.lower()
-        if path == "/ws" and upgrade:
-            async with trio.open_nursery() as nursery:
-                request = await trio_websocket.wrap_server_stream(
-                    nursery,
-                    PrefixedStream(stream, bytes(head)),
-                    max_message_size=self.limits.max_frame,
-                )
-                ws = await request.accept()
-                await self._session(WebSocketTransport(ws, self.limits), peer)
-                with trio.move_on_after(1):
-                    await ws.aclose()
-                nursery.cancel_scope.cancel()
+        head = request.method == "HEAD"
+        if request.method not in ("GET", "HEAD"):
+            reason = f"{request.method} is not served here: pages are read with GET"
+            answer = http.error(405, reason, allow="GET, HEAD")
+        elif request.path == "/ws" and request.upgrade and not head:
+            await self._websocket(stream, request, peer)
             return
-        if path == "/" or path.startswith("/seat/"):
-            body = page()
-            status = b"200 OK"
+        elif request.path == "/ws":
+            reason = "the seat protocol over a WebSocket: connect with a WebSocket client"
+            answer = http.error(426, reason, head_only=head, headers=[("Upgrade", "websocket")])
+        elif request.path == "/favicon.ico":  # browsers ask; the pages have no icon
+            answer = http.answer(204, b"", head_only=head)
         else:
-            body, status = b"not found\n", b"404 Not Found"
-        headers = (
-            b"HTTP/1.1 " + status + b"\r\n"
-            b"Content-Type: text/html; charset=utf-8\r\n"
-            b"Content-Length: " + str(len(body)).encode() + b"\r\n"
-            b"Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\n"
-            b"X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n"
-        )
-        with trio.move_on_after(self.limits.send_timeout):
-            await stream.send_all(headers + body)
+            body = self.page_at(request.path)
+            if body is None:
+                answer = http.error(404, f"no page at {request.path}", head_only=head)
+            else:
+                answer = http.answer(200, body, "text/html; charset=utf-8", head_only=head)
+        await http.send(stream, answer, limits.send_timeout)
+
+    def page_at(self, path: str) -> bytes | None:
+        """The page at ``path``: ``/gm``, ``/watch``, ``/seat/NAME`` (a seat of this fight), or
+        ``/`` (where to go); ``None`` for any other."""
+        if path in ("/", "/gm", "/watch"):
+            return pages.page(path.strip("/") or "home")
+        if path.startswith("/seat/") and unquote(path[len("/seat/") :]) in self.seats:
+            return pages.page("seat")
+        return None
+
+    async def _websocket(self, stream: trio.abc.Stream, request: http.Request, peer: str) -> None:
+        """The seat protocol over a WebSocket (trio-websocket reads the upgrade again)."""
+        async with trio.open_nursery() as nursery:
+            upgrade = await trio_websocket.wrap_server_stream(
+                nursery,
+                PrefixedStream(stream, request.raw),
+                max_message_size=self.limits.max_frame,
+            )
+            ws = await upgrade.accept()
+            await self._session(WebSocketTransport(ws, self.limits), peer)
+            with trio.move_on_after(1):
+                await ws.aclose()
+            nursery.cancel_scope.cancel()
 
 
-def page() -> bytes:
-    """The browser seat: one self-contained HTML file (no external resources)."""
-    return resources.files(__package__).joinpath("seat.html").read_bytes()
+def _same(offered: str | None, token: str) -> bool:
+    """Whether ``offered`` is ``token``, compared in constant time."""
+    return offered is not None and secrets.compare_digest(offered.encode(), token.encode())
+
+
+class _Rejected(msgspec.Struct):
+    who: str
+    reason: str
+
+
+_REJECTED = b'{"type":"ActionRejected",'
+
+
+def _refused(line: bytes, combatants: Sequence[str]) -> str | None:
+    """The rules' reason, when ``line`` records an action of ``combatants`` refused (the seat
+    is told it as a non-fatal error, then asked again)."""
+    if not line.startswith(_REJECTED):
+        return None
+    rejected = msgspec.json.decode(line, type=_Rejected)
+    return rejected.reason if rejected.who in combatants else None
 
 
 def _seconds(value: float) -> float:
@@ -680,44 +784,36 @@ def tls_failure(exc: BaseException) -> str:
     return _reason(exc)
 
 
-_HOST = re.compile(
-    rb"^host:[ \t]*([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d+)?[ \t\r]*$", re.I | re.M
-)
-
-
 async def _plain_on_tls(stream: trio.abc.Stream, first: bytes, limits: Limits) -> str:
     """Answer a plain-text client on a TLS port in plain text, and say why it was refused: a
     browser is sent to the same page over ``https://`` (the token, in the URL's fragment, goes
     along and never to the server), anything else gets a fatal error frame."""
-    if not first.startswith(b"GET "):
+    if not _HTTP.match(first):
         await _fatal(stream, SPEAKS_TLS)
         return "plain text on the TLS port"
-    head = bytearray(first)
-    with trio.move_on_after(limits.hello_timeout):
-        while b"\r\n\r\n" not in head and len(head) <= 8192:
-            data = await stream.receive_some(4096)
-            if not data:
-                break
-            head += data
-    request_line, _, rest = bytes(head).partition(b"\r\n")
-    parts = request_line.split()
-    path = parts[1] if len(parts) >= 2 and parts[1].startswith(b"/") else b"/"
-    host = _HOST.search(rest.partition(b"\r\n\r\n")[0])
-    if host is None:
-        status, body, where = b"400 Bad Request", b"this server speaks https\n", b""
+    request = await http.read_request(stream, first, limits.hello_timeout)
+    host = (
+        _HOST.fullmatch(request.headers.get("host", ""))
+        if isinstance(request, http.Request)
+        else None
+    )
+    if host is None or not isinstance(request, http.Request):
+        answer = http.error(400, "this server speaks https")
         sent = "plain HTTP on the TLS port"
     else:
         sent = "plain HTTP on the TLS port: sent to https://"
-        url = b"https://" + host.group(1) + (host.group(2) or b"") + path.split(b"#")[0]
-        status, body, where = b"307 Temporary Redirect", url + b"\n", b"Location: " + url + b"\r\n"
-    headers = (
-        b"HTTP/1.1 " + status + b"\r\n" + where + b"Content-Type: text/plain; charset=utf-8\r\n"
-        b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n"
-    )
-    with trio.move_on_after(limits.send_timeout):
-        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
-            await stream.send_all(headers + body)
+        url = f"https://{host.group(0)}{request.path}"
+        answer = http.answer(307, url.encode() + b"\n", headers=[("Location", url)])
+    await http.send(stream, answer, limits.send_timeout)
     return sent
+
+
+#: How an HTTP request starts (a method, then a space); a frame of the line protocol starts
+#: with ``{``.
+_HTTP = re.compile(rb"[A-Z]{3,10} ")
+
+#: A Host header's value worth redirecting to: a name or an address, and a port.
+_HOST = re.compile(r"([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d+)?")
 
 
 def seats_for(
@@ -753,6 +849,10 @@ class Served:
     """Events of the log that were there before (a resumed fight), else 0."""
     tls: bool = False
     """Whether it speaks TLS (``https://`` links)."""
+    gm_token: str = ""
+    """The game master's token (``/gm#token=...``, ``join --gm``)."""
+    spectator_token: str = ""
+    """The spectators' token (``/watch#token=...``, ``join --watch``)."""
 
 
 @dataclass
@@ -930,11 +1030,22 @@ async def _serve(
         async with trio.open_nursery() as nursery:
             nursery.start_soon(trio.serve_listeners, server.handle, listeners)
             task_status.started(
-                Served(host=host, port=bound, seats=seats, resumed=len(kept), tls=tls is not None)
+                Served(
+                    host=host,
+                    port=bound,
+                    seats=seats,
+                    resumed=len(kept),
+                    tls=tls is not None,
+                    gm_token=server.gm_token,
+                    spectator_token=server.spectator_token,
+                )
             )
             if wait and seats:
                 await server.wait_all_seated()
-            await schedule(fight, runners, decisions=prefix.decisions if prefix else ())
+            await schedule(
+                fight, runners, decisions=prefix.decisions if prefix else (),
+                interrupts=server.desk,
+            )  # fmt: skip
             server.finish(fight.state.winner)
             with trio.move_on_after(linger):
                 while server.connections:

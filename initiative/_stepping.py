@@ -25,8 +25,10 @@ from initiative.events import (
     EncounterSpec,
     Event,
     IllegalActionError,
+    IllegalOverrideError,
     LogWriter,
     Offer,
+    Override,
     Window,
 )
 
@@ -138,6 +140,20 @@ class SteppedFight:
             return self.token.view
         window = self.token.window if self.token is not None else _NO_WINDOW
         return self.fight.view(who, window, (), self.fight.next_seq - 1)
+
+    def override(self, override: Override | dict[str, Any]) -> int:
+        """The game master steps in at the pending decision (an override object such as
+        ``SetHp(who="bo", hp=7)``, or its JSON form ``{"type": "SetHp", ...}``): recorded in
+        the log as ``GmOverride`` with what it makes, then priority is granted again in the
+        new state. Returns the ``GmOverride``'s seq; raises :class:`IllegalOverrideError` with
+        the rules' reason when it cannot be done (nothing is recorded then)."""
+        if self.token is None:
+            raise IllegalOverrideError("the encounter has ended")
+        seq = self._step.override(override)
+        self.token = self._step.token
+        if self.token is None:
+            self._finish()
+        return seq
 
     def send(self, decision: Decision | Action | Any) -> PriorityToken | None:
         """Answer the pending token with an action (or a :class:`Decision`); the next token.

@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -25,9 +25,11 @@ class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello"):
     version: int
     """The protocol version the client speaks."""
     seat: str | None = None
-    """The seat to take (a combatant id or a side); omit it to spectate."""
+    """The seat to take (a combatant id or a side); omit it for another role."""
+    role: Literal["seat", "gm", "spectator"] | None = None
+    """``gm`` or ``spectator`` (with that role's token); ``seat`` or omitted with a seat."""
     token: str | None = None
-    """The seat's secret, as the game master received it from ``serve``."""
+    """The seat's (or the role's) secret, as the game master received it from ``serve``."""
 
 
 class Decide(msgspec.Struct, frozen=True, kw_only=True, tag="decision"):
@@ -49,13 +51,20 @@ class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome"):
 
     version: int
     seat: str | None
-    """The seat taken (``None`` for a spectator)."""
+    """The seat taken (``None`` for the GM and a spectator)."""
     combatants: tuple[str, ...]
     """The combatants this connection plays."""
     deadline: float
     """Seconds each decision may take."""
     encounter: str
     ruleset: str
+    role: Literal["seat", "gm", "spectator"] = "seat"
+    """What this connection is: a seat, the game master, or a spectator."""
+    news: bool = True
+    """Whether this connection is sent every log line as ``news``: the GM and spectators are;
+    a seat only when the encounter says ``reveal = "all"`` (the log holds hidden numbers)."""
+    reveal: Literal["words", "all"] = "all"
+    """What a seat sees of its enemies: their hit points in words (``words``) or everything."""
 
 
 class Priority(msgspec.Struct, frozen=True, kw_only=True, tag="priority"):
@@ -72,6 +81,58 @@ class Priority(msgspec.Struct, frozen=True, kw_only=True, tag="priority"):
     distance and direction, what an opening reacts to, the state the seat may see)."""
 
 
+class Token(msgspec.Struct, frozen=True, kw_only=True):
+    """One combatant on the battle map (what anyone at the table sees of it)."""
+
+    id: str
+    name: str
+    side: str
+    at: tuple[float, float]
+    """Where it stands, in metres."""
+    size: int
+    """1 small, 2 medium, 3 large, 4 huge (the token's diameter on the map)."""
+    reach: float
+    """Its longest melee reach, in metres (shown on hover)."""
+    standing: bool = True
+    conditions: tuple[tuple[str, str, str], ...] = ()
+    """Each condition: its name in the log (``in_cover``), in words (``in cover``), and how long
+    it lasts in words (``end of round 2``; ``""``: until ended)."""
+    counters: tuple[tuple[str, int], ...] = ()
+    """The ruleset's tallies kept for it, by name."""
+
+
+class Roll(msgspec.Struct, frozen=True, kw_only=True):
+    """One die roll, as its card shows it."""
+
+    seq: int
+    who: str | None
+    """The name of whoever rolled (``None``: the table)."""
+    purpose: str
+    expr: str
+    dice: tuple[int, ...]
+    """Each die's face."""
+    modifier: int
+    total: int
+    given: bool = False
+    """Rolled at the table and typed in (``--dice``), not drawn by the server."""
+
+
+class Board(msgspec.Struct, frozen=True, kw_only=True):
+    """The battle map and what the tracker shows besides the state table."""
+
+    tokens: tuple[Token, ...] = ()
+    sides: tuple[str, ...] = ()
+    """The sides in the encounter's order (for their colours)."""
+    priority: str | None = None
+    """The id of whoever may act right now."""
+    window: str | None = None
+    """``turn`` or ``opening`` while someone holds priority."""
+    last_move: tuple[str, tuple[float, float], tuple[float, float]] | None = None
+    """The last move: who, from where, to where."""
+    rolls: tuple[Roll, ...] = ()
+    """The dice rolled in the news just sent (the last 24 at most)."""
+
+
 class TableFrame(msgspec.Struct, frozen=True, kw_only=True, tag="table"):
     """Server: after news, what the table said about it and the state as the seat sees it."""
 
@@ -79,6 +140,17 @@ class TableFrame(msgspec.Struct, frozen=True, kw_only=True, tag="table"):
     """The table narration's sentences for the news just sent, plain text."""
     state: StateTable
     """The fight after the last event folded in (``state.seq``)."""
+    board: Board | None = None
+    """The battle map, who holds priority, and the dice of the news just sent."""
+
+
+class Clock(msgspec.Struct, frozen=True, kw_only=True, tag="clock"):
+    """Server, to the GM and spectators: a seat holds priority and has ``left`` seconds."""
+
+    seat: str
+    who: str
+    """The combatant deciding."""
+    left: float
 
 
 class News(msgspec.Struct, frozen=True, kw_only=True, tag="news"):
@@ -101,7 +173,27 @@ class End(msgspec.Struct, frozen=True, kw_only=True, tag="end"):
     events: int
 
 
-ClientFrame = Hello | Decide
+class Gm(msgspec.Struct, frozen=True, kw_only=True, tag="gm"):
+    """Client (the GM only): an override to apply at the next decision point."""
+
+    id: int
+    """The client's own number for it, echoed in the :class:`GmResult`."""
+    override: Any
+    """The override object (``{"type": "SetHp", "who": "bo", "hp": 7}``, see
+    ``docs/protocol.md``)."""
+
+
+class GmResult(msgspec.Struct, frozen=True, kw_only=True, tag="gm_result", omit_defaults=True):
+    """Server, to the GM connection that sent a :class:`Gm`: recorded (``seq`` of its
+    ``GmOverride``), or refused with the reason."""
+
+    id: int
+    ok: bool
+    seq: int | None = None
+    reason: str | None = None
+
+
+ClientFrame = Hello | Decide | Gm
 
 _encoder = msgspec.json.Encoder()
 _client_decoder = msgspec.json.Decoder(ClientFrame)
@@ -132,7 +224,7 @@ def priority(view: View, deadline: float, encounter: EncounterSpec | None = None
     )
 
 
-def decode_client(data: bytes) -> Hello | Decide:
+def decode_client(data: bytes) -> Hello | Decide | Gm:
     try:
         return _client_decoder.decode(data)
     except msgspec.DecodeError as err:
@@ -165,4 +257,21 @@ class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
     """Seconds of grace left when the frame was sent."""
 
 
-ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace
+ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace | Clock | GmResult
+
+
+#: What a seat is not told of an enemy in a priority frame's ``view`` (``reveal = "words"``).
+HIDDEN = ("hp", "max_hp", "ap")
+
+
+def hide_enemies(frame: bytes) -> bytes:
+    """A priority frame with its view's enemies' hit points and AP made ``null`` (the presentation
+    already gives their health in words)."""
+    data = msgspec.json.decode(frame)
+    view = data["view"]
+    enemies = {e["id"] for e in view["enemies"]}
+    for seen in [*view["enemies"], view.get("nearest")]:
+        if isinstance(seen, dict) and seen.get("id") in enemies:
+            for key in HIDDEN:
+                seen[key] = None
+    return _encoder.encode(data) + b"\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from initiative.events import (
     ActionDeclared,
     ActionRejected,
+    AddCombatant,
     AttackResolved,
     CheckResolved,
     CombatantDefeated,
@@ -18,6 +19,7 @@ from initiative.events import (
     EncounterStarted,
     EndTurn,
     Event,
+    GmOverride,
     Healed,
     InitiativeOrdered,
     InitiativeRolled,
@@ -31,6 +33,7 @@ from initiative.events import (
     TurnStarted,
 )
 
+from ._gm_words import gm_line, gm_words
 from ._literal import literal
 
 
@@ -132,6 +135,8 @@ class Narrator:
                 return f"[bold red]{n(who)} is defeated[/bold red] ({literal(reason)})"
             case CombatantLeft(who=who, reason=reason):
                 return f"{n(who)} leaves the fight ({literal(reason)})"
+            case GmOverride():
+                return gm_line(self, event)
             case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
                 head = f"{literal(winner)} win" if winner else "No winner"
                 return f"[bold green]{head}[/bold green] after {rounds} round(s): {literal(reason)}"
@@ -141,6 +146,9 @@ class Narrator:
 def who_of(event: Event) -> str | None:
     """The combatant an event is about, if any."""
     who = getattr(event, "who", None)
+    if isinstance(event, GmOverride):  # about the combatant the GM changed
+        o = event.override
+        who = o.id if isinstance(o, AddCombatant) else getattr(o, "who", None)
     if isinstance(who, tuple):
         return ",".join(who)
     return who if isinstance(who, str) else None
@@ -148,6 +156,8 @@ def who_of(event: Event) -> str | None:
 
 def summary(event: Event) -> str:
     """A one-line, plain-text summary of an event's own fields (for tables)."""
+    if isinstance(event, GmOverride):
+        return gm_words(event.override, str)
     skip = {"seq", "cause", "who", "encounter"}
     parts = []
     for name in event.__struct_fields__:

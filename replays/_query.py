@@ -12,6 +12,7 @@ import msgspec
 from initiative.engine import EncounterState, fold
 from initiative.events import (
     LOG_FORMAT,
+    CombatantJoined,
     EncounterEnded,
     Event,
     LogContents,
@@ -77,6 +78,7 @@ def check_filters(
     """Raise :class:`UnknownNameError` for a combatant or event type that names nothing in
     the log, listing the names it holds (a typo would otherwise print an empty table)."""
     ids = [c.id for c in contents.header.encounter.combatants]
+    ids += [e.who for e in contents.events if isinstance(e, CombatantJoined) and e.who not in ids]
     for name in sorted(who or ()):
         if name not in ids:
             raise UnknownNameError(

@@ -29,6 +29,7 @@ from initiative.events import (
     EncounterEnded,
     EncounterStarted,
     Event,
+    GmOverride,
     LogContents,
     LogFormatError,
     Pass,
@@ -54,7 +55,8 @@ class Recorded:
 
 
 def recorded_decisions(events: list[Event]) -> list[Recorded]:
-    """The decisions of a log, in order: for each ``PriorityGranted``, the event answering it."""
+    """The decisions of a log, in order: for each ``PriorityGranted``, the event answering it
+    (or the GM's override that interrupted it, after which priority is granted again)."""
     grants: dict[int, str] = {}
     out: list[Recorded] = []
     for event in events:
@@ -70,6 +72,9 @@ def recorded_decisions(events: list[Event]) -> list[Recorded]:
                 decision = Decision(action=Pass())
             case DecisionFailed(kind=kind, detail=detail):
                 decision = Decision(failure=kind, detail=detail)
+            case GmOverride(override=override):
+                # The GM stepped in at this grant: fed back at the same point, as a decision.
+                decision = Decision(override=override)
             case _:
                 continue
         out.append(

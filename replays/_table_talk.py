@@ -39,6 +39,7 @@ from initiative.events import (
     EncounterStarted,
     EndTurn,
     Event,
+    GmOverride,
     Healed,
     InitiativeError,
     InitiativeOrdered,
@@ -57,6 +58,7 @@ from initiative.events import (
     TurnStarted,
 )
 
+from ._gm_words import gm_line
 from ._literal import literal
 from ._words import (
     action_words,
@@ -395,6 +397,8 @@ class TableNarrator:
                     else f"leaves the fight ({literal(words(reason))})"
                 )
                 return f"{n(who)} {how}"
+            case GmOverride():
+                return gm_line(self, event)
             case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
                 rounds_text = f"{rounds} round{'s' if rounds != 1 else ''}"
                 if winner:

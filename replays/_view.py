@@ -91,7 +91,15 @@ def embed_json(data: object) -> str:
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
+def shared_part(name: str) -> str:
+    """A part of the page shared with the served pages (``rolls.js``, ``rolls.css``: the roll
+    cards), as text."""
+    return files(__package__).joinpath("parts", name).read_text(encoding="utf-8")
+
+
 def render_html(contents: LogContents) -> str:
     """The whole page for ``contents``: one string, inline CSS and JS, no external resource."""
     template = files(__package__).joinpath("view.html").read_text(encoding="utf-8")
-    return template.replace("/*@DATA@*/null", embed_json(view_data(contents)), 1)
+    page = template.replace("/*@ROLLS_CSS@*/", shared_part("rolls.css"), 1)
+    page = page.replace("/*@ROLLS_JS@*/", shared_part("rolls.js"), 1)
+    return page.replace("/*@DATA@*/null", embed_json(view_data(contents)), 1)

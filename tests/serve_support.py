@@ -107,6 +107,8 @@ class Server:
             time.sleep(0.05)
         self.port = int(re.search(r"listening on \S+:(\d+)", self.out).group(1))
         self.tokens = dict(re.findall(r"^seat (\S+) \(.*\): token (\S+)$", self.out, re.M))
+        self.gm_token = re.search(r"^gm: token (\S+)$", self.out, re.M).group(1)
+        self.spectator_token = re.search(r"^spectators: token (\S+)$", self.out, re.M).group(1)
 
     @property
     def out(self) -> str:
@@ -182,10 +184,12 @@ class Client:
     def send(self, frame: dict[str, Any]) -> None:
         self.sock.sendall(json.dumps(frame).encode() + b"\n")
 
-    def hello(self, seat: str | None, token: str | None) -> dict[str, Any]:
+    def hello(self, seat: str | None, token: str | None, role: str | None = None) -> dict[str, Any]:
         frame: dict[str, Any] = {"type": "hello", "version": 1}
         if seat is not None:
             frame["seat"] = seat
+        if role is not None:
+            frame["role"] = role
         if token is not None:
             frame["token"] = token
         self.send(frame)

@@ -21,6 +21,12 @@ def server() -> SeatServer:
     return SeatServer(encounter(ENCOUNTER), {}, LIMITS)
 
 
+def watching(serving: SeatServer) -> bytes:
+    """A spectator's hello, with the spectators' token."""
+    frame = {"type": "hello", "version": 1, "role": "spectator", "token": serving.spectator_token}
+    return json.dumps(frame).encode() + b"\n"
+
+
 async def test_a_client_that_never_reads_is_cut_and_publishing_never_waits(
     autojump_clock: trio.abc.Clock,
 ) -> None:
@@ -30,7 +36,7 @@ async def test_a_client_that_never_reads_is_cut_and_publishing_never_waits(
     with capture_logs() as logs:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(serving.handle, end)
-            await client.send_all(b'{"type": "hello", "version": 1}\n')
+            await client.send_all(watching(serving))
             started = trio.current_time()
             for n in range(1000):
                 serving.publish(b'{"type":"Filler","seq":%d}\n' % n)
@@ -87,7 +93,7 @@ async def test_a_spectator_gone_mid_send_is_one_line_and_the_fight_goes_on(
     with capture_logs() as logs:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(serving.handle, end)
-            await client.send_all(b'{"type": "hello", "version": 1}\n')
+            await client.send_all(watching(serving))
             await client.receive_some(10)  # the welcome is being sent; then vanish mid-frame
             await client.aclose()
             for n in range(100):
@@ -122,7 +128,9 @@ async def test_a_grace_never_outlasts_the_deadline(autojump_clock: trio.abc.Cloc
 
     player_hello = {"type": "hello", "version": 1, "seat": "s", "token": seat.token}
     async with trio.open_nursery() as nursery:
-        watcher = await connect({"type": "hello", "version": 1})
+        watcher = await connect(
+            {"type": "hello", "version": 1, "role": "spectator", "token": serving.spectator_token}
+        )
         player = await connect(player_hello)
         nursery.start_soon(decide)
         first = await frames_until(player, "priority", bytearray())

@@ -53,7 +53,13 @@ async def test_a_spectator_and_a_page_are_served_over_tls(
         plain, end = trio.testing.memory_stream_pair()
         nursery.start_soon(server.handle, end)
         client = trio.SSLStream(plain, context, server_hostname="localhost", https_compatible=True)
-        await client.send_all(b'{"type": "hello", "version": 1}\n')
+        hello = {
+            "type": "hello",
+            "version": 1,
+            "role": "spectator",
+            "token": server.spectator_token,
+        }
+        await client.send_all(json.dumps(hello).encode() + b"\n")
         spec = server.spec
         fight = Fight(spec, spec.seed, sink=lambda event: server.publish(fight.last_line))
         assert Stepper(fight).token is not None  # the events up to the first decision
@@ -66,7 +72,7 @@ async def test_a_spectator_and_a_page_are_served_over_tls(
         plain, end = trio.testing.memory_stream_pair()
         nursery.start_soon(server.handle, end)
         client = trio.SSLStream(plain, context, server_hostname="localhost", https_compatible=True)
-        await client.send_all(b"GET /seat/ana HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        await client.send_all(b"GET /watch HTTP/1.1\r\nHost: localhost\r\n\r\n")
         page = await read_all(client)
     assert page.startswith(b"HTTP/1.1 200 OK\r\n") and b"<html" in page
     assert server.connections == 0

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from debug_support import EXAMPLES, cli, examples, record
 from initiative.engine import fold
-from initiative.events import CombatantDefeated, read_log
+from initiative.events import CombatantDefeated, DiceRolled, read_log
 
 
 # Every bundled example, not one per ruleset: how readable the page is depends on the fight (how
@@ -106,6 +106,13 @@ def test_slider_shows_state_at_any_event(page_of: tuple[Path, Path], browser: ob
         ".map(r => [r.dataset.who, r.children[2].textContent]))"
     )
     assert hp == {cid: f"{c.hp}/{c.max_hp}" for cid, c in st.combatants.items()}
+    # The roll cards (the part the served pages share): the last 12 dice up to k, newest first.
+    dice = [e for e in events[: k + 1] if isinstance(e, DiceRolled)][-12:][::-1]
+    shown = page.js(  # type: ignore[attr-defined]
+        "[...document.querySelectorAll('#rolls .roll')]"
+        ".map(c => [Number(c.dataset.seq), c.querySelector('.total').textContent])"
+    )
+    assert shown == [[e.seq, str(e.total)] for e in dice]
     assert page.errors == []  # type: ignore[attr-defined]
 
 

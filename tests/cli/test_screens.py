@@ -124,7 +124,7 @@ def test_the_terminal_join_and_the_browser_show_a_decision_in_the_same_words(
                 offers: [...document.querySelectorAll('button.offer')].map((b) =>
                   [b.querySelector('.num').textContent, b.querySelector('.text').textContent,
                    b.querySelector('.cost').textContent]),
-                table: [...document.querySelectorAll('#state td.name')].map((td) => td.textContent),
+                table: [...document.querySelectorAll('#tracker td.name .who')].map((td) => td.textContent),
               })"""
             )
             # The browser asks for /favicon.ico on its own; the page loads nothing.
@@ -168,7 +168,7 @@ def test_the_browser_counts_down_a_dropped_seats_grace(tmp_path: Path) -> None:
         try:
             page.page.goto(server.url("ana"))
             page.page.wait_for_function(
-                "document.getElementById('status').textContent.startsWith('seated')"
+                "document.getElementById('status').textContent.startsWith('waiting for the fight')"
             )
             south = server.client()
             south.hello("south", server.tokens["south"])

@@ -31,6 +31,9 @@ def test_stdlib_client_plays_a_whole_fight(tmp_path: Path) -> None:
             "deadline": 60.0,
             "encounter": "Yard duel",
             "ruleset": "openings",
+            "role": "seat",
+            "news": False,
+            "reveal": "words",
         }
         end = client.play()
         assert server.finish() == 0
@@ -39,8 +42,8 @@ def test_stdlib_client_plays_a_whole_fight(tmp_path: Path) -> None:
     granted = [e for e in events_of(events, "PriorityGranted") if e["who"] == "ana"]
     assert granted, "ana was never asked"
     assert events_of(events, "DecisionFailed") == []
-    token = server.tokens["ana"]
-    assert token not in server.log.read_text() and token not in server.err
+    for token in (server.tokens["ana"], server.gm_token, server.spectator_token):
+        assert token not in server.log.read_text() and token not in server.err
     # The log is a log like any other: view renders it, resume finishes a cut copy of it.
     cut = tmp_path / "cut.jsonl"
     lines = server.log.read_bytes().splitlines(keepends=True)
@@ -86,10 +89,10 @@ def test_a_side_seat_plays_every_combatant_of_its_side(tmp_path: Path) -> None:
 
 
 def test_spectator_receives_the_log_line_for_line(tmp_path: Path) -> None:
-    """A hello without a seat spectates: every log line as news, then the end."""
+    """A spectator (with the spectators' token): every log line as news, then the end."""
     with Server(tmp_path, "--seat", "ana") as server:
         watcher = server.client()
-        assert watcher.hello(None, None)["seat"] is None
+        assert watcher.hello(None, server.spectator_token, "spectator")["seat"] is None
         player = server.client()
         player.hello("ana", server.tokens["ana"])
         player.play()
@@ -144,7 +147,7 @@ def test_a_seat_killed_holding_priority_has_its_grace(tmp_path: Path) -> None:
     script.write_text(KILLABLE)
     with Server(tmp_path, "--seat", "ana", "--grace", "5") as server:
         watcher = server.client()
-        watcher.hello(None, None)
+        watcher.hello(None, server.spectator_token, "spectator")
         token = server.tokens["ana"]
         child = subprocess.Popen(
             [sys.executable, str(script), str(server.port), token],
@@ -184,7 +187,7 @@ def test_with_no_grace_a_drop_is_a_fault_at_once(tmp_path: Path) -> None:
     """``--grace 0``: the drop of a seat holding priority is a recorded failure at once."""
     with Server(tmp_path, "--seat", "ana", "--grace", "0") as server:
         watcher = server.client()
-        watcher.hello(None, None)
+        watcher.hello(None, server.spectator_token, "spectator")
         client = server.client()
         client.hello("ana", server.tokens["ana"])
         held = client.next("priority")

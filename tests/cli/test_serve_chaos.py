@@ -5,6 +5,7 @@ and real ``join`` processes are killed; the fight goes on, finishes, and its log
 from __future__ import annotations
 
 import base64
+import json
 import os
 import random
 import signal
@@ -18,8 +19,13 @@ from pathlib import Path
 import pytest
 from serve_support import STURDY, Client, Server, events_of, first_attack, reset
 
-HELLO = b'{"type": "hello", "version": 1}\n'
 DROPS_PER_SEAT = 6
+
+
+def hello(server: Server) -> bytes:
+    """A spectator's hello, with the spectators' token."""
+    frame = {"type": "hello", "version": 1, "role": "spectator", "token": server.spectator_token}
+    return json.dumps(frame).encode() + b"\n"
 
 
 def raw(server: Server, rcvbuf: int | None = None) -> socket.socket:
@@ -44,7 +50,7 @@ def websocket(server: Server) -> socket.socket:
         head += sock.recv(1)
     assert head.startswith(b"HTTP/1.1 101"), head
     mask = os.urandom(4)
-    payload = HELLO.strip()
+    payload = hello(server).strip()
     masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
     sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
     return sock
@@ -57,7 +63,7 @@ def reset_at_once(server: Server, rng: random.Random) -> None:
 def reset_mid_read(server: Server, rng: random.Random) -> None:
     """Hello, read part of the stream (cutting a frame), reset."""
     sock = raw(server)
-    sock.sendall(HELLO)
+    sock.sendall(hello(server))
     sock.recv(rng.randint(1, 3000))
     reset(sock)
 
@@ -65,14 +71,14 @@ def reset_mid_read(server: Server, rng: random.Random) -> None:
 def reset_mid_hello(server: Server, rng: random.Random) -> None:
     """Half a hello, then a reset."""
     sock = raw(server)
-    sock.sendall(HELLO[: rng.randint(1, len(HELLO) - 2)])
+    sock.sendall(hello(server)[: rng.randint(1, len(hello(server)) - 2)])
     reset(sock)
 
 
 def reset_mid_write(server: Server, rng: random.Random) -> None:
     """Hello, read nothing through a tiny window (the server's send stalls), then reset."""
     sock = raw(server, rcvbuf=1024)
-    sock.sendall(HELLO)
+    sock.sendall(hello(server))
     threading.Event().wait(rng.uniform(0.02, 0.1))
     reset(sock)
 
@@ -80,7 +86,7 @@ def reset_mid_write(server: Server, rng: random.Random) -> None:
 def half_close(server: Server, rng: random.Random) -> None:
     """Hello, close the sending half, read a little, then go (unread news: a reset)."""
     sock = raw(server)
-    sock.sendall(HELLO)
+    sock.sendall(hello(server))
     sock.shutdown(socket.SHUT_WR)
     sock.recv(rng.randint(1, 500))
     sock.close()
@@ -102,7 +108,16 @@ def websocket_half_request(server: Server, rng: random.Random) -> None:
 def killed_join(server: Server, rng: random.Random) -> None:
     """A real ``join --watch`` process, killed (SIGKILL) once it is narrating."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{server.port}", "--watch"],
+        [
+            sys.executable,
+            "-m",
+            "initiative",
+            "join",
+            f"127.0.0.1:{server.port}",
+            "--watch",
+            "--token",
+            server.spectator_token,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         stdin=subprocess.DEVNULL,

@@ -123,7 +123,7 @@ def test_browser_seat_plays_a_whole_fight_by_clicking(tmp_path: Path) -> None:
                 )
                 if status.text_content().startswith("the fight is over"):
                     break
-                assert page.locator("#state td.name", has_text="ana").count() == 1
+                assert page.locator("#tracker td.name .who", has_text="ana").count() == 1
                 offers = page.locator("button.offer")
                 labels = page.locator("button.offer .text").all_text_contents()
                 attack = [i for i, label in enumerate(labels) if label.startswith("Attack ")]
@@ -134,8 +134,8 @@ def test_browser_seat_plays_a_whole_fight_by_clicking(tmp_path: Path) -> None:
                     " || document.getElementById('status').textContent.startsWith('the fight is over')"
                 )
             final = status.text_content()
-            down = page.locator("#state tr.down td.name").all_text_contents()
-            news = page.locator("#news li").all_text_contents()
+            down = page.locator("#tracker tr.down td.name .who").all_text_contents()
+            news = page.locator("#story li").all_text_contents()
             assert problems == []
         finally:
             browser.close()
@@ -155,14 +155,16 @@ def narration(log: Path) -> list[str]:
     return [Text.from_markup(line).plain for t in told if t for line in t.splitlines()]
 
 
-def test_the_page_is_self_contained(tmp_path: Path) -> None:
-    """The seat page loads nothing from elsewhere and never sends the token to the server."""
+def test_the_pages_are_self_contained(tmp_path: Path) -> None:
+    """The GM, spectator and seat pages load nothing from elsewhere and never send the token to
+    the server."""
     with Server(tmp_path, "--seat", "ana", "--no-wait") as server:
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/seat/ana") as response:
-            html = response.read().decode()
-            assert response.headers["Content-Type"] == "text/html; charset=utf-8"
-        assert not re.search(r"(src|href)=", html)
-        assert "location.hash" in html
+        for path in ("/gm", "/watch", "/seat/ana"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{server.port}{path}") as response:
+                html = response.read().decode()
+                assert response.headers["Content-Type"] == "text/html; charset=utf-8"
+            assert not re.search(r"(src|href)=", html)
+            assert "location.hash" in html
 
 
 def test_join_watch_narrates_and_keeps_a_byte_identical_copy(tmp_path: Path) -> None:
@@ -171,6 +173,7 @@ def test_join_watch_narrates_and_keeps_a_byte_identical_copy(tmp_path: Path) -> 
     with Server(tmp_path, "--seat", "ana") as server:
         watcher = subprocess.Popen(
             [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{server.port}", "--watch",
+             "--token", server.spectator_token,
              "--out", str(copy)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
@@ -196,11 +199,14 @@ def test_join_watch_narrates_and_keeps_a_byte_identical_copy(tmp_path: Path) -> 
 
 
 def test_join_usage_errors_are_one_line_and_exit_2() -> None:
-    """Neither a seat nor --watch, a seat without its token, a bad address: exit 2."""
+    """Neither a seat nor --watch, a seat or a spectator without its token, two roles at once,
+    a bad address: exit 2."""
     for args, message in [
-        (["127.0.0.1:9"], "give either --seat and --token, or --watch"),
+        (["127.0.0.1:9"], "give either --seat and --token, or --watch or --gm with --token"),
         (["127.0.0.1:9", "--seat", "ana"], "--seat ana: the seat's --token is needed too"),
-        (["nowhere", "--watch"], "'nowhere': expected HOST:PORT"),
+        (["127.0.0.1:9", "--watch"], "--watch: the spectators' --token is needed too"),
+        (["127.0.0.1:9", "--gm", "--watch", "--token", "t"], "give either --seat and --token"),
+        (["nowhere", "--watch", "--token", "t"], "'nowhere': expected HOST:PORT"),
     ]:
         done = subprocess.run(
             [sys.executable, "-m", "initiative", "join", *args],

@@ -42,9 +42,12 @@ def server(tmp_path: Path):
             sock.close()
 
 
-def hello(seat: str | None, token: str | None) -> bytes:
+def hello(seat: str | None, token: str | None, role: str | None = None) -> bytes:
     return (
-        json.dumps({"type": "hello", "version": 1, "seat": seat, "token": token}).encode() + b"\n"
+        json.dumps(
+            {"type": "hello", "version": 1, "seat": seat, "token": token, "role": role}
+        ).encode()
+        + b"\n"
     )
 
 
@@ -92,7 +95,7 @@ def test_every_refusal_leaves_the_fight_and_log_untouched(server: Server) -> Non
     assert time.monotonic() - started < 5
     # Greeted, then one byte and nothing more: cut off once the frame is late.
     dawdler = raw(server)
-    dawdler.sendall(hello(None, None) + b"{")
+    dawdler.sendall(hello(None, server.spectator_token, "spectator") + b"{")
     late = frames_of(dawdler)
     assert late[0]["type"] == "welcome" and late[-1] == {
         "type": "error",
@@ -101,7 +104,9 @@ def test_every_refusal_leaves_the_fight_and_log_untouched(server: Server) -> Non
     }
     # A spectator that keeps sending: each frame refused, then cut off.
     chatty = raw(server)
-    chatty.sendall(hello(None, None) + b'{"type": "hello", "version": 1}\n' * 9)
+    chatty.sendall(
+        hello(None, server.spectator_token, "spectator") + b'{"type": "hello", "version": 1}\n' * 9
+    )
     chat = frames_of(chatty)
     assert chat[0]["type"] == "welcome"
     assert chat[-1] == {"type": "error", "reason": "more than 8 refused frames", "fatal": True}

@@ -65,7 +65,7 @@ def test_a_fight_over_tls_with_every_kind_of_client(tmp_path: Path) -> None:
         assert go_on[go_on.index("--tls") :][:3] == ["--tls", str(cert), str(key)]
         watcher = subprocess.Popen(
             [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{port}", "--watch",
-             "--ca", str(cert), "--out", str(copy)],
+             "--token", server.spectator_token, "--ca", str(cert), "--out", str(copy)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         bot = subprocess.Popen(

@@ -14,6 +14,7 @@ from pathlib import Path
 import msgspec
 from hypothesis import given, settings, strategies as st
 from initiative.events import (
+    AddCondition,
     APChanged,
     CombatantDefeated,
     CombatantJoined,
@@ -25,6 +26,7 @@ from initiative.events import (
     EncounterEnded,
     EncounterStarted,
     Event,
+    GmOverride,
     Healed,
     InitiativeOrdered,
     InitiativeRolled,
@@ -103,6 +105,12 @@ EVENTS = {
     StateDigested: st.builds(StateDigested, round=st.just(1), digest=st.just("")),
     EncounterEnded: st.builds(
         EncounterEnded, winner=st.none() | st.just("x"), reason=st.just("r"), rounds=st.just(1)
+    ),
+    GmOverride: st.builds(  # keeps when a timed condition ends: nothing the frozen state holds
+        GmOverride,
+        override=st.builds(
+            AddCondition, who=who, condition=condition, rounds=st.none() | st.integers(1, 3)
+        ),
     ),
 }
 

@@ -1,0 +1,284 @@
+"""The game master's overrides: checked against the rules and the state, then applied.
+
+An override (``events._overrides``) reaches a fight at a decision point, in place of the
+decision it waits for (``Decision(override=...)``). :func:`check` says in words why it cannot
+be done, or ``None``; :func:`perform` records it as ``GmOverride`` and the events it makes, each
+caused by it, through the fight's own changes (``damage``, ``add_condition``, ``move`` ...), so
+the live state and the fold follow through the one state transition (``_live.py``). Where the
+seeds are silent the choices are plain and documented here and in ``docs/table.md``:
+
+- ``SetHp``: below the current hit points is damage from the GM (``DamageDealt``, source
+  ``gm``), above is healing (``Healed``), at most the combatant's starting hit points; 0 or
+  below defeats it as any damage does (``CombatantDefeated``), and the fight may end there. One
+  who is down or gone is not brought back.
+- ``AddCondition``: only a condition the ruleset declares; with ``rounds`` it ends at the end
+  of the round ``rounds - 1`` after the current one (a ``ConditionRemoved`` caused by that
+  ``RoundEnded``).
+- ``AddCombatant``: a new id, a side of the encounter, a point on the map that is free; it joins
+  (``CombatantJoined``) and the ruleset's own hook for late arrivals places it in the initiative
+  (every bundled ruleset rolls its initiative and slots it into the order), so it acts from the
+  next round on.
+- ``RemoveCombatant``: ``CombatantLeft`` with the reason; it no longer counts for any side.
+- ``MoveToken``: a point on the map that nobody else standing occupies (closer than
+  :data:`CLEARANCE`); no openings and no AP: the GM moves the token, not the combatant.
+- ``Reorder``: ``InitiativeOrdered`` with the new order; in the round under way those still to
+  act follow it (the turn under way and those done stay as they were), and it holds from the
+  next round on.
+
+The map is the box around every starting position, :data:`MARGIN` metres wider on each side.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+import msgspec
+from initiative.events import (
+    AddCombatant,
+    AddCondition,
+    CombatantLeft,
+    CombatantSpec,
+    EndCondition,
+    GmOverride,
+    Healed,
+    IllegalOverrideError,
+    InitiativeError,
+    InitiativeOrdered,
+    MoveToken,
+    Override,
+    Position,
+    RemoveCombatant,
+    Reorder,
+    SetHp,
+    convert_override,
+)
+
+from ._geometry import distance
+
+if TYPE_CHECKING:
+    from ._fight import Fight
+    from ._protocol import Drive
+
+MARGIN = 30.0
+"""How far beyond the starting positions the map reaches, in metres."""
+
+CLEARANCE = 0.5
+"""A point closer than this to someone else standing is occupied, in metres."""
+
+
+def map_box(fight: Fight) -> tuple[float, float, float, float]:
+    """``(x0, y0, x1, y1)``: the battle map, around every starting position."""
+    xs = [c.position.x for c in fight.encounter.combatants]
+    ys = [c.position.y for c in fight.encounter.combatants]
+    return (min(xs) - MARGIN, min(ys) - MARGIN, max(xs) + MARGIN, max(ys) + MARGIN)
+
+
+def _point_problem(fight: Fight, where: Position, who: str | None) -> str | None:
+    if not (math.isfinite(where.x) and math.isfinite(where.y)):
+        return "a point needs two finite numbers"
+    x0, y0, x1, y1 = map_box(fight)
+    if not (x0 <= where.x <= x1 and y0 <= where.y <= y1):
+        return f"{where} is off the map ({x0:g}..{x1:g} by {y0:g}..{y1:g} m)"
+    for c in fight.state.combatants.values():
+        if c.id != who and c.standing and distance(c.position, where) < CLEARANCE:
+            return f"{where} is occupied by {c.id}"
+    return None
+
+
+def _present(fight: Fight, who: str) -> str | None:
+    """Why ``who`` cannot be the subject of an override, or ``None``."""
+    c = fight.state.combatants.get(who)
+    if c is None:
+        return f"no combatant {who!r} in the fight"
+    if c.left:
+        return f"{who} has left the fight"
+    return None
+
+
+def _standing(fight: Fight, who: str) -> str | None:
+    problem = _present(fight, who)
+    if problem is None and fight.state.combatants[who].defeated:
+        return f"{who} is down"
+    return problem
+
+
+def _new_spec(fight: Fight, o: AddCombatant) -> CombatantSpec | str:
+    """The joiner's spec, or why there is none."""
+    if not o.id or not o.id.strip() or not o.id.isprintable():
+        return "a new combatant needs an id"
+    if o.id in fight.state.combatants or any(c.id == o.id for c in fight.encounter.combatants):
+        return f"there is already a combatant {o.id!r}"
+    if (o.like is None) == (o.combatant is None):
+        return "a new combatant needs either like (an id) or a combatant table, not both"
+    if o.like is not None:
+        if o.like not in fight.state.combatants:
+            return f"no combatant {o.like!r} to copy"
+        base = fight._specs[o.like]
+        here = fight.state.combatants[o.like].position
+    else:
+        assert o.combatant is not None
+        base = o.combatant
+        here = base.position
+    side = o.side if o.side is not None else base.side
+    if side not in fight.encounter.sides:
+        sides = ", ".join(fight.encounter.sides)
+        return f"no side {side!r} in the encounter (sides: {sides})"
+    if o.at is not None:
+        where = Position(round(o.at.x, 2), round(o.at.y, 2))
+    elif o.like is not None:
+        where = _beside(fight, here)
+    else:
+        where = here  # the table's own position
+    spec = msgspec.structs.replace(
+        base,
+        id=o.id,
+        name=o.name if o.name is not None else (o.id if o.like is not None else base.name),
+        side=side,
+        position=where,
+        arrives=1,
+        count=1,
+        group=None,
+        initiative_roll=None,
+        surprised=False,
+    )
+    try:
+        fight.ruleset.check_combatant(spec, name="the new combatant")
+    except Exception as err:  # the ruleset's own words on what is wrong with the table
+        return str(err)
+    return spec
+
+
+def _beside(fight: Fight, here: Position) -> Position:
+    """The first free point next to ``here``: a metre east, west, north, south, then further."""
+    for step in range(1, 20):
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)):
+            p = Position(round(here.x + dx * step, 2), round(here.y + dy * step, 2))
+            if _point_problem(fight, p, None) is None:
+                return p
+    return here
+
+
+def as_override(fight: Fight, obj: object) -> Override:
+    """The override ``obj`` stands for (an :class:`Override`, or its JSON object as a dict).
+
+    An ``AddCombatant``'s ``combatant`` table is read as the encounter file's (the ruleset's
+    own keys lifted into its options, as ``load_encounter`` does) and recorded normalized.
+    Raises :class:`IllegalOverrideError` naming what is wrong."""
+    if isinstance(obj, dict) and obj.get("type") == "AddCombatant":
+        table = obj.get("combatant")
+        if isinstance(table, dict):
+            from ._encounter import decode_encounter
+
+            table = {**table, "id": obj.get("id", table.get("id"))}
+            # Read with the encounter (normalized already: reading it again changes nothing),
+            # so the checks that need the whole of it (sides, ids) are made too.
+            data = msgspec.to_builtins(fight.encounter)
+            data["combatants"] = [*data["combatants"], table]
+            try:
+                spec = decode_encounter(data, name="the new combatant").combatants[-1]
+            except InitiativeError as err:
+                raise IllegalOverrideError(str(err)) from None
+            obj = {**obj, "combatant": msgspec.to_builtins(spec)}
+    try:
+        return convert_override(obj)
+    except (TypeError, ValueError) as err:  # msgspec.ValidationError is a ValueError
+        raise IllegalOverrideError(f"not an override: {err}") from None
+
+
+def check(fight: Fight, o: Override) -> str | None:
+    """Why the GM cannot do ``o`` now (in words), or ``None`` when it can be done."""
+    if fight.state.ended:
+        return "the fight is over"
+    match o:
+        case SetHp(who=who, hp=hp):
+            problem = _standing(fight, who)
+            if problem is None and hp > fight.state.combatants[who].max_hp:
+                most = fight.state.combatants[who].max_hp
+                return f"{who} has at most {most} hit points"
+            return problem
+        case AddCondition(who=who, condition=condition, rounds=rounds):
+            problem = _standing(fight, who)
+            if problem is not None:
+                return problem
+            if fight.rules.parse_condition(condition) is None:
+                return f"the {fight.ruleset.name} ruleset has no condition {condition!r}"
+            if condition in fight.state.combatants[who].conditions:
+                return f"{who} is {condition} already"
+            if rounds is not None and rounds < 1:
+                return "rounds must be 1 or more (or null: until it is ended)"
+            return None
+        case EndCondition(who=who, condition=condition):
+            problem = _present(fight, who)
+            if problem is None and condition not in fight.state.combatants[who].conditions:
+                return f"{who} is not {condition}"
+            return problem
+        case AddCombatant():
+            spec = _new_spec(fight, o)
+            if isinstance(spec, str):
+                return spec
+            return _point_problem(fight, spec.position, None)
+        case RemoveCombatant(who=who, reason=reason):
+            if not reason.strip() or not reason.isprintable():
+                return "a reason in a word or two"
+            return _present(fight, who)
+        case MoveToken(who=who, to=to):
+            return _standing(fight, who) or _point_problem(fight, to, who)
+        case Reorder(who=who, before=before):
+            if who not in fight.state.order:
+                return f"{who} is not in the initiative order"
+            if before is not None and before not in fight.state.order:
+                return f"{before} is not in the initiative order"
+            if before == who:
+                return "a combatant cannot go before itself"
+            return None
+    return f"unknown override {type(o).__name__}"  # pragma: no cover - the union is closed
+
+
+def perform(fight: Fight, o: Override, granted: int | None) -> Drive:
+    """Record ``o`` (checked) and what it does, caused by it; its ``GmOverride`` seq."""
+    seq = fight.emit(GmOverride(override=o), cause=granted)  # type: ignore[arg-type]
+    with fight.caused_by(seq):
+        match o:
+            case SetHp(who=who, hp=hp):
+                now = fight.get(who).hp
+                if hp < now:
+                    fight.damage(who, now - hp, source="gm")
+                elif hp > now:
+                    fight.emit(Healed(who=who, amount=hp - now, hp=hp))
+            case AddCondition(who=who, condition=condition, rounds=rounds):
+                until = "" if rounds is None else f"end of round {until_round(fight, rounds)}"
+                fight.add_condition(who, condition, until)
+            case EndCondition(who=who, condition=condition):
+                fight.remove_condition(who, condition)
+            case AddCombatant():
+                spec = _new_spec(fight, o)
+                assert not isinstance(spec, str)
+                fight._specs[spec.id] = spec
+                fight._join(spec, fight.state.round)
+                yield from fight.ruleset.arrive(fight.rules, [spec.id])
+            case RemoveCombatant(who=who, reason=reason):
+                fight.emit(CombatantLeft(who=who, reason=reason))
+            case MoveToken(who=who, to=to):
+                fight.move(who, Position(round(to.x, 2), round(to.y, 2)))
+            case Reorder(who=who, before=before):
+                order = [k for k in fight.state.order if k != who]
+                at = len(order) if before is None else order.index(before)
+                order.insert(at, who)
+                fight.emit(InitiativeOrdered(order=tuple(order)))
+                _reorder_rest_of_round(fight, order)
+    return seq
+
+
+def _reorder_rest_of_round(fight: Fight, order: list[str]) -> None:
+    """Those still to act in the round under way follow the new order (the turn under way and
+    those done are as they were)."""
+    _, current, index = fight._place
+    rest = current[index + 1 :]
+    if rest:
+        current[index + 1 :] = [k for k in order if k in rest] + [k for k in rest if k not in order]
+
+
+def until_round(fight: Fight, rounds: int) -> int:
+    """The round at whose end a condition lasting ``rounds`` rounds from now ends."""
+    return max(fight.state.round, 1) + rounds - 1

@@ -1,0 +1,652 @@
+"use strict";
+// The parts every page of `serve` is built from: the tracker, the battle map, the roll cards,
+// the narration, the round and the countdown, drawn from the server's frames (docs/protocol.md).
+// The page's kind is on <body>: "gm" adds the override controls, "seat" the decision, "watch"
+// only watches. The token comes from the URL's fragment (#token=T), which the browser never
+// sends to any server. Text from the encounter is always set as text, never as HTML.
+const kind = document.body.dataset.kind;
+const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+const el = (tag, text, cls) => {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = text;
+  if (cls) e.className = cls;
+  return e;
+};
+const svg = (tag, attrs, text) => {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+// Side colours: never the hit-point colours (green, amber, red).
+const SIDES = ["#2f6fde", "#8e44ad", "#b0306a", "#7a5230", "#0f8b8d", "#44546a"];
+const RADIUS = {1: 0.32, 2: 0.45, 3: 0.8, 4: 1.1};  // metres, by size
+
+const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
+const seatName = kind === "seat" ? decodeURIComponent(location.pathname.replace(/^\/seat\//, "")) : null;
+const page = {
+  state: null, board: null, names: {}, asked: null, shownAt: 0, clocks: {}, chosen: null,
+  ended: false, rolls: [], nextId: 1, pending: {}, mine: [], role: null,
+};
+window.initiativePage = page;  // for tests and the curious: what the page was told
+
+function colour(side) {
+  const sides = page.board ? page.board.sides : [];
+  const i = sides.indexOf(side);
+  return SIDES[(i < 0 ? sides.length : i) % SIDES.length];
+}
+function name(id) { return page.names[id] || id; }
+function show(id, on) { $(id).hidden = !on; }
+function banner(id, text, cls) {
+  const b = $(id);
+  b.textContent = text || "";
+  b.hidden = !text;
+  if (cls !== undefined) b.className = "banner " + cls;
+}
+function status(text) { $("status").textContent = text; }
+function waiting(title, text, stopped) {
+  $("waiting").classList.toggle("stopped", Boolean(stopped));
+  $("waiting-title").textContent = title;
+  $("waiting-text").textContent = text;
+}
+
+// -- the connection ---------------------------------------------------------------------
+
+let ws = null;
+function connect() {
+  if (kind === "home") {
+    waiting("This is a table of initiative serve",
+      "Open the link serve printed: /gm for the game master, /watch for spectators, /seat/NAME for a player (each with its token).", true);
+    status("no link opened");
+    $("who").textContent = "";
+    return;
+  }
+  $("who").textContent = kind === "gm" ? "game master" : kind === "watch" ? "spectator" : "seat " + seatName;
+  ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  ws.onopen = () => {
+    const hello = {type: "hello", version: 1, token: token};
+    if (kind === "seat") hello.seat = seatName;
+    else hello.role = kind === "gm" ? "gm" : "spectator";
+    ws.send(JSON.stringify(hello));
+    status("saying hello…");
+  };
+  ws.onclose = () => {
+    if (page.ended || page.refused) return;
+    status("disconnected");
+    if (!page.state) waiting("Not connected", "The connection to the server is lost or was refused; see above.", true);
+    banner("errors", ($("errors").textContent || "The connection to the server is lost.") , "bad");
+    clearDecision("The connection to the server is lost.");
+  };
+  ws.onmessage = (message) => receive(JSON.parse(message.data));
+}
+
+function send(frame) {
+  page.sent = Date.now();
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
+}
+
+function receive(frame) {
+  switch (frame.type) {
+    case "welcome":
+      page.role = frame.role || (frame.seat ? "seat" : "spectator");
+      page.mine = frame.combatants || [];
+      $("title").textContent = frame.encounter;
+      document.title = frame.encounter + " · " + $("who").textContent;
+      status("waiting for the fight…");
+      waiting("Waiting for the fight to begin",
+        "The fight starts once every seat is taken. This page fills in by itself.");
+      break;
+    case "news":
+      if (page.asked && frame.event.seq > page.asked.seq) clearDecision("The fight has moved on: that decision is no longer asked.");
+      break;
+    case "table":
+      table(frame);
+      break;
+    case "priority":
+      decide(frame);
+      break;
+    case "clock":
+      page.clocks[frame.seat] = {who: frame.who, until: performance.now() + 1000 * frame.left, total: frame.left};
+      tick();
+      break;
+    case "grace":
+      page.grace = {who: frame.who, until: performance.now() + 1000 * frame.remaining};
+      tick();
+      break;
+    case "gm_result": {
+      const asked = page.pending[frame.id] || "override";
+      delete page.pending[frame.id];
+      if (frame.ok) banner("gm-result", asked + ": recorded as event " + frame.seq + ".", "");
+      else banner("gm-result", asked + " refused: " + frame.reason, "bad");
+      break;
+    }
+    case "error":
+      if (frame.fatal) {
+        page.refused = true;
+        status("refused");
+        waiting("The server refused this page", frame.reason, true);
+      }
+      if (page.asked && frame.reason.indexOf("seq " + page.asked.seq + " ") >= 0) clearDecision("Time ran out: the decision was recorded as a timeout.");
+      banner("errors", frame.reason, "bad");
+      page.refusedSince = true;
+      break;
+    case "end":
+      page.ended = true;
+      page.clocks = {};
+      clearDecision("");
+      status("the fight is over: " + (frame.winner ? frame.winner + " won" : "no one won"));
+      $("idle").textContent = $("status").textContent + ".";
+      if (!page.state) waiting("The fight is over", $("status").textContent + ".", true);
+      tick();
+      break;
+  }
+}
+
+// -- the table frame: tracker, map, dice, narration -----------------------------------------
+
+function table(frame) {
+  page.heard = Date.now();  // when the latest table frame came (the tests measure the lag)
+  page.state = frame.state;
+  page.board = frame.board || page.board;
+  for (const c of frame.state.combatants) page.names[c.id] = c.name;
+  show("waiting", false);
+  show("live", true);
+  show("decision", kind === "seat");
+  show("gm", kind === "gm");
+  banner("grace", "");
+  page.grace = null;
+  if (page.board) {
+    for (const seat of Object.keys(page.clocks)) {
+      if (page.clocks[seat].who !== page.board.priority) delete page.clocks[seat];
+    }
+    page.rolls = page.rolls.concat(page.board.rolls).slice(-30);
+  }
+  const s = frame.state;
+  $("round").hidden = !s.round;
+  $("round").textContent = "Round " + s.round;
+  $("turn").textContent = s.ended ? "the fight is over" : s.turn ? s.turn + "'s turn" : "";
+  if (!page.asked && !page.ended) status(s.ended ? "the fight is over" : "the fight goes on");
+  tell(frame.said);
+  drawTracker();
+  drawMap();
+  drawRolls();
+  drawGm();
+  tick();
+}
+
+function tell(sentences) {
+  const list = $("story");
+  for (const s of sentences) list.append(el("li", s, /^Round \d+$/.test(s) ? "round" : ""));
+  while (list.children.length > 400) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+function tokenOf(id) {
+  return page.board ? page.board.tokens.find((t) => t.id === id) : undefined;
+}
+
+function drawTracker() {
+  const s = page.state;
+  const rows = $("tracker");
+  rows.replaceChildren();
+  const head = el("tr");
+  const columns = ["", "Combatant", "Hit points", "AP"];
+  if (kind === "seat") columns.push("Away");
+  for (const h of columns) head.append(el("th", h));
+  rows.append(head);
+  s.combatants.forEach((c, i) => {
+    const t = tokenOf(c.id);
+    const tr = el("tr", undefined, "row" + (c.standing ? "" : " down") + (c.acting ? " turn" : "") + (page.chosen === c.id ? " chosen" : ""));
+    tr.dataset.id = c.id;
+    tr.append(el("td", String(i + 1), "pos"));
+    const cell = el("td", undefined, "name");
+    const dot = el("span", undefined, "dot");
+    dot.style.background = colour(t ? t.side : c.side);
+    cell.append(dot, el("span", c.name, "who"));
+    if (c.role === "you") cell.append(el("span", "you", "tag you"));
+    if (c.acting) cell.append(el("span", "turn", "tag"));
+    if (page.board && page.board.priority === c.id) {
+      cell.append(el("span", page.board.window === "opening" ? "reacting" : "acting", "tag priority"));
+    }
+    const chips = el("div", undefined, "chips");
+    const conditions = t ? t.conditions : c.conditions.map((x) => [x, x, ""]);
+    for (const [, what, until] of conditions) chips.append(el("span", until ? what + " · until " + until : what, "chip"));
+    for (const [counter, value] of (t ? t.counters : [])) chips.append(el("span", counter.replace(/[_.]/g, " ") + ": " + value, "chip counter"));
+    if (chips.children.length) cell.append(chips);
+    tr.append(cell);
+    const hp = el("td");
+    const box = el("div", undefined, "hp");
+    if (c.hp !== null && c.max_hp) {
+      const bar = el("div", undefined, "bar");
+      const share = Math.max(0, Math.min(1, c.hp / c.max_hp));
+      const fill = el("div", undefined, "fill" + (share <= 0.25 ? " low" : share <= 0.5 ? " mid" : ""));
+      fill.style.width = (100 * share) + "%";
+      bar.append(fill);
+      box.append(bar, el("span", c.standing ? c.hp + " / " + c.max_hp : c.health));
+    } else {
+      box.append(el("span", c.health));
+    }
+    hp.append(box);
+    tr.append(hp, el("td", c.ap === null || !c.standing ? "" : String(c.ap), "num"));
+    if (kind === "seat") tr.append(el("td", c.distance === null || !c.standing ? "" : c.distance.toFixed(1) + " m", "num"));
+    tr.onclick = () => choose(c.id);
+    if (kind === "gm") {  // the keyboard chooses too: Tab to a row, Enter
+      tr.tabIndex = 0;
+      tr.onkeydown = (e) => { if (e.key === "Enter") choose(c.id); };
+    }
+    rows.append(tr);
+  });
+}
+
+// -- roll cards: every die, newest first --------------------------------------------------
+
+function drawRolls() {
+  const box = $("rolls");
+  if (!page.rolls.length) return;
+  box.replaceChildren(...[...page.rolls].reverse().map((r) => rollCard(r, name)));
+}
+
+// -- the battle map ----------------------------------------------------------------------------
+
+let geometry = null;  // {S, ox, oy, minx, miny}: metres to pixels
+
+function drawMap() {
+  const map = $("map");
+  const board = page.board;
+  if (!board || !board.tokens.length) return;
+  const points = [];
+  for (const t of board.tokens) {
+    const r = RADIUS[t.size] || 0.45;
+    points.push([t.at[0] - r, t.at[1] - r], [t.at[0] + r, t.at[1] + r]);
+  }
+  if (board.last_move) points.push(board.last_move[1], board.last_move[2]);
+  const move = moveOffer();
+  if (move) {
+    const me = tokenOf(page.asked.who);
+    if (me) points.push([me.at[0] - move.max, me.at[1] - move.max], [me.at[0] + move.max, me.at[1] + move.max]);
+  }
+  let minx = Math.min(...points.map((p) => p[0])) - 2.5, maxx = Math.max(...points.map((p) => p[0])) + 2.5;
+  let miny = Math.min(...points.map((p) => p[1])) - 1.5, maxy = Math.max(...points.map((p) => p[1])) + 1.5;
+  const W = Math.max(320, map.clientWidth || map.parentElement.clientWidth || 600);
+  const S = Math.max(14, Math.min(80, W / (maxx - minx), 560 / (maxy - miny)));
+  const H = Math.max(340, (maxy - miny) * S);
+  const ox = (W - (maxx - minx) * S) / 2, oy = (H - (maxy - miny) * S) / 2;
+  geometry = {S, ox, oy, minx, miny};
+  const X = (x) => ox + (x - minx) * S, Y = (y) => oy + (y - miny) * S;
+  map.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  map.style.height = H + "px";
+  map.replaceChildren();
+  const defs = svg("defs");
+  const arrow = svg("marker", {id: "arrow", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 6, markerHeight: 6, orient: "auto-start-reverse"});
+  arrow.append(svg("path", {d: "M 0 0 L 10 5 L 0 10 z", fill: "#5d6676"}));
+  defs.append(arrow);
+  map.append(defs);
+  // A grid each metre (each 5 m when small), numbered in metres along the top and the left.
+  const step = S >= 28 ? 1 : 5;
+  const grid = svg("g");
+  for (let x = Math.ceil((minx - ox / S) / step) * step; X(x) <= W; x += step) {
+    grid.append(svg("line", {x1: X(x), y1: 0, x2: X(x), y2: H, class: "grid"}));
+  }
+  for (let y = Math.ceil((miny - oy / S) / step) * step; Y(y) <= H; y += step) {
+    grid.append(svg("line", {x1: 0, y1: Y(y), x2: W, y2: Y(y), class: "grid"}));
+  }
+  map.append(grid);
+  const obstacles = [];  // pixel rectangles labels must keep clear of
+  if (move) {
+    const me = tokenOf(page.asked.who);
+    if (me) map.append(svg("circle", {cx: X(me.at[0]), cy: Y(me.at[1]), r: move.max * S, class: "reachable"}));
+  }
+  if (board.last_move) {
+    const [who, from, to] = board.last_move;
+    const t = tokenOf(who);
+    map.append(svg("line", {x1: X(from[0]), y1: Y(from[1]), x2: X(to[0]), y2: Y(to[1]), class: "trail",
+      stroke: t ? colour(t.side) : "#5d6676", "marker-end": "url(#arrow)"}));
+    map.append(svg("circle", {cx: X(from[0]), cy: Y(from[1]), r: 3, fill: "#5d6676"}));
+  }
+  const layer = svg("g");
+  const ordered = [...board.tokens].sort((a, b) => (a.standing - b.standing));  // the fallen underneath
+  for (const t of ordered) {
+    const r = (RADIUS[t.size] || 0.45) * S;
+    const g = svg("g", {class: "token" + (t.standing ? "" : " down") + (page.chosen === t.id ? " chosen" : ""), "data-id": t.id});
+    g.append(svg("circle", {cx: X(t.at[0]), cy: Y(t.at[1]), r: r + t.reach * S, class: "reach"}));
+    g.append(svg("circle", {cx: X(t.at[0]), cy: Y(t.at[1]), r: r, fill: colour(t.side), class: "body"}));
+    if (board.priority === t.id) g.append(svg("circle", {cx: X(t.at[0]), cy: Y(t.at[1]), r: r + 4, class: "ring", stroke: "#f4a900"}));
+    if (!t.standing) {
+      const d = r * 0.6;
+      g.append(svg("path", {d: `M ${X(t.at[0]) - d} ${Y(t.at[1]) - d} L ${X(t.at[0]) + d} ${Y(t.at[1]) + d} M ${X(t.at[0]) + d} ${Y(t.at[1]) - d} L ${X(t.at[0]) - d} ${Y(t.at[1]) + d}`, class: "cross"}));
+    }
+    g.append(svg("title", {}, t.name + " · reach " + t.reach + " m"));
+    layer.append(g);
+    obstacles.push([X(t.at[0]) - r, Y(t.at[1]) - r, 2 * r, 2 * r]);
+    g.addEventListener("pointerdown", (e) => grab(e, t));
+  }
+  map.append(layer);
+  const labels = svg("g");
+  map.append(labels);
+  const placed = [];
+  for (const t of [...board.tokens].sort((a, b) => (b.standing - a.standing) || (a.at[1] - b.at[1]))) {
+    placeLabel(labels, t, X(t.at[0]), Y(t.at[1]), (RADIUS[t.size] || 0.45) * S, W, H, obstacles, placed);
+  }
+  map.classList.toggle("clickable", Boolean(move) || (kind === "gm" && page.chosen !== null));
+  drawLegend(move);
+}
+
+function overlaps(a, b) {
+  return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
+}
+
+function placeLabel(layer, t, cx, cy, r, W, H, obstacles, placed) {
+  const g = svg("g", {class: "label", "data-id": t.id});
+  const text = svg("text", {x: 0, y: 0}, t.name);
+  const back = svg("rect", {rx: 4, ry: 4});
+  const leader = svg("line", {class: "leader"});
+  g.append(leader, back, text);
+  layer.append(g);
+  const w = text.getComputedTextLength() + 10, h = 17;
+  const gap = 3;
+  const directions = [[0, 1], [0, -1], [1, 0], [-1, 0], [1, 1], [-1, 1], [1, -1], [-1, -1]];
+  let best = null;
+  for (let ring = 0; ring < 14 && !best; ring++) {
+    for (const [dx, dy] of directions) {
+      const far = r + gap + ring * 9;
+      const x = dx === 0 ? cx - w / 2 : dx > 0 ? cx + far : cx - far - w;
+      const y = dy === 0 ? cy - h / 2 : dy > 0 ? cy + far : cy - far - h;
+      const box = [x, y, w, h];
+      if (x < 2 || y < 2 || x + w > W - 2 || y + h > H - 2) continue;
+      const padded = [x - 2, y - 2, w + 4, h + 4];
+      if (placed.some((p) => overlaps(padded, p))) continue;
+      if (obstacles.some((o) => overlaps(box, o))) continue;
+      best = box;
+      break;
+    }
+  }
+  if (!best) {  // crowded: the first free place scanning down from the token
+    for (let y = 2; y + h <= H - 2 && !best; y += 6) {
+      for (let x = 2; x + w <= W - 2; x += 8) {
+        const box = [x, y, w, h];
+        if (!placed.some((p) => overlaps([x - 2, y - 2, w + 4, h + 4], p)) && !obstacles.some((o) => overlaps(box, o))) { best = box; break; }
+      }
+    }
+  }
+  if (!best) best = [Math.min(Math.max(2, cx - w / 2), W - w - 2), Math.min(cy + r + gap, H - h - 2), w, h];
+  placed.push(best);
+  const [x, y] = best;
+  back.setAttribute("x", x); back.setAttribute("y", y); back.setAttribute("width", w); back.setAttribute("height", h);
+  text.setAttribute("x", x + 5); text.setAttribute("y", y + 12.5);
+  const lx = Math.max(x, Math.min(cx, x + w)), ly = Math.max(y, Math.min(cy, y + h));
+  const far = Math.hypot(lx - cx, ly - cy);
+  if (far > r + gap + 4) {  // a leader from the token's edge to its label
+    const ex = cx + (lx - cx) * r / far, ey = cy + (ly - cy) * r / far;
+    leader.setAttribute("x1", ex); leader.setAttribute("y1", ey); leader.setAttribute("x2", lx); leader.setAttribute("y2", ly);
+  } else {
+    leader.remove();
+  }
+}
+
+function drawLegend(move) {
+  const legend = $("legend");
+  legend.replaceChildren();
+  for (const side of (page.board ? page.board.sides : [])) {
+    const s = el("span");
+    const i = el("i");
+    i.style.background = colour(side);
+    s.append(i, document.createTextNode(side));
+    legend.append(s);
+  }
+  const items = [["ring", "holds priority"], ["trail", "the last move"], ["reach", "reach (hover a token)"]];
+  if (move) items.push(["reach", "where you can move (click)"]);
+  for (const [cls, text] of items) {
+    const s = el("span");
+    s.append(el("i", undefined, cls), document.createTextNode(text));
+    legend.append(s);
+  }
+  const note = kind === "gm" ? "drag a token to move it" : move ? "click where to move" : "";
+  $("map-note").textContent = note;
+}
+
+function toWorld(event) {
+  const map = $("map");
+  const box = map.getBoundingClientRect();
+  const view = map.viewBox.baseVal;
+  const px = (event.clientX - box.left) * view.width / box.width;
+  const py = (event.clientY - box.top) * view.height / box.height;
+  const g = geometry;
+  return [Math.round(10 * (g.minx + (px - g.ox) / g.S)) / 10, Math.round(10 * (g.miny + (py - g.oy) / g.S)) / 10];
+}
+
+// Drag (GM): a token follows the pointer and is moved where it is let go; a press that does not
+// move chooses it.
+function grab(event, t) {
+  if (kind !== "gm") return;
+  event.preventDefault();
+  event.stopPropagation();
+  const start = [event.clientX, event.clientY];
+  const node = event.currentTarget;
+  let moved = false;
+  const follow = (e) => {
+    const dx = e.clientX - start[0], dy = e.clientY - start[1];
+    if (Math.hypot(dx, dy) > 4) moved = true;
+    const box = $("map").getBoundingClientRect();
+    const k = $("map").viewBox.baseVal.width / box.width;
+    node.setAttribute("transform", `translate(${dx * k} ${dy * k})`);
+  };
+  const drop = (e) => {
+    window.removeEventListener("pointermove", follow);
+    window.removeEventListener("pointerup", drop);
+    grabbed = true;  // the click that follows is this press's, not one on the map
+    node.removeAttribute("transform");
+    if (moved) override({type: "MoveToken", who: t.id, to: toWorld(e)}, "Move " + t.name);
+    else choose(t.id);
+  };
+  window.addEventListener("pointermove", follow);
+  window.addEventListener("pointerup", drop);
+}
+
+let grabbed = false;
+$("map").addEventListener("pointerdown", () => { grabbed = false; });
+$("map").addEventListener("click", (event) => {
+  if (grabbed || (event.target.closest && event.target.closest(".token"))) {
+    grabbed = false;
+    return;
+  }
+  if (!geometry) return;
+  const at = toWorld(event);
+  const move = moveOffer();
+  if (move) {
+    moveTo(at, move);
+  } else if (kind === "gm" && page.chosen) {
+    override({type: "MoveToken", who: page.chosen, to: at}, "Move " + name(page.chosen));
+  }
+});
+
+// -- the GM's overrides --------------------------------------------------------------------
+
+function choose(id) {
+  if (kind !== "gm") return;
+  page.chosen = page.chosen === id ? null : id;
+  drawTracker();
+  drawMap();
+  drawGm();
+}
+
+function override(what, label) {
+  const id = page.nextId++;
+  page.pending[id] = label;
+  banner("gm-result", label + ": sent…", "");
+  send({type: "gm", id: id, override: what});
+}
+
+function drawGm() {
+  if (kind !== "gm" || !page.state) return;
+  const who = page.chosen;
+  const row = page.state.combatants.find((c) => c.id === who);
+  $("gm").classList.toggle("idle", !row);
+  $("gm-target").textContent = row ? row.name : "click a token or a row to choose a combatant";
+  if (!row) return;
+  if (document.activeElement !== $("hp")) $("hp").value = row.hp === null ? "" : row.hp;
+  const before = $("before");
+  const keep = before.value;
+  before.replaceChildren();
+  for (const c of page.state.combatants) {
+    if (c.id === who) continue;
+    const o = el("option", c.name);
+    o.value = c.id;
+    before.append(o);
+  }
+  const last = el("option", "(the end of the order)");
+  last.value = "";
+  before.append(last);
+  if (keep) before.value = keep;
+  // Condition names to pick from: those seen on anyone so far (the rules say which exist).
+  const known = new Set();
+  for (const token of page.board ? page.board.tokens : []) for (const [condition] of token.conditions) known.add(condition.split(":")[0]);
+  $("conds").replaceChildren(...[...known].sort().map((c) => { const o = el("option"); o.value = c; return o; }));
+  const chips = $("end-conds");
+  chips.replaceChildren();
+  const t = tokenOf(who);
+  for (const [condition, words, until] of (t ? t.conditions : [])) {
+    const chip = el("span", words + (until ? " · until " + until : ""), "chip");
+    const end = el("button", "end ✕", "end");
+    end.type = "button";
+    end.onclick = () => override({type: "EndCondition", who: who, condition: condition}, "End " + words + " on " + row.name);
+    chip.append(end);
+    chips.append(chip);
+  }
+}
+
+function guarded(form, build) {
+  $(form).addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (page.chosen) build(page.chosen, name(page.chosen));
+  });
+}
+guarded("f-hp", (who, n) => {
+  const hp = parseInt($("hp").value, 10);
+  if (Number.isFinite(hp)) override({type: "SetHp", who: who, hp: hp}, "Set " + n + "'s hp to " + hp);
+});
+guarded("f-cond", (who, n) => {
+  const condition = $("cond").value.trim().replace(/ /g, "_");
+  const rounds = parseInt($("rounds").value, 10);
+  if (condition) override({type: "AddCondition", who: who, condition: condition, rounds: Number.isFinite(rounds) ? rounds : null}, "Add " + condition + " to " + n);
+});
+guarded("f-add", (who, n) => {
+  const id = $("new-id").value.trim();
+  if (id) override({type: "AddCombatant", id: id, name: $("new-name").value.trim() || id, like: who, side: null, at: null}, "Add " + ($("new-name").value.trim() || id) + " like " + n);
+});
+guarded("f-order", (who, n) => {
+  const before = $("before").value || null;
+  override({type: "Reorder", who: who, before: before}, "Move " + n + (before ? " before " + name(before) : " to the end"));
+});
+guarded("f-remove", (who, n) => {
+  override({type: "RemoveCombatant", who: who, reason: $("why").value.trim() || "removed"}, "Remove " + n);
+});
+
+// -- the seat's decision -------------------------------------------------------------------
+
+function moveOffer() {
+  // The contract's screen.move: {type, max, action}; absent until the server offers moves to a point.
+  const a = page.asked;
+  const move = a && a.screen ? a.screen.move : null;
+  return move && move.action && typeof move.max === "number" ? move : null;
+}
+
+function moveTo(at, move) {
+  const me = tokenOf(page.asked.who);
+  if (me) {
+    const far = Math.hypot(at[0] - me.at[0], at[1] - me.at[1]);
+    if (far > move.max + 1e-6) {
+      $("move-hint").hidden = false;
+      $("move-hint").textContent = "Too far: " + far.toFixed(1) + " m, and you can move " + move.max.toFixed(1) + " m now.";
+      return;
+    }
+  }
+  const action = Object.assign({}, move.action, {to: at});
+  const frame = page.asked;
+  page.refusedSince = false;
+  send({type: "decision", who: frame.who, seq: frame.seq, action: action});
+  clearDecision("You chose: move to " + at[0].toFixed(1) + ", " + at[1].toFixed(1) + ". Waiting for the others…");
+  status("waiting…");
+}
+
+function clearDecision(why) {
+  page.asked = null;
+  $("offers").replaceChildren();
+  $("heading").textContent = "";
+  $("reacting").hidden = true;
+  $("notes").replaceChildren();
+  $("move-hint").hidden = true;
+  $("idle").textContent = why || "";
+  if (page.board) drawMap();
+  tick();
+}
+
+function decide(frame) {
+  const p = frame.screen;
+  page.asked = frame;
+  page.shownAt = performance.now();
+  for (const c of p.combatants) page.names[c.id] = c.name;
+  // An error since the last answer is the rules' refusal of it: it stays, saying why.
+  if (!page.refusedSince) banner("errors", "");
+  page.refusedSince = false;
+  $("idle").textContent = "";
+  $("heading").textContent = p.reacting_to ? p.heading.replace(": " + p.reacting_to + ".", ".") : p.heading;
+  $("reacting").hidden = !p.reacting_to;
+  $("reacting").textContent = p.reacting_to ? "Reacting to: " + p.reacting_to : "";
+  $("notes").replaceChildren(...p.notes.map((n) => el("li", n)));
+  const box = $("offers");
+  box.replaceChildren();
+  for (const offer of p.offers) {
+    const b = el("button", undefined, "offer " + offer.kind);
+    b.append(el("span", String(offer.number), "num"), el("span", offer.text, "text"), el("span", offer.cost ? offer.cost + " AP" : "free", "cost"));
+    b.onclick = () => {
+      if (page.asked !== frame) return;
+      page.refusedSince = false;
+      send({type: "decision", who: frame.who, seq: frame.seq, offer: offer.number - 1});
+      clearDecision("You chose: " + offer.text + ". Waiting for the others…");
+      status("waiting…");
+    };
+    box.append(b);
+  }
+  const move = moveOffer();
+  $("move-hint").hidden = !move;
+  if (move) $("move-hint").textContent = "Or click the map to move there (up to " + move.max.toFixed(1) + " m).";
+  status(p.name + ": your decision");
+  if (page.board) drawMap();
+  tick();
+}
+
+// -- the countdown ---------------------------------------------------------------------------
+
+function tick() {
+  const now = performance.now();
+  let left = null, total = 1, text = "";
+  if (page.asked) {
+    total = page.asked.deadline;
+    left = Math.max(0, total - (now - page.shownAt) / 1000);
+    text = left > 0 ? Math.ceil(left) + " s to decide" : "time is up";
+  } else {
+    for (const [seat, clock] of Object.entries(page.clocks)) {
+      const l = Math.max(0, (clock.until - now) / 1000);
+      if (left === null || l < left) {
+        left = l; total = clock.total || 1;
+        text = name(clock.who) + " decides (seat " + seat + "): " + Math.ceil(l) + " s";
+      }
+    }
+  }
+  $("clock").hidden = left === null || page.ended;
+  if (left !== null) {
+    $("left").textContent = text;
+    $("fill").style.width = Math.max(0, Math.min(100, 100 * left / total)) + "%";
+    $("clock").classList.toggle("late", left < Math.min(10, total / 4));
+  }
+  if (page.grace) {
+    const g = Math.max(0, (page.grace.until - now) / 1000);
+    banner("grace", g > 0 ? "waiting for " + name(page.grace.who) + " to reconnect: " + Math.ceil(g) + " s" : "", "warn");
+    if (g <= 0) page.grace = null;
+  }
+}
+setInterval(tick, 250);
+let resizing = null;
+window.addEventListener("resize", () => { clearTimeout(resizing); resizing = setTimeout(drawMap, 100); });
+connect();

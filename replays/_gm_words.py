@@ -1,0 +1,63 @@
+"""The game master's overrides in words, for every narration (``replay``, the table, ``join``).
+
+One function, :func:`gm_line`, called by the narrators with a one-line hook: it also teaches the
+narrator the name of a combatant the GM brings in (the header does not know it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from initiative.events import (
+    AddCombatant,
+    AddCondition,
+    EndCondition,
+    GmOverride,
+    MoveToken,
+    RemoveCombatant,
+    Reorder,
+    SetHp,
+)
+
+from ._literal import literal
+
+
+class _Naming(Protocol):
+    names: dict[str, str]
+
+    def name(self, who: str | None) -> str: ...
+
+
+def gm_line(narrator: _Naming, event: GmOverride) -> str:
+    """``The GM sets Bo's hit points to 7.``: the override in words (Rich markup, the names as
+    the narrator writes them)."""
+    o = event.override
+    if isinstance(o, AddCombatant):
+        narrator.names[o.id] = o.name or (o.combatant.display if o.combatant else o.id)
+    return gm_words(o, narrator.name)
+
+
+def gm_words(o: object, n: Callable[[str | None], str]) -> str:
+    """An override in words, with ``n`` naming combatants."""
+    match o:
+        case SetHp(who=who, hp=hp):
+            return f"The GM sets {n(who)}'s hit points to {hp}."
+        case AddCondition(who=who, condition=c, rounds=rounds):
+            lasting = "" if rounds is None else f" for {rounds} round{'s' if rounds != 1 else ''}"
+            return f"The GM makes {n(who)} {literal(c)}{lasting}."
+        case EndCondition(who=who, condition=c):
+            return f"The GM ends {n(who)}'s {literal(c)}."
+        case AddCombatant(id=new, like=like, side=side):
+            copied = f", like {n(like)}" if like else ""
+            joined = f" for {literal(side)}" if side else ""
+            return f"The GM brings in {n(new)}{joined}{copied}."
+        case RemoveCombatant(who=who, reason=reason):
+            return f"The GM takes {n(who)} out of the fight ({literal(reason)})."
+        case MoveToken(who=who, to=to):
+            return f"The GM moves {n(who)} to ({to.x:g}, {to.y:g})."
+        case Reorder(who=who, before=before):
+            if before is None:
+                return f"The GM moves {n(who)} to the end of the order."
+            return f"The GM moves {n(who)} before {n(before)} in the order."
+    return f"The GM steps in ({literal(type(o).__name__)})."

@@ -1,0 +1,189 @@
+"""The GM steps in from the GM page (issue 23's "done when"), in Debian's chromium against a real
+``serve`` of ``examples/thriller-ambush.toml``: every override kind applied from the page's own
+controls, each shown on a spectator page and on the seat page within a second, a refusal shown
+with its reason, the player moving by clicking the map, and the finished log verifying."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import CHROMIUM
+from initiative.events import read_log
+from initiative.replays import verify_log
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "thriller-ambush.toml"
+
+
+pytestmark = [
+    pytest.mark.slow,  # a server and a browser, each a real process
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium"),
+]
+
+#: What a page's tracker says of one combatant (its row's text, or "" when it has none).
+ROW = """(id) => {
+  const row = document.querySelector(`#tracker tr.row[data-id="${id}"]`);
+  return row ? row.textContent : "";
+}"""
+
+
+def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
+    playwright = pytest.importorskip("playwright.sync_api")
+    log = tmp_path / "served.jsonl"
+    output = tmp_path / "serve.out"
+    with output.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "initiative", "serve", str(EXAMPLE), "--seat", "marlowe",
+             "--out", str(log), "--deadline", "120", "-q"],
+            stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while "waiting for every seat" not in output.read_text():
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        links = {
+            kind: link
+            for link, kind in re.findall(
+                r"browser:  (http://\S+/(gm|watch|seat/\S+)#token=\S+)", output.read_text()
+            )
+        }
+        problems: list[str] = []
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                pages = {}
+                for kind in ("gm", "watch", "seat/marlowe"):
+                    page = browser.new_page(viewport={"width": 1280, "height": 900})
+                    page.on("pageerror", lambda exc: problems.append(str(exc)))
+                    page.goto(links[kind])
+                    pages[kind] = page
+                gm, watch, seat = pages["gm"], pages["watch"], pages["seat/marlowe"]
+                seat.wait_for_selector("button.offer", timeout=30_000)
+                gm.wait_for_selector("#map .token")
+
+                def choose(who: str) -> None:
+                    if gm.evaluate("window.initiativePage.chosen") != who:
+                        gm.click(f"#tracker tr.row[data-id='{who}'] td.name")
+                    assert gm.evaluate("window.initiativePage.chosen") == who
+
+                def shown(check: str, *args: Any) -> None:
+                    """``check`` (a JS function of the args) holds on the spectator's and the
+                    seat's pages within a second."""
+                    for page in (watch, seat):
+                        page.wait_for_function(check, arg=list(args), timeout=1000)
+
+                def recorded() -> None:
+                    gm.wait_for_function(
+                        "document.getElementById('gm-result').textContent.includes('recorded')",
+                        timeout=5000,
+                    )
+
+                # Hit points: the seat sees its own side's numbers.
+                choose("ada")
+                gm.fill("#hp", "3")
+                gm.click("#f-hp button")
+                recorded()
+                shown(f"([id]) => ({ROW})(id).includes('3 / 10')", "ada")
+                # A condition the ruleset declares, with its duration; then ended.
+                choose("acolyte-2")
+                gm.fill("#cond", "in_cover")
+                gm.fill("#rounds", "2")
+                gm.click("#f-cond button")
+                recorded()
+                shown(f"([id]) => ({ROW})(id).includes('in cover')", "acolyte-2")
+                gm.click("#end-conds button.end")
+                recorded()
+                shown(f"([id]) => !({ROW})(id).includes('in cover')", "acolyte-2")
+                # Thriller takes any condition's name (a special condition), so a refusal here
+                # is hit points past the most a combatant has: refused, with the reason shown.
+                choose("ada")
+                gm.fill("#hp", "999")
+                gm.click("#f-hp button")
+                gm.wait_for_function(
+                    "document.getElementById('gm-result').textContent.includes('refused')"
+                )
+                assert "999" in gm.locator("#gm-result").text_content()
+                # A late arrival like an acolyte, then one who flees.
+                gm.fill("#new-id", "acolyte-4")
+                gm.fill("#new-name", "Acolyte 4")
+                gm.click("#f-add button")
+                recorded()
+                shown(f"([id]) => ({ROW})(id) !== ''", "acolyte-4")
+                choose("acolyte-3")
+                gm.fill("#why", "fled")
+                gm.click("#f-remove button")
+                recorded()
+                shown(f"([id]) => !({ROW})(id) || ({ROW})(id).includes('gone')", "acolyte-3")
+                # The order: the priest moves before Marlowe.
+                choose("priest")
+                gm.select_option("#before", "marlowe")
+                gm.click("#f-order button")
+                recorded()
+                shown(
+                    "() => { const ids = [...document.querySelectorAll('#tracker tr.row')]"
+                    ".map((r) => r.dataset.id); return ids.indexOf('priest') < ids.indexOf('marlowe'); }"
+                )
+                # A token dragged on the map.
+                token = gm.locator("#map .token[data-id='acolyte-1'] circle.body").bounding_box()
+                assert token is not None
+                x, y = token["x"] + token["width"] / 2, token["y"] + token["height"] / 2
+                before = watch.evaluate(
+                    "window.initiativePage.board.tokens.find((t) => t.id === 'acolyte-1').at"
+                )
+                gm.mouse.move(x, y)
+                gm.mouse.down()
+                gm.mouse.move(x + 60, y + 40, steps=5)
+                gm.mouse.up()
+                recorded()
+                shown(
+                    "([was]) => { const t = window.initiativePage.board.tokens"
+                    ".find((t) => t.id === 'acolyte-1'); return t.at[0] !== was[0] || t.at[1] !== was[1]; }",
+                    before,
+                )
+                # The player moves by clicking the map, a metre from where Marlowe stands.
+                seat.wait_for_function(
+                    "window.initiativePage.asked && window.initiativePage.asked.screen.move"
+                )
+                me = seat.locator("#map .token[data-id='marlowe'] circle.body").bounding_box()
+                assert me is not None
+                scale = seat.evaluate("geometry.S")
+                seat.mouse.click(me["x"] + me["width"] / 2 + scale, me["y"] + me["height"] / 2)
+                watch.wait_for_function(
+                    "window.initiativePage.board.last_move && window.initiativePage.board.last_move[0] === 'marlowe'",
+                    timeout=5000,
+                )
+                # Then the seat plays on until the end.
+                while True:
+                    seat.wait_for_function(
+                        "document.querySelector('button.offer') || window.initiativePage.ended",
+                        timeout=60_000,
+                    )
+                    if seat.evaluate("window.initiativePage.ended"):
+                        break
+                    labels = seat.locator("button.offer .text").all_text_contents()
+                    attack = [i for i, text in enumerate(labels) if text.startswith("Attack")]
+                    seat.locator("button.offer").nth(
+                        attack[0] if attack else len(labels) - 1
+                    ).click()
+                    seat.wait_for_function(
+                        "!document.querySelector('button.offer') || window.initiativePage.ended"
+                    )
+            finally:
+                browser.close()
+        assert proc.wait(60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert problems == []
+    contents = read_log(log)
+    assert verify_log(contents).ok
+    kinds = {type(e).__name__ for e in contents.events}
+    assert "Moved" in kinds
