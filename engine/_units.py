@@ -154,6 +154,10 @@ class ActionUnit(Generic[A]):
     answers: ClassVar[tuple[str, ...] | None] = None
     """The kinds of trigger of the openings it is offered in (``None``: any): the ruleset asks
     only these units in an opening of another kind."""
+    to_point: ClassVar[bool] = False
+    """Its action moves the actor to the point in its ``to``, and any point its check allows
+    may be sent, not only those offered: a person may aim it at a point of their choosing (a
+    typed move). Of the units that do, a screen takes the first offered, in ``units`` order."""
     moving: ClassVar[bool] = False
     """Its deed moves the actor: the narration tells the distance ("Bo flees 12 m")."""
     implies: ClassVar[tuple[str, ...]] = ()
@@ -186,6 +190,12 @@ class ActionUnit(Generic[A]):
     def resolve(self, fight: Rules, who: str, action: A, window: Window) -> Any:
         """What the action does when it opens no openings (the default :meth:`perform`)."""
         return None
+
+    def aimed_reach(self, offered: float, speed: float) -> float:
+        """How far a point aimed at may be, when the farthest offer goes ``offered`` metres and
+        the actor's speed is ``speed`` (for a :attr:`to_point` unit): by default, as far as the
+        offers go (they go as far as the rules allow, away from the nearest enemy)."""
+        return offered
 
     # --- words --------------------------------------------------------------------------------
 

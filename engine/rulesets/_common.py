@@ -303,6 +303,7 @@ class MoveUnit(ActionUnit[Move]):
 
     action = Move
     moving = True
+    to_point = True
 
     def offered(self, action: Move, say: Say) -> str:
         return f"Move {say.point(action.to)}".rstrip()

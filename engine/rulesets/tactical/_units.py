@@ -363,7 +363,12 @@ class Dashing(TacticalUnit[Dash]):
     kind = "secondary"
     needs_moving = True
     moving = True
+    to_point = True
     when = ("turn",)
+
+    def aimed_reach(self, offered: float, speed: float) -> float:
+        # Offered toward the nearest enemy only; a Dash adds one's speed to what is left.
+        return max(offered, speed)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
         found = _toward(fight, who) if budget(fight, who) < 0.5 else None
