@@ -13,22 +13,26 @@ literally, control characters made visible.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
-from initiative.engine import CombatantState, EncounterState, View, distance
-from initiative.engine.rulesets.tactical import OpportunityAttack
-from initiative.engine.rulesets.thriller import Intercept, Retaliate
+from initiative.engine import (
+    ActionUnit,
+    CombatantState,
+    EncounterState,
+    View,
+    distance,
+    find_ruleset,
+)
 from initiative.events import (
     Action,
-    Attack,
     CombatantSpec,
     EncounterSpec,
     EndTurn,
+    InitiativeError,
     Offer,
     Pass,
     Position,
-    ReadyWeapon,
     Trigger,
     visible,
 )
@@ -231,66 +235,49 @@ def _toward(view: View, names: Names, to: Position) -> str:
     return f"{gap:.1f} m {word} {names(nearest.id)} (then {after:.1f} m from them)"
 
 
+class _Say:
+    """What an action's unit words an offer with, on this seat's screen."""
+
+    def __init__(self, view: View, names: Names) -> None:
+        self._view = view
+        self._names = names
+        self.actor: str | None = view.me.id
+        self.trigger: Trigger | None = view.window.trigger
+
+    def name(self, who: str | None) -> str:
+        return self._names(who)
+
+    def known(self, text: str) -> bool:
+        return text in self._names.specs
+
+    def weapon(self, name: str | None) -> str:
+        return _weapon(self._view.spec, name)
+
+    def point(self, to: Position) -> str:
+        return _toward(self._view, self._names, to)
+
+
+#: The words of an action no unit of the fight's ruleset owns (one a script sent, say).
+_PLAIN: ActionUnit[Action] = ActionUnit()
+
+
+def unit_for(ruleset: str, action: Action) -> ActionUnit[Any]:
+    """The unit that words ``action`` in a fight of ``ruleset``: found through the ruleset's
+    registry, so an installed ruleset's actions read as well as the bundled ones."""
+    try:
+        unit = find_ruleset(ruleset).unit_of(type(action))
+    except InitiativeError:
+        unit = None
+    return unit if unit is not None else _PLAIN
+
+
 def describe_action(action: Action, view: View, names: Names) -> str:
-    """One offer's action in plain words."""
-    me = view.spec
-    match action:
-        case EndTurn():
-            return "End your turn"
-        case Pass():
-            return "Let it pass"
-        case Attack(target=target, weapon=weapon, variant=variant, location=location):
-            how = f" ({words(variant)})" if variant else ""
-            where = f" at the {visible(words(location))}" if location else ""
-            return f"Attack {names(target)}{where} with the {_weapon(me, weapon)}{how}"
-        case OpportunityAttack(target=target, weapon=weapon):
-            return f"Strike {names(target)} at the opening, with the {_weapon(me, weapon)}"
-        case Retaliate(target=target):
-            return f"Strike back at {names(target)}"
-        case ReadyWeapon(weapon=weapon, mode=mode):
-            verb = "Reload" if mode == "reload" else f"Ready ({visible(words(mode))})"
-            return f"{verb} the {visible(weapon)}"
-        case Intercept():
-            trigger = view.window.trigger
-            meant = names(trigger.target) if trigger and trigger.target else "an ally"
-            return f"Intercept: take the blow meant for {meant}"
-    return _generic(action, view, names)
-
-
-def _generic(action: Action, view: View, names: Names) -> str:
-    """Any other action, from its class name and fields: a ``to`` is a move (distance and
-    direction), a combatant id a name, a ``name`` the action's own name (``Shout (free
-    action)``), other text with control characters made visible."""
-    kind = words(type(action).__name__)
-    text = kind.capitalize()
-    aimed: list[str] = []
-    extra: list[str] = []
-    to: Position | None = None
-    for field in action.__struct_fields__:
-        value = getattr(action, field)
-        if value in (None, "", ()):
-            continue
-        if isinstance(value, Position):
-            to = value
-        elif isinstance(value, str) and value in names.specs:
-            aimed.append(names(value))
-        elif field == "name" and isinstance(value, str):
-            text = f"{visible(words(value)).capitalize()} ({kind})"
-        elif isinstance(value, str):
-            extra.append(visible(words(value)))
-        elif isinstance(value, tuple) and all(isinstance(v, str) for v in value):
-            extra.append(", ".join(visible(words(v)) for v in value))
-        elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            extra.append(f"{words(field)} {value:g}")
-    if aimed:
-        text += " " + " and ".join(aimed)
-    if extra:
-        text += ": " + "; ".join(extra)
-    if to is not None and not aimed:
-        text += " " + _toward(view, names, to)
-    elif to is not None:
-        text += f" to {to}"
-    return text
+    """One offer's action in plain words (its unit's)."""
+    if isinstance(action, EndTurn):
+        return "End your turn"
+    if isinstance(action, Pass):
+        return "Let it pass"
+    return unit_for(view.ruleset, action).offered(action, _Say(view, names))
 
 
 def _kind(action: Action) -> Literal["attack", "defence", "move", "end", "other"]:

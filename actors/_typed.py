@@ -2,8 +2,8 @@
 
 A person may move anywhere the rules allow, not only to the two points the offers name (toward
 the nearest enemy, away from it). :func:`move_offer` finds the ruleset's move action among the
-offers (a ``Move``, or tactical's ``Dash`` when the base movement is spent) and says how far it
-reaches; it is the ``move`` of the presentation, so ``join`` and the browser can build the
+offers (the first action offered whose unit moves one to a chosen point: a ``Move``, or tactical's
+``Dash`` when the base movement is spent) and says how far it reaches; it is the ``move`` of the presentation, so ``join`` and the browser can build the
 action for a typed or clicked point without knowing rulesets. :func:`typed_point` turns what was
 typed into the point. The point is sent as that action with its ``to`` replaced, and the
 ruleset's own check decides: a refusal is the rules' reason, recorded as ``ActionRejected``.
@@ -19,17 +19,30 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
-from initiative.engine import View, away, distance, toward
-from initiative.engine.rulesets.tactical import Dash
-from initiative.events import Action, CombatantSpec, Move, Position, visible
+from initiative.engine import (
+    ActionUnit,
+    View,
+    away,
+    distance,
+    find_ruleset,
+    toward,
+)
+from initiative.events import Action, CombatantSpec, InitiativeError, Position, visible
 
 if TYPE_CHECKING:
     from ._screen import Names
 
-#: The actions that move oneself to a point of one's choosing, in the order preferred: the
-#: plain move, then tactical's Dash (offered when the base movement is spent). thriller's
-#: ``Flee`` (a full-round flight) and reactions that step aside are offers only.
-MOVES: tuple[type[Action], ...] = (Move, Dash)
+
+def moves_of(ruleset: str) -> tuple[ActionUnit[Any], ...]:
+    """The units of the actions that move oneself to a point of one's choosing
+    (``ActionUnit.to_point``), in the order the ruleset lists them: the plain move, then (in
+    tactical) a Dash, offered when the base movement is spent. thriller's ``Flee`` (a
+    full-round flight) and reactions that step aside are offers only."""
+    try:
+        units = find_ruleset(ruleset).units
+    except InitiativeError:
+        return ()
+    return tuple(u for u in units if u.to_point)
 
 
 class Placed(Protocol):
@@ -90,14 +103,12 @@ class MoveOffer(msgspec.Struct, frozen=True, kw_only=True):
 def move_offer(view: View) -> MoveOffer | None:
     """The move to a point ``view`` allows, or ``None`` when no move is offered."""
     here = view.me.position
-    for kind in MOVES:
-        offered = [o.action for o in view.legal if type(o.action) is kind]
+    for unit in moves_of(view.ruleset):
+        offered = [o.action for o in view.legal if type(o.action) is unit.action]
         if not offered:
             continue
         farthest = max(offered, key=lambda a: distance(here, _to(a)))
-        reach = distance(here, _to(farthest))
-        if kind is Dash:  # offered toward the nearest enemy only; a Dash adds one's speed
-            reach = max(reach, view.spec.speed)
+        reach = unit.aimed_reach(distance(here, _to(farthest)), view.spec.speed)
         return MoveOffer(
             type=_tag(farthest),
             max=math.floor(reach * 100 + 1e-6) / 100,
@@ -121,7 +132,9 @@ def typed_move(text: str, view: View, names: Names, move: MoveOffer) -> Action:
     :func:`typed_point`; raises :class:`NotAMove` as it does)."""
     to = typed_point(text, view.me, (*view.enemies, *view.allies), names, move)
     example = next(
-        o.action for o in view.legal if isinstance(o.action, MOVES) and _tag(o.action) == move.type
+        o.action
+        for o in view.legal
+        if "to" in o.action.__struct_fields__ and _tag(o.action) == move.type
     )
     return msgspec.structs.replace(example, to=to)
 

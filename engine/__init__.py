@@ -70,3 +70,4 @@ from ._state import (
     state_to_builtins as state_to_builtins,
 )
 from ._stepper import Stepper as Stepper
+from ._units import ActionUnit as ActionUnit, Say as Say

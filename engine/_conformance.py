@@ -8,10 +8,12 @@ of initiative takes for granted of every ruleset:
 - **Actions survive the log.** Every action offered is encoded as the log encodes it and decoded
   back equal; its type is declared (a core action, or one of ``Ruleset.actions`` tagged
   ``"<ruleset>.<ClassName>"``), so a log of the ruleset can be read back.
-- **Actions have words.** No ruleset hook words an action: screens and narration word it from
-  its class name and its fields, and show its docstring as help. So each action type needs a
-  class name that reads as words, a tag that agrees with it, a docstring of its own, and a
-  :meth:`~initiative.events.Action.describe` that works.
+- **Actions have words.** Screens and narration word an action through its unit
+  (:class:`~initiative.engine.ActionUnit`, found by the ruleset's registry): so each action
+  type offered has a unit in ``Ruleset.units`` with words of its own for the narration
+  (:meth:`~initiative.engine.ActionUnit.told`), and its words for a screen and for the table
+  come out, as text, for every action offered. Its class name reads as words and agrees with
+  its tag, and it has a docstring (the help a screen shows for it).
 - **Hooks are deterministic.** The same encounter, seed and decisions give byte-identical logs
   twice, and the log re-simulates from its own header and recorded decisions (what
   ``initiative verify`` does) to the same bytes.
@@ -44,8 +46,10 @@ from initiative.events import (
     Event,
     InitiativeError,
     Pass,
+    Position,
     PriorityGranted,
     PriorityPassed,
+    Trigger,
     decode_event,
     encode_event,
     parse_log,
@@ -58,6 +62,7 @@ from ._protocol import Decision, PriorityToken
 from ._rng import Rng
 from ._ruleset import _REGISTRY, Ruleset, _discover, find_ruleset
 from ._stepper import Stepper
+from ._units import ActionUnit
 
 _CORE = frozenset(typing.get_args(AnyAction))
 
@@ -305,6 +310,8 @@ def _check_offer(
         )
     if isinstance(action, EndTurn | Pass):
         return
+    if problem := _said(cls, fight, token, action):
+        raise fail(token.seq, f"offered {action.describe()} to {who}: {problem}")
     reason = fight._check(who, action, window)
     if reason is not None:
         raise fail(
@@ -344,6 +351,55 @@ def _words(kind: type[Action]) -> str | None:
         )
     if not (kind.__dict__.get("__doc__") or "").strip():
         return f"{kind.__name__} has no docstring (the help a screen shows for it)"
+    return None
+
+
+class _Say:
+    """Words for the check: display names from the encounter, the weapon as named."""
+
+    def __init__(self, fight: Fight, token: PriorityToken) -> None:
+        self._names = {c.id: c.display for c in fight.specs()}
+        self.actor: str | None = token.who
+        self.trigger: Trigger | None = token.window.trigger
+
+    def name(self, who: str | None) -> str:
+        return self._names.get(who, who) if who is not None else "someone"
+
+    def known(self, text: str) -> bool:
+        return text in self._names
+
+    def weapon(self, name: str | None) -> str:
+        return name or "first weapon"
+
+    def point(self, to: Position) -> str:
+        return f"to {to}"
+
+
+def _said(cls: type[Ruleset], fight: Fight, token: PriorityToken, action: Action) -> str | None:
+    """Why ``action`` cannot be worded (no unit, no words of its unit's own, words that fail
+    or come out empty), or ``None``."""
+    if isinstance(action, EndTurn | Pass):
+        return None
+    kind = type(action)
+    unit = cls.unit_of(kind)
+    if unit is None:
+        return (
+            f"{cls.__name__}.units has no unit for {kind.__name__}, so nothing words it for"
+            " screens and narration"
+        )
+    if type(unit).told is ActionUnit.told:
+        return (
+            f"the unit {type(unit).__name__} has no words of its own for the narration (its"
+            " told method)"
+        )
+    say = _Say(fight, token)
+    for form in ("offered", "told"):
+        try:
+            said = getattr(unit, form)(action, say)
+        except Exception as err:
+            return f"its unit's {form}() raised {type(err).__name__}: {err}"
+        if not (isinstance(said, str) and said.strip()):
+            return f"its unit's {form}() gives no words ({said!r})"
     return None
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -36,6 +36,7 @@ from initiative.events import (
 
 from ._dice import parse_dice
 from ._rules import HIDDEN, Condition, Counter, Rules
+from ._units import CORE_ACTIONS, ActionUnit
 
 if TYPE_CHECKING:
     from ._protocol import Decision, PriorityToken
@@ -91,15 +92,47 @@ class Ruleset:
     #: Whether the seed lets one initiative roll serve a group of like combatants (``group``,
     #: and the copies of a ``count``). When false, every participant rolls its own.
     group_initiative: ClassVar[bool] = False
+    #: One unit per action type the ruleset knows (:class:`~engine.ActionUnit`): its offers,
+    #: check, cost, performance and words. Offers are asked of the units in this order.
+    units: ClassVar[tuple[ActionUnit[Any], ...]] = ()
     #: Actions this ruleset adds to the core ones in ``events``, each tagged
     #: ``"<name>.<Action>"``; the log codec decodes them in this ruleset's logs and encounters
-    #: (found through the ``initiative.rulesets`` entry point, for bundled rulesets too).
+    #: (found through the ``initiative.rulesets`` entry point, for bundled rulesets too). By
+    #: default, the types of :attr:`units` that are not core actions.
     actions: ClassVar[tuple[type[Action], ...]] = ()
     #: The condition types this ruleset's rules add and remove (see :mod:`engine._rules`);
     #: adding one of another type is an error.
     conditions: ClassVar[tuple[type[Condition], ...]] = ()
     #: The counter types this ruleset's rules keep.
     counters: ClassVar[tuple[type[Counter], ...]] = ()
+
+    #: The registry: each unit by its action type (made from :attr:`units`).
+    _units: ClassVar[Mapping[type[Action], ActionUnit[Any]]] = {}
+    #: The bound ``offers`` of the units asked in a turn, in order.
+    _in_turn: ClassVar[tuple[Any, ...]] = ()
+    #: The same for an opening, by its trigger's kind (filled in as kinds are met).
+    _answering: ClassVar[dict[str, tuple[Any, ...]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "units" not in cls.__dict__:
+            return
+        found: dict[type[Action], ActionUnit[Any]] = {}
+        for unit in cls.units:
+            if unit.action in found:
+                raise TypeError(f"{cls.__name__}.units has two units for {unit.action.__name__}")
+            found[unit.action] = unit
+        cls._units = found
+        cls._in_turn = tuple(u.offers for u in cls.units if "turn" in u.when)
+        cls._answering = {}
+        if "actions" not in cls.__dict__:
+            cls.actions = tuple(u.action for u in cls.units if u.action not in CORE_ACTIONS)
+
+    @classmethod
+    def unit_of(cls, kind: type[Action]) -> ActionUnit[Any] | None:
+        """The unit of action type ``kind`` (``None`` when the ruleset has none): where a
+        ruleset, a screen or the narration finds what to do with an action and how to say it."""
+        return cls._units.get(kind)
 
     def __init__(self, encounter: EncounterSpec) -> None:
         self.encounter = encounter
@@ -281,27 +314,56 @@ class Ruleset:
         return None
 
     # --- actions ------------------------------------------------------------------------------
-    # ``check``, ``cost`` and ``perform`` receive any :class:`events.Action` a combatant sent; a
-    # ruleset annotates the parameter with the union of the actions it knows.
+    # By default each goes to the action's unit (see :attr:`units`); a ruleset overrides one
+    # for a rule every action shares (the tactical seed's action classes, say), and hands the
+    # rest to the unit. ``check``, ``cost`` and ``perform`` receive any :class:`events.Action`
+    # a combatant sent.
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        """The legal actions, ready to send, with costs. ``EndTurn`` or ``Pass`` is added by
-        the scheduler; in an opening, an empty list means the creature is not offered it."""
-        return []
+        """The legal actions, ready to send, with costs: the offers of the units asked in this
+        window, in order. ``EndTurn`` or ``Pass`` is added by the scheduler; in an opening, an
+        empty list means the creature is not offered it."""
+        if window.kind == "turn":
+            asked = self._in_turn
+        else:
+            kind = window.trigger.kind if window.trigger is not None else ""
+            found = self._answering.get(kind)
+            asked = found if found is not None else self._answerers(kind)
+        offers: list[Offer] = []
+        for unit_offers in asked:
+            offers += unit_offers(fight, who, window)
+        return offers
+
+    @classmethod
+    def _answerers(cls, kind: str) -> tuple[Any, ...]:
+        """The bound ``offers`` of the units offered in an opening of trigger ``kind``."""
+        found = tuple(
+            u.offers
+            for u in cls.units
+            if "opening" in u.when and (u.answers is None or kind in u.answers)
+        )
+        cls._answering[kind] = found
+        return found
 
     def check(self, fight: Rules, who: str, action: Any, window: Window) -> str | None:
-        """Why ``action`` is illegal now, or ``None`` when it is legal."""
-        return f"{type(action).__name__} is not an action of the {self.name} ruleset"
+        """Why ``action`` is illegal now, or ``None`` when it is legal (its unit's check)."""
+        unit = self._units.get(type(action))
+        if unit is None:
+            return f"{type(action).__name__} is not an action of the {self.name} ruleset"
+        return unit.check(fight, who, action, window)
 
     def cost(self, fight: Rules, who: str, action: Any, window: Window) -> int:
-        """AP the action spends (called only for a legal action)."""
-        return 1
+        """AP the action spends (called only for a legal action): its unit's cost (1 for an
+        action of no unit, one a ruleset's own ``check`` allowed)."""
+        unit = self._units.get(type(action))
+        return 1 if unit is None else unit.cost(fight, who, action, window)
 
     def perform(self, fight: Rules, who: str, action: Any, window: Window) -> Hook:
-        """Resolve a declared, paid-for action. May open openings; returns a result that the
-        opening's caller sees (a successful Dodge, say)."""
-        return None
-        yield  # pragma: no cover
+        """Resolve a declared, paid-for action (its unit's performance). May open openings;
+        returns a result that the opening's caller sees (a successful Dodge, say). An action
+        of no unit does nothing."""
+        unit = self._units.get(type(action))
+        return _nothing() if unit is None else unit.perform(fight, who, action, window)
 
     def idle_end(self, fight: Rules, rounds: int) -> str:
         """The reason recorded when ``rounds`` idle rounds end the encounter."""
@@ -315,6 +377,11 @@ class Ruleset:
         """Whether ``viewer`` sees ``other`` (the Hidden condition hides one from enemies)."""
         c = fight.state.combatants[other]
         return not c.has(HIDDEN.name) or c.side == fight.state.combatants[viewer].side
+
+
+def _nothing() -> Hook:
+    return None
+    yield  # pragma: no cover - makes this a generator
 
 
 def _loose(text: str) -> str:

@@ -16,6 +16,11 @@ writing its offers and checks by hand, for three reasons:
   (its roll, an ``AttackResolved``, the damage), so narration, ``why`` and the timeline tell
   an installed ruleset's attacks as well as the bundled ones'.
 
+- **The shared actions read alike.** :class:`AttackUnit`, :class:`MoveUnit`, :class:`DodgeUnit`,
+  :class:`ParryUnit` and :class:`ReadyWeaponUnit` are the units of the core actions with their
+  words for screens and narration; a ruleset's unit for one of them subclasses it and adds its
+  rules (offers, check, cost, performance).
+
 Every helper takes the :class:`~initiative.engine.Rules` a hook receives (``fight``) and only
 reads and changes the fight through it. The names here are the kit's whole surface; the code
 lives in a private module of the bundled rulesets, which import it directly.
@@ -24,6 +29,11 @@ lives in a private module of the bundled rulesets, which import it directly.
 from .rulesets._common import (
     SPACE as SPACE,
     UNARMED as UNARMED,
+    AttackUnit as AttackUnit,
+    DodgeUnit as DodgeUnit,
+    MoveUnit as MoveUnit,
+    ParryUnit as ParryUnit,
+    ReadyWeaponUnit as ReadyWeaponUnit,
     attack_offers as attack_offers,
     check_melee_target as check_melee_target,
     check_move as check_move,

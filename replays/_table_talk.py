@@ -17,10 +17,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
+from initiative.engine import ActionUnit, Ruleset, find_ruleset
 from initiative.events import (
+    Action,
     ActionDeclared,
     ActionRejected,
+    Attack,
     AttackResolved,
     CheckResolved,
     CombatantDefeated,
@@ -37,11 +41,13 @@ from initiative.events import (
     Event,
     GmOverride,
     Healed,
+    InitiativeError,
     InitiativeOrdered,
     InitiativeRolled,
     Moved,
     OpeningClosed,
     OpeningOpened,
+    Position,
     PriorityGranted,
     PriorityPassed,
     RoundEnded,
@@ -55,7 +61,6 @@ from initiative.events import (
 from ._gm_words import gm_line
 from ._literal import literal
 from ._words import (
-    IMPLIED,
     action_words,
     check_words,
     condition_words,
@@ -70,9 +75,6 @@ from ._words import (
 #: Events that close every sentence still open (the turn or the round is over).
 _STRUCTURE = (TurnStarted, TurnEnded, TurnInserted, RoundStarted, RoundEnded, EncounterEnded)
 
-#: Deeds whose sentence takes the distance moved ("Acolyte 1 flees 12 m").
-_MOVES = ("Move", "Dash", "Flee")
-
 #: Consequences that add nothing to a sentence (dice are told with what they decided).
 _QUIET = ("APChanged", "CounterChanged", "PriorityPassed", "StateDigested")
 
@@ -84,6 +86,8 @@ class _Sentence:
     who: str
     kind: str
     head: str | None
+    unit: ActionUnit[Any] | None = None
+    """The unit of the deed's action (its words, what it moves and implies)."""
     """``None`` once told: what follows starts a sentence of its own."""
     parts: list[str] = field(default_factory=list)
     seqs: set[int] = field(default_factory=set)
@@ -96,6 +100,11 @@ class _Sentence:
     joined: str = ": "
     """Between the head and what followed (``, `` when the head already says an outcome)."""
     moved: bool = False
+
+    @property
+    def moving(self) -> bool:
+        """Its sentence takes the distance moved ("Acolyte 1 flees 12 m")."""
+        return self.unit is not None and self.unit.moving
 
     def text(self) -> str:
         assert self.head is not None
@@ -112,10 +121,33 @@ def _stem(text: str) -> str:
     )
 
 
+class _Say:
+    """What an action's unit words a deed with, at the table: names shown literally."""
+
+    def __init__(self, narrator: TableNarrator, who: str) -> None:
+        self._narrator = narrator
+        self.actor: str | None = who
+        self.trigger: Trigger | None = narrator.triggers[-1] if narrator.triggers else None
+
+    def name(self, who: str | None) -> str:
+        return self._narrator.name(who)
+
+    def known(self, text: str) -> bool:
+        return text in self._narrator.names
+
+    def weapon(self, name: str | None) -> str:
+        return literal(name) if name else self._narrator._weapon(self.actor or "")
+
+    def point(self, to: Position) -> str:
+        return ""
+
+
 class TableNarrator:
     """Call with each event in order; returns the lines to show now (possibly none)."""
 
     def __init__(self) -> None:
+        self.ruleset: type[Ruleset] | None = None
+        """The ruleset the log names, whose units word its actions (``None``: not installed)."""
         self.names: dict[str, str] = {}
         self.weapon: dict[str, str] = {}
         self.open: list[_Sentence] = []
@@ -187,10 +219,12 @@ class TableNarrator:
                 lines.append(sentence.text())
                 sentence.head, sentence.parts = None, []
         action = event.action
-        head = action_words(event.who, action, self.name, self._weapon(event.who))
-        if self.triggers and type(action).__name__ == "Attack":
+        unit = self._unit(action)
+        head = action_words(event.who, action, _Say(self, event.who), unit)
+        if self.triggers and isinstance(action, Attack):
             head += opening_words(self.triggers[-1], self.name)
-        self.open.append(_Sentence(event.who, type(action).__name__, head, seqs={event.seq}))
+        kind = type(action).__name__
+        self.open.append(_Sentence(event.who, kind, head, unit=unit, seqs={event.seq}))
         self.acted = True
 
     def _finish(self, lines: list[str], *, keep_open: bool = False) -> None:
@@ -198,7 +232,7 @@ class TableNarrator:
         still inside an opening stay)."""
         while self.open and (not keep_open or self.open[-1].openings <= 0):
             sentence = self.open.pop()
-            if sentence.kind in _MOVES and not sentence.moved and not sentence.parts:
+            if sentence.moving and not sentence.moved and not sentence.parts:
                 if sentence.who in self.down or sentence.head is None:
                     continue  # (felled as they went: the fall is told)
                 sentence.head += ", but goes nowhere"
@@ -206,6 +240,9 @@ class TableNarrator:
                 lines.append(sentence.text())
         if not keep_open:
             self.open.clear()
+
+    def _unit(self, action: Action) -> ActionUnit[Any] | None:
+        return self.ruleset.unit_of(type(action)) if self.ruleset is not None else None
 
     def _weapon(self, who: str) -> str:
         return literal(self.weapon.get(who, "bare hands"))
@@ -269,18 +306,15 @@ class TableNarrator:
             case Moved(who=who, distance=d):
                 moved = f"{d:g} m"
                 s.moved = s.moved or who == s.who
-                if s.head is not None and s.kind in _MOVES and who == s.who and not s.parts:
+                if s.head is not None and s.moving and who == s.who and not s.parts:
                     s.head += f" {moved}"
                 elif s.head is None:
                     s.head = f"{n(who)} moves {moved}"
                 else:
                     part = f"moving {moved}" if who == s.who else f"{n(who)} moves {moved}"
             case ConditionAdded(who=who, condition=c, until=until):
-                if who == s.who and IMPLIED.get(s.kind) == c:
-                    return True
-                if s.kind == "Intercept" and c == "intercepted" and s.head is not None:
-                    s.head += f" meant for {n(who)}"
-                    return True
+                if s.unit is not None and c in s.unit.implies:
+                    return True  # (what its words already say: "takes cover")
                 own = "" if s.kind == "check" and who == s.who else f"{n(who)} "
                 said = condition_words(c).removeprefix("is ") if not own else condition_words(c)
                 part = f"{own}{said}{until_words(until)}"
@@ -300,7 +334,8 @@ class TableNarrator:
     def _tell(self, event: Event) -> str | None:
         n = self.name
         match event:
-            case EncounterStarted(encounter=enc):
+            case EncounterStarted(encounter=enc, ruleset=ruleset):
+                self.ruleset = _ruleset_named(ruleset)
                 self.names = {c.id: c.display for c in enc.combatants}
                 self.weapon = {c.id: c.weapons[0].name for c in enc.combatants if c.weapons}
                 ids = sorted(self.names, key=len, reverse=True)
@@ -333,7 +368,7 @@ class TableNarrator:
                     said = "ends the turn without acting"
                 return f"{n(who)} {said}" if said else None
             case ActionRejected(who=who, action=action, reason=reason):
-                tried = action_words(who, action, n, self._weapon(who))
+                tried = action_words(who, action, _Say(self, who), self._unit(action))
                 return f"{tried}: not allowed ({literal(reason)})"
             case DecisionFailed(who=who, kind=kind):
                 return f"{n(who)} {failure_words(kind)}"
@@ -383,3 +418,12 @@ class TableNarrator:
         if self._ids is None:
             return text
         return self._ids.sub(lambda m: self.name(m.group(1)), text)
+
+
+def _ruleset_named(name: str) -> type[Ruleset] | None:
+    """The ruleset a log names, for its units' words (``None`` when it is not installed: its
+    actions are then told from their names)."""
+    try:
+        return find_ruleset(name)
+    except InitiativeError:
+        return None

@@ -2,16 +2,19 @@
 them ("Acolyte 2 takes cover", "is in cover until the start of their next turn"), never the
 rules' own names (``thriller.TakeCover``, ``in_cover``).
 
-Actions are told by their type's name and their fields (``target``, ``weapon``, ``item``...),
-read from the event alone, so an installed ruleset's actions read well too: an action not
-listed here is told from its name (``BlindOpponent`` -> "blind opponent") and its target.
+An action is told in the words of its unit (:class:`~initiative.engine.ActionUnit`), found
+through the registry of the ruleset the log names, so an installed ruleset's actions read as
+well as the bundled ones; an action of no unit is told from its name (``BlindOpponent`` ->
+"blind opponent") and its target.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
+from initiative.engine import ActionUnit, Say
 from initiative.events import Action, Trigger
 
 Name = Callable[[str | None], str]
@@ -29,114 +32,21 @@ def listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def third_person(verb_phrase: str) -> str:
-    """``shout`` -> ``shouts``, ``catch breath`` -> ``catches breath``, ``cry`` -> ``cries``."""
-    first, _, rest = verb_phrase.strip().partition(" ")
-    if first.endswith(("s", "sh", "ch", "x", "z", "o")):
-        first += "es"
-    elif first.endswith("y") and first[-2:-1] not in ("a", "e", "i", "o", "u", ""):
-        first = first[:-1] + "ies"
-    else:
-        first += "s"
-    return f"{first} {rest}".strip()
-
-
 def _field(action: Action, name: str) -> str | None:
     value = getattr(action, name, None)
     return value if isinstance(value, str) and value else None
 
 
-def action_words(who: str, action: Action, name: Name, weapon: str) -> str:
+def action_words(who: str, action: Action, say: Say, unit: ActionUnit[Any] | None) -> str:
     """The head of an action's sentence: ``Acolyte 2 attacks Detective Marlowe with the
-    sickle``. ``weapon`` is the one used when the action names none."""
-    a = name(who)
+    sickle``, in the words of the action's unit (``unit``, from its ruleset); an action of no
+    unit is told from its name and its target (``Bruno: shove Kasia``)."""
+    a = say.name(who)
+    if unit is not None and type(unit).told is not ActionUnit.told:
+        return f"{a} {unit.told(action, say)}".rstrip()
     target = _field(action, "target") or _field(action, "ally")
-    t = name(target) if target else ""
-    kind = type(action).__name__
-    match kind:
-        case "Attack" | "OpportunityAttack":
-            w = _field(action, "weapon") or weapon
-            text = f"{a} attacks {t} with the {w}"
-            if kind == "OpportunityAttack":
-                text += " as they move away"
-            variant, aimed = _field(action, "variant"), _field(action, "location")
-            if variant:
-                text += f" ({words(variant)})"
-            if aimed:
-                text += f", aiming at the {aimed}"
-            return text
-        case "Move":
-            return f"{a} moves"
-        case "ReadyWeapon":
-            mode = _field(action, "mode") or "reload"
-            verb = {"draw": "draws", "sheathe": "sheathes", "withdraw": "withdraws"}
-            return f"{a} {verb.get(mode, third_person(words(mode)))} the {_field(action, 'weapon')}"
-        case "FreeAction":
-            return f"{a} {third_person(words(_field(action, 'name') or 'act'))}"
-        case "UseItem":
-            on = f" on {t}" if target and target != who else ""
-            return f"{a} uses the {_field(action, 'item')}{on}"
-        case "DrinkPotion":
-            return f"{a} drinks the {_field(action, 'potion')}"
-        case "CastMagic":
-            return f"{a} casts {_field(action, 'spell')}" + (f" at {t}" if t else "")
-        case "Special":
-            return f"{a} attempts {_field(action, 'name')}" + (f" on {t}" if t else "")
-        case "Interact":
-            return f"{a} interacts with {_field(action, 'what')}"
-        case "Disarm":
-            held = _field(action, "weapon")
-            return f"{a} tries to disarm {t}" + (f" of the {held}" if held else "")
-        case "BlindOpponent":
-            method = _field(action, "method")
-            return f"{a} tries to blind {t}" + (f" ({method})" if method else "")
-        case "DelayTurn":
-            until = getattr(action, "triggers", ())
-            return f"{a} delays their turn" + (
-                f" until {listed([words(str(x)) for x in until])}" if until else ""
-            )
-    phrase = _ACTIONS.get(kind)
-    if phrase is not None:
-        return f"{a} {phrase.format(t=t)}".rstrip()
-    return f"{a}: {words(kind)}" + (f" {t}" if t else "")
+    return f"{a}: {words(type(action).__name__)}" + (f" {say.name(target)}" if target else "")
 
-
-#: Actions told by a phrase (``{t}``: the target's name).
-_ACTIONS = {
-    "Dodge": "dodges",
-    "Parry": "parries",
-    "Block": "blocks with the shield",
-    "Evade": "tries to evade",
-    "Intercept": "steps in to take the blow",
-    "Retaliate": "strikes back at {t}",
-    "CounterAttack": "counter-attacks",
-    "Assist": "helps {t}",
-    "TakeCover": "takes cover",
-    "FullDefense": "goes on full defence",
-    "Flee": "flees",
-    "Aim": "takes aim at {t}",
-    "DefensiveStance": "takes a defensive stance",
-    "Disengage": "disengages",
-    "TakeDelayedTurn": "takes their delayed turn",
-    "Dash": "dashes",
-    "Hide": "hides",
-    "Arise": "gets up",
-    "Bash": "bashes {t}",
-    "Feint": "feints at {t}",
-    "ForceMovement": "tries to force {t} back",
-    "Resist": "resists",
-    "Trip": "tries to trip {t}",
-}
-
-#: The condition an action gives its actor, which its own words already say.
-IMPLIED = {
-    "TakeCover": "in_cover",
-    "FullDefense": "full_defense",
-    "DefensiveStance": "defensive_stance",
-    "Disengage": "disengaged",
-    "DelayTurn": "delaying",
-    "Hide": "hidden",
-}
 
 #: A condition in words: (given, taken away).
 _CONDITIONS = {

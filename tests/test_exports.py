@@ -125,6 +125,7 @@ SURFACE = {
     ],
     "engine": [
         "ALGORITHM",
+        "ActionUnit",
         "Board",
         "Branch",
         "CombatantState",
@@ -147,6 +148,7 @@ SURFACE = {
         "RecordedDice",
         "Rng",
         "Rules",
+        "Say",
         "Ruleset",
         "RulesetCheck",
         "RulesetConformanceError",
@@ -368,6 +370,11 @@ SURFACE = {
 KIT = [
     "SPACE",
     "UNARMED",
+    "AttackUnit",
+    "DodgeUnit",
+    "MoveUnit",
+    "ParryUnit",
+    "ReadyWeaponUnit",
     "attack_offers",
     "check_melee_target",
     "check_move",

@@ -124,3 +124,43 @@ def test_no_package_imports_another_packages_private_modules(package):
     """Packages meet through each other's ``__init__``: no ``from engine._fight import ...``
     outside ``engine``."""
     assert private_imports(package) == []
+
+
+def is_ruleset_module(module: str) -> bool:
+    """Whether ``module`` (a dotted name imported) is or lies under ``engine.rulesets``."""
+    where = folder_of(module)
+    return where is not None and where[0] == "engine" and where[1][:1] == ["rulesets"]
+
+
+def ruleset_imports(package: str) -> list[str]:
+    """Imports in ``package``'s files of a module under ``engine.rulesets`` (a ruleset's
+    package, or one of its modules)."""
+    return [
+        f"{path.relative_to(ROOT)}:{line}: {module}"
+        for path, line, module in imported_modules(package)
+        if is_ruleset_module(module)
+    ]
+
+
+@pytest.mark.parametrize("package", ["actors", "replays"])
+def test_actors_and_replays_import_no_ruleset(package):
+    """Screens and narration word an action through its ruleset's registry
+    (``Ruleset.unit_of``), never by importing a ruleset's classes: an installed ruleset reads
+    as well as a bundled one."""
+    assert ruleset_imports(package) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "ruleset"),
+    [
+        ("initiative.engine.rulesets.tactical.OpportunityAttack", True),
+        ("initiative.engine.rulesets.thriller._actions.Intercept", True),
+        ("engine.rulesets", True),
+        ("initiative.engine.find_ruleset", False),
+        ("initiative.engine.kit.AttackUnit", False),
+    ],
+)
+def test_the_ruleset_rule_knows_a_ruleset_module(module, ruleset):
+    """The rule above sees an import of a ruleset (as the screen's of tactical and thriller
+    classes once were), and not the engine's public names."""
+    assert is_ruleset_module(module) is ruleset

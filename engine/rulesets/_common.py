@@ -11,9 +11,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from initiative.events import Attack, AttackResolved, Move, Offer, Position, Weapon
+from initiative.events import (
+    Attack,
+    AttackResolved,
+    Dodge,
+    Move,
+    Offer,
+    Parry,
+    Position,
+    ReadyWeapon,
+    Weapon,
+    visible,
+)
 
 from .._geometry import approach, away, distance
+from .._units import ActionUnit, Say, third_person, words
 
 if TYPE_CHECKING:
     from .._rules import Rules
@@ -262,3 +274,73 @@ def check_move(fight: Rules, who: str, to: Position, limit: float) -> str | None
     if (there := occupant(fight, who, to)) is not None:
         return f"{there} stands within {SPACE:g} m of the destination; no two share a point"
     return None
+
+
+# --- the shared actions' units: their words (a ruleset subclasses them for the rules) -----------
+
+
+class AttackUnit(ActionUnit[Attack]):
+    """The words of ``Attack``: a ruleset's attack unit subclasses this and adds the rules."""
+
+    action = Attack
+
+    def offered(self, action: Attack, say: Say) -> str:
+        how = f" ({words(action.variant)})" if action.variant else ""
+        where = f" at the {visible(words(action.location))}" if action.location else ""
+        return f"Attack {say.name(action.target)}{where} with the {say.weapon(action.weapon)}{how}"
+
+    def told(self, action: Attack, say: Say) -> str:
+        said = f"attacks {say.name(action.target)} with the {say.weapon(action.weapon)}"
+        if action.variant:
+            said += f" ({words(action.variant)})"
+        if action.location:
+            said += f", aiming at the {visible(action.location)}"
+        return said
+
+
+class MoveUnit(ActionUnit[Move]):
+    """The words of ``Move`` (told with the distance moved)."""
+
+    action = Move
+    moving = True
+    to_point = True
+
+    def offered(self, action: Move, say: Say) -> str:
+        return f"Move {say.point(action.to)}".rstrip()
+
+    def told(self, action: Move, say: Say) -> str:
+        return "moves"
+
+
+class DodgeUnit(ActionUnit[Dodge]):
+    """The words of ``Dodge``."""
+
+    action = Dodge
+
+    def told(self, action: Dodge, say: Say) -> str:
+        return "dodges"
+
+
+class ParryUnit(ActionUnit[Parry]):
+    """The words of ``Parry``."""
+
+    action = Parry
+
+    def told(self, action: Parry, say: Say) -> str:
+        return "parries"
+
+
+class ReadyWeaponUnit(ActionUnit[ReadyWeapon]):
+    """The words of ``ReadyWeapon``: draw, sheathe, withdraw or reload a weapon."""
+
+    action = ReadyWeapon
+
+    def offered(self, action: ReadyWeapon, say: Say) -> str:
+        mode = action.mode
+        verb = "Reload" if mode == "reload" else f"Ready ({visible(words(mode))})"
+        return f"{verb} the {visible(action.weapon)}"
+
+    def told(self, action: ReadyWeapon, say: Say) -> str:
+        mode = action.mode or "reload"
+        verb = {"draw": "draws", "sheathe": "sheathes", "withdraw": "withdraws"}
+        return f"{verb.get(mode, third_person(words(mode)))} the {visible(action.weapon)}"

@@ -46,7 +46,6 @@ from initiative.events import (
     CombatantSpec,
     Move,
     Offer,
-    Position,
     Trigger,
     Window,
 )
@@ -54,6 +53,8 @@ from initiative.events import (
 from .._geometry import at, distance
 from .._ruleset import Hook, Options, Ruleset
 from ._common import (
+    AttackUnit,
+    MoveUnit,
     attack_offers,
     check_move,
     check_plain_attack,
@@ -64,8 +65,6 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
-    from initiative.events import Action
-
     from .._rules import Rules
 
 
@@ -93,6 +92,102 @@ class OpeningsOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=
     (seed 003: "Encounters may also end abruptly when combatants flee"); 0: nobody flees."""
 
 
+class Attacking(AttackUnit):
+    """Attack (``attack_cost`` AP): in one's turn, any enemy in reach; in an opening, the same,
+    but only the creature leaving when the opening is its leaving one's space."""
+
+    when = ("turn", "opening")
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        cost = fight.options.attack_cost
+        if fight.state.combatants[who].ap < cost:
+            return []
+        attacks = attack_offers(fight, who, cost)
+        trigger = window.trigger
+        if trigger is not None and trigger.kind == "left_space":
+            attacks = [a for a in attacks if a.action.target == trigger.by]  # type: ignore[attr-defined]
+        return attacks
+
+    def check(self, fight: Rules, who: str, action: Attack, window: Window) -> str | None:
+        if reason := check_plain_attack(fight, who, action):
+            return reason
+        trigger = window.trigger
+        if trigger is not None and trigger.kind == "left_space" and action.target != trigger.by:
+            return f"this opening allows only an attack on {trigger.by}, who is leaving"
+        return None
+
+    def cost(self, fight: Rules, who: str, action: Attack, window: Window) -> int:
+        return int(fight.options.attack_cost)
+
+    def resolve(self, fight: Rules, who: str, action: Attack, window: Window) -> bool:
+        o = fight.options
+        weapon = weapon_named(fight, who, action.weapon)
+        assert weapon is not None
+        stat = "agility" if weapon.ranged else "strength"
+        bonus = fight.spec(who).stats.get(stat, 0) + weapon.bonus
+        against = o.defense_base + fight.spec(action.target).stats.get("defense", 0)
+        return resolve_attack(
+            fight, who, action.target, weapon, bonus=bonus, against=against, min_damage=o.min_damage
+        )
+
+
+class Moving(MoveUnit):
+    """Move (``move_cost`` AP) up to one's speed; in the opening a turn's end makes, up to
+    ``reaction_move`` metres when that is above 0. Leaving a creature's space makes an opening
+    for it first."""
+
+    when = ("turn", "opening")
+    answers = ("turn_ended",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        o = fight.options
+        if window.kind == "turn":
+            limit = fight.spec(who).speed
+        else:
+            trigger = window.trigger
+            if o.reaction_move <= 0 or trigger is None or trigger.kind != "turn_ended":
+                return []
+            limit = o.reaction_move
+        if fight.state.combatants[who].ap < o.move_cost:
+            return []
+        return move_offers(fight, who, o.move_cost, limit)
+
+    def check(self, fight: Rules, who: str, action: Move, window: Window) -> str | None:
+        o = fight.options
+        if window.is_turn:
+            return check_move(fight, who, action.to, fight.spec(who).speed)
+        trigger = window.trigger
+        if trigger is None or trigger.kind != "turn_ended" or o.reaction_move <= 0:
+            return "Move is not a reaction in this opening"
+        return check_move(fight, who, action.to, o.reaction_move)
+
+    def cost(self, fight: Rules, who: str, action: Move, window: Window) -> int:
+        return int(fight.options.move_cost)
+
+    def perform(self, fight: Rules, who: str, action: Move, window: Window) -> Hook:
+        """Move, first making an opening for every creature whose space ``who`` leaves."""
+        to = at(action.to.x, action.to.y)
+        if fight.options.leave_space_openings:
+            left = leaving_space(fight, who, to)
+            if left:
+                trigger = Trigger(kind="left_space", by=who, event=fight.cause)
+                yield from fight.opening(trigger, left)
+        if fight.standing(who):
+            fight.move(who, to)
+            flee_check(fight, who)
+        return None
+
+
+def flee_check(fight: Rules, who: str) -> None:
+    """Seed 003: "Encounters may also end abruptly when combatants flee through various
+    means": a creature that moved beyond ``escape_distance`` of every enemy has fled."""
+    far = fight.options.escape_distance
+    here = fight.get(who).position
+    enemies = fight.enemies_of(who)
+    if far > 0 and enemies and all(distance(here, e.position) > far for e in enemies):
+        fight.emit(CombatantLeft(who=who, reason="fled"))
+
+
 class Openings(Ruleset):
     name = "openings"
     version = 2
@@ -104,6 +199,7 @@ class Openings(Ruleset):
     initiative_die = 12
     roll_off_die = 12
     options: OpeningsOptions
+    units = (Attacking(), Moving())
 
     def max_ap(self, c: CombatantSpec) -> int:
         return c.ap if c.ap is not None else self.options.ap
@@ -116,90 +212,6 @@ class Openings(Ruleset):
     def tie_keys(self, fight: Rules, who: str) -> tuple[int, ...]:
         # The seed breaks no ties; the plain default compares the initiative stat itself.
         return (self.initiative_modifier(fight.spec(who)),)
-
-    # --- offers and checks ----------------------------------------------------------------------
-
-    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        o = self.options
-        ap = fight.get(who).ap
-        offers: list[Offer] = []
-        if window.is_turn:
-            if ap >= o.attack_cost:
-                offers += attack_offers(fight, who, o.attack_cost)
-            if ap >= o.move_cost:
-                offers += move_offers(fight, who, o.move_cost, fight.spec(who).speed)
-            return offers
-        trigger = window.trigger
-        assert trigger is not None
-        if ap >= o.attack_cost:
-            attacks = attack_offers(fight, who, o.attack_cost, melee_only=False)
-            if trigger.kind == "left_space":
-                attacks = [a for a in attacks if a.action.target == trigger.by]  # type: ignore[attr-defined]
-            offers += attacks
-        if trigger.kind == "turn_ended" and o.reaction_move > 0 and ap >= o.move_cost:
-            offers += move_offers(fight, who, o.move_cost, o.reaction_move)
-        return offers
-
-    def check(self, fight: Rules, who: str, action: Action, window: Window) -> str | None:
-        o = self.options
-        trigger = window.trigger
-        match action:
-            case Attack(target=target):
-                if reason := check_plain_attack(fight, who, action):
-                    return reason
-                if trigger is not None and trigger.kind == "left_space" and target != trigger.by:
-                    return f"this opening allows only an attack on {trigger.by}, who is leaving"
-                return None
-            case Move(to=to):
-                if window.is_turn:
-                    return check_move(fight, who, to, fight.spec(who).speed)
-                if trigger is None or trigger.kind != "turn_ended" or o.reaction_move <= 0:
-                    return "Move is not a reaction in this opening"
-                return check_move(fight, who, to, o.reaction_move)
-        return f"{type(action).__name__} is not an action of the openings ruleset"
-
-    def cost(self, fight: Rules, who: str, action: Action, window: Window) -> int:
-        return self.options.attack_cost if isinstance(action, Attack) else self.options.move_cost
-
-    # --- resolution -----------------------------------------------------------------------------
-
-    def perform(self, fight: Rules, who: str, action: Action, window: Window) -> Hook:
-        if isinstance(action, Attack):
-            return self.attack(fight, who, action)
-        assert isinstance(action, Move)
-        yield from self.move(fight, who, at(action.to.x, action.to.y))
-        return None
-
-    def attack(self, fight: Rules, who: str, action: Attack) -> bool:
-        o = self.options
-        weapon = weapon_named(fight, who, action.weapon)
-        assert weapon is not None
-        stat = "agility" if weapon.ranged else "strength"
-        bonus = fight.spec(who).stats.get(stat, 0) + weapon.bonus
-        against = o.defense_base + fight.spec(action.target).stats.get("defense", 0)
-        return resolve_attack(
-            fight, who, action.target, weapon, bonus=bonus, against=against, min_damage=o.min_damage
-        )
-
-    def move(self, fight: Rules, who: str, to: Position) -> Hook:
-        """Move, first making an opening for every creature whose space ``who`` leaves."""
-        if self.options.leave_space_openings:
-            left = leaving_space(fight, who, to)
-            if left:
-                trigger = Trigger(kind="left_space", by=who, event=fight.cause)
-                yield from fight.opening(trigger, left)
-        if fight.standing(who):
-            fight.move(who, to)
-            self.flee_check(fight, who)
-
-    def flee_check(self, fight: Rules, who: str) -> None:
-        """Seed 003: "Encounters may also end abruptly when combatants flee through various
-        means": a creature that moved beyond ``escape_distance`` of every enemy has fled."""
-        far = self.options.escape_distance
-        here = fight.get(who).position
-        enemies = fight.enemies_of(who)
-        if far > 0 and enemies and all(distance(here, e.position) > far for e in enemies):
-            fight.emit(CombatantLeft(who=who, reason="fled"))
 
     def idle_end(self, fight: Rules, rounds: int) -> str:
         """Seed 003: "Upon the final blows being dealt, with all combatants rendered unable or

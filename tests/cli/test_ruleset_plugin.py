@@ -44,17 +44,22 @@ MODULE = '''
   target's 1d6 + might, and on a win the target is staggered (this ruleset's own condition)
   and has 1 AP less next turn.
 - Move (1 AP): up to one's speed, toward the nearest enemy or away from it.
+- No reactions: every action is taken in one's own turn.
 
-Offers, checks and the attack come from the kit (``initiative.engine.kit``), so what brawl
-offers is what its check accepts, and its attacks are logged and told like the bundled ones.
+Each action is one unit (``initiative.engine.ActionUnit``) holding its offers, its check, its
+cost, what it does and its words. Offers, checks and the attack come from the kit
+(``initiative.engine.kit``), so what brawl offers is what its check accepts, and its attacks
+and moves are logged and told like the bundled ones.
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from initiative.engine import Condition, Hook, Options, Rules, Ruleset
+from initiative.engine import ActionUnit, Condition, Hook, Options, Rules, Ruleset, Say
 from initiative.engine.kit import (
+    AttackUnit,
+    MoveUnit,
     attack_offers,
     check_melee_target,
     check_move,
@@ -82,6 +87,76 @@ class Staggered(Condition, frozen=True):
 STAGGERED = Staggered()
 
 
+def might(fight: Rules, who: str) -> int:
+    return fight.spec(who).stats.get("might", 0)
+
+
+class Punching(AttackUnit):
+    """Attack: the kit's offers and check; its words are the kit's too (``AttackUnit``)."""
+
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        return attack_offers(fight, who, 1, melee_only=True) if fight.get(who).ap >= 1 else []
+
+    def check(self, fight: Rules, who: str, action: Attack, window: Window) -> str | None:
+        return check_plain_attack(fight, who, action)
+
+    def resolve(self, fight: Rules, who: str, action: Attack, window: Window) -> None:
+        weapon = weapon_named(fight, who, action.weapon)
+        assert weapon is not None  # (the check refuses a weapon not carried)
+        bonus = might(fight, who)
+        resolve_attack(fight, who, action.target, weapon, bonus=bonus, against=4, die="1d6")
+
+
+class Shoving(ActionUnit[Shove]):
+    """Shove: this ruleset's own action, with its own words."""
+
+    action = Shove
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if fight.get(who).ap < 1:
+            return []
+        # Whoever one could hit in melee: the kit's check_melee_target accepts them.
+        attacks = attack_offers(fight, who, 1, melee_only=True)
+        targets = [a.action.target for a in attacks if isinstance(a.action, Attack)]
+        return [Offer(action=Shove(target=t), cost=1) for t in targets]
+
+    def check(self, fight: Rules, who: str, action: Shove, window: Window) -> str | None:
+        return check_melee_target(fight, who, action.target)
+
+    def resolve(self, fight: Rules, who: str, action: Shove, window: Window) -> None:
+        target = action.target
+        mine = fight.roll(who, f"shove {target}", f"1d6{might(fight, who):+d}")
+        theirs = fight.roll(target, "stand firm", f"1d6{might(fight, target):+d}")
+        if mine.total > theirs.total:
+            fight.add_condition(target, STAGGERED, until="its next turn")
+
+    def offered(self, action: Shove, say: Say) -> str:
+        return f"Shove {say.name(action.target)} off balance"
+
+    def told(self, action: Shove, say: Say) -> str:
+        return f"shoves {say.name(action.target)}"
+
+
+class Walking(MoveUnit):
+    """Move: the kit's offers and check, up to one's speed."""
+
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if fight.get(who).ap < 1:
+            return []
+        return move_offers(fight, who, 1, fight.spec(who).speed)
+
+    def check(self, fight: Rules, who: str, action: Move, window: Window) -> str | None:
+        return check_move(fight, who, action.to, fight.spec(who).speed)
+
+    def resolve(self, fight: Rules, who: str, action: Move, window: Window) -> None:
+        fight.move(who, action.to)
+
+
 class BrawlOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):
     ap: int = 2
     """Action points a turn."""
@@ -94,7 +169,7 @@ class Brawl(Ruleset):
     stats = frozenset({"might"})
     initiative_die = 6
     roll_off_die = 6
-    actions = (Shove,)
+    units = (Punching(), Shoving(), Walking())  # its offers, in this order
     conditions = (Staggered,)
     options: BrawlOptions
 
@@ -113,43 +188,11 @@ class Brawl(Ruleset):
         return None
         yield
 
-    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        if not window.is_turn or fight.get(who).ap < 1:
-            return []
-        attacks = attack_offers(fight, who, 1, melee_only=True)
-        # Shove whoever one could hit in melee: the kit's check_melee_target accepts them.
-        targets = [a.action.target for a in attacks if isinstance(a.action, Attack)]
-        shoves = [Offer(action=Shove(target=t), cost=1) for t in targets]
-        return attacks + shoves + move_offers(fight, who, 1, fight.spec(who).speed)
-
     def check(self, fight: Rules, who: str, action: Any, window: Window) -> str | None:
+        # A rule every action shares: the unit's own check comes after it.
         if not window.is_turn:
             return "brawl has no reactions"
-        match action:
-            case Attack():
-                return check_plain_attack(fight, who, action)
-            case Shove(target=target):
-                return check_melee_target(fight, who, target)
-            case Move(to=to):
-                return check_move(fight, who, to, fight.spec(who).speed)
-        return f"{type(action).__name__} is not an action of the brawl ruleset"
-
-    def perform(self, fight: Rules, who: str, action: Any, window: Window) -> Hook:
-        might = fight.spec(who).stats.get("might", 0)
-        if isinstance(action, Move):
-            fight.move(who, action.to)
-        elif isinstance(action, Shove):
-            mine = fight.roll(who, f"shove {action.target}", f"1d6{might:+d}")
-            theirs_might = fight.spec(action.target).stats.get("might", 0)
-            theirs = fight.roll(action.target, "stand firm", f"1d6{theirs_might:+d}")
-            if mine.total > theirs.total:
-                fight.add_condition(action.target, STAGGERED, until="its next turn")
-        else:
-            weapon = weapon_named(fight, who, action.weapon)
-            assert weapon is not None  # (the check refuses a weapon not carried)
-            resolve_attack(fight, who, action.target, weapon, bonus=might, against=4, die="1d6")
-        return None
-        yield
+        return super().check(fight, who, action, window)
 '''
 
 ENCOUNTER = """
@@ -283,6 +326,28 @@ def test_it_runs_with_its_own_action_and_condition(log: Path) -> None:
     staggered = [e for e in events if isinstance(e, ConditionAdded)]
     assert staggered and {e.condition for e in staggered} == {"brawl.staggered"}
     assert type(events[-1]).__name__ == "EncounterEnded"
+
+
+def test_its_actions_read_in_their_own_words(log: Path, brawl: Path) -> None:
+    """The table's narration and a seat's screen word brawl's Shove through its unit, found by
+    the ruleset's registry, as they word the bundled rulesets' actions."""
+    from initiative.actors import Names, present
+    from initiative.engine import Fight, Stepper, load_encounter
+    from initiative.replays import TableNarrator
+
+    narrate = TableNarrator()
+    told = [line for event in read_log(log).events if (line := narrate(event))]
+    assert any(line.startswith(("bruno shoves kasia", "kasia shoves bruno")) for line in told)
+    close = brawl.parent / "close.toml"
+    close.write_text(ENCOUNTER.replace("position = [4, 0]", "position = [1, 0]"))
+    spec = load_encounter(close)
+    step = Stepper(Fight(spec, 2))
+    while step.token is not None and not step.token.window.is_turn:
+        step.apply(step.token.legal[-1].action)
+    assert step.token is not None
+    shown = present(step.token.view, Names(spec))
+    other = "kasia" if step.token.who == "bruno" else "bruno"
+    assert f"Shove {other} off balance" in [c.text for c in shown.offers]
 
 
 def test_its_log_verifies(log: Path) -> None:

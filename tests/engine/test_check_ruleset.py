@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import pytest
 from initiative.engine import (
+    ActionUnit,
     Fight,
     Rules,
     RulesetConformanceError,
@@ -144,6 +145,56 @@ class Chanting(Openings):
         return 0 if isinstance(action, Chant) else super().cost(fight, who, action, window)
 
 
+class Grumble(Action, frozen=True, tag="mute.Grumble"):
+    """Grumble at an enemy."""
+
+    target: str
+
+
+class Grumbling(ActionUnit[Grumble]):
+    """A unit with rules, and no words of its own for the narration."""
+
+    action = Grumble
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        return [Offer(action=Grumble(target=e.id), cost=0) for e in fight.enemies_of(who)]
+
+    def check(self, fight: Rules, who: str, action: Grumble, window: Window) -> str | None:
+        return None
+
+    def cost(self, fight: Rules, who: str, action: Grumble, window: Window) -> int:
+        return 0
+
+
+class Mute(Openings):
+    """Its own action has a unit without words."""
+
+    name = "mute"
+    units = (*Openings.units, Grumbling())
+
+
+class Hum(Action, frozen=True, tag="unworded.Hum"):
+    """Hum a tune."""
+
+
+class Unworded(Openings):
+    """Declares and offers an action of its own that no unit of it owns."""
+
+    name = "unworded"
+    actions: ClassVar[tuple[type[Action], ...]] = (Hum,)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        hum = [Offer(action=Hum(), cost=0)] if window.is_turn else []
+        return super().offers(fight, who, window) + hum
+
+    def check(self, fight: Rules, who: str, action: Any, window: Window) -> str | None:
+        return None if isinstance(action, Hum) else super().check(fight, who, action, window)
+
+    def cost(self, fight: Rules, who: str, action: Any, window: Window) -> int:
+        return 0 if isinstance(action, Hum) else super().cost(fight, who, action, window)
+
+
 class Crashing(Openings):
     """Its round-end hook raises."""
 
@@ -190,6 +241,24 @@ def test_an_action_without_words_fails_it() -> None:
     """An action type with no docstring has no help for a screen to show."""
     err = _fails(Wordless)
     assert str(err).endswith("Mumble has no docstring (the help a screen shows for it)"), str(err)
+
+
+def test_an_action_whose_unit_has_no_words_fails_it() -> None:
+    """Narration tells a deed in its unit's words: a unit must have its own."""
+    err = _fails(Mute)
+    assert str(err).endswith(
+        "offered Grumble target=b to a: the unit Grumbling has no words of its own for the"
+        " narration (its told method)"
+    ), str(err)
+
+
+def test_an_action_of_no_unit_fails_it() -> None:
+    """Screens and narration find an action's words through the ruleset's units."""
+    err = _fails(Unworded)
+    assert str(err).endswith(
+        "offered Hum to a: Unworded.units has no unit for Hum, so nothing words it for screens"
+        " and narration"
+    ), str(err)
 
 
 def test_an_action_the_log_reads_back_differently_fails_it() -> None:

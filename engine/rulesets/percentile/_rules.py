@@ -22,6 +22,10 @@ from ..._dice import parse_dice
 from ..._rules import Counter
 from ..._ruleset import Hook, Ruleset
 from .._common import (
+    AttackUnit,
+    DodgeUnit,
+    MoveUnit,
+    ParryUnit,
     attack_offers,
     check_move,
     check_plain_attack,
@@ -33,8 +37,6 @@ from ._options import CombatantOptions, CombatantOptions as PercentileCombatant,
 from ._surprise import SURPRISED, Surprised, decide_surprise
 
 if TYPE_CHECKING:
-    from initiative.events import Action
-
     from ..._rules import Rules
 
 
@@ -52,6 +54,182 @@ class Reactions(Counter, frozen=True):
 
 ATTACKS = Attacks()
 REACTIONS = Reactions()
+
+
+def reaction_reason(fight: Rules, who: str, action: Parry | Dodge, window: Window) -> str | None:
+    """Why ``who`` may not Parry or Dodge now: only against an attack on oneself, not while
+    surprised, ``reactions_per_round`` a round, and Parry only against melee, with a melee
+    weapon."""
+    o = fight.options
+    name = type(action).__name__
+    trigger = window.trigger
+    if trigger is None or trigger.kind != "attacked" or trigger.target != who:
+        return f"{name} is a reaction to an attack on oneself"
+    if fight.has(who, SURPRISED):
+        return "surprised combatants take no action in round 1"
+    if fight.count(who, REACTIONS) >= o.reactions_per_round:
+        return f"already made {o.reactions_per_round} Parry or Dodge this round"
+    if isinstance(action, Parry):
+        if not o.parry:
+            return "Parry is turned off in this encounter's options"
+        if trigger.detail != "melee":
+            return "only a melee attack can be parried"
+        if not any(not w.ranged for w in fight.spec(who).weapons):
+            return f"{who} has no melee weapon to parry with"
+    elif not o.dodge:
+        return "Dodge is turned off in this encounter's options"
+    return None
+
+
+def deal_damage(fight: Rules, who: str, target: str, dice: str, *, melee: bool) -> None:
+    """Weapon dice (+ strength bonus in melee) - toughness bonus - armor (defaults)."""
+    o = fight.options
+    rolled = fight.roll(who, f"damage to {target}", dice).total
+    if melee and o.strength_bonus:
+        rolled += fight.spec(who).stats.get("strength", 0) // 10
+    reduction = fight.spec(target).armor
+    if o.toughness_bonus:
+        reduction += fight.spec(target).stats.get("toughness", 0) // 10
+    fight.damage(target, max(o.min_damage, rolled - reduction), source=who)
+
+
+class Attacking(AttackUnit):
+    """An attack (``attack_cost`` half actions, ``attacks_per_turn`` a turn): a d100 test
+    against Weapon Skill (Ballistic Skill at range); a hit makes an ``attacked`` opening for
+    the target, whose Parry or Dodge may turn it aside."""
+
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        o = fight.options
+        if (
+            fight.state.combatants[who].ap < o.attack_cost
+            or fight.count(who, ATTACKS) >= o.attacks_per_turn
+        ):
+            return []
+        return attack_offers(fight, who, o.attack_cost)
+
+    def check(self, fight: Rules, who: str, action: Attack, window: Window) -> str | None:
+        if not window.is_turn:
+            return "Attack is not a reaction in the percentile ruleset"
+        if fight.count(who, ATTACKS) >= fight.options.attacks_per_turn:
+            return f"already made {fight.options.attacks_per_turn} attack(s) this turn"
+        return check_plain_attack(fight, who, action)
+
+    def cost(self, fight: Rules, who: str, action: Attack, window: Window) -> int:
+        return int(fight.options.attack_cost)
+
+    def perform(self, fight: Rules, who: str, action: Attack, window: Window) -> Hook:
+        weapon = weapon_named(fight, who, action.weapon)
+        assert weapon is not None
+        target = action.target
+        fight.set_counter(who, ATTACKS, fight.count(who, ATTACKS) + 1)
+        stat, check = (
+            ("ballistic_skill", "Ballistic Skill")
+            if weapon.ranged
+            else ("weapon_skill", "Weapon Skill")
+        )
+        value = fight.spec(who).stats.get(stat, 0) + weapon.bonus
+        test = percent_test(
+            fight, who, check, value, purpose=f"attack on {target}", against_who=target
+        )
+        averted = ""
+        if test.success:
+            trigger = Trigger(
+                kind="attacked",
+                by=who,
+                target=target,
+                event=fight.cause,
+                detail="ranged" if weapon.ranged else "melee",
+            )
+            reactions = yield from fight.opening(trigger, [target])
+            for r in reactions:
+                if r.result:
+                    averted = "parried" if isinstance(r.action, Parry) else "dodged"
+        hit = test.success and not averted
+        detail = f"{weapon.name}; {averted} by {target}" if averted else weapon.name
+        fight.emit(
+            AttackResolved(
+                who=who, target=target, hit=hit, roll=test.roll, against=value, detail=detail
+            )
+        )
+        if hit:
+            deal_damage(fight, who, target, weapon.damage, melee=not weapon.ranged)
+        return None
+
+
+class Moving(MoveUnit):
+    """A move (``move_cost`` half actions) up to one's speed, in one's turn."""
+
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        cost = fight.options.move_cost
+        if fight.state.combatants[who].ap < cost:
+            return []
+        return move_offers(fight, who, cost, fight.spec(who).speed)
+
+    def check(self, fight: Rules, who: str, action: Move, window: Window) -> str | None:
+        if not window.is_turn:
+            return "Move is not a reaction in the percentile ruleset"
+        return check_move(fight, who, action.to, fight.spec(who).speed)
+
+    def cost(self, fight: Rules, who: str, action: Move, window: Window) -> int:
+        return int(fight.options.move_cost)
+
+    def resolve(self, fight: Rules, who: str, action: Move, window: Window) -> None:
+        fight.move(who, action.to)
+
+
+class Parrying(ParryUnit):
+    """Parry (no half action): a Weapon Skill test against a melee attack that hit."""
+
+    when = ("opening",)
+    answers = ("attacked",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        parry = Parry()
+        return (
+            [Offer(action=parry, cost=0)]
+            if reaction_reason(fight, who, parry, window) is None
+            else []
+        )
+
+    def check(self, fight: Rules, who: str, action: Parry, window: Window) -> str | None:
+        return reaction_reason(fight, who, action, window)
+
+    def cost(self, fight: Rules, who: str, action: Parry, window: Window) -> int:
+        return 0
+
+    def resolve(self, fight: Rules, who: str, action: Parry, window: Window) -> bool:
+        fight.set_counter(who, REACTIONS, fight.count(who, REACTIONS) + 1)
+        value = fight.spec(who).stats.get("weapon_skill", 0)
+        return percent_test(fight, who, "Parry", value).success
+
+
+class Dodging(DodgeUnit):
+    """Dodge (no half action): a Dodge skill test against an attack that hit."""
+
+    when = ("opening",)
+    answers = ("attacked",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        dodge = Dodge()
+        return (
+            [Offer(action=dodge, cost=0)]
+            if reaction_reason(fight, who, dodge, window) is None
+            else []
+        )
+
+    def check(self, fight: Rules, who: str, action: Dodge, window: Window) -> str | None:
+        return reaction_reason(fight, who, action, window)
+
+    def cost(self, fight: Rules, who: str, action: Dodge, window: Window) -> int:
+        return 0
+
+    def resolve(self, fight: Rules, who: str, action: Dodge, window: Window) -> bool:
+        fight.set_counter(who, REACTIONS, fight.count(who, REACTIONS) + 1)
+        return percent_test(fight, who, "Dodge", skill_value(fight.spec(who), "Dodge")).success
 
 
 class Percentile(Ruleset):
@@ -150,141 +328,4 @@ class Percentile(Ruleset):
         return None
         yield  # pragma: no cover
 
-    # --- offers and checks ----------------------------------------------------------------------
-
-    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        o = self.options
-        me = fight.get(who)
-        if window.is_turn:
-            offers: list[Offer] = []
-            if me.ap >= o.attack_cost and fight.count(who, ATTACKS) < o.attacks_per_turn:
-                offers += attack_offers(fight, who, o.attack_cost)
-            if me.ap >= o.move_cost:
-                offers += move_offers(fight, who, o.move_cost, fight.spec(who).speed)
-            return offers
-        reactions: list[Offer] = []
-        for action in (Parry(), Dodge()):
-            if self._reaction_reason(fight, who, action, window) is None:
-                reactions.append(Offer(action=action, cost=0))
-        return reactions
-
-    def check(self, fight: Rules, who: str, action: Action, window: Window) -> str | None:
-        match action:
-            case Attack():
-                if not window.is_turn:
-                    return "Attack is not a reaction in the percentile ruleset"
-                return self._attack_reason(fight, who, action)
-            case Move(to=to):
-                if not window.is_turn:
-                    return "Move is not a reaction in the percentile ruleset"
-                return check_move(fight, who, to, fight.spec(who).speed)
-            case Parry() | Dodge():
-                return self._reaction_reason(fight, who, action, window)
-        return f"{type(action).__name__} is not an action of the percentile ruleset"
-
-    def _attack_reason(self, fight: Rules, who: str, action: Attack) -> str | None:
-        if fight.count(who, ATTACKS) >= self.options.attacks_per_turn:
-            return f"already made {self.options.attacks_per_turn} attack(s) this turn"
-        return check_plain_attack(fight, who, action)
-
-    def _reaction_reason(
-        self, fight: Rules, who: str, action: Action, window: Window
-    ) -> str | None:
-        o = self.options
-        name = type(action).__name__
-        trigger = window.trigger
-        if trigger is None or trigger.kind != "attacked" or trigger.target != who:
-            return f"{name} is a reaction to an attack on oneself"
-        if fight.has(who, SURPRISED):
-            return "surprised combatants take no action in round 1"
-        if fight.count(who, REACTIONS) >= o.reactions_per_round:
-            return f"already made {o.reactions_per_round} Parry or Dodge this round"
-        if isinstance(action, Parry):
-            if not o.parry:
-                return "Parry is turned off in this encounter's options"
-            if trigger.detail != "melee":
-                return "only a melee attack can be parried"
-            if not any(not w.ranged for w in fight.spec(who).weapons):
-                return f"{who} has no melee weapon to parry with"
-        elif not o.dodge:
-            return "Dodge is turned off in this encounter's options"
-        return None
-
-    def cost(self, fight: Rules, who: str, action: Action, window: Window) -> int:
-        if isinstance(action, Attack):
-            return self.options.attack_cost
-        if isinstance(action, Move):
-            return self.options.move_cost
-        return 0
-
-    # --- resolution -----------------------------------------------------------------------------
-
-    def perform(self, fight: Rules, who: str, action: Action, window: Window) -> Hook:
-        match action:
-            case Attack():
-                yield from self.attack(fight, who, action)
-                return None
-            case Move(to=to):
-                fight.move(who, to)
-                return None
-            case Parry() | Dodge():
-                return self.react(fight, who, action)
-        return None  # pragma: no cover - check() let nothing else through
-
-    def react(self, fight: Rules, who: str, action: Parry | Dodge) -> bool:
-        """A Parry (a Weapon Skill test) or a Dodge (a Dodge skill test); True on success."""
-        fight.set_counter(who, REACTIONS, fight.count(who, REACTIONS) + 1)
-        spec = fight.spec(who)
-        if isinstance(action, Parry):
-            return percent_test(fight, who, "Parry", spec.stats.get("weapon_skill", 0)).success
-        return percent_test(fight, who, "Dodge", skill_value(spec, "Dodge")).success
-
-    def attack(self, fight: Rules, who: str, action: Attack) -> Hook:
-        """A d100 test against Weapon Skill (Ballistic Skill at range); a hit makes an
-        ``attacked`` opening for the target, whose Parry or Dodge may turn it aside."""
-        weapon = weapon_named(fight, who, action.weapon)
-        assert weapon is not None
-        target = action.target
-        fight.set_counter(who, ATTACKS, fight.count(who, ATTACKS) + 1)
-        stat, check = (
-            ("ballistic_skill", "Ballistic Skill")
-            if weapon.ranged
-            else ("weapon_skill", "Weapon Skill")
-        )
-        value = fight.spec(who).stats.get(stat, 0) + weapon.bonus
-        test = percent_test(
-            fight, who, check, value, purpose=f"attack on {target}", against_who=target
-        )
-        averted = ""
-        if test.success:
-            trigger = Trigger(
-                kind="attacked",
-                by=who,
-                target=target,
-                event=fight.cause,
-                detail="ranged" if weapon.ranged else "melee",
-            )
-            reactions = yield from fight.opening(trigger, [target])
-            for r in reactions:
-                if r.result:
-                    averted = "parried" if isinstance(r.action, Parry) else "dodged"
-        hit = test.success and not averted
-        detail = f"{weapon.name}; {averted} by {target}" if averted else weapon.name
-        fight.emit(
-            AttackResolved(
-                who=who, target=target, hit=hit, roll=test.roll, against=value, detail=detail
-            )
-        )
-        if hit:
-            self.deal_damage(fight, who, target, weapon.damage, melee=not weapon.ranged)
-
-    def deal_damage(self, fight: Rules, who: str, target: str, dice: str, *, melee: bool) -> None:
-        """Weapon dice (+ strength bonus in melee) - toughness bonus - armor (defaults)."""
-        o = self.options
-        rolled = fight.roll(who, f"damage to {target}", dice).total
-        if melee and o.strength_bonus:
-            rolled += fight.spec(who).stats.get("strength", 0) // 10
-        reduction = fight.spec(target).armor
-        if o.toughness_bonus:
-            reduction += fight.spec(target).stats.get("toughness", 0) // 10
-        fight.damage(target, max(o.min_damage, rolled - reduction), source=who)
+    units = (Attacking(), Moving(), Parrying(), Dodging())

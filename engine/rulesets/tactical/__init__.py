@@ -5,7 +5,6 @@ See ``docs/rulesets/tactical.md`` for what comes from the seed and what is a def
 """
 
 from ._actions import (
-    ACTIONS as ACTIONS,
     Aim as Aim,
     Arise as Arise,
     Bash as Bash,

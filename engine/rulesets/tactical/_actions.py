@@ -1,9 +1,9 @@
 """The tactical ruleset's own actions, tagged ``"tactical.<Name>"``.
 
 The shared actions (``EndTurn``, ``Pass``, ``Attack``, ``Move``, ``Dodge``, ``Parry``,
-``ReadyWeapon``) live in ``initiative.events``; these are the ones only this ruleset knows. They are
-declared in ``Tactical.actions``, so a log of this ruleset decodes them, as it would the actions of
-an installed ruleset.
+``ReadyWeapon``) live in ``initiative.events``; these are the ones only this ruleset knows. Each has its unit
+(``_units``), and ``Tactical.units`` lists them, so a log of this ruleset decodes them, as it
+would the actions of an installed ruleset.
 """
 
 from __future__ import annotations
@@ -160,29 +160,3 @@ class Trip(Action, frozen=True, tag="tactical.Trip"):
 
     target: str
     """Id of the combatant tripped."""
-
-
-#: Every action of this ruleset, in the order ``Tactical.actions`` declares them.
-ACTIONS: tuple[type[Action], ...] = (
-    Block,
-    Evade,
-    CounterAttack,
-    OpportunityAttack,
-    Aim,
-    CastMagic,
-    DefensiveStance,
-    Disengage,
-    DelayTurn,
-    TakeDelayedTurn,
-    Dash,
-    Hide,
-    DrinkPotion,
-    Arise,
-    Bash,
-    BlindOpponent,
-    Disarm,
-    Feint,
-    ForceMovement,
-    Resist,
-    Trip,
-)

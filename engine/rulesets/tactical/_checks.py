@@ -11,37 +11,15 @@ from typing import TYPE_CHECKING
 
 from initiative.events import (
     Attack,
-    Move,
-    Parry,
     ReadyWeapon,
     Window,
 )
 
 from ..._geometry import distance
-from ..._rules import HIDDEN
-from .._common import check_move, check_target, reaches
+from .._common import check_target, reaches
 from ._actions import (
-    Aim,
-    Arise,
-    Bash,
-    BlindOpponent,
-    Block,
     CastMagic,
-    CounterAttack,
-    Dash,
-    DefensiveStance,
-    DelayTurn,
-    Disarm,
-    Disengage,
-    DrinkPotion,
-    Evade,
-    Feint,
-    ForceMovement,
-    Hide,
     OpportunityAttack,
-    Resist,
-    TakeDelayedTurn,
-    Trip,
 )
 from ._attacks import spell_of, weapon_of
 from ._conditions import (
@@ -54,49 +32,22 @@ from ._conditions import (
 )
 from ._marks import (
     ADVANTAGE,
-    BLINDED,
-    DELAYING,
     INSERTED,
-    PRONE,
-    RESTRAINED,
-    UNCONSCIOUS,
     Disarmed,
     Sheathed,
-    UsedItem,
 )
-from ._movement import budget
 from ._options import (
     AOO_TRIGGERS,
     DELAY_TRIGGERS,
     LOCATIONS,
     combatant_options,
-    is_potion,
-    shield_of,
-    spells_of,
 )
-from ._specials import disarm_target, not_larger, within
+from ._specials import within
 
 if TYPE_CHECKING:
     from initiative.events import Action
 
     from ..._rules import Rules
-
-PRIMARY = (Attack, DefensiveStance, Disengage, DelayTurn, Bash, Disarm, Feint, ForceMovement)
-SECONDARY = (Aim, Dash, Hide, ReadyWeapon, DrinkPotion, Arise, BlindOpponent, Resist, Trip)
-REACTIONS = (OpportunityAttack, Evade, Parry, Block, CounterAttack, TakeDelayedTurn)
-FREE = (Move, DelayTurn, TakeDelayedTurn)
-NEEDS_MOVING = (Move, Dash, ForceMovement)
-
-
-def action_class(fight: Rules, who: str, action: Action) -> str:
-    """``primary``, ``secondary``, ``reaction``, ``move`` or ``unknown``."""
-    if isinstance(action, CastMagic):
-        spell = spell_of(fight, who, action.spell)
-        return "secondary" if spell is not None and spell.instant else "primary"
-    for kind, classes in (("primary", PRIMARY), ("secondary", SECONDARY), ("reaction", REACTIONS)):
-        if isinstance(action, classes):
-            return kind
-    return "move" if isinstance(action, Move) else "unknown"
 
 
 def by_advantage(fight: Rules, who: str, action: Action) -> bool:
@@ -107,103 +58,6 @@ def by_advantage(fight: Rules, who: str, action: Action) -> bool:
         fight.has(who, ADVANTAGE)
         and type(action).__name__ in combatant_options(fight.spec(who)).special_advantages
     )
-
-
-def check(fight: Rules, who: str, action: Action, window: Window) -> str | None:
-    name = type(action).__name__
-    kind = action_class(fight, who, action)
-    if kind == "primary" and by_advantage(fight, who, action):
-        kind = "secondary"  # with Advantage, a Special Advantage is taken at any moment
-    own_turn = window.is_turn and fight.state.active == who
-    if kind == "unknown":
-        return f"{name} is not an action of the tactical ruleset"
-    if fight.has(who, UNCONSCIOUS):
-        return f"{who} is unconscious"
-    if kind in ("primary", "move") and not own_turn:
-        return f"{name} is a primary action: only in one's own turn"
-    if kind == "reaction" and window.is_turn:
-        return f"{name} is a reaction: only in an opening"
-    if isinstance(action, NEEDS_MOVING) and fight.has(who, RESTRAINED):
-        return f"{who} is restrained"
-    return specific(fight, who, action, window)
-
-
-def specific(fight: Rules, who: str, action: Action, window: Window) -> str | None:
-    o = fight.options
-    match action:
-        case Attack():
-            return check_attack(fight, who, action)
-        case Move(to=to):
-            return check_move(fight, who, to, budget(fight, who))
-        case Dash(to=to):
-            extra = budget(fight, who) if window.is_turn else 0.0
-            return check_move(fight, who, to, fight.spec(who).speed + extra)
-        case CastMagic():
-            return check_cast(fight, who, action)
-        case DelayTurn(triggers=triggers):
-            return check_delay(fight, who, triggers)
-        case TakeDelayedTurn():
-            t = window.trigger
-            if t is None or t.kind != "delayed" or not fight.has(who, DELAYING):
-                return "no delayed turn of yours is triggered here"
-        case Aim():
-            ranged = [w for w in fight.spec(who).weapons if w.ranged and loaded(fight, who, w)]
-            if not ranged and not any(s.bolt for s in spells_of(fight.spec(who))):
-                return "Aim needs a loaded ranged weapon or a Bolt spell"
-        case Hide():
-            if fight.has(who, HIDDEN):
-                return f"{who} is already Hidden"
-        case ReadyWeapon():
-            return check_ready(fight, who, action)
-        case DrinkPotion(potion=name):
-            item = next((i for i in fight.spec(who).items if i.name == name), None)
-            if item is None or not is_potion(fight.spec(who), item):
-                return f"{who} carries no potion named {name!r}"
-            if fight.count(who, UsedItem(name)) >= item.count:
-                return f"{who} has no {name} left"
-        case Arise():
-            if not fight.has(who, PRONE):
-                return f"{who} is not Prone"
-        case Resist():
-            if not (fight.has(who, RESTRAINED) or fight.has(who, BLINDED)):
-                return f"{who} is neither restrained nor blinded"
-        case Bash(target=t) | Trip(target=t):
-            return check_target(fight, who, t) or close(fight, who, t) or not_larger(fight, who, t)
-        case BlindOpponent(target=t, method=method):
-            if not method.strip():
-                # Seed 002 Blind Opponent: "Requires a reasonable method (thrown sand, etc.)."
-                return "Blind Opponent requires a reasonable method: say how in `method`"
-            return check_target(fight, who, t) or close(fight, who, t)
-        case Feint(target=t):
-            return check_target(fight, who, t) or close(fight, who, t)
-        case Disarm(target=t):
-            reason = check_target(fight, who, t) or close(fight, who, t)
-            if reason or (reason := not_larger(fight, who, t)):
-                return reason
-            if disarm_target(fight, t, action.weapon) is None:
-                return f"{t} holds no weapon that can be disarmed (natural weapons cannot be)"
-        case ForceMovement(target=t, to=to):
-            reason = check_target(fight, who, t) or within(fight, who, t, reach(fight, who))
-            return reason or check_move(fight, t, to, o.force_distance)
-        case OpportunityAttack():
-            return check_aoo(fight, who, action, window)
-        case Evade(to=to):
-            reason = attacked(fight, who, window)
-            if reason is None and to is not None:
-                return check_move(fight, who, to, o.evade_step)
-            return reason
-        case Parry():
-            return attacked(fight, who, window, melee=True)
-        case Block():
-            if shield_of(fight.spec(who)) is None:
-                return "Block requires a shield"
-            if window.trigger is not None and window.trigger.detail == "area":
-                # Seed 002 Block "Works against melee and ranged attacks" (Evade: "and AoE").
-                return "Block works against melee and ranged attacks, not an area"
-            return attacked(fight, who, window)
-        case CounterAttack():
-            return check_counter(fight, who, window)
-    return None
 
 
 def close(fight: Rules, who: str, target: str) -> str | None:

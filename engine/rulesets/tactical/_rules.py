@@ -1,49 +1,22 @@
-"""The ``tactical`` ruleset class: hooks, costs and the dispatch of actions to their modules."""
+"""The ``tactical`` ruleset class: hooks, and the rules every action shares (its class,
+Advantage, the aim chain); each action's own are its unit's (``_units``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from initiative.events import (
-    Attack,
     CombatantSpec,
     EncounterFileError,
-    Move,
     Offer,
-    Parry,
-    ReadyWeapon,
     Window,
     did_you_mean,
 )
 
 from ..._dice import parse_dice
 from ..._ruleset import Hook, Ruleset
-from . import _attacks, _reactions, _specials
-from ._actions import (
-    ACTIONS,
-    Aim,
-    Arise,
-    Bash,
-    BlindOpponent,
-    Block,
-    CastMagic,
-    CounterAttack,
-    Dash,
-    DefensiveStance,
-    DelayTurn,
-    Disarm,
-    Disengage,
-    DrinkPotion,
-    Evade,
-    Feint,
-    ForceMovement,
-    Hide,
-    OpportunityAttack,
-    Resist,
-    TakeDelayedTurn,
-    Trip,
-)
-from ._checks import FREE, by_advantage, check
+from ._checks import by_advantage
 from ._conditions import (
     break_aim,
     end_of_turn,
@@ -54,19 +27,15 @@ from ._conditions import (
 from ._marks import (
     ADVANTAGE,
     ATTACKS,
-    DASHES,
     DECLARED_CONDITIONS,
     DECLARED_COUNTERS,
-    DEFENSIVE_STANCE,
     DELAYING,
-    DISENGAGED,
     NAMED,
-    PRONE,
+    RESTRAINED,
     UNCONSCIOUS,
     BlindedBy,
 )
-from ._movement import delayed, move, withdrawn
-from ._offers import offers
+from ._movement import delayed, withdrawn
 from ._options import (
     CONDITIONS,
     SKILL_BASES,
@@ -76,7 +45,7 @@ from ._options import (
     TacticalOptions,
     combatant_options,
 )
-from ._reactions import delay_turn, take_delayed_turn
+from ._units import UNITS, TacticalUnit
 
 if TYPE_CHECKING:
     from initiative.events import Action
@@ -94,7 +63,8 @@ class Tactical(Ruleset):
     Options = TacticalOptions
     conditions = DECLARED_CONDITIONS
     counters = DECLARED_COUNTERS
-    actions = ACTIONS
+    units = UNITS
+    _units: ClassVar[Mapping[type[Action], TacticalUnit[Any]]]
     stats = STATS
     #: Characteristics: 3-18 for people, more for large creatures (the seed is silent).
     stat_ranges = dict.fromkeys(STATS, (1, 40))
@@ -223,108 +193,51 @@ class Tactical(Ruleset):
         return None
 
     # --- actions ------------------------------------------------------------------------------
+    # What every action shares is here (its class, Advantage, the aim chain); the rest is its
+    # unit's (``_units``).
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        return offers(fight, who, window)
+        if fight.has(who, UNCONSCIOUS):
+            return []
+        return super().offers(fight, who, window)
 
     def check(self, fight: Rules, who: str, action: Action, window: Window) -> str | None:
-        return check(fight, who, action, window)
+        """Seed 002: "Primary actions can only be taken during the character's own Turn."
+        "Secondary actions can be taken during the character's own Turn or as reactions to
+        events." Reactions are taken in openings only."""
+        name = type(action).__name__
+        unit = self._units.get(type(action))
+        if unit is None:
+            return f"{name} is not an action of the tactical ruleset"
+        kind = unit.action_class(fight, who, action)
+        if kind == "primary" and by_advantage(fight, who, action):
+            kind = "secondary"  # with Advantage, a Special Advantage is taken at any moment
+        own_turn = window.is_turn and fight.state.active == who
+        if fight.has(who, UNCONSCIOUS):
+            return f"{who} is unconscious"
+        if kind in ("primary", "move") and not own_turn:
+            return f"{name} is a primary action: only in one's own turn"
+        if kind == "reaction" and window.is_turn:
+            return f"{name} is a reaction: only in an opening"
+        if unit.needs_moving and fight.has(who, RESTRAINED):
+            return f"{who} is restrained"
+        return unit.check(fight, who, action, window)
 
     def cost(self, fight: Rules, who: str, action: Action, window: Window) -> int:
         """Seed 002: "Every non-free action costs at least 1 AP." Moving within one's base
         movement, Delay Turn (0 AP) and taking a delayed turn are free."""
-        if isinstance(action, FREE) or by_advantage(fight, who, action):
+        unit = self._units[type(action)]
+        if unit.free or by_advantage(fight, who, action):
             return 0
-        if isinstance(action, Attack) and action.variant == "all_out":
-            return 2
-        if isinstance(action, CastMagic):
-            spell = _attacks.spell_of(fight, who, action.spell)
-            return max(1, spell.ap if spell else 1)
-        if isinstance(action, DrinkPotion):
-            return max(1, self.options.potion_cost)
-        return 1
+        return unit.cost(fight, who, action, window)
 
     def perform(self, fight: Rules, who: str, action: Action, window: Window) -> Hook:
-        if not keeps_aim(fight, who, action):
+        unit = self._units[type(action)]
+        if not unit.keeps_aim(fight, who, action):
             break_aim(fight, who)
         if by_advantage(fight, who, action):
             fight.remove_condition(who, ADVANTAGE)
-        result: Any = None
-        match action:
-            case Attack():
-                yield from _attacks.attack(fight, who, action)
-            case OpportunityAttack():
-                yield from _attacks.opportunity_attack(fight, who, action)
-            case CastMagic():
-                yield from _attacks.cast(fight, who, action)
-            case Move(to=to):
-                yield from move(fight, who, to)
-            case Dash(to=to):
-                if window.is_turn:
-                    fight.set_counter(who, DASHES, fight.count(who, DASHES) + 1)
-                yield from move(fight, who, to)
-            case ReadyWeapon():
-                yield from _specials.ready_weapon(fight, who, action)
-            case DrinkPotion():
-                yield from _specials.drink_potion(fight, who, action)
-            case TakeDelayedTurn():
-                yield from take_delayed_turn(fight, who)
-            case _:
-                result = self.perform_simple(fight, who, action, window)
-        return result
-
-    def perform_simple(self, fight: Rules, who: str, action: Action, window: Window) -> Any:
-        """The actions that open no openings of their own."""
-        match action:
-            case Evade():
-                return _reactions.evade(fight, who, action, window)
-            case Parry():
-                return _reactions.parry(fight, who, window)
-            case Block():
-                return _reactions.block(fight, who, window)
-            case CounterAttack():
-                return _reactions.counter_attack(fight, who, window)
-            case DefensiveStance():
-                fight.add_condition(who, DEFENSIVE_STANCE, until=f"{who}'s next turn")
-            case Disengage():
-                fight.add_condition(who, DISENGAGED, until="end of turn")
-            case DelayTurn():
-                delay_turn(fight, who, action)
-            case Aim():
-                _specials.aim(fight, who)
-            case Hide():
-                _specials.hide(fight, who)
-            case Arise():
-                fight.remove_condition(who, PRONE)
-            case Bash():
-                _specials.bash(fight, who, action)
-            case BlindOpponent():
-                _specials.blind(fight, who, action)
-            case Disarm():
-                _specials.disarm(fight, who, action)
-            case Feint():
-                _specials.feint(fight, who, action)
-            case ForceMovement():
-                _specials.force_movement(fight, who, action)
-            case Resist():
-                _specials.resist(fight, who, action)
-            case Trip():
-                _specials.trip(fight, who, action)
-        return None
+        return unit.perform(fight, who, action, window)
 
     def can_see(self, fight: Rules, viewer: str, other: str) -> bool:
         return sees(fight, viewer, other)
-
-
-def keeps_aim(fight: Rules, who: str, action: Action) -> bool:
-    """Seed 002 Aim: the chain survives only "continuing to aim or firing the aimed
-    weapon/spell" (firing resets it)."""
-    if isinstance(action, Aim):
-        return True
-    if isinstance(action, Attack):
-        weapon = _attacks.weapon_of(fight, who, action.weapon)
-        return weapon is not None and weapon.ranged
-    if isinstance(action, CastMagic):
-        spell = _attacks.spell_of(fight, who, action.spell)
-        return spell is not None and spell.bolt
-    return False

@@ -22,7 +22,6 @@ Defaults where the seed is silent are the options of :class:`ThrillerOptions`; s
 """
 
 from ._actions import (
-    ACTIONS as ACTIONS,
     Assist as Assist,
     Flee as Flee,
     FreeAction as FreeAction,

@@ -1,9 +1,9 @@
 """The thriller ruleset's own actions, tagged ``"thriller.<Name>"``.
 
 The shared actions (``EndTurn``, ``Pass``, ``Attack``, ``Move``, ``Dodge``, ``Parry``,
-``ReadyWeapon``) live in ``initiative.events``; these are the ones only this ruleset knows. They are
-declared in ``Thriller.actions``, so a log of this ruleset decodes them, as it would the actions of
-an installed ruleset.
+``ReadyWeapon``) live in ``initiative.events``; these are the ones only this ruleset knows. Each has its unit
+(in ``_turn`` and ``_combat``), and ``Thriller.units`` lists them, so a log of this ruleset decodes them, as it
+would the actions of an installed ruleset.
 """
 
 from __future__ import annotations
@@ -82,18 +82,3 @@ class Special(Action, frozen=True, tag="thriller.Special"):
     """Name of the special action as the encounter file declares it."""
     target: str | None = None
     """Who it is aimed at, if anyone."""
-
-
-#: Every action of this ruleset, in the order ``Thriller.actions`` declares them.
-ACTIONS: tuple[type[Action], ...] = (
-    Intercept,
-    Retaliate,
-    UseItem,
-    Assist,
-    TakeCover,
-    Interact,
-    FreeAction,
-    Flee,
-    FullDefense,
-    Special,
-)

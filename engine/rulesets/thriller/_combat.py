@@ -19,7 +19,8 @@ from initiative.events import (
     Window,
 )
 
-from .._common import reaches, weapons
+from ..._units import ActionUnit, Say
+from .._common import DodgeUnit, reaches, weapons
 from ._actions import Intercept, Retaliate
 from ._marks import FULL_DEFENSE, IN_COVER, INTERCEPTED, SURPRISED, Unloaded
 
@@ -116,50 +117,107 @@ def retaliation_weapon(fight: Rules, who: str, target: str) -> Weapon | None:
     return next((w for w in weapons(fight, who) if not w.ranged and reaches(w, gap)), None)
 
 
-def reaction_offers(R: Thriller, fight: Rules, who: str, window: Window) -> list[Offer]:
-    """Reactions cost 1 AP of held AP; the Surprised may only Dodge ("able only to defend").
+def may_react(fight: Rules, who: str, window: Window) -> bool:
+    """Whether ``who`` may react at all in this opening: reactions cost 1 AP of held AP.
 
     Seed 000: reactions are "performed outside your turn using saved AP", so the one whose
     turn it is (attacked by a Retaliation, say) is offered none.
     """
-    t = window.trigger
-    if t is None or fight.get(who).ap < 1 or not fight.standing(who):
-        return []
-    if who == fight.state.active:
-        return []
-    surprised = fight.has(who, SURPRISED)
-    if t.kind == ATTACKED and t.target is not None:
-        if who == t.target and not fight.has(who, INTERCEPTED):
+    return (
+        window.trigger is not None
+        and fight.state.combatants[who].ap >= 1
+        and fight.standing(who)
+        and who != fight.state.active
+    )
+
+
+class Dodging(DodgeUnit):
+    """Dodge (1 AP held): the attacked one's 1d20 + Agility modifier becomes the defence to
+    beat when it is higher. The Surprised may only Dodge ("able only to defend")."""
+
+    when = ("opening",)
+    answers = (ATTACKED,)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        t = window.trigger
+        assert t is not None
+        if t.kind == ATTACKED and who == t.target and not fight.has(who, INTERCEPTED):
             return [Offer(action=Dodge(), cost=1)]
+        return []
+
+    def resolve(self, fight: Rules, who: str, action: Dodge, window: Window) -> int:
+        R: Thriller = fight.ruleset  # type: ignore[assignment]
+        return dodge_roll(R, fight, who)
+
+
+class Intercepting(ActionUnit[Intercept]):
+    """Intercept (1 AP held): an ally within ``intercept_reach`` of the attacked one takes the
+    attack in its place (one Intercept an attack)."""
+
+    action = Intercept
+    when = ("opening",)
+    answers = (ATTACKED,)
+    implies = (INTERCEPTED.name,)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        t = window.trigger
+        assert t is not None
         if (
-            who != t.target
-            and not surprised
+            t.kind == ATTACKED
+            and t.target is not None
+            and who != t.target
+            and not fight.has(who, SURPRISED)
             and fight.get(who).side == fight.get(t.target).side
             and not fight.has(t.target, INTERCEPTED)
-            and fight.dist(who, t.target) <= R.options.intercept_reach + 1e-9
+            and fight.dist(who, t.target) <= fight.options.intercept_reach + 1e-9
         ):
             return [Offer(action=Intercept(), cost=1)]
-    if (
-        t.kind == MELEE_ATTACKED
-        and who == t.target
-        and t.by
-        and not surprised
-        and fight.standing(t.by)
-    ) and retaliation_weapon(fight, who, t.by) is not None:
-        return [Offer(action=Retaliate(target=t.by), cost=1)]
-    return []
+        return []
 
-
-def perform_reaction(R: Thriller, fight: Rules, who: str, action: object, window: Window) -> Hook:
-    t = window.trigger
-    assert t is not None
-    if isinstance(action, Dodge):
-        return dodge_roll(R, fight, who)
-    if isinstance(action, Intercept):
-        assert t.target is not None
+    def resolve(self, fight: Rules, who: str, action: Intercept, window: Window) -> str:
+        t = window.trigger
+        assert t is not None and t.target is not None
         fight.add_condition(t.target, INTERCEPTED, until="the attack resolves")
         return who
-    assert isinstance(action, Retaliate)
-    weapon = retaliation_weapon(fight, who, action.target)
-    assert weapon is not None
-    return (yield from attack(R, fight, who, action.target, weapon, retaliation=True))
+
+    def offered(self, action: Intercept, say: Say) -> str:
+        t = say.trigger
+        return f"Intercept: take the blow meant for {say.name(t.target) if t and t.target else 'an ally'}"
+
+    def told(self, action: Intercept, say: Say) -> str:
+        t = say.trigger
+        meant = f" meant for {say.name(t.target)}" if t is not None and t.target else ""
+        return f"steps in to take the blow{meant}"
+
+
+class Retaliating(ActionUnit[Retaliate]):
+    """Retaliate (1 AP held): strike back in melee at whoever just attacked one in melee."""
+
+    action = Retaliate
+    when = ("opening",)
+    answers = (MELEE_ATTACKED,)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        t = window.trigger
+        assert t is not None
+        if (
+            t.kind == MELEE_ATTACKED
+            and who == t.target
+            and t.by
+            and not fight.has(who, SURPRISED)
+            and fight.standing(t.by)
+        ) and retaliation_weapon(fight, who, t.by) is not None:
+            return [Offer(action=Retaliate(target=t.by), cost=1)]
+        return []
+
+    def perform(self, fight: Rules, who: str, action: Retaliate, window: Window) -> Hook:
+        weapon = retaliation_weapon(fight, who, action.target)
+        assert weapon is not None
+        R: Thriller = fight.ruleset  # type: ignore[assignment]
+        return (yield from attack(R, fight, who, action.target, weapon, retaliation=True))
+
+    def offered(self, action: Retaliate, say: Say) -> str:
+        return f"Strike back at {say.name(action.target)}"
+
+    def told(self, action: Retaliate, say: Say) -> str:
+        return f"strikes back at {say.name(action.target)}"

@@ -6,9 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from initiative.events import (
     Action,
-    Attack,
     CombatantSpec,
-    Dodge,
     EncounterFileError,
     EncounterSpec,
     Offer,
@@ -18,9 +16,8 @@ from initiative.events import (
 
 from ..._dice import parse_dice
 from ..._ruleset import Hook, Ruleset
-from .._common import weapon_named
-from . import _combat, _surprise, _turn
-from ._actions import ACTIONS, Intercept, Retaliate
+from . import _combat, _surprise
+from ._combat import Dodging, Intercepting, Retaliating
 from ._marks import (
     ASSISTED,
     CONDITIONS,
@@ -43,11 +40,22 @@ from ._options import (
     specials_of,
     stat,
 )
+from ._turn import (
+    Assisting,
+    Attacking,
+    Defending,
+    Fleeing,
+    FreeActing,
+    Interacting,
+    Moving,
+    Readying,
+    Specials,
+    TakingCover,
+    UsingItem,
+)
 
 if TYPE_CHECKING:
     from ..._rules import Rules
-
-REACTIONS = (Dodge, Intercept, Retaliate)
 
 
 class Thriller(Ruleset):
@@ -58,7 +66,23 @@ class Thriller(Ruleset):
     conditions = CONDITIONS
     counters = COUNTERS
     CombatantOptions = CombatantOptions
-    actions = ACTIONS
+    #: In the order a turn's offers are made (then the reactions, one at most an opening).
+    units = (
+        Attacking(),
+        Moving(),
+        TakingCover(),
+        UsingItem(),
+        Readying(),
+        Specials(),
+        Defending(),
+        Fleeing(),
+        FreeActing(),
+        Assisting(),
+        Interacting(),
+        Dodging(),
+        Intercepting(),
+        Retaliating(),
+    )
     stats = frozenset({"agility", "strength", "perception", "insight", "willpower", "sanity"})
     required_stats = frozenset({"agility"})
     #: The 3-18 scale of the AP table ("AGI 6-7 -> 1 AP"); Sanity Points 0-99.
@@ -220,37 +244,26 @@ class Thriller(Ruleset):
     # --- actions ------------------------------------------------------------------------------
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        if window.is_turn:
-            return _turn.offers(self, fight, who)
-        return _combat.reaction_offers(self, fight, who, window)
+        if not window.is_turn and not _combat.may_react(fight, who, window):
+            return []
+        return super().offers(fight, who, window)
 
     def check(self, fight: Rules, who: str, action: Action, window: Window) -> str | None:
         if not window.is_turn:
-            offered = [o.action for o in _combat.reaction_offers(self, fight, who, window)]
+            # A reaction is legal exactly when it is offered (each opening offers one at most).
+            offered = [o.action for o in self.offers(fight, who, window)]
             if action in offered:
                 return None
             kind = window.trigger.kind if window.trigger else "?"
             allowed = ", ".join(type(a).__name__ for a in offered) or "nothing"
             return f"in this opening ({kind}) {who} may take: {allowed}"
-        if isinstance(action, REACTIONS):
+        unit = self.unit_of(type(action))
+        if unit is not None and action.is_reaction:
             return f"{type(action).__name__} is a reaction, taken with held AP in an opening"
-        return _turn.check(self, fight, who, action)
-
-    def cost(self, fight: Rules, who: str, action: Action, window: Window) -> int:
-        if not window.is_turn:
-            return 1
-        return _turn.cost(self, fight, who, action)
-
-    def perform(self, fight: Rules, who: str, action: Action, window: Window) -> Hook:
-        if not window.is_turn:
-            return (yield from _combat.perform_reaction(self, fight, who, action, window))
-        if isinstance(action, Attack):
-            weapon = weapon_named(fight, who, action.weapon)
-            assert weapon is not None
-            return (
-                yield from _combat.attack(
-                    self, fight, who, action.target, weapon, retaliation=False
-                )
-            )
-        _turn.perform(self, fight, who, action)
-        return None
+        if fight.count(who, FULL_ROUND):
+            # Seed 000: a full-round action means you "forgo all other actions that turn".
+            return "a full-round action was taken this turn: nothing else may follow it"
+        if unit is None:
+            name = type(action).__name__
+            return f"{name} is not an action of the thriller ruleset in one's own turn"
+        return unit.check(fight, who, action, window)

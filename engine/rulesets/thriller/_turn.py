@@ -9,7 +9,7 @@ checks (e.g., operating heavy machinery or rigging explosives)."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from initiative.events import (
     Attack,
@@ -17,10 +17,15 @@ from initiative.events import (
     Move,
     Offer,
     ReadyWeapon,
+    Window,
 )
 
 from ..._geometry import at, away, distance
+from ..._units import ActionUnit, Say, third_person, words
 from .._common import (
+    AttackUnit,
+    MoveUnit,
+    ReadyWeaponUnit,
     attack_offers,
     check_move,
     check_plain_attack,
@@ -39,6 +44,7 @@ from ._actions import (
     TakeCover,
     UseItem,
 )
+from ._combat import attack
 from ._marks import (
     ASSISTED,
     FREE,
@@ -57,7 +63,10 @@ if TYPE_CHECKING:
     from initiative.events import Action
 
     from ..._rules import Rules
+    from ..._ruleset import Hook
     from ._ruleset import Thriller
+
+A = TypeVar("A", bound="Action")
 
 
 def unloaded(fight: Rules, who: str, weapon: str) -> bool:
@@ -73,55 +82,19 @@ def special_named(fight: Rules, who: str, name: str) -> SpecialAction | None:
     return next((s for s in specials_of(fight.spec(who)) if s.name == name), None)
 
 
-def free_left(R: Thriller, fight: Rules, who: str) -> bool:
-    return fight.count(who, FREE) < R.options.free_actions
+def free_left(fight: Rules, who: str) -> bool:
+    limit: int = fight.options.free_actions
+    return fight.count(who, FREE) < limit
 
 
-def cost(R: Thriller, fight: Rules, who: str, action: Action) -> int:
-    """1 AP for a standard action; 0 for a free one (and Quick Draw's reload or draw while free
-    actions are left); all AP for a full-round action; the declared AP for a special."""
-    match action:
-        case FreeAction():
-            return 0
-        case ReadyWeapon():
-            return 0 if has_perk(fight.spec(who), QUICK_DRAW) and free_left(R, fight, who) else 1
-        case Flee() | FullDefense():
-            return fight.get(who).ap
-        case Special(name=name):
-            special = special_named(fight, who, name)
-            return special.ap if special is not None else 1
-    return 1
-
-
-def offers(R: Thriller, fight: Rules, who: str) -> list[Offer]:
-    """What a policy is offered in its turn (scripts may send anything ``check`` accepts)."""
-    me, spec = fight.get(who), fight.spec(who)
-    found: list[Offer] = []
-    if me.ap >= 1:
-        found += attack_offers(fight, who, 1, usable=lambda w: not unloaded(fight, who, w.name))
-        found += move_offers(fight, who, 1, spec.speed)
-        if not fight.has(who, IN_COVER):
-            found.append(Offer(action=TakeCover(), cost=1))
-        found += [Offer(action=a, cost=1) for a in _item_actions(fight, who)]
-    for w in spec.weapons:
-        reload = ReadyWeapon(weapon=w.name, mode="reload")
-        if unloaded(fight, who, w.name) and cost(R, fight, who, reload) <= me.ap:
-            found.append(Offer(action=reload, cost=cost(R, fight, who, reload)))
-    for s in specials_of(spec):
-        special = Special(name=s.name, target=_special_target(fight, who, s))
-        if s.ap <= me.ap and check(R, fight, who, special) is None:
-            found.append(Offer(action=special, cost=s.ap))
-    if me.ap >= 1 and me.ap == R.turn_ap(fight, who) and not acted(R, fight, who):
-        found.append(Offer(action=FullDefense(), cost=me.ap))
-        enemies = fight.enemies_of(who)
-        if enemies:
-            nearest = min(enemies, key=lambda e: (distance(me.position, e.position), e.id))
-            to = away(me.position, nearest.position, spec.speed * R.options.flee_multiplier)
-            if occupant(fight, who, to) is None:  # an offer is always legal (see check)
-                found.append(Offer(action=Flee(to=to), cost=me.ap))
-    if free_left(R, fight, who):
-        found.append(Offer(action=FreeAction(name="shout"), cost=0))
-    return found
+def whole_turn(fight: Rules, who: str) -> bool:
+    """Whether ``who`` may still take a full-round action: it has AP, all of its turn's, and
+    has taken no action (what :func:`_check_full_round` asks, and cheaper)."""
+    ap = fight.state.combatants[who].ap
+    if ap < 1 or fight.count(who, FREE):
+        return False
+    R: Thriller = fight.ruleset  # type: ignore[assignment]
+    return ap == R.turn_ap(fight, who)  # (then no AP is spent: nothing was done yet)
 
 
 def _item_actions(fight: Rules, who: str) -> list[Action]:
@@ -146,56 +119,6 @@ def _special_target(fight: Rules, who: str, s: SpecialAction) -> str | None:
     me = fight.get(who)
     near = [e for e in fight.enemies_of(who) if distance(me.position, e.position) <= s.range + 1e-9]
     return near[0].id if near else None
-
-
-def check(R: Thriller, fight: Rules, who: str, action: Action) -> str | None:
-    """Why a turn action is illegal now, or ``None``."""
-    me = fight.get(who)
-    if fight.count(who, FULL_ROUND):
-        # Seed 000: a full-round action means you "forgo all other actions that turn".
-        return "a full-round action was taken this turn: nothing else may follow it"
-    match action:
-        case Attack(weapon=name):
-            if reason := check_plain_attack(fight, who, action):
-                return reason
-            weapon = weapon_named(fight, who, name)
-            if weapon is not None and unloaded(fight, who, weapon.name):
-                return f"the {weapon.name} is unloaded: reload it first (ReadyWeapon)"
-            return None
-        case Move(to=to):
-            return check_move(fight, who, to, fight.spec(who).speed)
-        case UseItem():
-            return _check_item(fight, who, action)
-        case ReadyWeapon(weapon=name, mode=mode):
-            weapon = next((w for w in fight.spec(who).weapons if w.name == name), None)
-            if weapon is None:
-                return f"{who} carries no weapon named {name!r}"
-            if mode not in ("draw", "reload"):
-                return f"ReadyWeapon mode {mode!r} is not one of 'draw', 'reload'"
-            if mode == "reload" and not unloaded(fight, who, name):
-                return f"the {name} does not need reloading"
-            return None
-        case Assist(ally=ally):
-            if ally not in fight.state.combatants or ally == who or not fight.standing(ally):
-                return f"{ally!r} is not an ally in the fight"
-            if fight.get(ally).side != me.side:
-                return f"{ally} is not an ally"
-            if fight.dist(who, ally) > R.options.assist_reach + 1e-9:
-                return f"{ally} is {fight.dist(who, ally):g} m away, farther than {R.options.assist_reach:g} m"
-            return None
-        case TakeCover():
-            return "already in cover" if fight.has(who, IN_COVER) else None
-        case Interact(what=what):
-            return None if what.strip() else "Interact needs something to interact with"
-        case FreeAction():
-            if not free_left(R, fight, who):
-                return f"the limit of {R.options.free_actions} free actions this turn is reached"
-            return None
-        case Flee() | FullDefense():
-            return _check_full_round(R, fight, who, action)
-        case Special():
-            return _check_special(fight, who, action)
-    return f"{type(action).__name__} is not an action of the thriller ruleset in one's own turn"
 
 
 def _check_item(fight: Rules, who: str, action: UseItem) -> str | None:
@@ -250,40 +173,6 @@ def _check_special(fight: Rules, who: str, action: Special) -> str | None:
     return None
 
 
-def perform(R: Thriller, fight: Rules, who: str, action: Action) -> None:
-    """Resolve a turn action other than an attack."""
-    match action:
-        case Move(to=to):
-            fight.move(who, at(to.x, to.y))
-        case UseItem():
-            _use_item(fight, who, action)
-        case ReadyWeapon(weapon=name, mode=mode):
-            if mode == "reload":
-                fight.set_counter(who, Unloaded(name), 0)
-        case Assist(ally=ally):
-            fight.set_counter(ally, ASSISTED, R.options.assist_bonus)
-        case TakeCover():
-            fight.add_condition(who, IN_COVER, until="start of its next turn")
-        case FullDefense():
-            fight.add_condition(who, FULL_DEFENSE, until="start of its next turn")
-        case Flee(to=to):
-            fight.move(who, at(to.x, to.y))
-            me = fight.get(who)
-            if all(
-                distance(me.position, e.position) > R.options.escape_distance
-                for e in fight.enemies_of(who)
-            ):
-                fight.emit(CombatantLeft(who=who, reason="fled"))
-        case Special():
-            _special(R, fight, who, action)
-    # The free-action tally has not moved since the declaration, so ``cost`` still says whether
-    # a Quick Draw reload was taken as a free action.
-    if isinstance(action, FreeAction | ReadyWeapon) and cost(R, fight, who, action) == 0:
-        fight.set_counter(who, FREE, fight.count(who, FREE) + 1)
-    if isinstance(action, Flee | FullDefense):
-        fight.set_counter(who, FULL_ROUND, 1)
-
-
 def _use_item(fight: Rules, who: str, action: UseItem) -> None:
     item = next(i for i in fight.spec(who).items if i.name == action.item)
     fight.set_counter(who, Used(item.name), fight.count(who, Used(item.name)) + 1)
@@ -321,3 +210,295 @@ def _special(R: Thriller, fight: Rules, who: str, action: Special) -> None:
         if s.damage:
             amount = fight.roll(who, f"{s.name} on {action.target}", s.damage).total
             fight.damage(action.target, amount, source=who)
+
+
+# --- the units: one per action taken in one's own turn -----------------------------------------
+
+
+class Attacking(AttackUnit):
+    """Attack (1 AP) with a loaded weapon; the target may Dodge, an ally Intercept."""
+
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if fight.state.combatants[who].ap < 1:
+            return []
+        return attack_offers(fight, who, 1, usable=lambda w: not unloaded(fight, who, w.name))
+
+    def check(self, fight: Rules, who: str, action: Attack, window: Window) -> str | None:
+        if reason := check_plain_attack(fight, who, action):
+            return reason
+        weapon = weapon_named(fight, who, action.weapon)
+        if weapon is not None and unloaded(fight, who, weapon.name):
+            return f"the {weapon.name} is unloaded: reload it first (ReadyWeapon)"
+        return None
+
+    def perform(self, fight: Rules, who: str, action: Attack, window: Window) -> Hook:
+        weapon = weapon_named(fight, who, action.weapon)
+        assert weapon is not None
+        R: Thriller = fight.ruleset  # type: ignore[assignment]
+        return (yield from attack(R, fight, who, action.target, weapon, retaliation=False))
+
+
+class Moving(MoveUnit):
+    """Move (1 AP) up to one's speed."""
+
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if fight.state.combatants[who].ap < 1:
+            return []
+        return move_offers(fight, who, 1, fight.spec(who).speed)
+
+    def check(self, fight: Rules, who: str, action: Move, window: Window) -> str | None:
+        return check_move(fight, who, action.to, fight.spec(who).speed)
+
+    def resolve(self, fight: Rules, who: str, action: Move, window: Window) -> None:
+        fight.move(who, at(action.to.x, action.to.y))
+
+
+class TakingCover(ActionUnit[TakeCover]):
+    """Take Cover (1 AP): harder to hit until the start of one's next turn."""
+
+    action = TakeCover
+    when = ("turn",)
+    implies = (IN_COVER.name,)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if fight.state.combatants[who].ap < 1 or fight.has(who, IN_COVER):
+            return []
+        return [Offer(action=TakeCover(), cost=1)]
+
+    def check(self, fight: Rules, who: str, action: TakeCover, window: Window) -> str | None:
+        return "already in cover" if fight.has(who, IN_COVER) else None
+
+    def resolve(self, fight: Rules, who: str, action: TakeCover, window: Window) -> None:
+        fight.add_condition(who, IN_COVER, until="start of its next turn")
+
+    def told(self, action: TakeCover, say: Say) -> str:
+        return "takes cover"
+
+
+class UsingItem(ActionUnit[UseItem]):
+    """Use an item (1 AP): a medkit on oneself or an ally, a grenade on an enemy in range."""
+
+    action = UseItem
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if fight.state.combatants[who].ap < 1:
+            return []
+        return [Offer(action=a, cost=1) for a in _item_actions(fight, who)]
+
+    def check(self, fight: Rules, who: str, action: UseItem, window: Window) -> str | None:
+        return _check_item(fight, who, action)
+
+    def resolve(self, fight: Rules, who: str, action: UseItem, window: Window) -> None:
+        _use_item(fight, who, action)
+
+    def told(self, action: UseItem, say: Say) -> str:
+        target = action.target
+        on = f" on {say.name(target)}" if target and target != say.actor else ""
+        return f"uses the {action.item}{on}"
+
+
+class Readying(ReadyWeaponUnit):
+    """Ready Weapon (1 AP, or a free action with Quick Draw while free actions are left):
+    draw or reload."""
+
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        found = []
+        ap = fight.state.combatants[who].ap
+        for w in fight.spec(who).weapons:
+            reload = ReadyWeapon(weapon=w.name, mode="reload")
+            if (
+                unloaded(fight, who, w.name)
+                and (cost := self.cost(fight, who, reload, window)) <= ap
+            ):
+                found.append(Offer(action=reload, cost=cost))
+        return found
+
+    def check(self, fight: Rules, who: str, action: ReadyWeapon, window: Window) -> str | None:
+        name, mode = action.weapon, action.mode
+        weapon = next((w for w in fight.spec(who).weapons if w.name == name), None)
+        if weapon is None:
+            return f"{who} carries no weapon named {name!r}"
+        if mode not in ("draw", "reload"):
+            return f"ReadyWeapon mode {mode!r} is not one of 'draw', 'reload'"
+        if mode == "reload" and not unloaded(fight, who, name):
+            return f"the {name} does not need reloading"
+        return None
+
+    def cost(self, fight: Rules, who: str, action: ReadyWeapon, window: Window) -> int:
+        free = has_perk(fight.spec(who), QUICK_DRAW) and free_left(fight, who)
+        return 0 if free else 1
+
+    def resolve(self, fight: Rules, who: str, action: ReadyWeapon, window: Window) -> None:
+        if action.mode == "reload":
+            fight.set_counter(who, Unloaded(action.weapon), 0)
+        # The free-action tally has not moved since the declaration, so ``cost`` still says
+        # whether it was taken as a free action.
+        if self.cost(fight, who, action, window) == 0:
+            fight.set_counter(who, FREE, fight.count(who, FREE) + 1)
+
+
+class Specials(ActionUnit[Special]):
+    """A special action of the encounter file: its AP each turn worked on, a skill check when
+    done."""
+
+    action = Special
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        found = []
+        ap = fight.state.combatants[who].ap
+        for s in specials_of(fight.spec(who)):
+            special = Special(name=s.name, target=_special_target(fight, who, s))
+            if s.ap <= ap and fight.ruleset.check(fight, who, special, window) is None:
+                found.append(Offer(action=special, cost=s.ap))
+        return found
+
+    def check(self, fight: Rules, who: str, action: Special, window: Window) -> str | None:
+        return _check_special(fight, who, action)
+
+    def cost(self, fight: Rules, who: str, action: Special, window: Window) -> int:
+        special = special_named(fight, who, action.name)
+        return special.ap if special is not None else 1
+
+    def resolve(self, fight: Rules, who: str, action: Special, window: Window) -> None:
+        R: Thriller = fight.ruleset  # type: ignore[assignment]
+        _special(R, fight, who, action)
+
+    def told(self, action: Special, say: Say) -> str:
+        target = f" on {say.name(action.target)}" if action.target else ""
+        return f"attempts {action.name}{target}"
+
+
+class FullRoundUnit(ActionUnit[A]):
+    """A full-round action: all one's AP, only as the turn's first action, and the turn ends."""
+
+    def check(self, fight: Rules, who: str, action: A, window: Window) -> str | None:
+        R: Thriller = fight.ruleset  # type: ignore[assignment]
+        return _check_full_round(R, fight, who, action)
+
+    def cost(self, fight: Rules, who: str, action: A, window: Window) -> int:
+        return fight.get(who).ap
+
+
+class Defending(FullRoundUnit[FullDefense]):
+    """Full Defense (full round): harder to hit until the start of one's next turn."""
+
+    action = FullDefense
+    when = ("turn",)
+    implies = (FULL_DEFENSE.name,)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if not whole_turn(fight, who):
+            return []
+        return [Offer(action=FullDefense(), cost=fight.get(who).ap)]
+
+    def resolve(self, fight: Rules, who: str, action: FullDefense, window: Window) -> None:
+        fight.add_condition(who, FULL_DEFENSE, until="start of its next turn")
+        fight.set_counter(who, FULL_ROUND, 1)
+
+    def told(self, action: FullDefense, say: Say) -> str:
+        return "goes on full defence"
+
+
+class Fleeing(FullRoundUnit[Flee]):
+    """Flee (full round): run up to ``flee_multiplier`` times one's speed away; beyond
+    ``escape_distance`` of every enemy, one has left the fight."""
+
+    action = Flee
+    when = ("turn",)
+    moving = True
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if not whole_turn(fight, who):
+            return []
+        enemies = fight.enemies_of(who)
+        if not enemies:
+            return []
+        me = fight.get(who)
+        nearest = min(enemies, key=lambda e: (distance(me.position, e.position), e.id))
+        speed = fight.spec(who).speed * fight.options.flee_multiplier
+        to = away(me.position, nearest.position, speed)
+        if occupant(fight, who, to) is not None:  # an offer is always legal (see check)
+            return []
+        return [Offer(action=Flee(to=to), cost=me.ap)]
+
+    def resolve(self, fight: Rules, who: str, action: Flee, window: Window) -> None:
+        fight.move(who, at(action.to.x, action.to.y))
+        me = fight.get(who)
+        if all(
+            distance(me.position, e.position) > fight.options.escape_distance
+            for e in fight.enemies_of(who)
+        ):
+            fight.emit(CombatantLeft(who=who, reason="fled"))
+        fight.set_counter(who, FULL_ROUND, 1)
+
+    def told(self, action: Flee, say: Say) -> str:
+        return "flees"
+
+
+class FreeActing(ActionUnit[FreeAction]):
+    """A free action (0 AP), at most ``free_actions`` a turn."""
+
+    action = FreeAction
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if not free_left(fight, who):
+            return []
+        return [Offer(action=FreeAction(name="shout"), cost=0)]
+
+    def check(self, fight: Rules, who: str, action: FreeAction, window: Window) -> str | None:
+        if not free_left(fight, who):
+            limit = fight.options.free_actions
+            return f"the limit of {limit} free actions this turn is reached"
+        return None
+
+    def cost(self, fight: Rules, who: str, action: FreeAction, window: Window) -> int:
+        return 0
+
+    def resolve(self, fight: Rules, who: str, action: FreeAction, window: Window) -> None:
+        fight.set_counter(who, FREE, fight.count(who, FREE) + 1)
+
+    def told(self, action: FreeAction, say: Say) -> str:
+        return third_person(words(action.name or "act"))
+
+
+class Assisting(ActionUnit[Assist]):
+    """Assist (1 AP): an ally within ``assist_reach`` adds ``assist_bonus`` to its next test."""
+
+    action = Assist
+
+    def check(self, fight: Rules, who: str, action: Assist, window: Window) -> str | None:
+        ally, reach = action.ally, fight.options.assist_reach
+        if ally not in fight.state.combatants or ally == who or not fight.standing(ally):
+            return f"{ally!r} is not an ally in the fight"
+        if fight.get(ally).side != fight.get(who).side:
+            return f"{ally} is not an ally"
+        if fight.dist(who, ally) > reach + 1e-9:
+            return f"{ally} is {fight.dist(who, ally):g} m away, farther than {reach:g} m"
+        return None
+
+    def resolve(self, fight: Rules, who: str, action: Assist, window: Window) -> None:
+        fight.set_counter(action.ally, ASSISTED, fight.options.assist_bonus)
+
+    def told(self, action: Assist, say: Say) -> str:
+        return f"helps {say.name(action.ally)}"
+
+
+class Interacting(ActionUnit[Interact]):
+    """Interact with the surroundings (1 AP): the GM's story; no rule follows from it."""
+
+    action = Interact
+
+    def check(self, fight: Rules, who: str, action: Interact, window: Window) -> str | None:
+        return None if action.what.strip() else "Interact needs something to interact with"
+
+    def told(self, action: Interact, say: Say) -> str:
+        return f"interacts with {action.what}"
