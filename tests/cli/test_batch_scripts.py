@@ -131,8 +131,9 @@ def test_ctrl_c_keeps_finished_rows_and_resume_finishes_the_run(tmp_path: Path, 
     done; ``--resume`` then fights only the rest, and the rows equal an uninterrupted run."""
     db = tmp_path / "r.db"
     # Enough encounters that the batch is still fighting when the first rows are committed
-    # (a quarter of a second in): forty duels once took longer than that, now they do not.
-    runs = 200
+    # (a quarter of a second in): forty duels once took longer than that, now they do not, and
+    # two hundred with two jobs could end before the interrupt came.
+    runs = 500
     args = ["batch", DUEL, "--runs", runs, "--jobs", jobs, "--db", db]
     proc = subprocess.Popen(
         [INITIATIVE, *map(str, args)],
