@@ -97,7 +97,7 @@ def test_spectator_receives_the_log_line_for_line(tmp_path: Path) -> None:
         player.hello("ana", server.tokens["ana"])
         player.play()
         seen = []
-        while (frame := watcher.receive())["type"] in ("news", "table"):
+        while (frame := watcher.receive())["type"] in ("news", "table", "clock"):
             if frame["type"] == "news":
                 seen.append(frame["event"])
         assert frame["type"] == "end"
