@@ -302,36 +302,46 @@ def _footer(data: dict[str, Any]) -> str:
     )
 
 
+def _win_bar(group: str, i: int, entry: dict[str, Any], label: str, colour: str, total: int) -> Bar:
+    """The win-rate bar of ``entry``, the ``i``-th of the ``--json`` list ``group``."""
+    key = f"{group}.{i}"
+    return Bar(
+        label=label,
+        value=entry["rate"],
+        low=entry["ci95"][0],
+        high=entry["ci95"][1],
+        colour=colour,
+        key=f"{key}.rate",
+        figures=(
+            f"{number(f'{key}.wins', entry['wins'], tag='tspan')}/{total} ·"
+            f" {number(f'{key}.rate', entry['rate'], 'pct', tag='tspan')}"
+            f' <tspan class="ci">({number(f"{key}.ci95", entry["ci95"], "pct-range", tag="tspan")})</tspan>'
+        ),
+    )
+
+
+def _wins_chart(data: dict[str, Any], rows: list[Bar], total: int, what: str, per: str) -> str:
+    """The win rates of ``rows`` and the fights without a winner, with their intervals."""
+    return interval_chart(
+        [*rows, *_no_winner_rows(data, total)],
+        low=0,
+        high=1,
+        title=f"share of the {what} (95% Wilson interval for a win rate)",
+        label=f"win rate per {per} with 95% intervals",
+        shown=_pct_axis,
+    )
+
+
 def batch_page(data: dict[str, Any], spec: EncounterSpec, results: Sequence[Summary]) -> str:
     """The report of ``initiative batch``: ``data`` is what its ``--json`` prints."""
     colours = side_colours(spec)
     runs = data["runs"]
     sides = data["sides"]
     rows = [
-        Bar(
-            label=s["side"],
-            value=s["rate"],
-            low=s["ci95"][0],
-            high=s["ci95"][1],
-            colour=colours.get(s["side"], "#777"),
-            key=f"sides.{i}.rate",
-            figures=(
-                f"{number(f'sides.{i}.wins', s['wins'], tag='tspan')}/{runs} ·"
-                f" {number(f'sides.{i}.rate', s['rate'], 'pct', tag='tspan')}"
-                f' <tspan class="ci">({number(f"sides.{i}.ci95", s["ci95"], "pct-range", tag="tspan")})</tspan>'
-            ),
-        )
+        _win_bar("sides", i, s, s["side"], colours.get(s["side"], "#777"), runs)
         for i, s in enumerate(sides)
     ]
-    rows += _no_winner_rows(data, runs)
-    wins = interval_chart(
-        rows,
-        low=0,
-        high=1,
-        title="share of the fights (95% Wilson interval for a win rate)",
-        label="win rate per side with 95% intervals",
-        shown=_pct_axis,
-    )
+    wins = _wins_chart(data, rows, runs, "fights", "side")
     items = [(colours[s["side"]], "box", s["side"]) for s in sides if s["side"] in colours]
     items += [
         (STALEMATE, "hatched", "stalemate"),
@@ -403,30 +413,10 @@ def duel_page(data: dict[str, Any], spec: EncounterSpec, results: Sequence[Summa
     who = data["policies"]
     names = {p["label"]: f"{p['label']} {p['policy']}" for p in who}
     rows = [
-        Bar(
-            label=names[p["label"]],
-            value=p["rate"],
-            low=p["ci95"][0],
-            high=p["ci95"][1],
-            colour=POLICY_COLOURS[i],
-            key=f"policies.{i}.rate",
-            figures=(
-                f"{number(f'policies.{i}.wins', p['wins'], tag='tspan')}/{games} ·"
-                f" {number(f'policies.{i}.rate', p['rate'], 'pct', tag='tspan')}"
-                f' <tspan class="ci">({number(f"policies.{i}.ci95", p["ci95"], "pct-range", tag="tspan")})</tspan>'
-            ),
-        )
+        _win_bar("policies", i, p, names[p["label"]], POLICY_COLOURS[i], games)
         for i, p in enumerate(who)
     ]
-    rows += _no_winner_rows(data, games)
-    wins = interval_chart(
-        rows,
-        low=0,
-        high=1,
-        title="share of the games (95% Wilson interval for a win rate)",
-        label="win rate per policy with 95% intervals",
-        shown=_pct_axis,
-    )
+    wins = _wins_chart(data, rows, games, "games", "policy")
     items = [(POLICY_COLOURS[i], "box", names[p["label"]]) for i, p in enumerate(who)]
     items += [
         (STALEMATE, "hatched", "stalemate"),
