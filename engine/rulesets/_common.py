@@ -230,12 +230,41 @@ def leaving_space(fight: Rules, who: str, to: Position) -> list[str]:
     creatures a ruleset gives an opening to before the move (the ``openings`` seed's "leaving
     a creature's space"; a retreat that provokes an attack of opportunity)."""
     start = fight.get(who).position
+    widest = _widest_melee_reach(fight)
+    if fight.state.covers(widest):  # few enough that everyone standing is the superset
+        around = fight.enemies_of(who) + fight.allies_of(who)
+    else:  # only those near enough to reach ``who`` (the grid, not a scan of everyone)
+        c = fight.state.combatants
+        side = c[who].side
+        near = [c[k] for k in fight.near(who, widest) if c[k].standing]
+        around = [x for x in near if x.side != side] + [x for x in near if x.side == side]
     return [
         c.id
-        for c in fight.enemies_of(who) + fight.allies_of(who)
+        for c in around
         if distance(c.position, start) <= melee_reach(fight, c.id) + 1e-9
         and distance(c.position, to) > melee_reach(fight, c.id) + 1e-9
     ]
+
+
+def _widest_melee_reach(fight: Rules) -> float:
+    """The longest melee reach of anyone in the fight. Kept for the encounter's own combatants
+    (whose specs every fork of the fight shares); worked out anew once the GM has brought
+    someone in."""
+    global _WIDEST
+    combatants = fight._fight.encounter.combatants
+    if len(fight.state.combatants) > len(combatants):  # the GM's joiners
+        return max(melee_reach(fight, k) for k in fight.state.combatants)
+    kept = _WIDEST
+    if kept is not None and kept[0] is combatants:
+        return kept[1]
+    widest = max((melee_reach(fight, c.id) for c in combatants), default=UNARMED.reach)
+    _WIDEST = (combatants, widest)
+    return widest
+
+
+_WIDEST: tuple[object, float] | None = None
+"""The last encounter's combatants (held, so their identity is not reused) and their widest
+melee reach."""
 
 
 #: Metres within which a point is taken by a combatant standing there (the seeds are silent; a
