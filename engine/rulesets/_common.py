@@ -252,8 +252,9 @@ def _widest_melee_reach(fight: Rules) -> float:
     someone in."""
     global _WIDEST
     combatants = fight._fight.encounter.combatants
-    if len(fight.state.combatants) > len(combatants):  # the GM's joiners
-        return max(melee_reach(fight, k) for k in fight.state.combatants)
+    specs = fight._fight._specs
+    if len(specs) > len(combatants):  # the GM's joiners
+        return max(melee_reach(fight, k) for k in specs)
     kept = _WIDEST
     if kept is not None and kept[0] is combatants:
         return kept[1]
