@@ -63,7 +63,8 @@ class Seen(msgspec.Struct, frozen=True, kw_only=True):
     side: str
     role: Role
     health: str
-    """Hit points in words: ``unhurt``, ``wounded``, ``badly wounded``, ``down``, ``gone``."""
+    """Hit points in words: ``unhurt``, ``hurt`` (below its most), ``bloodied``
+    (at or below half), ``down``, ``gone``."""
     hp: int | None = None
     """Hit points, when the seat may see them (its own and its allies'; everyone's for a
     spectator); ``None`` otherwise."""
@@ -180,7 +181,7 @@ def health(c: CombatantState) -> str:
         return "down"
     if c.hp >= c.max_hp:
         return "unhurt"
-    return "wounded" if c.hp * 2 > c.max_hp else "badly wounded"
+    return "hurt" if c.hp * 2 > c.max_hp else "bloodied"
 
 
 def condition_words(condition: str, names: Names) -> str:

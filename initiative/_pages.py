@@ -2,7 +2,7 @@
 
 Each page is one self-contained HTML file (no external resource, no network but its own
 WebSocket): the template ``pages/page.html`` with the shared style ``pages/table.css`` and the
-shared script ``pages/table.js`` inlined, and the parts shared with ``initiative view`` (the roll cards). The script reads which page it is from the ``<body>``
+shared script ``pages/table.js`` inlined, and the parts shared with ``initiative view`` (the roll cards, where the map's names go). The script reads which page it is from the ``<body>``
 (``gm``, ``watch``, ``seat``, ``home``) and draws the same parts on each: the tracker, the
 battle map, the roll cards, the narration, the round and the countdown; the GM page adds the
 override controls, the seat page the decision.
@@ -28,8 +28,9 @@ def part(name: str) -> str:
 
 
 def shared(name: str) -> str:
-    """A part the pages share with ``initiative view`` (``rolls.js``, ``rolls.css``), kept with
-    the view's page in the replays package."""
+    """A part the pages share with ``initiative view`` (``rolls.js``, ``rolls.css``: the roll
+    cards; ``map.js``: where the map's names go), kept with the view's page in the replays
+    package."""
     return resources.files("initiative.replays").joinpath("parts", name).read_text(encoding="utf-8")
 
 
@@ -45,6 +46,7 @@ def page(kind: str) -> bytes:
         .replace("/*CSS*/", part("table.css"))
         .replace("/*ROLLS_CSS*/", shared("rolls.css"))
         .replace("/*ROLLS_JS*/", shared("rolls.js"))
+        .replace("/*MAP_JS*/", shared("map.js"))
         .replace("/*JS*/", part("table.js"))
         .encode()
     )

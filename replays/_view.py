@@ -93,7 +93,7 @@ def embed_json(data: object) -> str:
 
 def shared_part(name: str) -> str:
     """A part of the page shared with the served pages (``rolls.js``, ``rolls.css``: the roll
-    cards), as text."""
+    cards; ``map.js``: where the map's names go), as text."""
     return files(__package__).joinpath("parts", name).read_text(encoding="utf-8")
 
 
@@ -102,4 +102,5 @@ def render_html(contents: LogContents) -> str:
     template = files(__package__).joinpath("view.html").read_text(encoding="utf-8")
     page = template.replace("/*@ROLLS_CSS@*/", shared_part("rolls.css"), 1)
     page = page.replace("/*@ROLLS_JS@*/", shared_part("rolls.js"), 1)
+    page = page.replace("/*@MAP_JS@*/", shared_part("map.js"), 1)
     return page.replace("/*@DATA@*/null", embed_json(view_data(contents)), 1)

@@ -1,13 +1,17 @@
 """The GM steps in from the GM page (issue 23's "done when"), in Debian's chromium against a real
 ``serve`` of ``examples/thriller-ambush.toml``: every override kind applied from the page's own
 controls, each shown on a spectator page and on the seat page within a second, a refusal shown
-with its reason, the player moving by clicking the map, and the finished log verifying."""
+with its reason, the player moving by clicking the map, and the finished log verifying. The GM
+runs the whole fight from the GM page alone, with one player in a browser (Marlowe) and one at a
+terminal (Sully: ``initiative join`` in a pseudo-terminal)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +20,7 @@ import pytest
 from browser import CHROMIUM
 from initiative.events import read_log
 from initiative.replays import verify_log
+from pty_support import PtyProgram
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "thriller-ambush.toml"
@@ -32,6 +37,35 @@ ROW = """(id) => {
   return row ? row.textContent : "";
 }"""
 
+#: A decision at ``join``: its numbered offers, then the prompt with its countdown.
+ASKED = re.compile(
+    r"\n((?:\d+\. [^\n]+\n)+)(?:Or type a point[^\n]*\n)?[^\n]*?choose 1-\d+ \(\d+ s left\): "
+    r"|the fight is over"
+)
+
+
+def play_at_the_terminal(
+    join: PtyProgram, answered: list[str], failed: list[BaseException]
+) -> None:
+    """Answer every decision ``join`` shows (an attack when there is one, else the last offer)
+    until the fight is over; what was chosen goes to ``answered``."""
+    try:
+        at = 0
+        while True:
+            deadline = time.monotonic() + 120
+            while not (found := ASKED.search(join.screen, at)):
+                assert time.monotonic() < deadline, join.screen[-3000:]
+                assert join._pump(0.2), f"join ended:\n{join.screen[-3000:]}"
+            at = found.end()
+            if found.group(0) == "the fight is over":
+                return
+            offers = re.findall(r"^(\d+)\. (.+)$", found.group(1), re.M)
+            chosen = next((o for o in offers if o[1].startswith("Attack")), offers[-1])
+            answered.append(chosen[1])
+            join.type(chosen[0])
+    except BaseException as problem:  # told to the test's own thread
+        failed.append(problem)
+
 
 def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
     playwright = pytest.importorskip("playwright.sync_api")
@@ -40,9 +74,10 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
     with output.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "initiative", "serve", str(EXAMPLE), "--seat", "marlowe",
-             "--out", str(log), "--deadline", "120", "-q"],
+             "--seat", "sully", "--out", str(log), "--deadline", "120", "-q"],
             stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
         )  # fmt: skip
+    join: PtyProgram | None = None
     try:
         deadline = time.monotonic() + 60
         while "waiting for every seat" not in output.read_text():
@@ -54,6 +89,20 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
                 r"browser:  (http://\S+/(gm|watch|seat/\S+)#token=\S+)", output.read_text()
             )
         }
+        # Sully at a terminal, answering each decision as it comes, while the browser plays.
+        (sully,) = re.findall(r"terminal: initiative join (\S+) --seat sully --token (\S+)",
+                              output.read_text())  # fmt: skip
+        join = PtyProgram(
+            [sys.executable, "-m", "initiative", "join", sully[0], "--seat", "sully",
+             "--token", sully[1]],
+            cwd=str(tmp_path), env={**os.environ, "COLUMNS": "200", "TERM": "dumb"},
+        )  # fmt: skip
+        answered: list[str] = []
+        failed: list[BaseException] = []
+        terminal = threading.Thread(
+            target=play_at_the_terminal, args=(join, answered, failed), daemon=True
+        )
+        terminal.start()
         problems: list[str] = []
         with playwright.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
@@ -185,8 +234,13 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
                     )
             finally:
                 browser.close()
+        terminal.join(60)
+        assert not terminal.is_alive() and failed == [], failed
+        assert join.wait(30) == 0
         assert proc.wait(60) == 0
     finally:
+        if join is not None and join.status is None:
+            join.kill()
         if proc.poll() is None:
             proc.kill()
             proc.wait()
@@ -195,3 +249,11 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
     assert verify_log(contents).ok
     kinds = {type(e).__name__ for e in contents.events}
     assert "Moved" in kinds
+    # Sully was asked at the terminal each time the log says, and answered each (the GM steps
+    # in while the fight waits on Marlowe, so no grant of Sully's is cut short).
+    asked = [
+        e for e in contents.events if type(e).__name__ == "PriorityGranted" and e.who == "sully"
+    ]
+    assert answered and len(answered) == len(asked)
+    assert join is not None and "Traceback" not in join.screen
+    assert re.search(r"the fight is over: [^\n]+ won", join.screen)

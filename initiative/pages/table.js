@@ -292,7 +292,6 @@ function drawMap() {
     grid.append(svg("line", {x1: 0, y1: Y(y), x2: W, y2: Y(y), class: "grid"}));
   }
   map.append(grid);
-  const obstacles = [];  // pixel rectangles labels must keep clear of
   if (move) {
     const me = tokenOf(page.asked.who);
     if (me) map.append(svg("circle", {cx: X(me.at[0]), cy: Y(me.at[1]), r: move.max * S, class: "reachable"}));
@@ -318,69 +317,41 @@ function drawMap() {
     }
     g.append(svg("title", {}, t.name + " · reach " + t.reach + " m"));
     layer.append(g);
-    obstacles.push([X(t.at[0]) - r, Y(t.at[1]) - r, 2 * r, 2 * r]);
     g.addEventListener("pointerdown", (e) => grab(e, t));
   }
   map.append(layer);
   const labels = svg("g");
   map.append(labels);
-  const placed = [];
-  for (const t of [...board.tokens].sort((a, b) => (b.standing - a.standing) || (a.at[1] - b.at[1]))) {
-    placeLabel(labels, t, X(t.at[0]), Y(t.at[1]), (RADIUS[t.size] || 0.45) * S, W, H, obstacles, placed);
-  }
+  const trails = board.last_move ? [[X(board.last_move[1][0]), Y(board.last_move[1][1]), X(board.last_move[2][0]), Y(board.last_move[2][1])]] : [];
+  placeLabels(labels, board, X, Y, S, W, H, trails);
   map.classList.toggle("clickable", Boolean(move) || (kind === "gm" && page.chosen !== null));
   drawLegend(move);
 }
 
-function overlaps(a, b) {
-  return a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3];
-}
-
-function placeLabel(layer, t, cx, cy, r, W, H, obstacles, placed) {
-  const g = svg("g", {class: "label", "data-id": t.id});
-  const text = svg("text", {x: 0, y: 0}, t.name);
-  const back = svg("rect", {rx: 4, ry: 4});
-  const leader = svg("line", {class: "leader"});
-  g.append(leader, back, text);
-  layer.append(g);
-  const w = text.getComputedTextLength() + 10, h = 17;
-  const gap = 3;
-  const directions = [[0, 1], [0, -1], [1, 0], [-1, 0], [1, 1], [-1, 1], [1, -1], [-1, -1]];
-  let best = null;
-  for (let ring = 0; ring < 14 && !best; ring++) {
-    for (const [dx, dy] of directions) {
-      const far = r + gap + ring * 9;
-      const x = dx === 0 ? cx - w / 2 : dx > 0 ? cx + far : cx - far - w;
-      const y = dy === 0 ? cy - h / 2 : dy > 0 ? cy + far : cy - far - h;
-      const box = [x, y, w, h];
-      if (x < 2 || y < 2 || x + w > W - 2 || y + h > H - 2) continue;
-      const padded = [x - 2, y - 2, w + 4, h + 4];
-      if (placed.some((p) => overlaps(padded, p))) continue;
-      if (obstacles.some((o) => overlaps(box, o))) continue;
-      best = box;
-      break;
+// Each token's name in a box, placed where the view places them (replays/parts/map.js: no name
+// over another or over a token, inside the map; a leader to a name set apart).
+function placeLabels(layer, board, X, Y, S, W, H, trails) {
+  const toks = board.tokens.map((t, index) => {
+    const g = svg("g", {class: "label", "data-id": t.id});
+    const text = svg("text", {x: 0, y: 0}, t.name);
+    const back = svg("rect", {rx: 4, ry: 4});
+    g.append(back, text);
+    layer.append(g);
+    const rank = board.priority === t.id ? 0 : t.standing ? 1 : 2;
+    return {id: t.id, index, rank, g, text, back, cx: X(t.at[0]), cy: Y(t.at[1]), r: (RADIUS[t.size] || 0.45) * S,
+      w: text.getComputedTextLength() + 10, h: 17};
+  });
+  const where = placeMapNames(toks, W, H, trails);
+  for (const t of toks) {
+    const box = where.get(t.id);
+    if (!box) { t.g.remove(); continue; }
+    const {x, y, w, h} = box;
+    t.back.setAttribute("x", x); t.back.setAttribute("y", y); t.back.setAttribute("width", w); t.back.setAttribute("height", h);
+    t.text.setAttribute("x", x + 5); t.text.setAttribute("y", y + 12.5);
+    if (box.leader) {
+      const [x1, y1, x2, y2] = box.leader;
+      t.g.prepend(svg("line", {class: "leader", x1, y1, x2, y2}));
     }
-  }
-  if (!best) {  // crowded: the first free place scanning down from the token
-    for (let y = 2; y + h <= H - 2 && !best; y += 6) {
-      for (let x = 2; x + w <= W - 2; x += 8) {
-        const box = [x, y, w, h];
-        if (!placed.some((p) => overlaps([x - 2, y - 2, w + 4, h + 4], p)) && !obstacles.some((o) => overlaps(box, o))) { best = box; break; }
-      }
-    }
-  }
-  if (!best) best = [Math.min(Math.max(2, cx - w / 2), W - w - 2), Math.min(cy + r + gap, H - h - 2), w, h];
-  placed.push(best);
-  const [x, y] = best;
-  back.setAttribute("x", x); back.setAttribute("y", y); back.setAttribute("width", w); back.setAttribute("height", h);
-  text.setAttribute("x", x + 5); text.setAttribute("y", y + 12.5);
-  const lx = Math.max(x, Math.min(cx, x + w)), ly = Math.max(y, Math.min(cy, y + h));
-  const far = Math.hypot(lx - cx, ly - cy);
-  if (far > r + gap + 4) {  // a leader from the token's edge to its label
-    const ex = cx + (lx - cx) * r / far, ey = cy + (ly - cy) * r / far;
-    leader.setAttribute("x1", ex); leader.setAttribute("y1", ey); leader.setAttribute("x2", lx); leader.setAttribute("y2", ly);
-  } else {
-    leader.remove();
   }
 }
 

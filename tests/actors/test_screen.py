@@ -73,7 +73,7 @@ def test_enemies_are_seen_in_words_and_oneself_in_numbers() -> None:
     )
     enemies = [c for c in others if c.role == "enemy"]
     assert enemies and all(c.hp is None and c.ap is None for c in enemies)
-    assert {c.health for c in enemies} <= {"unhurt", "wounded", "badly wounded"}
+    assert {c.health for c in enemies} <= {"unhurt", "hurt", "bloodied"}
     assert [c.distance for c in enemies] == sorted(c.distance for c in enemies)
     assert all(c.name != c.id for c in shown.combatants if c.id.startswith("goblin"))
 
@@ -103,3 +103,16 @@ def test_the_table_at_the_end_marks_the_fallen_and_the_winner() -> None:
     watched = table_of(state, names)
     assert {c.role for c in watched.combatants} == {""}
     assert all(c.hp is not None for c in watched.combatants)
+
+
+def test_an_enemys_health_in_words_unhurt_hurt_bloodied_down() -> None:
+    """Issue 23's words: unhurt at its most, hurt below it, bloodied at or below half, down at
+    none, gone when it left."""
+    from initiative.actors._screen import health
+
+    spec = engine.load_encounter(ROOT / "examples" / "thriller-ambush.toml")
+    priest = Stepper(Fight(spec, spec.seed)).state.combatants["priest"]
+    assert priest.max_hp == 12
+    said = {hp: health(msgspec.structs.replace(priest, hp=hp)) for hp in (12, 11, 7, 6, 1, 0)}
+    assert said == {12: "unhurt", 11: "hurt", 7: "hurt", 6: "bloodied", 1: "bloodied", 0: "down"}
+    assert health(msgspec.structs.replace(priest, left=True)) == "gone"

@@ -509,3 +509,44 @@ def test_tokens_sized_by_size_with_reach_and_range_on_hover(
     page.hover("#title")  # type: ignore[attr-defined]
     assert page.js("document.querySelectorAll('#map .reach, #map .range').length") == 0  # type: ignore[attr-defined]
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+IMAGES = EXAMPLES.parent / "docs" / "images"
+
+
+def test_three_screenshots_of_the_view_for_the_docs(tmp_path: Path, browser: object) -> None:
+    """The pictures docs/table.md and docs/debugging.md show: the view of
+    examples/thriller-ambush.toml 1000 pixels wide at its first turn, at a turn in the middle
+    (the pointer on the token whose turn it is, to show its reach) and at its end, each from the
+    top of the page down to the state table. The page has no clock in it, so the same log gives
+    the same pictures byte for byte (taken twice here to hold it to that)."""
+    log = record(EXAMPLES / "thriller-ambush.toml", tmp_path / "fight.jsonl")
+    html = tmp_path / "fight.html"
+    cli("view", log, "-o", html, check=0)
+    events = read_log(log).events
+    turns = [e.seq for e in events if type(e).__name__ == "TurnStarted"]
+    middle = next(seq for seq in turns if seq >= len(events) // 2)
+    points = {"start": turns[0], "middle": middle, "end": len(events) - 1}
+    page = browser
+    page.resize(1000, 900)  # type: ignore[attr-defined]
+    try:
+        page.open(html)  # type: ignore[attr-defined]
+        for name, seq in points.items():
+            show(page, seq)
+            if name == "middle":
+                page.hover("#map circle.active")  # type: ignore[attr-defined]
+                assert page.js("document.querySelectorAll('#map .reach').length") == 1  # type: ignore[attr-defined]
+            else:
+                page.hover("#title")  # type: ignore[attr-defined]
+            shot = tmp_path / f"view-{name}.png"
+            page.screenshot(shot, down_to="#state-table")  # type: ignore[attr-defined]
+            if name == "start":
+                again = tmp_path / "again.png"
+                page.screenshot(again, down_to="#state-table")  # type: ignore[attr-defined]
+                assert again.read_bytes() == shot.read_bytes()
+            assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+            IMAGES.mkdir(exist_ok=True)
+            (IMAGES / shot.name).write_bytes(shot.read_bytes())
+        assert page.errors == []  # type: ignore[attr-defined]
+    finally:
+        page.resize(1280, 720)  # type: ignore[attr-defined]

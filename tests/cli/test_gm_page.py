@@ -163,7 +163,7 @@ def test_gm_spectator_and_seat_pages_follow_the_fight(tmp_path: Path) -> None:
                 row = "#tracker tr.row[data-id='priest'] td"
                 assert re.search(r"\d+ / 12", gm.locator(row).nth(2).text_content())
                 assert seat.locator(row).nth(2).text_content() in {
-                    "unhurt", "wounded", "badly wounded", "down"
+                    "unhurt", "hurt", "bloodied", "down"
                 }  # fmt: skip
                 assert seat.locator(row).nth(3).text_content() == ""
                 # The GM chooses a token (the controls wake up), rests the pointer on it (its

@@ -121,7 +121,7 @@ def test_roles_tokens_and_a_seat_that_sees_no_hidden_number(tmp_path: Path) -> N
     table = next(f for f in reversed(seen) if f["type"] == "table")["state"]["combatants"]
     rows = {row["id"]: row for row in table}
     assert rows["ana"]["max_hp"] == 14 and rows["bo"]["health"] in {
-        "unhurt", "wounded", "badly wounded", "down"
+        "unhurt", "hurt", "bloodied", "down"
     }  # fmt: skip
     views = [f["view"] for f in seen if f["type"] == "priority"]
     assert views and all(e["hp"] is None for v in views for e in v["enemies"])
