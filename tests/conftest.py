@@ -65,3 +65,10 @@ def initiative_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     (wheel,) = dist.glob("initiative-*.whl")
     return wheel
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The slow tests (real processes, browsers, long properties) first, each group in its own
+    order: the workers hand out tests in this order, and a long test picked up last kept one
+    worker busy while the other had nothing left (about 40 s of a 4-minute run on 2 cores)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

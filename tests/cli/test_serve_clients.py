@@ -127,11 +127,14 @@ def test_browser_seat_plays_a_whole_fight_by_clicking(tmp_path: Path) -> None:
                 offers = page.locator("button.offer")
                 labels = page.locator("button.offer .text").all_text_contents()
                 attack = [i for i, label in enumerate(labels) if label.startswith("Attack ")]
+                asked = page.evaluate("window.initiativePage.asked.seq")
                 offers.nth(attack[0] if attack else len(labels) - 1).click()
                 clicks += 1
+                # Answered: the next question (it may come at once, the buttons never gone) or the end.
                 page.wait_for_function(
-                    "!document.querySelector('button.offer')"
-                    " || document.getElementById('status').textContent.startsWith('the fight is over')"
+                    "([seq]) => { const p = window.initiativePage;"
+                    " return p.ended || !p.asked || p.asked.seq !== seq; }",
+                    arg=[asked],
                 )
             final = status.text_content()
             down = page.locator("#tracker tr.down td.name .who").all_text_contents()

@@ -101,11 +101,14 @@ def test_a_fight_over_tls_with_every_kind_of_client(tmp_path: Path) -> None:
                     )
                 labels = page.locator("button.offer .text").all_text_contents()
                 attack = [i for i, label in enumerate(labels) if label.startswith("Attack ")]
+                asked = page.evaluate("window.initiativePage.asked.seq")
                 page.locator("button.offer").nth(attack[0] if attack else len(labels) - 1).click()
                 clicks += 1
+                # Answered: the next question (it may come at once, the buttons never gone) or the end.
                 page.wait_for_function(
-                    "!document.querySelector('button.offer')"
-                    " || document.getElementById('status').textContent.startsWith('the fight is over')"
+                    "([seq]) => { const p = window.initiativePage;"
+                    " return p.ended || !p.asked || p.asked.seq !== seq; }",
+                    arg=[asked],
                 )
             final = status.text_content()
             assert problems == []
