@@ -51,12 +51,12 @@ class Human:
             term.say(GM_HELP)
             return None
         if isinstance(found, str):
-            term.say(found)
+            term.say(visible(found))
             return None
         if view.fork is not None:
             reason = view.fork().fight.check_override(found)
             if reason is not None:
-                term.say(f"The GM cannot do that: {reason}")
+                term.say(f"The GM cannot do that: {visible(reason)}")
                 return None
         return found
 

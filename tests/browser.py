@@ -66,3 +66,18 @@ class Page:
         width = self.js("document.documentElement.clientWidth")
         clip = {"x": 0, "y": 0, "width": width, "height": bottom}
         self.page.screenshot(path=str(path), full_page=True, clip=clip)
+
+
+def answer_with_attack(page: Any) -> None:
+    """On a seat page (a Playwright page) that shows a decision: click the first offer that
+    attacks (else the last, ending the turn or passing) and wait until it is answered: the next
+    question (which may come at once, the buttons never gone) or the end."""
+    labels = page.locator("button.offer .text").all_text_contents()
+    attack = [i for i, label in enumerate(labels) if label.startswith("Attack")]
+    asked = page.evaluate("window.initiativePage.asked.seq")
+    page.locator("button.offer").nth(attack[0] if attack else len(labels) - 1).click()
+    page.wait_for_function(
+        "([seq]) => { const p = window.initiativePage;"
+        " return p.ended || !p.asked || p.asked.seq !== seq; }",
+        arg=[asked],
+    )

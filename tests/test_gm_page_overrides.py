@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import CHROMIUM
+from browser import CHROMIUM, answer_with_attack
 from initiative.events import read_log
 from initiative.replays import verify_log
 from pty_support import PtyProgram
@@ -220,18 +220,7 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
                     )
                     if seat.evaluate("window.initiativePage.ended"):
                         break
-                    labels = seat.locator("button.offer .text").all_text_contents()
-                    attack = [i for i, text in enumerate(labels) if text.startswith("Attack")]
-                    asked = seat.evaluate("window.initiativePage.asked.seq")
-                    seat.locator("button.offer").nth(
-                        attack[0] if attack else len(labels) - 1
-                    ).click()
-                    # Answered: the next question (it may come at once) or the end.
-                    seat.wait_for_function(
-                        "([seq]) => { const p = window.initiativePage;"
-                        " return p.ended || !p.asked || p.asked.seq !== seq; }",
-                        arg=[asked],
-                    )
+                    answer_with_attack(seat)
             finally:
                 browser.close()
         terminal.join(60)

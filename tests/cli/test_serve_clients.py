@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from browser import answer_with_attack
 from initiative.events import read_log
 from initiative.replays import TableNarrator
 from rich.text import Text
@@ -124,18 +125,8 @@ def test_browser_seat_plays_a_whole_fight_by_clicking(tmp_path: Path) -> None:
                 if status.text_content().startswith("the fight is over"):
                     break
                 assert page.locator("#tracker td.name .who", has_text="ana").count() == 1
-                offers = page.locator("button.offer")
-                labels = page.locator("button.offer .text").all_text_contents()
-                attack = [i for i, label in enumerate(labels) if label.startswith("Attack ")]
-                asked = page.evaluate("window.initiativePage.asked.seq")
-                offers.nth(attack[0] if attack else len(labels) - 1).click()
+                answer_with_attack(page)
                 clicks += 1
-                # Answered: the next question (it may come at once, the buttons never gone) or the end.
-                page.wait_for_function(
-                    "([seq]) => { const p = window.initiativePage;"
-                    " return p.ended || !p.asked || p.asked.seq !== seq; }",
-                    arg=[asked],
-                )
             final = status.text_content()
             down = page.locator("#tracker tr.down td.name .who").all_text_contents()
             news = page.locator("#story li").all_text_contents()

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from browser import answer_with_attack
 from serve_support import OPENSSL, Server, certificate, events_of
 
 pytestmark = [
@@ -99,17 +100,8 @@ def test_a_fight_over_tls_with_every_kind_of_client(tmp_path: Path) -> None:
                     moved = plain(
                         port, f"GET /seat/ana HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
                     )
-                labels = page.locator("button.offer .text").all_text_contents()
-                attack = [i for i, label in enumerate(labels) if label.startswith("Attack ")]
-                asked = page.evaluate("window.initiativePage.asked.seq")
-                page.locator("button.offer").nth(attack[0] if attack else len(labels) - 1).click()
+                answer_with_attack(page)
                 clicks += 1
-                # Answered: the next question (it may come at once, the buttons never gone) or the end.
-                page.wait_for_function(
-                    "([seq]) => { const p = window.initiativePage;"
-                    " return p.ended || !p.asked || p.asked.seq !== seq; }",
-                    arg=[asked],
-                )
             final = status.text_content()
             assert problems == []
             watched, unwatched = watcher.communicate(timeout=60)
