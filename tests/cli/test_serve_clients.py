@@ -119,10 +119,10 @@ def test_browser_seat_plays_a_whole_fight_by_clicking(tmp_path: Path) -> None:
             while True:
                 page.wait_for_function(
                     "document.querySelector('button.offer')"
-                    " || document.getElementById('status').textContent.startsWith('the fight is over')",
+                    " || document.getElementById('status').textContent.startsWith('the fight is over:')",
                     timeout=60_000,
                 )
-                if status.text_content().startswith("the fight is over"):
+                if status.text_content().startswith("the fight is over:"):
                     break
                 assert page.locator("#tracker td.name .who", has_text="ana").count() == 1
                 answer_with_attack(page)

@@ -90,10 +90,10 @@ def test_a_fight_over_tls_with_every_kind_of_client(tmp_path: Path) -> None:
             while True:
                 page.wait_for_function(
                     "document.querySelector('button.offer')"
-                    " || document.getElementById('status').textContent.startsWith('the fight is over')",
+                    " || document.getElementById('status').textContent.startsWith('the fight is over:')",
                     timeout=60_000,
                 )
-                if status.text_content().startswith("the fight is over"):
+                if status.text_content().startswith("the fight is over:"):
                     break
                 if clicks == 0:  # the fight is on, waiting for ana: plain text knocks
                     refused = plain(port, b'{"type": "hello", "version": 1}\n')
