@@ -40,6 +40,7 @@ class Human:
         """The rules' reason for refusing the last action chosen, until it is shown."""
 
     def observe(self, event: Event) -> None:
+        self.names.learn(event)
         if isinstance(event, ActionRejected) and event.who == self.id:
             self.refused = event.reason
 

@@ -26,9 +26,12 @@ from initiative.engine import (
 )
 from initiative.events import (
     Action,
+    AddCombatant,
     CombatantSpec,
     EncounterSpec,
     EndTurn,
+    Event,
+    GmOverride,
     InitiativeError,
     Offer,
     Pass,
@@ -149,6 +152,17 @@ class Names:
             return "someone"
         spec = self.specs.get(who)
         return visible(spec.display if spec is not None else who)
+
+    def learn(self, event: Event) -> None:
+        """Learn the name of a combatant the GM brings in (the header does not know it), so
+        screens and the table's state say "Goblin 3", not "goblin3"; named as the engine names
+        the joiner (``engine/_gm.py``)."""
+        if isinstance(event, GmOverride) and isinstance(event.override, AddCombatant):
+            o = event.override
+            base = o.combatant or self.specs.get(o.like or "")
+            if base is not None:
+                name = o.name if o.name is not None else (o.id if o.like is not None else base.name)
+                self.specs = {**self.specs, o.id: msgspec.structs.replace(base, id=o.id, name=name)}
 
     def reach(self, who: str) -> float:
         """The longest melee reach of ``who``'s weapons (1.5 m unarmed)."""

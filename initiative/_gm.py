@@ -18,9 +18,9 @@ import msgspec
 import structlog
 import trio
 
-from initiative.actors import GM_HELP, Names, is_gm, parse_gm
+from initiative.actors import GM_HELP, is_gm, parse_gm
 from initiative.engine import Stepper
-from initiative.events import AddCombatant, Event, GmOverride, IllegalOverrideError, visible
+from initiative.events import IllegalOverrideError, visible
 
 from . import _wire as wire
 
@@ -113,16 +113,3 @@ def gm_said(client: Any, frame: dict[str, Any]) -> None:
     """A ``gm_result``: a refusal shown with its reason (what was done is told as news)."""
     if not frame.get("ok"):
         client.screen.say(f"The GM cannot do that: {visible(str(frame.get('reason')))}")
-
-
-def learn_names(names: Names, event: Event) -> None:
-    """Teach ``names`` the name of a combatant the GM brings in (the header does not know it),
-    so the table's state says "Goblin 3", not "goblin3"."""
-    if isinstance(event, GmOverride) and isinstance(event.override, AddCombatant):
-        o = event.override
-        base = o.combatant or names.specs.get(o.like or "")
-        if base is not None:
-            name = o.name or (o.id if o.like is not None else base.name)
-            specs = dict(names.specs)
-            specs[o.id] = msgspec.structs.replace(base, id=o.id, name=name)
-            names.specs = specs

@@ -564,7 +564,7 @@ class SeatServer:
                 and not request.answered.is_set()
             ):
                 conn.sent = request
-                frame = wire.priority(request.view, _seconds(request.left()), self.spec)
+                frame = wire.priority(request.view, _seconds(request.left()), self.talk.names)
                 if self.reveal != "all":
                     frame = wire.hide_enemies(frame)
                 await self._send(conn, frame)

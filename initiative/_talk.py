@@ -29,7 +29,6 @@ from initiative.events import (
 from initiative.replays import TableNarrator
 
 from . import _wire as wire
-from ._gm import learn_names
 
 #: Dice cards sent in one table frame, at most (a page joining late gets the latest).
 ROLLS = 24
@@ -54,7 +53,7 @@ class TableTalk:
     def _fold(self, lines: Sequence[bytes]) -> None:
         for line in lines[len(self._said) :]:
             event = decode_event(line)
-            learn_names(self.names, event)
+            self.names.learn(event)
             self._state.apply(event)
             told = self._narrate(event)
             self._said.append(

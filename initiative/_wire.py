@@ -208,8 +208,10 @@ def encode(frame: msgspec.Struct) -> bytes:
     return _encoder.encode(frame) + b"\n"
 
 
-def priority(view: View, deadline: float, encounter: EncounterSpec | None = None) -> bytes:
-    """The priority frame for ``view``; with the ``encounter`` it carries its presentation."""
+def priority(view: View, deadline: float, names: EncounterSpec | Names | None = None) -> bytes:
+    """The priority frame for ``view``; with the encounter's ``names`` (or the encounter) it
+    carries its presentation. A served fight passes the names its table learnt from the log,
+    which know the GM's joiners by name."""
     plain = msgspec.structs.replace(view, fork=None)
     return encode(
         Priority(
@@ -219,7 +221,9 @@ def priority(view: View, deadline: float, encounter: EncounterSpec | None = None
             window=view.window,
             offers=view.legal,
             view=plain,
-            screen=None if encounter is None else present(view, Names(encounter)),
+            screen=None
+            if names is None
+            else present(view, names if isinstance(names, Names) else Names(names)),
         )
     )
 

@@ -83,10 +83,15 @@ def test_the_gm_steps_in_over_the_wire_and_the_log_verifies(tmp_path: Path) -> N
         assert [e["seq"] for e in heard] == seqs
         assert [e["override"] for e in heard] == overrides
 
-        # ana is asked again in the new state: a fresh priority frame, on the last grant.
+        # ana is asked again in the new state: a fresh priority frame, on the last grant. While
+        # the GM's joiner is in the fight, ana's screen calls it by the name the GM gave.
         fresh = seat.next("priority")
+        joined: list[str] = []
         while fresh["seq"] < seqs[-1]:
+            if seqs[1] < fresh["seq"] < seqs[4]:
+                joined += [c["name"] for c in fresh["screen"]["combatants"] if c["id"] == "dax"]
             fresh = seat.next("priority")
+        assert joined and set(joined) == {"Dax"}
         assert fresh["who"] == "ana" and fresh["seq"] > asked["seq"]
         seat.decide(asked, 0)  # the old frame is no longer asked
         assert (
