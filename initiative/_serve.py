@@ -854,6 +854,17 @@ class Served:
     """The spectators' token (``/watch#token=...``, ``join --watch``)."""
 
 
+class _ServedSink(LogSink):
+    """The served fight's sink: a Ctrl-C waits for a flush to finish (whole lines written and
+    published), so a decision made over the network is never dropped half-way there."""
+
+    __slots__ = ()
+
+    @trio.lowlevel.enable_ki_protection
+    def flush(self) -> None:
+        super().flush()
+
+
 @dataclass
 class _Prefix:
     """What a resumed fight carries over from its log."""
@@ -892,7 +903,7 @@ async def serve_fight(
     :func:`server_context` to speak only TLS.
     """
     return await _serve(
-        spec, seed, seat_names, lambda: LogSink(out), None, host=host, port=port, deadline=deadline,
+        spec, seed, seat_names, lambda: _ServedSink(out), None, host=host, port=port, deadline=deadline,
         grace=grace, policies=policies, timeout=timeout, limits=limits, tls=tls, wait=wait,
         linger=linger, on_event=on_event, task_status=task_status,
     )  # fmt: skip
@@ -925,7 +936,7 @@ async def resume_served(
     log as news. Nobody at a seat is asked again what the log holds.
     """
     p = Path(path)
-    sink = LogSink(p, append=True)  # the log's lock, taken before the log is read
+    sink = _ServedSink(p, append=True)  # the log's lock, taken before the log is read
     try:
         contents = read_to_resume(p)
         header = contents.header
