@@ -1169,7 +1169,7 @@ class Fight:
         )
         chain = chain_step(self.chain, encode_event(ended)).hex() if self.recording else ""
         self.emit(msgspec.structs.replace(ended, chain=chain), cause=last)
-        self.sink.flush()
+        self.sink.flush()  # the whole log is on disk at the end
         self.log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
 
