@@ -766,7 +766,8 @@ class Fight:
                 granted = self.emit(
                     PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
                 )
-                self.sink.flush()  # the log so far is on disk before anyone is asked
+                if self.sink.pending:  # the log so far is on disk before anyone is asked
+                    self.sink.flush()
             token = PriorityToken(
                 who=who,
                 window=window,

@@ -47,7 +47,6 @@ class LogSink:
         "_flushed",
         "_keep",
         "_kept",
-        "_pending",
         "_resumed",
         "_writer",
         "_written",
@@ -57,6 +56,7 @@ class LogSink:
         "lines",
         "on_event",
         "path",
+        "pending",
     )
 
     def __init__(
@@ -86,12 +86,13 @@ class LogSink:
         self.path = None if writer is None else str(writer.path)
         """The log file written, if any."""
         self._written = written
-        self._pending: list[bytes] | None = (
+        self.pending: list[bytes] | None = (
             [] if self._writer is not None or written is not None else None
         )
-        """The lines recorded since the last flush (``None``: nothing is written or heard)."""
+        """The lines recorded since the last flush, to be written (``None``: this sink writes
+        nothing and nobody hears its lines)."""
         self._flushed = 0
-        """How many lines earlier flushes took (the seq of ``_pending[0]``)."""
+        """How many lines earlier flushes took (the seq of ``pending[0]``)."""
         self._kept: Sequence[bytes] = ()
         """The lines of a resumed log not yet matched by the fight's (see :meth:`resume`)."""
         self._resumed = 0
@@ -106,8 +107,8 @@ class LogSink:
     @written.setter
     def written(self, hook: Callable[[list[bytes]], None] | None) -> None:
         self._written = hook
-        if hook is not None and self._pending is None:
-            self._pending = []
+        if hook is not None and self.pending is None:
+            self.pending = []
 
     def resume(self, contents: LogContents) -> None:
         """Go on with the log this sink appends to, as read under its lock: a torn last line is
@@ -133,8 +134,8 @@ class LogSink:
             self._match(event.seq, line)
         if self._keep:
             self.lines.append(line)
-        if self._pending is not None:
-            self._pending.append(line)
+        if self.pending is not None:
+            self.pending.append(line)
 
     def _match(self, seq: int, line: bytes) -> None:
         kept = self._kept
@@ -149,10 +150,10 @@ class LogSink:
     def flush(self) -> None:
         """Write the lines recorded since the last flush, whole, in one write; then ``written``
         hears them. The fight calls it before anything is asked, and at the end."""
-        pending = self._pending
+        pending = self.pending
         if not pending:
             return
-        self._pending = []  # before writing: an interrupted write is never written twice
+        self.pending = []  # before writing: an interrupted write is never written twice
         first = self._flushed
         self._flushed = first + len(pending)
         if self._writer is not None:
@@ -172,7 +173,7 @@ class LogSink:
                 self._writer.close()
                 self._writer = None
                 if self._written is None:
-                    self._pending = None
+                    self.pending = None
 
     def __enter__(self) -> LogSink:
         return self
