@@ -94,7 +94,7 @@ class LogSink:
         self._flushed = 0
         """How many lines earlier flushes took (the seq of ``pending[0]``)."""
         self._kept: Sequence[bytes] = ()
-        """The lines of a resumed log not yet matched by the fight's (see :meth:`resume`)."""
+        """A resumed log's lines, until the fight has given them all again (:meth:`resume`)."""
         self._resumed = 0
         """How many lines the resumed log held (they are not written again)."""
 
