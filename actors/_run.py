@@ -23,15 +23,11 @@ from initiative.engine import (
     DiceSource,
     EncounterState,
     Fight,
+    LogSink,
     Stepper,
     policy_rng,
 )
-from initiative.events import (
-    EncounterSpec,
-    Event,
-    InitiativeError,
-    LogWriter,
-)
+from initiative.events import EncounterSpec, Event, InitiativeError
 
 from ._combatant import FightOver, Message, PolicyRunner, combatant
 from ._inline import Executor, choose, play_inline
@@ -299,13 +295,12 @@ async def run_encounter(
     seed: int,
     *,
     policies: Mapping[str, PolicyChoice] | None = None,
-    out: str | Path | LogWriter | None = None,
+    out: str | Path | LogSink | None = None,
     on_event: Callable[[Event], None] | None = None,
     timeout: float | None = None,
     parent: str | None = None,
     decisions: Sequence[Decision] = (),
     warm: bool = True,
-    written: int = 0,
     policy_seed: int | None = None,
     reseed: dict[int, int] | None = None,
     executor: Executor = "trio",
@@ -315,16 +310,19 @@ async def run_encounter(
 ) -> Result:
     """Fight ``encounter`` with live policies; write the log to ``out`` as it happens.
 
+    ``out`` is a path, or an open :class:`engine.LogSink` (a resumed log's, whose lock the
+    caller took before reading the log, see :meth:`engine.LogSink.resume`); the sink is closed
+    at the end. The log is written by the sink's one rule: whole lines, everything so far before
+    anything is asked (a decision, a die at the table) and at the end, so what a person typed is
+    on disk before the next prompt. ``on_event`` sees every event as it is recorded.
+
     To go on from a recorded fight (a fork, or a resumed one): ``decisions`` answers the first
-    tokens (see :func:`schedule`); ``written`` events are already in ``out``, which is then
-    appended to from there on. ``out`` may be an open :class:`LogWriter` (whose lock the
-    caller took before reading the log); it is closed at the end. ``policy_seed`` seeds the policies' random streams (default
+    tokens (see :func:`schedule`). ``policy_seed`` seeds the policies' random streams (default
     ``seed``); ``reseed={seq: n}`` switches the dice to seed ``n`` after event ``seq`` (recorded
     as ``SeedChanged``). ``executor`` picks how policies are called (see
     :mod:`actors._inline`): ``trio`` (the default), ``inline`` or ``auto``; the log is the same.
     ``dice`` gives dice rolled at the table (see :mod:`engine._given`); ``hosts`` chooses where
-    policies run (see :func:`make_runners`). At the table (``dice`` given, or a person deciding)
-    every line of the log is written as its event is recorded, so nothing typed waits in memory.
+    policies run (see :func:`make_runners`).
     """
     try:
         if runners is None:
@@ -335,60 +333,23 @@ async def run_encounter(
                 timeout=timeout,
                 hosts=hosts,
             )
+        seats = choose(runners, executor)
+        sink = out if isinstance(out, LogSink) else LogSink(out)  # the log's lock, held to the end
     except BaseException:
-        if isinstance(out, LogWriter):
+        if isinstance(out, LogSink):
             out.close()
         raise
-    if out is None or isinstance(out, LogWriter):
-        writer = out
-    else:
-        writer = LogWriter(out, append=written > 0)  # the log's lock, held to the end
-    seats = choose(runners, executor)
-
-    # The fight keeps its lines; they are written together at each grant of priority (before
-    # anyone is asked) and at the end: whole lines, one write per decision, not per event. At
-    # the table (a person deciding, dice given by hand or from a file) each line is written as
-    # its event is recorded: the header is on disk before the first die is asked, and what a
-    # person typed the moment it is an event, so a closed terminal or a killed process never
-    # costs an entry.
-    pending: list[bytes] = []
-    first = 0  # the seq of pending[0]: lines of the first ``written`` events are not written
-
-    def flush() -> None:
-        nonlocal first
-        if pending and writer is not None:
-            lines = pending[max(0, written - first) :]
-            first += len(pending)
-            pending.clear()  # before writing: an interrupted write is never written twice
-            if lines:
-                writer.write_line(b"".join(lines))
-
-    def write_ahead(event: Event) -> None:
-        flush()
-        if on_event is not None:
-            on_event(event)
-
-    at_table = dice is not None or any(
-        getattr(r.loaded.policy, "person", False) for r in runners.values()
-    )
-    sink = write_ahead if writer is not None and at_table else on_event
-    fight = Fight(encounter, seed, sink=sink, parent=parent, reseed=reseed, dice=dice)
-    if writer is not None:
-        fight.lines = pending
-        fight.on_grant = flush
-    structlog.contextvars.bind_contextvars(encounter=encounter.name or encounter.ruleset)
-    try:
-        if seats is not None:
-            play_inline(fight, seats, decisions=decisions, warm=warm)
-        else:
-            await schedule(fight, runners, decisions=decisions, warm=warm)
-    finally:
-        if writer is not None:
-            try:
-                flush()
-            finally:
-                writer.close()
-        structlog.contextvars.unbind_contextvars("encounter", "combatant")
+    with sink:
+        sink.on_event = on_event
+        fight = Fight(encounter, seed, sink=sink, parent=parent, reseed=reseed, dice=dice)
+        structlog.contextvars.bind_contextvars(encounter=encounter.name or encounter.ruleset)
+        try:
+            if seats is not None:
+                play_inline(fight, seats, decisions=decisions, warm=warm)
+            else:
+                await schedule(fight, runners, decisions=decisions, warm=warm)
+        finally:
+            structlog.contextvars.unbind_contextvars("encounter", "combatant")
     return Result(fight=fight, events=fight.events)
 
 

@@ -8,9 +8,9 @@ as :class:`TerminalClosed`, which stops a fight the same way.
 
 A terminal that hangs up (its window closed, the connection dropped: ``SIGHUP``) does not kill
 the process at once: what it would print goes nowhere from then on, and the fight stops at its
-next question to the terminal (at once, if it is waiting for an answer). At the table the
-fight's log is written line by line as it happens (see :func:`actors.run_encounter`), so what
-was typed is never lost with the terminal; a fight that asks nothing more finishes.
+next question to the terminal (at once, if it is waiting for an answer). A fight's log is on
+disk up to each question before it is asked (see :class:`engine.LogSink`), so what was typed is
+never lost with the terminal; a fight that asks nothing more finishes.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import cast
 
 from initiative.actors import make_runners, play_fight
-from initiative.engine import Fight
+from initiative.engine import Fight, LogSink
 from initiative.events import (
     ActionDeclared,
     ActionRejected,
@@ -26,7 +26,6 @@ from initiative.events import (
     Event,
     Healed,
     InitiativeError,
-    LogWriter,
     RoundEnded,
     RoundStarted,
 )
@@ -214,18 +213,9 @@ def fight_one(
     stats = FightStats(encounter)
 
     runners = make_runners(encounter, seed, policies, timeout=timeout)
-    writer = LogWriter(out) if out is not None else None
-    pending: list[bytes] = []
-
-    def flush() -> None:
-        if pending and writer is not None:
-            lines = b"".join(pending)
-            pending.clear()
-            writer.write_line(lines)
-
     see = stats.see
 
-    def sink(event: Event) -> None:
+    def tally(event: Event) -> None:
         see(event)
         kind = type(event)  # most events are neither: two identity checks, not a match
         if kind is DamageDealt:
@@ -237,28 +227,16 @@ def fight_one(
             faults[names[who]] = faults.get(names[who], 0) + 1
             side_faults[side_of[who]] += 1
 
-    fight = Fight(encounter, seed, sink=sink)
-    if writer is None:
-        # No log: the events are never encoded as lines nor chained (the summary reads the
-        # events themselves; the end's chain and the round digests are left empty).
-        fight.recording = False
-    else:
-        # The fight encodes and chains each line once; they are written together at each grant
-        # of priority and at the end, as ``run`` writes a log.
-        fight.lines = pending
-        fight.on_grant = flush
-    try:
-        play_fight(fight, runners)  # in line when every policy is trusted and synchronous
-    except BaseExceptionGroup as group:  # Ctrl-C inside the nursery arrives wrapped
-        if group.subgroup(KeyboardInterrupt) is not None:
-            raise KeyboardInterrupt from None
-        raise
-    finally:
-        if writer is not None:
-            try:
-                flush()
-            finally:
-                writer.close()
+    # Without a log, the events are never encoded as lines nor chained (the summary reads the
+    # events themselves; the end's chain and the round digests are left empty).
+    with LogSink(out, encode=out is not None, on_event=tally) as sink:
+        fight = Fight(encounter, seed, sink=sink)
+        try:
+            play_fight(fight, runners)  # in line when every policy is trusted and synchronous
+        except BaseExceptionGroup as group:  # Ctrl-C inside the nursery arrives wrapped
+            if group.subgroup(KeyboardInterrupt) is not None:
+                raise KeyboardInterrupt from None
+            raise
     return Summary(
         seed=seed,
         winner=fight.state.winner,

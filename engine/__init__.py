@@ -60,6 +60,7 @@ from ._ruleset import (
     find_ruleset as find_ruleset,
     ruleset_names as ruleset_names,
 )
+from ._sink import LogSink as LogSink
 from ._state import (
     CombatantState as CombatantState,
     EncounterState as EncounterState,

@@ -61,6 +61,7 @@ from ._fight import Fight
 from ._protocol import Decision, PriorityToken
 from ._rng import Rng
 from ._ruleset import _REGISTRY, Ruleset, _discover, find_ruleset
+from ._sink import LogSink
 from ._stepper import Stepper
 from ._units import ActionUnit
 
@@ -258,8 +259,8 @@ def _play(
 ) -> list[bytes]:
     """One fight with a seeded random policy; its log lines. With ``report``, every offer of
     every decision is checked and counted."""
-    fight = Fight(spec, seed)
-    fight.lines = []
+    sink = LogSink(keep_lines=True)
+    fight = Fight(spec, seed, sink=sink)
     pick = Rng(seed, "check_ruleset")
     checked: set[type[Action]] = set()
 
@@ -279,7 +280,7 @@ def _play(
         raise
     except Exception as err:
         raise fail(fight.next_seq - 1, f"a hook raised {type(err).__name__}: {err}") from err
-    return fight.lines
+    return sink.lines
 
 
 def _check_offer(
@@ -451,14 +452,14 @@ def _verify(spec: EncounterSpec, lines: list[bytes], fail: Any) -> None:
     header = contents.events[0]
     assert isinstance(header, EncounterStarted)
     decisions = _decisions(contents.events)
-    fight = Fight(header.encounter, header.seed, engine_version=header.engine)
-    fight.lines = []
+    sink = LogSink(keep_lines=True)
+    fight = Fight(header.encounter, header.seed, sink=sink, engine_version=header.engine)
     queue = iter(decisions)
     Stepper(fight).play(lambda token: next(queue), limit=len(decisions))
-    if (seq := _first_difference(lines, fight.lines)) is not None:
+    if (seq := _first_difference(lines, sink.lines)) is not None:
         raise fail(
             seq,
             "the log does not re-simulate from its header and recorded decisions (as"
             f" `initiative verify` does): recorded {_line(lines, seq)}, re-simulated"
-            f" {_line(fight.lines, seq)}",
+            f" {_line(sink.lines, seq)}",
         )

@@ -78,13 +78,13 @@ from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._rng import ALGORITHM, Rng
 from ._rules import Rules
 from ._ruleset import Ruleset, find_ruleset
-from ._state import _CHAIN, CombatantState, chain_step, state_digest
+from ._sink import LogSink
+from ._state import CombatantState, chain_step, state_digest
 from ._stepper import Stepper
 
 log = structlog.get_logger("initiative.engine")
 
 _stamp = msgspec.structs.replace
-_encode = msgspec.json.Encoder().encode
 
 try:
     ENGINE_VERSION = version("initiative")
@@ -147,7 +147,7 @@ class Fight:
         encounter: EncounterSpec,
         seed: int,
         *,
-        sink: Callable[[Event], None] | None = None,
+        sink: LogSink | Callable[[Event], None] | None = None,
         parent: str | None = None,
         keep_events: bool = True,
         engine_version: str = ENGINE_VERSION,
@@ -163,26 +163,15 @@ class Fight:
         """The live state, changed in place by every event (read it, never change it)."""
         self.events: list[Event] = []
         self.keep_events = keep_events
-        self.sink = sink
+        self.sink = sink if isinstance(sink, LogSink) else LogSink(on_event=sink)
+        """What every event is recorded through: its line, the log file, the hooks that see it
+        (a plain function given as ``sink`` is the sink's ``on_event``)."""
         self.parent = parent
         self.engine_version = engine_version
         """Recorded in the header; a re-simulation keeps the recorded log's."""
         self.next_seq = 0
-        self.chain = b""
-        """The tamper-evidence chain over every line emitted so far (see ``EncounterEnded``)."""
-        self.last_line = b""
-        """The encoded line of the last event emitted (sinks that write the log can use it)."""
-        self.recording = True
-        """Whether events are encoded and chained as log lines. A policy's look-ahead fork
-        (``View.fork``), which has no log and keeps no events, skips that: its ``last_line``
-        and ``chain`` stay as they were at the fork, and its state digests are empty."""
         self.last_event: Event | None = None
         """The last event emitted, as recorded (with its seq and cause)."""
-        self.lines: list[bytes] | None = None
-        """When a list, every line recorded is appended to it (a log writer takes them)."""
-        self.on_grant: Callable[[], None] | None = None
-        """Called at every grant of priority, once ``PriorityGranted`` is recorded and before
-        anyone is asked (a log writer writes the lines so far then)."""
         self._digested = -1
         self.reseed: dict[int, int] = dict(reseed or {})
         """``{seq: seed}``: after event ``seq``, the dice come from ``seed`` (a fork's new luck).
@@ -237,6 +226,35 @@ class Fight:
     # --- recording ----------------------------------------------------------------------------
 
     @property
+    def chain(self) -> bytes:
+        """The tamper-evidence chain over every line emitted so far (see ``EncounterEnded``)."""
+        return self.sink.chain
+
+    @chain.setter
+    def chain(self, chain: bytes) -> None:
+        self.sink.chain = chain
+
+    @property
+    def last_line(self) -> bytes:
+        """The encoded line of the last event emitted."""
+        return self.sink.last_line
+
+    @last_line.setter
+    def last_line(self, line: bytes) -> None:
+        self.sink.last_line = line
+
+    @property
+    def recording(self) -> bool:
+        """Whether events are encoded and chained as log lines (the sink's ``encoding``). A
+        policy's look-ahead fork (``View.fork``) and a batch that keeps no logs skip that: the
+        ``last_line`` and ``chain`` stay as they were, and the state digests are empty."""
+        return self.sink.encoding
+
+    @recording.setter
+    def recording(self, on: bool) -> None:
+        self.sink.encoding = on
+
+    @property
     def cause(self) -> int | None:
         return self._causes[-1]
 
@@ -250,14 +268,9 @@ class Fight:
         real_cause = self._causes[-1] if cause is True else (None if cause is False else cause)
         stamped = _stamp(event, seq=seq, cause=real_cause)
         self.next_seq = seq + 1
-        if self.recording:
-            self.last_line = line = _encode(stamped) + b"\n"  # encode_event, in line
-            h = _CHAIN.copy()  # chain_step, in line
-            h.update(self.chain)
-            h.update(line)
-            self.chain = h.digest()
-            if self.lines is not None:
-                self.lines.append(line)
+        sink = self.sink
+        if sink.encoding:
+            sink.record(stamped)
         self.last_event = stamped
         state = self.state  # state.apply(stamped), in line
         state.seq = seq
@@ -272,8 +285,9 @@ class Fight:
                     self._next_layout(self._layouts, event)
         if self.keep_events:
             self.events.append(stamped)
-        if self.sink is not None:
-            self.sink(stamped)
+        see = sink.on_event
+        if see is not None:
+            see(stamped)
         if self._reseed and seq in self._reseed:
             new_seed = self._reseed.pop(seq)
             self.rng = Rng(new_seed, "dice")
@@ -285,6 +299,7 @@ class Fight:
         dice = parse_dice(expr)
         given = None
         if self.dice_source is not None and dice.sides:
+            self.sink.flush()  # the log so far is on disk before a die is asked
             given = self.dice_source.faces(self, who, purpose, dice)
         if given is not None:
             self.given[self.next_seq] = given
@@ -751,8 +766,8 @@ class Fight:
                 granted = self.emit(
                     PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
                 )
-                if self.on_grant is not None:
-                    self.on_grant()
+                if self.sink.pending:  # the log so far is on disk before anyone is asked
+                    self.sink.flush()
             token = PriorityToken(
                 who=who,
                 window=window,
@@ -1155,6 +1170,7 @@ class Fight:
         )
         chain = chain_step(self.chain, encode_event(ended)).hex() if self.recording else ""
         self.emit(msgspec.structs.replace(ended, chain=chain), cause=last)
+        self.sink.flush()  # the whole log is on disk at the end
         self.log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
 

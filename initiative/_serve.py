@@ -49,13 +49,11 @@ import trio
 import trio_websocket
 
 from initiative.actors import PolicyRunner, Seat, make_runners, new_token, schedule
-from initiative.engine import Decision, DiceSource, Fight, recorded_dice
+from initiative.engine import Decision, DiceSource, Fight, LogSink, recorded_dice
 from initiative.events import (
     EncounterSpec,
     Event,
     InitiativeError,
-    LogWriter,
-    ReplayDivergedError,
 )
 from initiative.replays import (
     live_policies,
@@ -282,8 +280,9 @@ class SeatServer:
         if all(seat.holder is not None for seat in self.seats.values()):
             self._all_seated.set()
 
-    def publish(self, line: bytes) -> None:
-        self.lines.append(line.rstrip(b"\n"))
+    def publish(self, lines: list[bytes]) -> None:
+        """The log's lines, once written (the fight's sink calls it after each write)."""
+        self.lines += [line.rstrip(b"\n") for line in lines]
         self.notify()
 
     def finish(self, winner: str | None) -> None:
@@ -855,11 +854,23 @@ class Served:
     """The spectators' token (``/watch#token=...``, ``join --watch``)."""
 
 
+class _ServedSink(LogSink):
+    """The served fight's sink: a Ctrl-C waits for a flush to finish (whole lines written and
+    published), so a decision made over the network is never dropped half-way there."""
+
+    __slots__ = ()
+
+    @trio.lowlevel.enable_ki_protection
+    def flush(self) -> None:
+        super().flush()
+
+
 @dataclass
 class _Prefix:
     """What a resumed fight carries over from its log."""
 
-    lines: list[bytes]
+    lines: int
+    """How many lines the log held (the sink checks them: :meth:`engine.LogSink.resume`)."""
     decisions: list[Decision]
     reseed: dict[int, int]
     dice: DiceSource | None
@@ -892,7 +903,7 @@ async def serve_fight(
     :func:`server_context` to speak only TLS.
     """
     return await _serve(
-        spec, seed, seat_names, lambda: LogWriter(out), None, host=host, port=port, deadline=deadline,
+        spec, seed, seat_names, lambda: _ServedSink(out), None, host=host, port=port, deadline=deadline,
         grace=grace, policies=policies, timeout=timeout, limits=limits, tls=tls, wait=wait,
         linger=linger, on_event=on_event, task_status=task_status,
     )  # fmt: skip
@@ -925,39 +936,38 @@ async def resume_served(
     log as news. Nobody at a seat is asked again what the log holds.
     """
     p = Path(path)
-    writer = LogWriter(p, append=True)
+    sink = _ServedSink(p, append=True)  # the log's lock, taken before the log is read
     try:
         contents = read_to_resume(p)
         header = contents.header
         chosen = live_policies(contents, policies, trust_log_policies=trust_log_policies)
-        if contents.torn:
-            writer.truncate(sum(len(line) for line in contents.lines))
+        sink.resume(contents)  # cuts a torn last line; the fight must give the rest again
         prefix = _Prefix(
-            lines=list(contents.lines),
+            lines=len(contents.lines),
             decisions=[r.decision for r in recorded_decisions(contents.events)],
             reseed=reseeds(contents.events),
             dice=recorded_dice(contents.events),
             parent=header.parent,
         )
     except BaseException:
-        writer.close()
+        sink.close()
         raise
     try:
         return await _serve(
-            header.encounter, header.seed, seat_names, lambda: writer, prefix, host=host,
+            header.encounter, header.seed, seat_names, lambda: sink, prefix, host=host,
             port=port, deadline=deadline, grace=grace, policies=chosen, timeout=timeout,
             limits=limits, tls=tls, wait=wait, linger=linger, on_event=on_event,
             task_status=task_status,
         )  # fmt: skip
     finally:
-        writer.close()
+        sink.close()
 
 
 async def _serve(
     spec: EncounterSpec,
     seed: int,
     seat_names: Sequence[str],
-    open_log: Callable[[], LogWriter],
+    open_log: Callable[[], LogSink],
     prefix: _Prefix | None,
     *,
     host: str,
@@ -989,35 +999,18 @@ async def _serve(
     server = SeatServer(spec, seats, limits, tls=tls)
     listeners = await trio.open_tcp_listeners(port, host=host)
     try:
-        writer = open_log()  # a fresh log is emptied only now: a refused start leaves it alone
+        sink = open_log()  # a fresh log is emptied only now: a refused start leaves it alone
     except BaseException:
         for listener in listeners:
             await trio.aclose_forcefully(listener)
         raise
     bound = listeners[0].socket.getsockname()[1]
-    kept = prefix.lines if prefix is not None else []
-
-    @trio.lowlevel.enable_ki_protection
-    def write_whole(line: bytes) -> None:
-        writer.write_line(line)
-
-    def sink(event: Event) -> None:
-        line = fight.last_line
-        if event.seq < len(kept):
-            if line != kept[event.seq]:
-                raise ReplayDivergedError(
-                    f"{writer.path}: re-simulating the log differs from it at seq {event.seq};"
-                    " run `initiative verify` on it"
-                )
-        else:
-            # Written (and so on disk, whatever becomes of this process) before any client
-            # hears of it, and so before the next priority frame is sent: a decision made over
-            # the network is never lost. A Ctrl-C waits for the whole line.
-            write_whole(line)
-        server.publish(line)
-        if on_event is not None:
-            on_event(event)
-
+    # The sink writes the lines so far before anyone is asked, and clients hear them only once
+    # written: so every event is on disk, whatever becomes of this process, before any client
+    # hears of it and before the next priority frame goes out (a decision made over the
+    # network is never lost). A resumed log's lines are checked, not written again.
+    sink.written = server.publish
+    sink.on_event = on_event
     fight = Fight(
         spec,
         seed,
@@ -1034,7 +1027,7 @@ async def _serve(
                     host=host,
                     port=bound,
                     seats=seats,
-                    resumed=len(kept),
+                    resumed=prefix.lines if prefix is not None else 0,
                     tls=tls is not None,
                     gm_token=server.gm_token,
                     spectator_token=server.spectator_token,
@@ -1052,5 +1045,5 @@ async def _serve(
                     await trio.sleep(0.05)
             nursery.cancel_scope.cancel()
     finally:
-        writer.close()
+        sink.close()
     return fight

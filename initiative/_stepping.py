@@ -2,8 +2,9 @@
 
 :class:`SteppedFight` wraps the engine's one stepping object (:class:`engine.Stepper`) for
 everything in this package that steps a fight by hand: :func:`initiative.step` and the
-PettingZoo and Gymnasium environments. It says whose priority it is and what is legal, takes one decision, and
-writes the log as it goes, so a stepped fight's log verifies like any other.
+PettingZoo and Gymnasium environments. It says whose priority it is and what is legal, takes
+one decision, and writes the log through the fight's sink (:class:`engine.LogSink`), so the log
+is on disk up to each token it hands out and a stepped fight's log verifies like any other.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from initiative.engine import (
     Decision,
     EncounterState,
     Fight,
+    LogSink,
     PriorityToken,
     Stepper,
     View,
@@ -26,7 +28,6 @@ from initiative.events import (
     Event,
     IllegalActionError,
     IllegalOverrideError,
-    LogWriter,
     Offer,
     Override,
     Window,
@@ -73,11 +74,10 @@ class SteppedFight:
     ) -> None:
         self.encounter = encounter
         self.seed = seed
-        self.lines: list[bytes] = []
+        sink = LogSink(out, keep_lines=True, on_event=on_event)
+        self.lines = sink.lines
         """Every encoded line of the log so far (the bytes a log file of this fight holds)."""
-        self._writer = LogWriter(out) if out is not None else None
-        self._on_event = on_event
-        self.fight = Fight(encounter, seed, sink=self._sink)
+        self.fight = Fight(encounter, seed, sink=sink)
         if quiet:  # an environment's agents fail decisions on purpose while they learn
             self.fight.log = _Silent()
         self._step = Stepper(self.fight)
@@ -85,23 +85,13 @@ class SteppedFight:
         if self.token is None:
             self._finish()
 
-    def _sink(self, event: Event) -> None:
-        line = self.fight.last_line
-        self.lines.append(line)
-        if self._writer is not None:
-            self._writer.write_line(line)
-        if self._on_event is not None:
-            self._on_event(event)
-
     def _finish(self) -> None:
         self.token = None
         self.close()
 
     def close(self) -> None:
         """Release the log file (done by itself when the encounter ends)."""
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+        self.fight.sink.close()
 
     @property
     def over(self) -> bool:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import msgspec
 from initiative.actors import FileDice, Result, names_file, run_encounter
-from initiative.engine import DiceSource, recorded_dice
+from initiative.engine import DiceSource, LogSink, recorded_dice
 from initiative.events import (
     LOG_FORMAT,
     DiceGiven,
@@ -24,7 +24,6 @@ from initiative.events import (
     Event,
     LogContents,
     LogFormatError,
-    LogWriter,
     PolicyLoadError,
     ReplayDivergedError,
     decode_event,
@@ -44,17 +43,16 @@ def fork_description(contents: LogContents, data: bytes, at: int, seed: int | No
     return text + (f", dice reseeded with {seed}" if seed is not None else "")
 
 
-def _prefix_checker(
-    lines: list[bytes], upto: int, *, skip_header: bool, name: str
-) -> Callable[[Event], None]:
-    """An ``on_event`` hook that stops the fight if an event up to ``upto`` differs from the
-    log's line (the log does not re-simulate, so going on from it would be fiction)."""
+def _prefix_checker(lines: list[bytes], upto: int, *, name: str) -> Callable[[Event], None]:
+    """An ``on_event`` hook that stops a fork if an event from 1 to ``upto`` differs from its
+    parent log's line (the log does not re-simulate, so going on from it would be fiction).
+    (A resumed fight's sink checks the lines it resumes itself: see ``LogSink.resume``.)"""
 
     def check(event: Event) -> None:
-        if event.seq > upto or (skip_header and event.seq == 0):
+        if event.seq > upto or event.seq == 0:
             return
         line = lines[event.seq]
-        if skip_header and isinstance(event, EncounterEnded):
+        if isinstance(event, EncounterEnded):
             # Its chain covers the header, which a fork changes; compare the rest.
             event = msgspec.structs.replace(event, chain="")
             line = encode_event(msgspec.structs.replace(decode_event(line), chain=""))
@@ -160,7 +158,7 @@ async def fork_log(
     reseed = {k: v for k, v in reseeds(contents.events).items() if k < at}
     if seed is not None:
         reseed[at] = seed
-    check = _prefix_checker(contents.lines, at, skip_header=True, name=name)
+    check = _prefix_checker(contents.lines, at, name=name)
     return await run_encounter(
         header.encounter,
         header.seed,
@@ -223,32 +221,27 @@ async def resume_log(
     file from its first face the log has not used; see :meth:`actors.FileDice.continue_after`).
     """
     p = Path(path)
-    writer = LogWriter(p, append=True)
+    sink = LogSink(p, append=True)  # the log's lock, taken before the log is read
     try:
         contents = read_to_resume(p)
         header = contents.header
         chosen = live_policies(contents, policies, trust_log_policies=trust_log_policies)
         if on_ready is not None:
             on_ready(contents)
-        kept = sum(len(line) for line in contents.lines)
         decisions = [r.decision for r in recorded_decisions(contents.events)]
-        count = len(contents.events)
-        given = _go_on(dice, contents, count - 1, str(p))
-        check = _prefix_checker(contents.lines, count - 1, skip_header=False, name=str(p))
-        if contents.torn:
-            writer.truncate(kept)
+        given = _go_on(dice, contents, len(contents.events) - 1, str(p))
+        sink.resume(contents)  # cuts a torn last line; the fight must give the rest again
     except BaseException:
-        writer.close()
+        sink.close()
         raise
     return await run_encounter(
         header.encounter,
         header.seed,
         policies=chosen,
-        out=writer,
-        on_event=_chain(check, on_event),
+        out=sink,
+        on_event=on_event,
         parent=header.parent,
         decisions=decisions,
-        written=count,
         reseed=reseeds(contents.events),
         dice=given,
         hosts=hosts,

@@ -141,6 +141,7 @@ SURFACE = {
         "Hook",
         "IllegalAction",
         "LiveState",
+        "LogSink",
         "Mark",
         "Options",
         "PriorityToken",

@@ -14,7 +14,7 @@ import pytest
 import trio
 import trio.testing
 from helpers import encounter
-from initiative.engine import Fight, Stepper
+from initiative.engine import Fight, LogSink, Stepper
 from initiative.events import InitiativeError
 from serve_support import ENCOUNTER, OPENSSL, certificate
 from structlog.testing import capture_logs
@@ -61,7 +61,7 @@ async def test_a_spectator_and_a_page_are_served_over_tls(
         }
         await client.send_all(json.dumps(hello).encode() + b"\n")
         spec = server.spec
-        fight = Fight(spec, spec.seed, sink=lambda event: server.publish(fight.last_line))
+        fight = Fight(spec, spec.seed, sink=LogSink(written=server.publish))
         assert Stepper(fight).token is not None  # the events up to the first decision
         server.finish(None)
         frames = [json.loads(line) for line in (await read_all(client)).splitlines()]

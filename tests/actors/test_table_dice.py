@@ -7,6 +7,7 @@ import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -18,7 +19,8 @@ from initiative.actors import (
     check_faces,
     run_encounter_sync,
 )
-from initiative.engine import Fight, load_encounter, parse_dice
+from initiative.engine import Dice, Fight, View, load_encounter, parse_dice
+from initiative.events import Action
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -62,20 +64,30 @@ def test_a_face_the_die_cannot_show_is_quoted_by_a_short_prefix() -> None:
     assert problem == "a d20 shows 1 to 20, not 99999999999999999999…"
 
 
-def test_at_the_table_each_event_is_on_disk_as_it_is_recorded(tmp_path: Path) -> None:
-    """With dice given at the table, each line is written when its event is recorded, so a
-    process killed at any moment keeps every entry made so far; the log is whole at the end."""
+def test_at_the_table_every_event_is_on_disk_before_each_question(tmp_path: Path) -> None:
+    """The log's one flushing rule at the table: before each die is asked and each decision,
+    every event recorded so far is on disk, so a process killed at any moment keeps every entry
+    made so far; the log is whole at the end."""
     rolls = tmp_path / "rolls.txt"
     rolls.write_text("7 3 5 9 2 11 4\n")
     log = tmp_path / "duel.jsonl"
-    sizes: list[int] = []
+    asked: list[tuple[int, int]] = []  # (events recorded, bytes on disk) at each question
+
+    class Watched(FileDice):
+        def faces(self, fight: Any, who: str | None, purpose: str, dice: Dice) -> Any:
+            asked.append((fight.next_seq, log.stat().st_size))
+            return super().faces(fight, who, purpose, dice)
+
+    def first_offer(view: View) -> Action:
+        asked.append((view.seq + 1, log.stat().st_size))  # its grant is the last event
+        return view.legal[0].action
+
     spec = load_encounter(EXAMPLES / "openings-duel.toml")
     run_encounter_sync(
-        spec,
-        spec.seed,
-        out=log,
-        dice=FileDice(rolls),
-        on_event=lambda event: sizes.append(log.stat().st_size),
+        spec, spec.seed, out=log, dice=Watched(rolls), policies={"ilse": first_offer}
     )
     lines = log.read_bytes().splitlines(keepends=True)
-    assert sizes == list(itertools.accumulate(len(line) for line in lines))
+    whole = list(itertools.accumulate((len(line) for line in lines), initial=0))
+    assert [size for _, size in asked] == [whole[events] for events, _ in asked]
+    assert len(asked) > 10 and asked[0][1] > 0  # the header is on disk before the first die
+    assert lines[-1].startswith(b'{"type":"EncounterEnded"')
