@@ -12,6 +12,18 @@ fork. All of them produce the same events.
 The state a fight keeps is a :class:`~engine._live.LiveState`, changed in place per event by
 the one state transition (``_live.py``) that :func:`engine.fold` also runs to rebuild a log, so
 the digest recorded at each round's end is the one a replay finds.
+
+A fight is split by what it does; this module holds the recording (``emit``, ``roll``), the
+changes (one event each), the flow, one decision (``ask``, the view) and the end. Apart:
+
+- ``_queries.py``: :class:`~engine._queries.Queries`, the fight's base: its reads of the state
+  through the ruleset (``get``, ``standing``, ``near``, ``nearest_enemy``, ``decided``, ...)
+  with the answers they keep;
+- ``_forks.py``: :meth:`Fight.fork`'s machinery (:class:`~engine._forks.Forks`, made at the
+  first fork) and the answers forks of one place share (:class:`~engine._forks.Layouts`);
+- ``_initiative.py`` and ``_gm.py``: initiative, and the game master's overrides, as functions
+  of a fight;
+- ``_rules.py``: :class:`~engine.Rules`, the table of what a ruleset's hooks may read and do.
 """
 
 from __future__ import annotations
@@ -275,7 +287,7 @@ class Fight(Queries):
             return msgspec.structs.replace(event, seq=seq, cause=self.cause)
         return stamped  # type: ignore[return-value]
 
-    # --- changing state (each one event) -------------------------------------------------------
+    # --- changing state (each one event) ------------------------------------------------------
 
     def set_ap(self, who: str, ap: int, reason: str) -> None:
         if self.get(who).ap != ap:
@@ -317,8 +329,6 @@ class Fight(Queries):
         if not self.get(who).defeated:
             self.emit(CombatantDefeated(who=who, reason=reason))
 
-    # --- initiative ---------------------------------------------------------------------------
-
     def roll_initiative(
         self, ids: list[str], *, insert: bool = False, drop_defeated: bool = False
     ) -> None:
@@ -328,6 +338,8 @@ class Fight(Queries):
     def groups(self, ids: list[str]) -> list[list[str]]:
         """See :func:`engine._initiative.groups`."""
         return groups(self, ids)
+
+    # --- the flow -----------------------------------------------------------------------------
 
     def run(self, resume: Snapshot | Paused | None = None) -> Drive:
         """The whole encounter: yields priority tokens, is sent decisions, ends with the log.
@@ -356,6 +368,13 @@ class Fight(Queries):
         except EncounterOver:
             return self.events
 
+    def play(self, decide: Callable[[PriorityToken], Decision]) -> None:
+        """Run the encounter to its end synchronously, asking ``decide`` for every decision.
+
+        Exceptions raised by ``decide`` (or by the sink) stop the fight where it stands.
+        """
+        Stepper(self).play(decide)
+
     def _begin(self) -> Drive:
         R = self.ruleset
         header = EncounterStarted(
@@ -375,37 +394,6 @@ class Fight(Queries):
                 if c.arrives <= 1:
                     self._join(c, 0)
             yield from R.start(self.rules)
-
-    def _take_snapshot(self) -> Snapshot:
-        rng = self.rng
-        return Snapshot(
-            state=self.state.copy(),
-            rng=(rng.seed, rng.stream, rng.counter),
-            next_seq=self.next_seq,
-            chain=self.chain,
-            last_line=self.last_line,
-            digested=self._digested,
-            decisions=len(self.decisions),
-        )
-
-    def _restore(self, snap: Snapshot) -> None:
-        self._nearest_by = {}
-        self.rules.kept = {}  # (a new one: the old one may be shared with other forks)
-        self._layouts = None
-        self.state = self.rules.state = snap.state.copy()
-        self.rng = Rng(*snap.rng)
-        self.next_seq = snap.next_seq
-        self.chain = snap.chain
-        self.last_line = snap.last_line
-        self._digested = snap.digested
-        self._reseed = {seq: n for seq, n in self.reseed.items() if seq >= snap.next_seq}
-
-    def play(self, decide: Callable[[PriorityToken], Decision]) -> None:
-        """Run the encounter to its end synchronously, asking ``decide`` for every decision.
-
-        Exceptions raised by ``decide`` (or by the sink) stop the fight where it stands.
-        """
-        Stepper(self).play(decide)
 
     def _join(self, c: CombatantSpec, round_: int) -> None:
         self.emit(
@@ -466,37 +454,6 @@ class Fight(Queries):
         for (who, condition), last in sorted(self.state.timed.items()):
             if last <= number:
                 self.remove_condition(who, condition)
-
-    def _standing_print(self) -> tuple[tuple[str, int, bool], ...]:
-        """Every combatant present: its hit points and whether it stands (join order)."""
-        return tuple((c.id, c.hp, c.standing) for c in self.state.combatants.values())
-
-    def _check_stalemate(self) -> None:
-        """End the encounter undecided, as a stalemate, once ``stalemate_rounds`` rounds in a
-        row have ended with the same hit points and the same combatants standing (see
-        ``EncounterSpec.stalemate_rounds``; off unless the encounter gives it)."""
-        window = self.encounter.stalemate_window
-        if not window:
-            return
-        number = self.state.round
-        now = self._standing_print()
-        since, before = self._calm.get(number - 1, (number, ()))
-        if now != before:
-            since = number
-        self._calm[number] = (since, now)
-        if number - since >= window:
-            self._end(None, f"stalemate: no hit points changed in {window} rounds")
-
-    def _check_idle(self) -> None:
-        """End the encounter after ``idle_rounds`` rounds in a row without any action, counted
-        from the last arrival, once nobody is still to arrive (see ``Options.idle_rounds``)."""
-        idle = self.options.idle_rounds
-        number = self.state.round
-        arrivals = [c.arrives for c in self.encounter.combatants]
-        if idle <= 0 or max(arrivals) > number:
-            return
-        if number - max(self.acted_in_round, max(arrivals) - 1) >= idle:
-            self._end(None, self.ruleset.idle_end(self.rules, idle))
 
     def _turn(self, who: str, paused: Paused | None = None) -> Drive:
         R = self.ruleset
@@ -574,6 +531,46 @@ class Fight(Queries):
             ended = yield from self._turn_decisions(who)
         self.emit(InsertedTurnEnded(who=who, reason=ended, returns_to=outer), cause=started)
         return ended
+
+    def opening(self, trigger: Trigger, candidates: Iterable[str]) -> Drive:
+        """Make an opening: each candidate with a legal reaction gets priority in initiative
+        order and may take one reaction; then priority returns to whoever held it.
+
+        Returns the reactions taken, as :class:`Reaction` values, in the order taken.
+        """
+        depth = self.state.depth + 1
+        if depth > self.options.max_opening_depth:
+            return []
+        window = Window(kind="opening", trigger=trigger, depth=depth)
+        eligible = [
+            c
+            for c in self.by_initiative(candidates)
+            if self.standing(c) and self.ruleset.offers(self.rules, c, window)
+        ]
+        if not eligible:
+            return []
+        holder = self.state.priority
+        opened = self.emit(OpeningOpened(trigger=trigger, offered=tuple(eligible), depth=depth))
+        reactions: list[Reaction] = []
+        with self.caused_by(opened):
+            for who in eligible:
+                if self.decided():
+                    break
+                found = self.ruleset.offers(self.rules, who, window) if self.standing(who) else []
+                if not found:
+                    self.emit(PriorityPassed(who=who, reason="no longer able to react"))
+                    continue
+                got = yield from self.ask(who, window, found=found)
+                if got is None:
+                    continue
+                action, declared = got
+                with self.caused_by(declared):
+                    result = yield from self.ruleset.perform(self.rules, who, action, window)
+                reactions.append(Reaction(who=who, action=action, seq=declared, result=result))
+            self.emit(OpeningClosed(returns_to=holder, reactions=len(reactions)))
+        return reactions
+
+    # --- one decision -------------------------------------------------------------------------
 
     def ask(
         self,
@@ -753,70 +750,6 @@ class Fight(Queries):
             nearest=self._nearest_at_grant(who, seq) if enemies else None,
         )
 
-    def opening(self, trigger: Trigger, candidates: Iterable[str]) -> Drive:
-        """Make an opening: each candidate with a legal reaction gets priority in initiative
-        order and may take one reaction; then priority returns to whoever held it.
-
-        Returns the reactions taken, as :class:`Reaction` values, in the order taken.
-        """
-        depth = self.state.depth + 1
-        if depth > self.options.max_opening_depth:
-            return []
-        window = Window(kind="opening", trigger=trigger, depth=depth)
-        eligible = [
-            c
-            for c in self.by_initiative(candidates)
-            if self.standing(c) and self.ruleset.offers(self.rules, c, window)
-        ]
-        if not eligible:
-            return []
-        holder = self.state.priority
-        opened = self.emit(OpeningOpened(trigger=trigger, offered=tuple(eligible), depth=depth))
-        reactions: list[Reaction] = []
-        with self.caused_by(opened):
-            for who in eligible:
-                if self.decided():
-                    break
-                found = self.ruleset.offers(self.rules, who, window) if self.standing(who) else []
-                if not found:
-                    self.emit(PriorityPassed(who=who, reason="no longer able to react"))
-                    continue
-                got = yield from self.ask(who, window, found=found)
-                if got is None:
-                    continue
-                action, declared = got
-                with self.caused_by(declared):
-                    result = yield from self.ruleset.perform(self.rules, who, action, window)
-                reactions.append(Reaction(who=who, action=action, seq=declared, result=result))
-            self.emit(OpeningClosed(returns_to=holder, reactions=len(reactions)))
-        return reactions
-
-    # --- forks --------------------------------------------------------------------------------
-
-    def fork(
-        self, *, dice: int | None = None, upto: int | None = None, record: bool = True
-    ) -> Branch:
-        """An independent copy of this fight, positioned at the decision it is waiting for
-        (with ``upto``, at the ``upto``-th of all its decisions so far).
-
-        The copy is a new :class:`Fight` of the same encounter and seed with its own state,
-        dice counter and events, writing to no sink; see :mod:`engine._forks` for where it
-        resumes. It keeps this fight's reseeds (``fork --seed``). With ``dice``, its dice from
-        here on come from the stream ``fork/<dice>`` instead of the real fight's, so its
-        future rolls are not the real ones. With ``record=False`` the copy does not encode and
-        chain its events as log lines (see :attr:`recording`), which is all a look-ahead
-        needs.
-        """
-        forks = self._forks
-        if forks is None:
-            forks = self._forks = Forks(self)
-        return forks.fork(dice=dice, upto=upto, record=record)
-
-    def _next_layout(self, node: Layouts, event: Event) -> None:
-        """``event`` changed the layout of this fork (``emit`` calls this when it shares
-        answers): on to the node its sibling forks share after it."""
-        node.after(event).enter(self)
-
     # --- the end ------------------------------------------------------------------------------
 
     def check_end(self) -> None:
@@ -828,6 +761,37 @@ class Fight(Queries):
             winner = sides[0] if sides else None
             reason = f"only {winner} is left standing" if winner else "no one is left standing"
             self._end(winner, reason)
+
+    def _check_idle(self) -> None:
+        """End the encounter after ``idle_rounds`` rounds in a row without any action, counted
+        from the last arrival, once nobody is still to arrive (see ``Options.idle_rounds``)."""
+        idle = self.options.idle_rounds
+        number = self.state.round
+        arrivals = [c.arrives for c in self.encounter.combatants]
+        if idle <= 0 or max(arrivals) > number:
+            return
+        if number - max(self.acted_in_round, max(arrivals) - 1) >= idle:
+            self._end(None, self.ruleset.idle_end(self.rules, idle))
+
+    def _check_stalemate(self) -> None:
+        """End the encounter undecided, as a stalemate, once ``stalemate_rounds`` rounds in a
+        row have ended with the same hit points and the same combatants standing (see
+        ``EncounterSpec.stalemate_rounds``; off unless the encounter gives it)."""
+        window = self.encounter.stalemate_window
+        if not window:
+            return
+        number = self.state.round
+        now = self._standing_print()
+        since, before = self._calm.get(number - 1, (number, ()))
+        if now != before:
+            since = number
+        self._calm[number] = (since, now)
+        if number - since >= window:
+            self._end(None, f"stalemate: no hit points changed in {window} rounds")
+
+    def _standing_print(self) -> tuple[tuple[str, int, bool], ...]:
+        """Every combatant present: its hit points and whether it stands (join order)."""
+        return tuple((c.id, c.hp, c.standing) for c in self.state.combatants.values())
 
     def digest(self, *, cause: int | None) -> None:
         """Record a digest of the whole state as it is now (``StateDigested``).
@@ -854,6 +818,58 @@ class Fight(Queries):
         self.emit(msgspec.structs.replace(ended, chain=chain), cause=last)
         self.log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
+
+    # --- where the fight stands (what resumes and forks start from) ---------------------------
+
+    def _take_snapshot(self) -> Snapshot:
+        rng = self.rng
+        return Snapshot(
+            state=self.state.copy(),
+            rng=(rng.seed, rng.stream, rng.counter),
+            next_seq=self.next_seq,
+            chain=self.chain,
+            last_line=self.last_line,
+            digested=self._digested,
+            decisions=len(self.decisions),
+        )
+
+    def _restore(self, snap: Snapshot) -> None:
+        self._nearest_by = {}
+        self.rules.kept = {}  # (a new one: the old one may be shared with other forks)
+        self._layouts = None
+        self.state = self.rules.state = snap.state.copy()
+        self.rng = Rng(*snap.rng)
+        self.next_seq = snap.next_seq
+        self.chain = snap.chain
+        self.last_line = snap.last_line
+        self._digested = snap.digested
+        self._reseed = {seq: n for seq, n in self.reseed.items() if seq >= snap.next_seq}
+
+    # --- forks --------------------------------------------------------------------------------
+
+    def fork(
+        self, *, dice: int | None = None, upto: int | None = None, record: bool = True
+    ) -> Branch:
+        """An independent copy of this fight, positioned at the decision it is waiting for
+        (with ``upto``, at the ``upto``-th of all its decisions so far).
+
+        The copy is a new :class:`Fight` of the same encounter and seed with its own state,
+        dice counter and events, writing to no sink; see :mod:`engine._forks` for where it
+        resumes. It keeps this fight's reseeds (``fork --seed``). With ``dice``, its dice from
+        here on come from the stream ``fork/<dice>`` instead of the real fight's, so its
+        future rolls are not the real ones. With ``record=False`` the copy does not encode and
+        chain its events as log lines (see :attr:`recording`), which is all a look-ahead
+        needs.
+        """
+        forks = self._forks
+        if forks is None:
+            forks = self._forks = Forks(self)
+        return forks.fork(dice=dice, upto=upto, record=record)
+
+    def _next_layout(self, node: Layouts, event: Event) -> None:
+        """``event`` changed the layout of this fork (``emit`` calls this when it shares
+        answers): on to the node its sibling forks share after it."""
+        node.after(event).enter(self)
 
 
 def simulate(
