@@ -718,6 +718,7 @@ class Fight(Queries):
         return [*offers, _END_TURN if window.is_turn else _PASS]
 
     def view(self, who: str, window: Window, offers: tuple[Offer, ...], seq: int) -> View:
+        """All ``who`` may see at the grant ``seq`` (its token's view), ``offers`` its legal."""
         state = self.state
         me = state.combatants[who]
         if self._base_sight and not state.holding.get("hidden"):
@@ -822,6 +823,8 @@ class Fight(Queries):
     # --- where the fight stands (what resumes and forks start from) ---------------------------
 
     def _take_snapshot(self) -> Snapshot:
+        """Where the fight stands, as data: a copy of the live state, the dice and log
+        positions, the decisions so far (kept at each round's start, and in a kept place)."""
         rng = self.rng
         return Snapshot(
             state=self.state.copy(),
@@ -834,6 +837,7 @@ class Fight(Queries):
         )
 
     def _restore(self, snap: Snapshot) -> None:
+        """Stand where ``snap`` stood (the answers kept by layout start anew)."""
         self._nearest_by = {}
         self.rules.kept = {}  # (a new one: the old one may be shared with other forks)
         self._layouts = None

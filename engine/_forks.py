@@ -110,14 +110,8 @@ class Forks:
         self.point = self._place_here(pending)
 
     def fork(self, *, dice: int | None, upto: int | None, record: bool) -> Branch:
-        """A fork of the fight at its ``upto``-th decision (``None``: the one it waits for).
-
-        See the module's text for where it resumes. It keeps the fight's reseeds (``fork
-        --seed``). With ``dice``, its dice from here on come from the stream ``fork/<dice>``
-        instead of the real fight's, so its future rolls are not the real ones. With
-        ``record=False`` it does not encode and chain its events as log lines (see
-        ``Fight.recording``), which is all a look-ahead needs.
-        """
+        """A fork of the fight at its ``upto``-th decision (``None``: the one it waits for),
+        resumed as the module's text says (``dice`` and ``record``: see ``Fight.fork``)."""
         fight = self.fight
         now = len(fight.decisions)
         upto = now if upto is None else upto
