@@ -868,12 +868,12 @@ class Fight(Queries):
         forks = self._forks
         if forks is None:
             forks = self._forks = Forks(self)
-        return forks.fork(dice=dice, upto=upto, record=record)
+        return forks.fork(dice, upto, record)
 
     def _next_layout(self, node: Layouts, event: Event) -> None:
         """``event`` changed the layout of this fork (``emit`` calls this when it shares
         answers): on to the node its sibling forks share after it."""
-        node.after(event).enter(self)
+        node.follow(event, self)
 
 
 def simulate(

@@ -12,11 +12,11 @@ fight where it stands rather than replaying it:
   snapshot the fight took at the start of its round, and is fed the decisions made since; a
   fork of a decision before the current round is replayed from the header.
 
-:class:`Forks` is that machinery for one fight; the fight makes it at its first fork and tells
+:class:`Forks` is that machinery for one fight, made at its first fork; the fight tells
 it of each turn decision from then on (:meth:`Forks.keep`). :class:`Layouts` are the answers
 forks of one kept place share by layout. This module depends on the fight (it reads the fight's
 place, snapshot and caches, and makes new fights); the fight knows only :meth:`Forks.fork`,
-:meth:`Forks.keep`, :func:`forker` and :meth:`Layouts.after`.
+:meth:`Forks.keep`, :func:`forker` and :meth:`Layouts.follow`.
 """
 
 from __future__ import annotations
@@ -71,23 +71,31 @@ class Layouts:
         fight._nearest_by = self.nearest
         fight.rules.kept = self.kept
 
-    def after(self, event: Event) -> Layouts:
-        """The node the sibling forks share once ``event`` (unstamped) changed the layout."""
+    def follow(self, event: Event, fight: Fight) -> None:
+        """``event`` (unstamped) changed the layout of ``fight``, a fork at this node: on to
+        the node its sibling forks share after it (:meth:`enter`, in line: forks of a
+        look-ahead change layout at about every move)."""
         try:
             child = self.next.get(event)
             if child is None:
                 child = self.next[event] = Layouts()
         except TypeError:  # an event that cannot be a key: this fork goes on alone
             child = Layouts()
-        return child
+        fight._layouts = child
+        fight._nearest_by = child.nearest
+        fight.rules.kept = child.kept
 
 
 def forker(fight: Fight, upto: int) -> Callable[..., Branch]:
-    """``View.fork`` for the view of decision ``upto``: a fork there that records no lines."""
+    """``View.fork`` for the view of decision ``upto``: a fork there that records no lines
+    (``Fight.fork``'s, with one call fewer: a look-ahead forks at about every decision)."""
 
     def fork(dice: int | None = None) -> Branch:
+        forks = fight._forks
+        if forks is None:
+            forks = fight._forks = Forks(fight)
         # A policy's look-ahead reads the copy's state, never its lines: none are made.
-        return fight.fork(dice=dice, upto=upto, record=False)
+        return forks.fork(dice, upto, False)
 
     return fork
 
@@ -109,7 +117,7 @@ class Forks:
         """Keep the turn decision the fight now waits on, for the forks taken from here on."""
         self.point = self._place_here(pending)
 
-    def fork(self, *, dice: int | None, upto: int | None, record: bool) -> Branch:
+    def fork(self, dice: int | None, upto: int | None, record: bool) -> Branch:
         """A fork of the fight at its ``upto``-th decision (``None``: the one it waits for),
         resumed as the module's text says (``dice`` and ``record``: see ``Fight.fork``)."""
         fight = self.fight
