@@ -113,10 +113,6 @@ class Forks:
         self.shared: tuple[object, Layouts] | None = None
         """The answers the forks of the kept place share (see :class:`Layouts`)."""
 
-    def keep(self, pending: _Pending) -> None:
-        """Keep the turn decision the fight now waits on, for the forks taken from here on."""
-        self.point = self._place_here(pending)
-
     def fork(self, dice: int | None, upto: int | None, record: bool) -> Branch:
         """A fork of the fight at its ``upto``-th decision (``None``: the one it waits for),
         resumed as the module's text says (``dice`` and ``record``: see ``Fight.fork``)."""
@@ -128,7 +124,7 @@ class Forks:
             point = self.point
             if point is None or point[1].decisions != now:
                 # Kept, as a grant made once forked keeps it: the next fork here reuses it.
-                point = self.point = self._place_here(pending)
+                point = self.keep(pending)
             return self._fork_from(point, upto, dice, record)
         point = self.point
         snap = fight.snapshot
@@ -196,10 +192,10 @@ class Forks:
             branch.fight.rng = Rng(self.fight.seed, f"fork/{dice}")
         return branch
 
-    def _place_here(self, pending: _Pending) -> _Point:
-        """Where the fight waits for a turn's decision, as data a fork resumes from: the
-        place in the flow, a copy of the live state, the dice and log positions, and the last
-        round with an action."""
+    def keep(self, pending: _Pending) -> _Point:
+        """Keep the turn decision the fight now waits on, for the forks taken from here on:
+        where the fight waits, as data a fork resumes from (the place in the flow, a copy of
+        the live state, the dice and log positions, and the last round with an action)."""
         fight = self.fight
         granted, done, window, offers = pending
         round_started, order, index = fight._place
@@ -213,7 +209,8 @@ class Forks:
             offers=offers,
             granted=granted,
         )
-        return paused, fight._take_snapshot(), fight.acted_in_round
+        point = self.point = (paused, fight._take_snapshot(), fight.acted_in_round)
+        return point
 
     def _fork_from(self, point: _Point, upto: int, dice: int | None, record: bool) -> Branch:
         """A fork resumed at a kept turn decision and fed the decisions made since, up to
