@@ -12,11 +12,22 @@ fork. All of them produce the same events.
 The state a fight keeps is a :class:`~engine._live.LiveState`, changed in place per event by
 the one state transition (``_live.py``) that :func:`engine.fold` also runs to rebuild a log, so
 the digest recorded at each round's end is the one a replay finds.
+
+A fight is split by what it does; this module holds the recording (``emit``, ``roll``), the
+changes (one event each), the flow, one decision (``ask``, the view) and the end. Apart:
+
+- ``_queries.py``: :class:`~engine._queries.Queries`, the fight's base: its reads of the state
+  through the ruleset (``get``, ``standing``, ``near``, ``nearest_enemy``, ``decided``, ...)
+  with the answers they keep;
+- ``_forks.py``: :meth:`Fight.fork`'s machinery (:class:`~engine._forks.Forks`, made at the
+  first fork) and the answers forks of one place share (:class:`~engine._forks.Layouts`);
+- ``_initiative.py`` and ``_gm.py``: initiative, and the game master's overrides, as functions
+  of a fight;
+- ``_rules.py``: :class:`~engine.Rules`, the table of what a ruleset's hooks may read and do.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -68,18 +79,20 @@ from initiative.events import (
 )
 
 from . import _gm
-from ._branch import SILENT_LOG, Branch, Paused
+from ._branch import Branch, Paused
 from ._dice import parse_dice
+from ._forks import Forks, Layouts, forker
 from ._geometry import distance
-from ._given import DiceSource, RecordedDice
+from ._given import DiceSource
 from ._initiative import groups, roll_initiative
-from ._live import _CHANGES, CELL, LiveState, Snapshot
+from ._live import _CHANGES, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
+from ._queries import Queries
 from ._rng import ALGORITHM, Rng
 from ._rules import Rules
-from ._ruleset import Ruleset, find_ruleset
+from ._ruleset import find_ruleset
 from ._sink import LogSink
-from ._state import CombatantState, chain_step, state_digest
+from ._state import chain_step, state_digest
 from ._stepper import Stepper
 
 log = structlog.get_logger("initiative.engine")
@@ -117,30 +130,11 @@ class _CausedBy:
         self._causes.pop()
 
 
-class _Layouts:
-    """The answers kept by ``layout`` count (nearest enemies, the ruleset helpers' ``kept``)
-    at one layout of the forks of one kept place, shared by every fork there.
+class Fight(Queries):
+    """One encounter being fought: the state, the dice, the log, and the flow.
 
-    Who stands where and who is seen follow from the state at the place and the events that
-    changed the layout since, so forks of the same place that recorded equal such events
-    (equal values, their seq and cause not yet stamped) stand alike and may share answers:
-    the node for each next layout is found under the event that made it. The forks of a
-    look-ahead, played on from one place with the same policy, often do."""
-
-    __slots__ = ("kept", "nearest", "next")
-
-    def __init__(
-        self,
-        kept: dict[object, tuple[int, Any]] | None = None,
-        nearest: dict[str, tuple[int, str | None]] | None = None,
-    ) -> None:
-        self.kept: dict[object, tuple[int, Any]] = {} if kept is None else kept
-        self.nearest: dict[str, tuple[int, str | None]] = {} if nearest is None else nearest
-        self.next: dict[Event, _Layouts] = {}
-
-
-class Fight:
-    """One encounter being fought: the state, the dice, the log, and the flow."""
+    Its reads of the state (``get``, ``standing``, ``near``, ...) are those of its base,
+    :class:`~engine._queries.Queries`; its forks are made by :mod:`engine._forks`."""
 
     def __init__(
         self,
@@ -154,13 +148,10 @@ class Fight:
         reseed: dict[int, int] | None = None,
         dice: DiceSource | None = None,
     ) -> None:
-        self.encounter = encounter
+        super().__init__(encounter, find_ruleset(encounter.ruleset)(encounter), LiveState())
         self.seed = seed
-        self.ruleset: Ruleset = find_ruleset(encounter.ruleset)(encounter)
         self.options = self.ruleset.options
         self.rng = Rng(seed, "dice")
-        self.state = LiveState()
-        """The live state, changed in place by every event (read it, never change it)."""
         self.events: list[Event] = []
         self.keep_events = keep_events
         self.sink = sink if isinstance(sink, LogSink) else LogSink(on_event=sink)
@@ -177,13 +168,9 @@ class Fight:
         """``{seq: seed}``: after event ``seq``, the dice come from ``seed`` (a fork's new luck).
         Kept whole for the fight's forks; ``emit`` consumes its own copy."""
         self._reseed = dict(self.reseed)
-        self._base_standing = type(self.ruleset).standing is Ruleset.standing
-        self._base_sight = type(self.ruleset).can_see is Ruleset.can_see
-        self._late = [c for c in encounter.combatants if c.arrives > 1]
         self.snapshot: Snapshot | None = None
         """Taken at the start of the current round: what a fork resumes from."""
         self._causes: list[int | None] = [None]
-        self._specs = {c.id: c for c in encounter.combatants}
         self.log: Any = log
         """The engine's own logger (a fork's is silent)."""
         self.dice_source = dice
@@ -199,10 +186,6 @@ class Fight:
         """With the encounter's ``stalemate_rounds``: after each round (0: before the first),
         the last round whose end found hit points or who stands changed, and what they were
         (kept by round, so a fork resumed in a round reads its past from its parent's)."""
-        self._nearest: tuple[int, str, CombatantState | None] = (-2, "", None)
-        """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
-        self._nearest_by: dict[str, tuple[int, str | None]] = {}
-        """Each combatant's nearest enemy's id, with the state's ``layout`` it was found at."""
         self.rules = Rules(self)
         """What the ruleset's hooks receive: the table of what rules may read and do."""
         self._place: tuple[int, list[str], int] = (-1, [], 0)
@@ -213,15 +196,12 @@ class Fight:
         """While the fight waits for a decision in a turn's own window (not an opening, not an
         inserted turn, not a repeat after a rejection): the grant's seq, how many decisions the
         turn had before it, the window and the offers; a fork resumes right there."""
-        self._forked = False
-        """Whether this fight has been forked (then it keeps ``_point`` at each turn decision)."""
-        self._point: tuple[Paused, Snapshot, int] | None = None
-        """The last turn decision kept for forks (see :meth:`_place_here`)."""
-        self._shared: tuple[object, _Layouts] | None = None
-        """The answers this fight's forks of its kept place share (see :class:`_Layouts`)."""
-        self._layouts: _Layouts | None = None
+        self._forks: Forks | None = None
+        """The fork machinery, made at the first fork (from then on it keeps a place at each
+        turn decision: see :class:`~engine._forks.Forks`)."""
+        self._layouts: Layouts | None = None
         """Where this fight, a fork of a kept place, stands among its sibling forks' layouts
-        (``None``: it shares no answers)."""
+        (``None``: it shares no answers; see :class:`~engine._forks.Layouts`)."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -322,119 +302,7 @@ class Fight:
             return msgspec.structs.replace(event, seq=seq, cause=self.cause)
         return stamped  # type: ignore[return-value]
 
-    # --- reading ------------------------------------------------------------------------------
-
-    def spec(self, who: str) -> CombatantSpec:
-        return self._specs[who]
-
-    def specs(self) -> list[CombatantSpec]:
-        return list(self.encounter.combatants)
-
-    def get(self, who: str) -> CombatantState:
-        return self.state.combatants[who]
-
-    def standing(self, who: str) -> bool:
-        return who in self.state.combatants and self.ruleset.standing(self.rules, who)
-
-    def present_ids(self) -> list[str]:
-        return list(self.state.combatants)
-
-    def enemies_of(self, who: str) -> list[CombatantState]:
-        """Standing enemies of ``who``, in initiative order then join order."""
-        return self.state.others_standing(self.get(who).side)
-
-    def allies_of(self, who: str) -> list[CombatantState]:
-        """Standing allies of ``who`` (not ``who``), in initiative order then join order."""
-        return self.state.allies_standing(who, self.get(who).side)
-
-    def near(self, who: str, radius: float) -> list[str]:
-        """Ids of the other combatants present within ``radius`` metres of ``who`` (standing
-        or not), in initiative order then join order: a query of the position grid, so it
-        costs the same among 8 combatants as among 1,000."""
-        here = self.get(who).position
-        c = self.state.combatants
-        x, y, lim = here.x, here.y, radius + 0.01  # a square first (distances are to the cm)
-        found = [
-            k
-            for k in self.state.near(here, radius)
-            if -lim <= (p := c[k].position).x - x <= lim
-            and -lim <= p.y - y <= lim
-            and k != who
-            and distance(here, p) <= radius + 1e-9
-        ]
-        return self.state.sort_ids(found)
-
-    def nearest_enemy(self, who: str) -> CombatantState | None:
-        """The nearest standing enemy ``who`` can see (ties by id), as ``min`` over
-        :meth:`enemies_of` would find it, but asked of the position grid in growing circles."""
-        memo = self._nearest
-        state = self.state
-        if memo[0] == state.seq and memo[1] == who:
-            return memo[2]
-        if self._base_standing and self._base_sight:
-            # Who is nearest changes only when someone moves, joins, falls, leaves or hides:
-            # kept per combatant until the layout changes (the value read fresh, for its hp).
-            kept = self._nearest_by.get(who)
-            if kept is not None and kept[0] == state.layout:
-                found = None if kept[1] is None else state.combatants[kept[1]]
-            else:
-                found = self._nearest_enemy(who)
-                self._nearest_by[who] = (state.layout, None if found is None else found.id)
-        else:
-            found = self._nearest_enemy(who)
-        self._nearest = (state.seq, who, found)
-        return found
-
-    def _nearest_enemy(self, who: str) -> CombatantState | None:
-        me = self.get(who)
-        c = self.state.combatants
-        see = self.ruleset.can_see
-        rules = self.rules
-        radius = CELL / 2  # the lines of a melee are a metre or two apart: look close first
-        if self.state.covers(radius):  # few enough to look at every standing enemy at once
-            here = me.position
-            everyone = self._base_sight and not self.state.holding.get("hidden")
-            gaps = [
-                (distance(here, e.position), e.id)
-                for e in self.state.others_standing(me.side)
-                if everyone or see(rules, who, e.id)
-            ]
-            return c[min(gaps)[1]] if gaps else None
-        x, y = me.position.x, me.position.y
-        while True:
-            wide = self.state.covers(radius)  # everyone is looked at: the nearest is found
-            # Unless everyone is looked at, a square first (distances are to the centimetre).
-            lim = math.inf if wide else radius + 0.01
-            found = [
-                (gap, k)
-                for k in self.state.near(me.position, radius)
-                if -lim <= (p := c[k].position).x - x <= lim
-                and -lim <= p.y - y <= lim
-                and c[k].side != me.side
-                and c[k].standing
-                and ((gap := distance(me.position, c[k].position)) <= radius or wide)
-                and see(rules, who, k)
-            ]
-            if found:
-                return c[min(found)[1]]
-            if wide:
-                return None
-            radius *= 2
-
-    def dist(self, a: str, b: str) -> float:
-        return distance(self.get(a).position, self.get(b).position)
-
-    def by_initiative(self, ids: Iterable[str]) -> list[str]:
-        """``ids`` in initiative order (highest first); those not yet ordered go last."""
-        rank = self.state.rank
-        wanted = dict.fromkeys(ids)
-        # Ranks are distinct, so the ranked sort by rank alone; the rest keep their order.
-        ranked = sorted(filter(rank.__contains__, wanted), key=rank.__getitem__)
-        if len(ranked) == len(wanted):
-            return ranked
-        return ranked + [c for c in wanted if c not in rank]
-
-    # --- changing state (each one event) -------------------------------------------------------
+    # --- changing state (each one event) ------------------------------------------------------
 
     def set_ap(self, who: str, ap: int, reason: str) -> None:
         if self.get(who).ap != ap:
@@ -476,8 +344,6 @@ class Fight:
         if not self.get(who).defeated:
             self.emit(CombatantDefeated(who=who, reason=reason))
 
-    # --- initiative ---------------------------------------------------------------------------
-
     def roll_initiative(
         self, ids: list[str], *, insert: bool = False, drop_defeated: bool = False
     ) -> None:
@@ -487,6 +353,8 @@ class Fight:
     def groups(self, ids: list[str]) -> list[list[str]]:
         """See :func:`engine._initiative.groups`."""
         return groups(self, ids)
+
+    # --- the flow -----------------------------------------------------------------------------
 
     def run(self, resume: Snapshot | Paused | None = None) -> Drive:
         """The whole encounter: yields priority tokens, is sent decisions, ends with the log.
@@ -515,6 +383,13 @@ class Fight:
         except EncounterOver:
             return self.events
 
+    def play(self, decide: Callable[[PriorityToken], Decision]) -> None:
+        """Run the encounter to its end synchronously, asking ``decide`` for every decision.
+
+        Exceptions raised by ``decide`` (or by the sink) stop the fight where it stands.
+        """
+        Stepper(self).play(decide)
+
     def _begin(self) -> Drive:
         R = self.ruleset
         header = EncounterStarted(
@@ -534,37 +409,6 @@ class Fight:
                 if c.arrives <= 1:
                     self._join(c, 0)
             yield from R.start(self.rules)
-
-    def _take_snapshot(self) -> Snapshot:
-        rng = self.rng
-        return Snapshot(
-            state=self.state.copy(),
-            rng=(rng.seed, rng.stream, rng.counter),
-            next_seq=self.next_seq,
-            chain=self.chain,
-            last_line=self.last_line,
-            digested=self._digested,
-            decisions=len(self.decisions),
-        )
-
-    def _restore(self, snap: Snapshot) -> None:
-        self._nearest_by = {}
-        self.rules.kept = {}  # (a new one: the old one may be shared with other forks)
-        self._layouts = None
-        self.state = self.rules.state = snap.state.copy()
-        self.rng = Rng(*snap.rng)
-        self.next_seq = snap.next_seq
-        self.chain = snap.chain
-        self.last_line = snap.last_line
-        self._digested = snap.digested
-        self._reseed = {seq: n for seq, n in self.reseed.items() if seq >= snap.next_seq}
-
-    def play(self, decide: Callable[[PriorityToken], Decision]) -> None:
-        """Run the encounter to its end synchronously, asking ``decide`` for every decision.
-
-        Exceptions raised by ``decide`` (or by the sink) stop the fight where it stands.
-        """
-        Stepper(self).play(decide)
 
     def _join(self, c: CombatantSpec, round_: int) -> None:
         self.emit(
@@ -625,37 +469,6 @@ class Fight:
         for (who, condition), last in sorted(self.state.timed.items()):
             if last <= number:
                 self.remove_condition(who, condition)
-
-    def _standing_print(self) -> tuple[tuple[str, int, bool], ...]:
-        """Every combatant present: its hit points and whether it stands (join order)."""
-        return tuple((c.id, c.hp, c.standing) for c in self.state.combatants.values())
-
-    def _check_stalemate(self) -> None:
-        """End the encounter undecided, as a stalemate, once ``stalemate_rounds`` rounds in a
-        row have ended with the same hit points and the same combatants standing (see
-        ``EncounterSpec.stalemate_rounds``; off unless the encounter gives it)."""
-        window = self.encounter.stalemate_window
-        if not window:
-            return
-        number = self.state.round
-        now = self._standing_print()
-        since, before = self._calm.get(number - 1, (number, ()))
-        if now != before:
-            since = number
-        self._calm[number] = (since, now)
-        if number - since >= window:
-            self._end(None, f"stalemate: no hit points changed in {window} rounds")
-
-    def _check_idle(self) -> None:
-        """End the encounter after ``idle_rounds`` rounds in a row without any action, counted
-        from the last arrival, once nobody is still to arrive (see ``Options.idle_rounds``)."""
-        idle = self.options.idle_rounds
-        number = self.state.round
-        arrivals = [c.arrives for c in self.encounter.combatants]
-        if idle <= 0 or max(arrivals) > number:
-            return
-        if number - max(self.acted_in_round, max(arrivals) - 1) >= idle:
-            self._end(None, self.ruleset.idle_end(self.rules, idle))
 
     def _turn(self, who: str, paused: Paused | None = None) -> Drive:
         R = self.ruleset
@@ -734,6 +547,46 @@ class Fight:
         self.emit(InsertedTurnEnded(who=who, reason=ended, returns_to=outer), cause=started)
         return ended
 
+    def opening(self, trigger: Trigger, candidates: Iterable[str]) -> Drive:
+        """Make an opening: each candidate with a legal reaction gets priority in initiative
+        order and may take one reaction; then priority returns to whoever held it.
+
+        Returns the reactions taken, as :class:`Reaction` values, in the order taken.
+        """
+        depth = self.state.depth + 1
+        if depth > self.options.max_opening_depth:
+            return []
+        window = Window(kind="opening", trigger=trigger, depth=depth)
+        eligible = [
+            c
+            for c in self.by_initiative(candidates)
+            if self.standing(c) and self.ruleset.offers(self.rules, c, window)
+        ]
+        if not eligible:
+            return []
+        holder = self.state.priority
+        opened = self.emit(OpeningOpened(trigger=trigger, offered=tuple(eligible), depth=depth))
+        reactions: list[Reaction] = []
+        with self.caused_by(opened):
+            for who in eligible:
+                if self.decided():
+                    break
+                found = self.ruleset.offers(self.rules, who, window) if self.standing(who) else []
+                if not found:
+                    self.emit(PriorityPassed(who=who, reason="no longer able to react"))
+                    continue
+                got = yield from self.ask(who, window, found=found)
+                if got is None:
+                    continue
+                action, declared = got
+                with self.caused_by(declared):
+                    result = yield from self.ruleset.perform(self.rules, who, action, window)
+                reactions.append(Reaction(who=who, action=action, seq=declared, result=result))
+            self.emit(OpeningClosed(returns_to=holder, reactions=len(reactions)))
+        return reactions
+
+    # --- one decision -------------------------------------------------------------------------
+
     def ask(
         self,
         who: str,
@@ -778,8 +631,8 @@ class Fight:
             fresh = False
             if at is not None and attempt == 0:
                 self._pending = (granted, at, window, offers)
-                if self._forked:
-                    self._point = self._place_here(self._pending)
+                if self._forks is not None:
+                    self._forks.keep(self._pending)
                 decision = yield token
                 if decision.override is not None:
                     decision = yield from self._checked(token, decision)
@@ -880,6 +733,7 @@ class Fight:
         return [*offers, _END_TURN if window.is_turn else _PASS]
 
     def view(self, who: str, window: Window, offers: tuple[Offer, ...], seq: int) -> View:
+        """All ``who`` may see at the grant ``seq`` (its token's view), ``offers`` its legal."""
         state = self.state
         me = state.combatants[who]
         if self._base_sight and not state.holding.get("hidden"):
@@ -908,234 +762,11 @@ class Fight:
             order=state.order,
             ruleset=self.ruleset.name,
             seq=seq,
-            fork=self._forker(len(self.decisions)),
+            fork=forker(self, len(self.decisions)),
             nearest=self._nearest_at_grant(who, seq) if enemies else None,
         )
 
-    def _nearest_at_grant(self, who: str, granted: int) -> CombatantState | None:
-        """:meth:`nearest_enemy` for the view of the grant ``granted``: the answer found for
-        the offers just before it still holds when the grant is all that happened since (it
-        changes only who holds priority, which nothing in the search reads)."""
-        memo = self._nearest
-        if memo[0] == granted - 1 and memo[1] == who and self.state.seq == granted:
-            return memo[2]
-        return self.nearest_enemy(who)
-
-    # --- forks --------------------------------------------------------------------------------
-
-    def _forker(self, upto: int) -> Callable[..., Branch]:
-        def fork(dice: int | None = None) -> Branch:
-            # A policy's look-ahead reads the copy's state, never its lines: none are made.
-            return self.fork(dice=dice, upto=upto, record=False)
-
-        return fork
-
-    def fork(
-        self, *, dice: int | None = None, upto: int | None = None, record: bool = True
-    ) -> Branch:
-        """An independent copy of this fight, positioned at the decision it is waiting for.
-
-        The copy is a new :class:`Fight` of the same encounter and seed with its own state,
-        dice counter and events, writing to no sink. While this fight waits for a decision of
-        a turn's own window, the copy starts right there: a copy of the live state, the dice
-        position, the log position and the place in the flow (whose turn in the round's
-        order, how many decisions the turn had), resumed at the very grant, nothing replayed.
-        Otherwise (an opening, a repeat after a rejection, or a copy of an earlier decision,
-        the first ``upto`` of all decisions) it resumes from the latest such place this fight
-        kept (once it has been forked, it keeps one at each turn decision) or from the
-        snapshot taken at the start of this round, and is fed the decisions made since. A copy
-        taken before this round's start is replayed from the header. It keeps this fight's
-        reseeds (``fork --seed``). With ``dice``, its dice from here on come from the stream
-        ``fork/<dice>`` instead of the real fight's, so its future rolls are not the real ones.
-        With ``record=False`` the copy does not encode and chain its events as log lines (see
-        :attr:`recording`), which is all a look-ahead needs.
-        """
-        now = len(self.decisions)
-        upto = now if upto is None else upto
-        self._forked = True
-        pending = self._pending
-        if pending is not None and upto == now:
-            point = self._point
-            if point is None or point[1].decisions != now:
-                # Kept, as a grant made once forked keeps it: the next fork here reuses it.
-                point = self._point = self._place_here(pending)
-            return self._fork_from(point, upto, dice, record)
-        point = self._point
-        snap = self.snapshot
-        if (
-            point is not None
-            and point[1].decisions <= upto
-            and (snap is None or point[1].decisions >= snap.decisions)
-        ):
-            return self._fork_from(point, upto, dice, record)
-        copy = self._copy(record)
-        if snap is not None and snap.decisions <= upto:
-            copy.decisions = self.decisions[: snap.decisions]
-            copy.snapshot = snap
-            if upto == now:
-                copy.acted_in_round = self.acted_in_round  # a replayed action sets it anew
-            past = self.decisions[snap.decisions : upto]
-        else:
-            snap = None
-            past = self.decisions[:upto]
-        return self._feed(Branch(copy, resume=snap), past, dice)
-
-    def _copy(self, record: bool = True) -> Fight:
-        copy = Fight(
-            self.encounter,
-            self.seed,
-            parent=self.parent,
-            keep_events=False,
-            engine_version=self.engine_version,
-            reseed=self.reseed,
-            dice=RecordedDice(self.given) if self.given else None,
-        )
-        copy.log = SILENT_LOG
-        if len(self._specs) > len(self.encounter.combatants):  # the GM's joiners
-            copy._specs = dict(self._specs)
-        copy.recording = record and self.recording
-        if self._calm:  # the rounds before a fork's are its own past
-            copy._calm = dict(self._calm)
-        return copy
-
-    def _layouts_at(self, point: object, layout: int) -> _Layouts:
-        """The answers the forks of ``point`` (a kept place, at ``layout``) start from and
-        share: those this fight found at that layout count (until the count changes, a fork
-        stands where this fight stood when it found them; an answer found at a later count
-        belongs to this fight's own future, which a fork may not share)."""
-        shared = self._shared
-        if shared is not None and shared[0] is point:
-            return shared[1]
-        root = _Layouts(
-            kept={k: v for k, v in self.rules.kept.items() if v[0] == layout},
-            nearest={k: v for k, v in self._nearest_by.items() if v[0] == layout},
-        )
-        self._shared = (point, root)
-        return root
-
-    def _enter_layout(self, node: _Layouts) -> None:
-        self._layouts = node
-        self._nearest_by = node.nearest
-        self.rules.kept = node.kept
-
-    def _next_layout(self, node: _Layouts, event: Event) -> None:
-        """``event`` changed the layout: on to the node its sibling forks share after it."""
-        try:
-            child = node.next.get(event)
-            if child is None:
-                child = node.next[event] = _Layouts()
-        except TypeError:  # an event that cannot be a key: this fork goes on alone
-            child = _Layouts()
-        self._enter_layout(child)
-
-    def _feed(self, branch: Branch, past: list[Decision], dice: int | None) -> Branch:
-        for decision in past:
-            if branch.token is None:
-                break
-            branch.apply(decision)
-        branch.decisions = 0
-        if dice is not None:
-            branch.fight.rng = Rng(self.seed, f"fork/{dice}")
-        return branch
-
-    def _place_here(
-        self, pending: tuple[int, int, Window, tuple[Offer, ...]]
-    ) -> tuple[Paused, Snapshot, int]:
-        """Where this fight waits for a turn's decision, as data a fork resumes from: the
-        place in the flow, a copy of the live state, the dice and log positions, and the last
-        round with an action."""
-        granted, done, window, offers = pending
-        round_started, order, index = self._place
-        paused = Paused(
-            round_started=round_started,
-            order=list(order),
-            index=index,
-            turn_started=self._turn_seq,
-            done=done,
-            window=window,
-            offers=offers,
-            granted=granted,
-        )
-        return paused, self._take_snapshot(), self.acted_in_round
-
-    def _fork_from(
-        self, point: tuple[Paused, Snapshot, int], upto: int, dice: int | None, record: bool
-    ) -> Branch:
-        """A fork resumed at a kept turn decision and fed the decisions made since, up to
-        ``upto`` (none when it is the decision this fight waits on)."""
-        paused, snap, acted = point
-        copy = self._copy(record)
-        copy._restore(snap)
-        copy._enter_layout(self._layouts_at(point, copy.state.layout))
-        copy.acted_in_round = acted
-        copy.given = dict(self.given)
-        copy.decisions = self.decisions[: snap.decisions]
-        copy.snapshot = self.snapshot
-        branch = Branch(copy, resume=paused)
-        return self._feed(branch, self.decisions[snap.decisions : upto], dice)
-
-    def opening(self, trigger: Trigger, candidates: Iterable[str]) -> Drive:
-        """Make an opening: each candidate with a legal reaction gets priority in initiative
-        order and may take one reaction; then priority returns to whoever held it.
-
-        Returns the reactions taken, as :class:`Reaction` values, in the order taken.
-        """
-        depth = self.state.depth + 1
-        if depth > self.options.max_opening_depth:
-            return []
-        window = Window(kind="opening", trigger=trigger, depth=depth)
-        eligible = [
-            c
-            for c in self.by_initiative(candidates)
-            if self.standing(c) and self.ruleset.offers(self.rules, c, window)
-        ]
-        if not eligible:
-            return []
-        holder = self.state.priority
-        opened = self.emit(OpeningOpened(trigger=trigger, offered=tuple(eligible), depth=depth))
-        reactions: list[Reaction] = []
-        with self.caused_by(opened):
-            for who in eligible:
-                if self.decided():
-                    break
-                found = self.ruleset.offers(self.rules, who, window) if self.standing(who) else []
-                if not found:
-                    self.emit(PriorityPassed(who=who, reason="no longer able to react"))
-                    continue
-                got = yield from self.ask(who, window, found=found)
-                if got is None:
-                    continue
-                action, declared = got
-                with self.caused_by(declared):
-                    result = yield from self.ruleset.perform(self.rules, who, action, window)
-                reactions.append(Reaction(who=who, action=action, seq=declared, result=result))
-            self.emit(OpeningClosed(returns_to=holder, reactions=len(reactions)))
-        return reactions
-
     # --- the end ------------------------------------------------------------------------------
-
-    def sides_standing(self) -> list[str]:
-        """Sides with someone still fighting or still to arrive, in the encounter's order."""
-        if self._base_standing:
-            alive = {
-                self.state.combatants[ids[0]].side
-                for ids in self.state.standing_ids().values()
-                if ids
-            }
-        else:
-            alive = {c.side for c in self.state.combatants.values() if self.standing(c.id)}
-        alive |= {
-            c.side
-            for c in self._late
-            if c.id not in self.state.combatants and c.arrives > self.state.round
-        }
-        return [s for s in self.encounter.sides if s in alive]
-
-    def decided(self) -> bool:
-        if self._base_standing and not self._late:
-            # Asked after every action: the sides with someone standing, counted by the index.
-            return self.state.standing_side_count() <= 1
-        return len(self.sides_standing()) <= 1
 
     def check_end(self) -> None:
         """End the encounter if at most one side is left; raises :class:`EncounterOver`."""
@@ -1146,6 +777,37 @@ class Fight:
             winner = sides[0] if sides else None
             reason = f"only {winner} is left standing" if winner else "no one is left standing"
             self._end(winner, reason)
+
+    def _check_idle(self) -> None:
+        """End the encounter after ``idle_rounds`` rounds in a row without any action, counted
+        from the last arrival, once nobody is still to arrive (see ``Options.idle_rounds``)."""
+        idle = self.options.idle_rounds
+        number = self.state.round
+        arrivals = [c.arrives for c in self.encounter.combatants]
+        if idle <= 0 or max(arrivals) > number:
+            return
+        if number - max(self.acted_in_round, max(arrivals) - 1) >= idle:
+            self._end(None, self.ruleset.idle_end(self.rules, idle))
+
+    def _check_stalemate(self) -> None:
+        """End the encounter undecided, as a stalemate, once ``stalemate_rounds`` rounds in a
+        row have ended with the same hit points and the same combatants standing (see
+        ``EncounterSpec.stalemate_rounds``; off unless the encounter gives it)."""
+        window = self.encounter.stalemate_window
+        if not window:
+            return
+        number = self.state.round
+        now = self._standing_print()
+        since, before = self._calm.get(number - 1, (number, ()))
+        if now != before:
+            since = number
+        self._calm[number] = (since, now)
+        if number - since >= window:
+            self._end(None, f"stalemate: no hit points changed in {window} rounds")
+
+    def _standing_print(self) -> tuple[tuple[str, int, bool], ...]:
+        """Every combatant present: its hit points and whether it stands (join order)."""
+        return tuple((c.id, c.hp, c.standing) for c in self.state.combatants.values())
 
     def digest(self, *, cause: int | None) -> None:
         """Record a digest of the whole state as it is now (``StateDigested``).
@@ -1173,6 +835,61 @@ class Fight:
         self.sink.flush()  # the whole log is on disk at the end
         self.log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
+
+    # --- where the fight stands (what resumes and forks start from) ---------------------------
+
+    def _take_snapshot(self) -> Snapshot:
+        """Where the fight stands, as data: a copy of the live state, the dice and log
+        positions, the decisions so far (kept at each round's start, and in a kept place)."""
+        rng = self.rng
+        return Snapshot(
+            state=self.state.copy(),
+            rng=(rng.seed, rng.stream, rng.counter),
+            next_seq=self.next_seq,
+            chain=self.chain,
+            last_line=self.last_line,
+            digested=self._digested,
+            decisions=len(self.decisions),
+        )
+
+    def _restore(self, snap: Snapshot) -> None:
+        """Stand where ``snap`` stood (the answers kept by layout start anew)."""
+        self._nearest_by = {}
+        self.rules.kept = {}  # (a new one: the old one may be shared with other forks)
+        self._layouts = None
+        self.state = self.rules.state = snap.state.copy()
+        self.rng = Rng(*snap.rng)
+        self.next_seq = snap.next_seq
+        self.chain = snap.chain
+        self.last_line = snap.last_line
+        self._digested = snap.digested
+        self._reseed = {seq: n for seq, n in self.reseed.items() if seq >= snap.next_seq}
+
+    # --- forks --------------------------------------------------------------------------------
+
+    def fork(
+        self, *, dice: int | None = None, upto: int | None = None, record: bool = True
+    ) -> Branch:
+        """An independent copy of this fight, positioned at the decision it is waiting for
+        (with ``upto``, at the ``upto``-th of all its decisions so far).
+
+        The copy is a new :class:`Fight` of the same encounter and seed with its own state,
+        dice counter and events, writing to no sink; see :mod:`engine._forks` for where it
+        resumes. It keeps this fight's reseeds (``fork --seed``). With ``dice``, its dice from
+        here on come from the stream ``fork/<dice>`` instead of the real fight's, so its
+        future rolls are not the real ones. With ``record=False`` the copy does not encode and
+        chain its events as log lines (see :attr:`recording`), which is all a look-ahead
+        needs.
+        """
+        forks = self._forks
+        if forks is None:
+            forks = self._forks = Forks(self)
+        return forks.fork(dice, upto, record)
+
+    def _next_layout(self, node: Layouts, event: Event) -> None:
+        """``event`` changed the layout of this fork (``emit`` calls this when it shares
+        answers): on to the node its sibling forks share after it."""
+        node.follow(event, self)
 
 
 def simulate(

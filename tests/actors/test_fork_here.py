@@ -35,13 +35,16 @@ def _compare_forks(spec: EncounterSpec, seed: int) -> tuple[int, int]:
         if token is None:
             break
         dice = pick.next64() if pick.below(2) else None
-        pending, point = fight._pending, fight._point
+        pending = fight._pending
+        point = None if fight._forks is None else fight._forks.point
         here_or_kept = fight.fork(dice=dice)
+        forks = fight._forks
+        assert forks is not None
         fight._pending = None  # resume at the last turn decision kept, and replay since
         kept = fight.fork(dice=dice)
-        fight._point = None  # replay from the round's start
+        forks.point = None  # replay from the round's start
         replayed = fight.fork(dice=dice)
-        fight._pending, fight._point = pending, point
+        fight._pending, forks.point = pending, point
         assert here_or_kept.token is not None
         twice = here_or_kept.fork(dice=dice) if pending is not None and dice is not None else None
         assert _outcome(here_or_kept) == _outcome(kept) == _outcome(replayed)

@@ -1,0 +1,228 @@
+"""Forks: independent copies of a fight, positioned at a decision, and the answers they share.
+
+A fork is a new fight of the same encounter and seed, with its own state, dice counter and
+events, writing to no sink, stepped through a :class:`~engine._branch.Branch`. It copies the
+fight where it stands rather than replaying it:
+
+- while the fight waits for a decision of a turn's own window, the fork starts right there:
+  a copy of the live state, the dice position, the log position and the place in the flow
+  (:class:`~engine._branch.Paused`), resumed at the very grant, nothing replayed;
+- otherwise (an opening, a repeat after a rejection, or an earlier decision) it resumes from
+  the latest turn decision the fight kept (once forked, a fight keeps one at each) or from the
+  snapshot the fight took at the start of its round, and is fed the decisions made since; a
+  fork of a decision before the current round is replayed from the header.
+
+:class:`Forks` is that machinery for one fight, made at its first fork; the fight tells
+it of each turn decision from then on (:meth:`Forks.keep`). :class:`Layouts` are the answers
+forks of one kept place share by layout. This module depends on the fight (it reads the fight's
+place, snapshot and caches, and makes new fights); the fight knows only :meth:`Forks.fork`,
+:meth:`Forks.keep`, :func:`forker` and :meth:`Layouts.follow`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from initiative.events import Event, Offer, Window
+
+from ._branch import SILENT_LOG, Branch, Paused
+from ._given import RecordedDice
+from ._live import Snapshot
+from ._protocol import Decision
+from ._rng import Rng
+
+if TYPE_CHECKING:
+    from ._fight import Fight
+
+_Point = tuple[Paused, Snapshot, int]
+"""A kept turn decision: the place in the flow, a copy of the fight there, and the last round
+with an action."""
+
+_Pending = tuple[int, int, Window, tuple[Offer, ...]]
+"""A turn decision the fight waits on (``Fight._pending``): the grant's seq, how many decisions
+the turn had before it, the window and the offers."""
+
+
+class Layouts:
+    """The answers kept by ``layout`` count (nearest enemies, the ruleset helpers' ``kept``)
+    at one layout of the forks of one kept place, shared by every fork there.
+
+    Who stands where and who is seen follow from the state at the place and the events that
+    changed the layout since, so forks of the same place that recorded equal such events
+    (equal values, their seq and cause not yet stamped) stand alike and may share answers:
+    the node for each next layout is found under the event that made it. The forks of a
+    look-ahead, played on from one place with the same policy, often do."""
+
+    __slots__ = ("kept", "nearest", "next")
+
+    def __init__(
+        self,
+        kept: dict[object, tuple[int, Any]] | None = None,
+        nearest: dict[str, tuple[int, str | None]] | None = None,
+    ) -> None:
+        self.kept: dict[object, tuple[int, Any]] = {} if kept is None else kept
+        self.nearest: dict[str, tuple[int, str | None]] = {} if nearest is None else nearest
+        self.next: dict[Event, Layouts] = {}
+
+    def enter(self, fight: Fight) -> None:
+        """Make ``fight`` (a fork) keep its answers by layout in this node's maps."""
+        fight._layouts = self
+        fight._nearest_by = self.nearest
+        fight.rules.kept = self.kept
+
+    def follow(self, event: Event, fight: Fight) -> None:
+        """``event`` (unstamped) changed the layout of ``fight``, a fork at this node: on to
+        the node its sibling forks share after it (:meth:`enter`, in line: forks of a
+        look-ahead change layout at about every move)."""
+        try:
+            child = self.next.get(event)
+            if child is None:
+                child = self.next[event] = Layouts()
+        except TypeError:  # an event that cannot be a key: this fork goes on alone
+            child = Layouts()
+        fight._layouts = child
+        fight._nearest_by = child.nearest
+        fight.rules.kept = child.kept
+
+
+def forker(fight: Fight, upto: int) -> Callable[..., Branch]:
+    """``View.fork`` for the view of decision ``upto``: a fork there that records no lines
+    (``Fight.fork``'s, with one call fewer: a look-ahead forks at about every decision)."""
+
+    def fork(dice: int | None = None) -> Branch:
+        forks = fight._forks
+        if forks is None:
+            forks = fight._forks = Forks(fight)
+        # A policy's look-ahead reads the copy's state, never its lines: none are made.
+        return forks.fork(dice, upto, False)
+
+    return fork
+
+
+class Forks:
+    """The fork machinery of one fight that has been forked: the turn decision it kept last,
+    and the answers its forks of that place share."""
+
+    __slots__ = ("fight", "point", "shared")
+
+    def __init__(self, fight: Fight) -> None:
+        self.fight = fight
+        self.point: _Point | None = None
+        """The last turn decision kept for forks (see :meth:`keep`)."""
+        self.shared: tuple[object, Layouts] | None = None
+        """The answers the forks of the kept place share (see :class:`Layouts`)."""
+
+    def fork(self, dice: int | None, upto: int | None, record: bool) -> Branch:
+        """A fork of the fight at its ``upto``-th decision (``None``: the one it waits for),
+        resumed as the module's text says (``dice`` and ``record``: see ``Fight.fork``)."""
+        fight = self.fight
+        now = len(fight.decisions)
+        upto = now if upto is None else upto
+        pending = fight._pending
+        if pending is not None and upto == now:
+            point = self.point
+            if point is None or point[1].decisions != now:
+                # Kept, as a grant made once forked keeps it: the next fork here reuses it.
+                point = self.keep(pending)
+            return self._fork_from(point, upto, dice, record)
+        point = self.point
+        snap = fight.snapshot
+        if (
+            point is not None
+            and point[1].decisions <= upto
+            and (snap is None or point[1].decisions >= snap.decisions)
+        ):
+            return self._fork_from(point, upto, dice, record)
+        copy = self._copy(record)
+        if snap is not None and snap.decisions <= upto:
+            copy.decisions = fight.decisions[: snap.decisions]
+            copy.snapshot = snap
+            if upto == now:
+                copy.acted_in_round = fight.acted_in_round  # a replayed action sets it anew
+            past = fight.decisions[snap.decisions : upto]
+        else:
+            snap = None
+            past = fight.decisions[:upto]
+        return self._feed(Branch(copy, resume=snap), past, dice)
+
+    def _copy(self, record: bool = True) -> Fight:
+        """A new fight of the same encounter, seed, reseeds and given dice, at its start."""
+        fight = self.fight
+        copy = type(fight)(
+            fight.encounter,
+            fight.seed,
+            parent=fight.parent,
+            keep_events=False,
+            engine_version=fight.engine_version,
+            reseed=fight.reseed,
+            dice=RecordedDice(fight.given) if fight.given else None,
+        )
+        copy.log = SILENT_LOG
+        if len(fight._specs) > len(fight.encounter.combatants):  # the GM's joiners
+            copy._specs = dict(fight._specs)
+        copy.recording = record and fight.recording
+        if fight._calm:  # the rounds before a fork's are its own past
+            copy._calm = dict(fight._calm)
+        return copy
+
+    def _layouts_at(self, point: object, layout: int) -> Layouts:
+        """The answers the forks of ``point`` (a kept place, at ``layout``) start from and
+        share: those the fight found at that layout count (until the count changes, a fork
+        stands where the fight stood when it found them; an answer found at a later count
+        belongs to the fight's own future, which a fork may not share)."""
+        shared = self.shared
+        if shared is not None and shared[0] is point:
+            return shared[1]
+        fight = self.fight
+        root = Layouts(
+            kept={k: v for k, v in fight.rules.kept.items() if v[0] == layout},
+            nearest={k: v for k, v in fight._nearest_by.items() if v[0] == layout},
+        )
+        self.shared = (point, root)
+        return root
+
+    def _feed(self, branch: Branch, past: list[Decision], dice: int | None) -> Branch:
+        for decision in past:
+            if branch.token is None:
+                break
+            branch.apply(decision)
+        branch.decisions = 0
+        if dice is not None:
+            branch.fight.rng = Rng(self.fight.seed, f"fork/{dice}")
+        return branch
+
+    def keep(self, pending: _Pending) -> _Point:
+        """Keep the turn decision the fight now waits on, for the forks taken from here on:
+        where the fight waits, as data a fork resumes from (the place in the flow, a copy of
+        the live state, the dice and log positions, and the last round with an action)."""
+        fight = self.fight
+        granted, done, window, offers = pending
+        round_started, order, index = fight._place
+        paused = Paused(
+            round_started=round_started,
+            order=list(order),
+            index=index,
+            turn_started=fight._turn_seq,
+            done=done,
+            window=window,
+            offers=offers,
+            granted=granted,
+        )
+        point = self.point = (paused, fight._take_snapshot(), fight.acted_in_round)
+        return point
+
+    def _fork_from(self, point: _Point, upto: int, dice: int | None, record: bool) -> Branch:
+        """A fork resumed at a kept turn decision and fed the decisions made since, up to
+        ``upto`` (none when it is the decision the fight waits on)."""
+        fight = self.fight
+        paused, snap, acted = point
+        copy = self._copy(record)
+        copy._restore(snap)
+        self._layouts_at(point, copy.state.layout).enter(copy)
+        copy.acted_in_round = acted
+        copy.given = dict(fight.given)
+        copy.decisions = fight.decisions[: snap.decisions]
+        copy.snapshot = fight.snapshot
+        branch = Branch(copy, resume=paused)
+        return self._feed(branch, fight.decisions[snap.decisions : upto], dice)

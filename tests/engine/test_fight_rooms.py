@@ -1,0 +1,66 @@
+"""The fight's rooms (``_fight``, ``_queries``, ``_forks``) depend one way, and the fork
+machinery costs a fight nothing until it is forked."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from initiative.actors import aggressive
+from initiative.engine import Decision, Fight, Stepper, load_encounter
+
+ENGINE = Path(__file__).parents[2] / "engine"
+EXAMPLE = Path(__file__).parents[2] / "examples" / "openings-skirmish.toml"
+
+
+def _run_time_imports(module: str) -> set[str]:
+    """The engine modules ``module`` imports when it runs (not under ``TYPE_CHECKING``)."""
+    tree = ast.parse((ENGINE / f"{module}.py").read_text())
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and ast.unparse(block.test) == "TYPE_CHECKING"
+        for node in ast.walk(block)
+    }
+    return {
+        node.module
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        and node.level == 1
+        and node.module is not None
+        and id(node) not in typing_only
+    }
+
+
+def test_the_reads_and_the_forks_do_not_import_the_fight() -> None:
+    """``_queries`` and ``_forks`` know the fight only as a type; ``_queries`` knows no fork."""
+    assert "_fight" not in _run_time_imports("_queries")
+    assert "_forks" not in _run_time_imports("_queries")
+    assert "_fight" not in _run_time_imports("_forks")
+    assert {"_queries", "_forks"} <= _run_time_imports("_fight")
+
+
+def test_a_fight_keeps_places_for_forks_only_once_forked() -> None:
+    """Played without a fork (the first legal offer each time: ``aggressive`` looks ahead on
+    forks), a fight makes no fork machinery; forked once, it keeps the turn decision it waits
+    on at each grant in a turn's own window from then on."""
+    spec = load_encounter(EXAMPLE)
+    alone = Fight(spec, 5)
+    alone.play(lambda token: Decision(action=token.legal[0].action))
+    assert alone.state.ended and alone._forks is None
+
+    fight = Fight(spec, 5)
+    stepper = Stepper(fight)
+    stepper.fork()
+    forks = fight._forks
+    assert forks is not None
+    kept = 0
+    for _ in range(30):
+        token = stepper.token
+        assert token is not None
+        if fight._pending is not None:  # waiting in a turn's own window: kept right here
+            assert forks.point is not None
+            assert forks.point[0].granted == token.seq
+            kept += 1
+        stepper.apply(aggressive(token.view))
+    assert kept > 10
