@@ -39,7 +39,7 @@ async def test_a_client_that_never_reads_is_cut_and_publishing_never_waits(
             await client.send_all(watching(serving))
             started = trio.current_time()
             for n in range(1000):
-                serving.publish(b'{"type":"Filler","seq":%d}\n' % n)
+                serving.publish([b'{"type":"Filler","seq":%d}\n' % n])
             assert trio.current_time() == started
             serving.finish(None)
     assert serving.connections == 0
@@ -97,7 +97,7 @@ async def test_a_spectator_gone_mid_send_is_one_line_and_the_fight_goes_on(
             await client.receive_some(10)  # the welcome is being sent; then vanish mid-frame
             await client.aclose()
             for n in range(100):
-                serving.publish(b'{"type":"Filler","seq":%d}\n' % n)
+                serving.publish([b'{"type":"Filler","seq":%d}\n' % n])
             await trio.sleep(1)
             assert serving.connections == 0
             serving.finish(None)
