@@ -104,13 +104,16 @@ def _hostile(view: View) -> list[Offer]:
     attacks = offers_that(view, "is_attack")
     if attacks:
         return attacks
-    enemies = {e.id for e in view.enemies}
-    return [
+    aimed = [
         o
         for o in view.legal
-        if getattr(o.action, "target", None) in enemies
+        if getattr(o.action, "target", None) is not None
         and not (o.action.is_defence or o.action.is_guard or o.action.is_aim)
     ]
+    if not aimed:  # (most turns: no set of every enemy's id to make)
+        return aimed
+    enemies = {e.id for e in view.enemies}
+    return [o for o in aimed if getattr(o.action, "target", None) in enemies]
 
 
 def _reload(view: View) -> Offer | None:
@@ -148,8 +151,12 @@ def _provokes(view: View, offer: Offer) -> bool:
     fork of the fight (its own dice), where one exists; otherwise guessed, from any enemy
     close by holding as much AP as one's own cheapest blow costs."""
     me = view.me
-    near = view.distance_to(view.nearest or me) + 1.0
-    if not any(e.ap > 0 and view.distance_to(e) <= near for e in view.enemies):
+    nearest = view.nearest
+    near = view.distance_to(nearest or me) + 1.0
+    # (The nearest enemy first: it is close by, so when it has AP no one else is looked at.)
+    if not (nearest is not None and nearest.ap > 0) and not any(
+        e.ap > 0 and view.distance_to(e) <= near for e in view.enemies
+    ):
         return False  # no enemy close by has AP for anything
     if view.fork is None:
         price = min((o.cost for o in _hostile(view)), default=me.ap + 1)
