@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from math import hypot
 from operator import attrgetter, indexOf
 from typing import Any
 
@@ -26,6 +27,7 @@ from initiative.events import (
     Move,
     Offer,
     Pass,
+    Position,
     ReadyWeapon,
 )
 
@@ -136,14 +138,26 @@ def _step_back(view: View) -> Offer | None:
     if now > _reach(view) + 0.01:
         return None
     best = None
+    positions: list[Position] = []
     for offer in view.offers_of(Move):
         assert isinstance(offer.action, Move)
-        gap = min(distance(offer.action.to, e.position) for e in view.enemies)
+        if not positions:
+            positions = [e.position for e in view.enemies]
+        gap = _gap(offer.action.to, positions)
         if gap > now + 0.01 and (best is None or gap > best[0]):
             best = (gap, offer)
     if best is None or _provokes(view, best[1]):
         return None
     return best[1]
+
+
+def _gap(to: Position, positions: list[Position]) -> float:
+    """``min(distance(to, p) for p in positions)``, with one rounding: the unrounded lengths
+    (the very ``hypot`` that :func:`engine.distance` rounds) are compared, and only the least
+    is rounded, which gives the same value since rounding never reverses an order."""
+    x, y = to.x, to.y
+    lengths = [hypot(x - p.x, y - p.y) for p in positions]
+    return distance(to, positions[lengths.index(min(lengths))])
 
 
 def _provokes(view: View, offer: Offer) -> bool:
