@@ -430,14 +430,14 @@ def _ap(s: LiveState, e: APChanged) -> None:
         if not bucket:
             del by_ap[c.ap]
             own.discard(c.ap)
-        bucket = by_ap.get(e.ap)
-        if bucket is None:
-            bucket = by_ap[e.ap] = {}
+        found = by_ap.get(e.ap)
+        if found is None:
+            found = by_ap[e.ap] = {}
             own.add(e.ap)
         elif e.ap not in own:
-            bucket = by_ap[e.ap] = bucket.copy()
+            found = by_ap[e.ap] = found.copy()
             own.add(e.ap)
-        bucket[e.who] = None
+        found[e.who] = None
     s._put(replace(c, ap=e.ap))
 
 

@@ -252,10 +252,10 @@ def leaving_space(fight: Rules, who: str, to: Position) -> list[str]:
         near = [c[k] for k in fight.near(who, widest) if c[k].standing]
         around = [x for x in near if x.side != side] + [x for x in near if x.side == side]
     left = []
-    for c in around:
-        reach = melee_reach(fight, c.id) + 1e-9
-        if distance(c.position, start) <= reach and distance(c.position, to) > reach:
-            left.append(c.id)
+    for x in around:
+        reach = melee_reach(fight, x.id) + 1e-9
+        if distance(x.position, start) <= reach and distance(x.position, to) > reach:
+            left.append(x.id)
     return left
 
 
