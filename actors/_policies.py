@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from math import hypot
 from operator import attrgetter, indexOf
 from typing import Any
 
@@ -26,6 +27,7 @@ from initiative.events import (
     Move,
     Offer,
     Pass,
+    Position,
     ReadyWeapon,
 )
 
@@ -104,13 +106,16 @@ def _hostile(view: View) -> list[Offer]:
     attacks = offers_that(view, "is_attack")
     if attacks:
         return attacks
-    enemies = {e.id for e in view.enemies}
-    return [
+    aimed = [
         o
         for o in view.legal
-        if getattr(o.action, "target", None) in enemies
+        if getattr(o.action, "target", None) is not None
         and not (o.action.is_defence or o.action.is_guard or o.action.is_aim)
     ]
+    if not aimed:  # (most turns: no set of every enemy's id to make)
+        return aimed
+    enemies = {e.id for e in view.enemies}
+    return [o for o in aimed if getattr(o.action, "target", None) in enemies]
 
 
 def _reload(view: View) -> Offer | None:
@@ -133,9 +138,12 @@ def _step_back(view: View) -> Offer | None:
     if now > _reach(view) + 0.01:
         return None
     best = None
+    positions: list[Position] = []
     for offer in view.offers_of(Move):
         assert isinstance(offer.action, Move)
-        gap = min(distance(offer.action.to, e.position) for e in view.enemies)
+        if not positions:
+            positions = [e.position for e in view.enemies]
+        gap = _gap(offer.action.to, positions)
         if gap > now + 0.01 and (best is None or gap > best[0]):
             best = (gap, offer)
     if best is None or _provokes(view, best[1]):
@@ -143,13 +151,26 @@ def _step_back(view: View) -> Offer | None:
     return best[1]
 
 
+def _gap(to: Position, positions: list[Position]) -> float:
+    """``min(distance(to, p) for p in positions)``, with one rounding: the unrounded lengths
+    (the very ``hypot`` that :func:`engine.distance` rounds) are compared, and only the least
+    is rounded, which gives the same value since rounding never reverses an order."""
+    x, y = to.x, to.y
+    lengths = [hypot(x - p.x, y - p.y) for p in positions]
+    return distance(to, positions[lengths.index(min(lengths))])
+
+
 def _provokes(view: View, offer: Offer) -> bool:
     """Whether taking ``offer`` gives an enemy an opening with a blow at oneself: tried on a
     fork of the fight (its own dice), where one exists; otherwise guessed, from any enemy
     close by holding as much AP as one's own cheapest blow costs."""
     me = view.me
-    near = view.distance_to(view.nearest or me) + 1.0
-    if not any(e.ap > 0 and view.distance_to(e) <= near for e in view.enemies):
+    nearest = view.nearest
+    near = view.distance_to(nearest or me) + 1.0
+    # (The nearest enemy first: it is close by, so when it has AP no one else is looked at.)
+    if not (nearest is not None and nearest.ap > 0) and not any(
+        e.ap > 0 and view.distance_to(e) <= near for e in view.enemies
+    ):
         return False  # no enemy close by has AP for anything
     if view.fork is None:
         price = min((o.cost for o in _hostile(view)), default=me.ap + 1)

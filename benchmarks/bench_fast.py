@@ -1,22 +1,22 @@
 """The fast engine's figures, each a ratio measured in one run (against an older commit where
 the target says so).
 
-    git worktree add ../initiative-base 06061ef        # once: the commit to compare against
-    python benchmarks/bench_fast.py --baseline ../initiative-base [--quick]
+    git worktree add ../initiative-base 32adc96        # once: the commit to compare against
+    python -m venv ../base-venv && ../base-venv/bin/pip install -e '../initiative-base[env]'
+    python benchmarks/bench_fast.py --baseline-python ../base-venv/bin/python [--quick]
 
 Each figure runs this same file as a worker in a subprocess, so both versions run the same
 measuring code through APIs both have (``initiative.run``). This checkout's worker runs with the
 Python running this script, where the checkout must be installed (``pip install -e .``: its
-folders import as ``initiative.engine``, ...); the baseline's worker runs with ``PYTHONPATH``
-pointing at the baseline checkout, whose folders import as top-level ``engine``, .... Workers alternate between the
-two trees and the best of the repeats is kept, since the machine may be shared; quote the
+folders import as ``initiative.engine``, ...); the baseline's as said below. Workers alternate
+between the two trees and the best of the repeats is kept, since the machine may be shared; quote the
 machine's load (``uptime``) beside any figure.
 
 1. 4v4 melee fights per second through the library with the log written (``initiative.run``):
    this tree against the baseline.                                             target >= 8x
 2. Decisions per second through the Trio executor (a task per combatant) against a bare Trio
    round trip with the same number of tasks.                                   target >= 0.5
-3. Cost per decision at 1,000 combatants against 8 (two lines of melee fighters, one round;
+3. CPU cost per decision at 1,000 combatants against 8 (two lines of melee fighters, one round;
    whole fights through the library until 2,000 decisions were made, so fixed costs per fight
    are spread as they are in use), and the peak memory (max RSS) of the process that fought
    the 1,000.         target <= 2x,
@@ -28,20 +28,30 @@ machine's load (``uptime``) beside any figure.
 6. ``initiative --help`` start-up against ``python -c "import trio, msgspec, structlog"``.
                                                                                target <= 1.5x
 
-Issue 26's figures (each this tree against the baseline, alternating, the best of each):
+Issue 26's figures (each this tree against the baseline, alternating, the best of each, the
+1-minute load before and after; each with the built-in ``aggressive`` (``own``) and with the
+first legal offer (``first``, a policy file both trees load, :data:`FIRST`), whose decisions
+are the same in both trees, so the engines are compared on the same work: the ``run`` figure
+says whether the two trees' logs are byte-identical):
 
 7. ``batch``: ``initiative batch`` of the 4v4 with ``--jobs 1``, the command's own fights/s;
    beside it the rate in CPU time and the events per fight of each tree.       target >= 1.6x
 8. ``run``: ``initiative.run(path, seed, out=...)`` in a loop, the encounter given as its
    file.                                                                       target >= 2x
-9. ``env``: environment steps per second (CPU time), the AEC environment on the 4v4, every
-   agent playing the first valid action.                                       target >= 1.5x
-10. ``cluster`` (this tree only, asked for by name): ``batch --cluster local:2`` against
+9. ``decision``: CPU µs per in-line decision, 4v4 fights through ``initiative.run``, no log.
+                                                                               target <= 0.6x
+10. ``env``: environment steps per second (CPU time), the AEC environment on the 4v4, every
+    agent playing the first valid action.                                      target >= 1.5x
+11. ``cluster`` (this tree only, asked for by name): ``batch --cluster local:2`` against
     ``--jobs 2`` over 2,000 runs of the 4v4 (500 with ``--quick``).             target >= 0.9
+``scale`` runs in the baseline too when there is one.
 
-A baseline checkout with a ``.venv`` of its own (``python -m venv .venv && .venv/bin/pip
-install -e '.[env]'`` in it) runs its workers with that Python; one without runs them with
-this Python and ``PYTHONPATH`` (the flat layout of older commits).
+The baseline's workers run under a Python of their own, since both trees install their folders
+under ``initiative.``: ``--baseline-python V/bin/python`` (a venv where the baseline checkout is
+installed: ``python -m venv V && V/bin/pip install -e 'CHECKOUT[env]'``), or ``--baseline
+CHECKOUT`` with a ``CHECKOUT/.venv``; a checkout without one runs with this Python and
+``PYTHONPATH`` (the flat layout of older commits). Workers run from the temporary folder, so
+neither checkout's folders shadow the other's.
 
 With ``fights`` and a baseline it also prints the floor under the first figure: what the log
 alone costs per fight, whatever engine made it. The same 4v4 fights' events are made again
@@ -60,10 +70,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+sys.path.insert(0, str(HERE))  # (``_encounters``, when a worker runs from another folder)
 
 
 # --- workers (run in a subprocess under the tree being measured) -------------------------------
@@ -87,22 +99,61 @@ def _quiet() -> None:
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
 
 
-def _spec(per_side: int, *, rounds: int = 30, policy: str = "aggressive"):  # type: ignore[no-untyped-def]
+FIRST = """from initiative.actors import in_line
+
+
+@in_line
+def first(view):
+    return view.legal[0].action
+"""
+"""The like-for-like policy, given as a file both trees load: the first legal offer. Its
+decisions depend on nothing but the offers, so two trees whose rules offer the same actions in
+the same order fight the same fights, whatever their built-in policies do."""
+
+POLICIES = ("own", "first")
+"""``own``: the built-in ``aggressive`` (the examples' own policy, whose decisions may differ
+between the trees); ``first``: :data:`FIRST`."""
+
+
+def _scratch() -> Path:
+    """A folder for this worker's files, removed when it exits."""
+    import atexit
+    import shutil
+
+    path = Path(tempfile.mkdtemp(prefix="bench-"))
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
+def _lines_file(
+    tmp: str | Path, per_side: int = 4, *, rounds: int = 30, policy: str = "own"
+) -> Path:
+    """The melee lines of ``per_side`` a side written as an encounter file in ``tmp``, every
+    fighter playing ``policy`` (one of :data:`POLICIES`)."""
     from _encounters import melee_lines
 
+    name = "aggressive"
+    if policy == "first":
+        # One path for both trees: the encounter (and so the log's header) names it.
+        policy_file = Path(tempfile.gettempdir(), "initiative-bench", "first.py")
+        policy_file.parent.mkdir(exist_ok=True)
+        policy_file.write_text(FIRST)
+        name = f"{policy_file}:first"
+    path = Path(tmp) / f"lines{per_side}-{rounds}-{policy}.toml"
+    path.write_text(melee_lines(per_side, max_rounds=rounds, policy=name))
+    return path
+
+
+def _spec(per_side: int, *, rounds: int = 30, policy: str = "own"):  # type: ignore[no-untyped-def]
     engine = _package("engine")
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "lines.toml"
-        path.write_text(melee_lines(per_side, max_rounds=rounds, policy=policy))
-        return engine.load_encounter(path)
+    return engine.load_encounter(_lines_file(_scratch(), per_side, rounds=rounds, policy=policy))
 
 
-def worker_fights(count: int) -> dict[str, float]:
+def worker_fights(count: int, policy: str = "own") -> dict[str, float]:
     import initiative
 
     _quiet()
-    spec = _spec(4)
+    spec = _spec(4, policy=policy)
     with tempfile.TemporaryDirectory() as tmp:
         # Warm up: a first fight pays for imports a tree may make on first use (the baseline
         # makes them when ``initiative`` is imported), which are no fight's cost.
@@ -116,7 +167,7 @@ def worker_fights(count: int) -> dict[str, float]:
     return {"fights_per_s": count / seconds, "logs": logs.hexdigest()}  # type: ignore[dict-item]
 
 
-def worker_floor(count: int) -> dict[str, float]:
+def worker_floor(count: int, policy: str = "own") -> dict[str, float]:
     """The log's own work for the fights ``worker_fights`` plays: each event made again from
     its fields, encoded, chained and the lines written to a file, one file per fight."""
     import msgspec
@@ -150,7 +201,7 @@ def worker_floor(count: int) -> dict[str, float]:
     return {"us_per_fight": best / count * 1e6, "events_per_fight": events / count}
 
 
-def worker_lookahead(count: int) -> dict[str, float]:
+def worker_lookahead(count: int, policy: str = "own") -> dict[str, float]:
     import initiative
 
     _quiet()
@@ -168,7 +219,7 @@ def worker_lookahead(count: int) -> dict[str, float]:
     return {"us_per_lookahead_decision": seconds / decisions * 1e6}
 
 
-def worker_scale(per_side: int) -> dict[str, float]:
+def worker_scale(per_side: int, policy: str = "own") -> dict[str, float]:
     import resource
 
     import initiative
@@ -176,8 +227,8 @@ def worker_scale(per_side: int) -> dict[str, float]:
     PriorityGranted = _package("events").PriorityGranted
 
     _quiet()
-    spec = _spec(per_side, rounds=1)
-    initiative.run(_spec(2, rounds=1), 1)  # warm up: first-call costs are not per decision
+    spec = _spec(per_side, rounds=1, policy=policy)
+    initiative.run(_spec(2, rounds=1, policy=policy), 1)  # warm up: first-call costs
     # Whole one-round fights (seeds 1, 2, ...) until at least 2,000 decisions were made, so
     # the small fight's figure is not one fight's start-up over a handful of decisions.
     decisions = 0
@@ -185,9 +236,9 @@ def worker_scale(per_side: int) -> dict[str, float]:
     seed = 0
     while decisions < 2000:
         seed += 1
-        start = time.perf_counter()
+        start = time.process_time()  # (CPU time: the load moves it less than the clock)
         result = initiative.run(spec, seed)
-        seconds += time.perf_counter() - start
+        seconds += time.process_time() - start
         decisions += sum(isinstance(e, PriorityGranted) for e in result.events)
     return {
         "us_per_decision": seconds / decisions * 1e6,
@@ -196,7 +247,7 @@ def worker_scale(per_side: int) -> dict[str, float]:
     }
 
 
-def worker_trio(count: int) -> dict[str, float]:
+def worker_trio(count: int, policy: str = "own") -> dict[str, float]:
     import trio
 
     run_encounter = _package("actors").run_encounter
@@ -247,7 +298,7 @@ def worker_trio(count: int) -> dict[str, float]:
     }
 
 
-def worker_fold(repeat: int) -> dict[str, float]:
+def worker_fold(repeat: int, policy: str = "own") -> dict[str, float]:
     import msgspec
 
     import initiative
@@ -282,32 +333,51 @@ def worker_fold(repeat: int) -> dict[str, float]:
     }
 
 
-def _lines_file(tmp: str, per_side: int = 4) -> Path:
-    """The 4v4 (or ``per_side``) melee lines written as an encounter file in ``tmp``."""
-    from _encounters import melee_lines
-
-    path = Path(tmp) / f"lines{per_side}.toml"
-    path.write_text(melee_lines(per_side, max_rounds=30))
-    return path
-
-
-def worker_run(count: int) -> dict[str, float]:
+def worker_run(count: int, policy: str = "own") -> dict[str, float]:
     """``initiative.run(path, seed, out=...)`` in a loop, the encounter given as its file (as a
-    script calls it): fights per second, log written."""
+    script calls it): fights per second, log written; and a digest of the logs (so two trees'
+    fights can be compared byte for byte)."""
     import initiative
 
     _quiet()
     with tempfile.TemporaryDirectory() as tmp:
-        path = _lines_file(tmp)
+        path = _lines_file(tmp, policy=policy)
+        logs = Path(tmp, "logs")
+        logs.mkdir()
         initiative.run(path, count, out=Path(tmp) / "warm-up.jsonl")
         start, cpu = time.perf_counter(), time.process_time()
         for seed in range(count):
-            initiative.run(path, seed, out=Path(tmp) / f"{seed}.jsonl")
+            initiative.run(path, seed, out=logs / f"{seed:05}.jsonl")
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return {"fights_per_s": count / seconds, "fights_per_cpu_s": count / cpu}
+        digest = hashlib.blake2b(b"".join(p.read_bytes() for p in sorted(logs.iterdir())))
+    return {
+        "fights_per_s": count / seconds,
+        "fights_per_cpu_s": count / cpu,
+        "logs": digest.hexdigest(),  # type: ignore[dict-item]
+    }
 
 
-def worker_batch(count: int) -> dict[str, float]:
+def worker_decision(count: int, policy: str = "own") -> dict[str, float]:
+    """CPU µs per in-line decision: 4v4 fights through ``initiative.run`` (in line: every
+    policy qualifies), no log, the CPU time over the ``PriorityGranted`` events."""
+    import initiative
+
+    PriorityGranted = _package("events").PriorityGranted
+
+    _quiet()
+    spec = _spec(4, policy=policy)
+    initiative.run(spec, count)  # warm up
+    decisions = 0
+    cpu = 0.0
+    for seed in range(count):
+        start = time.process_time()
+        result = initiative.run(spec, seed)
+        cpu += time.process_time() - start
+        decisions += sum(isinstance(e, PriorityGranted) for e in result.events)
+    return {"us_per_decision": cpu / decisions * 1e6, "decisions": decisions}
+
+
+def worker_batch(count: int, policy: str = "own") -> dict[str, float]:
     """``initiative batch LINES --runs COUNT --jobs 1 --json`` of the 4v4: the command's own
     rate (wall clock), the rate in CPU time (the command's CPU seconds less those of a batch of
     20, so start-up is left out), and the events per fight (the fights of two trees differ when
@@ -327,7 +397,7 @@ def worker_batch(count: int) -> dict[str, float]:
         return done, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
     with tempfile.TemporaryDirectory() as tmp:
-        path = _lines_file(tmp)
+        path = _lines_file(tmp, policy=policy)
         db = Path(tmp) / "rows.db"
         _, small = command("--runs", "20", "--db", str(db))
         done, big = command("--runs", str(count), "--json")
@@ -340,7 +410,7 @@ def worker_batch(count: int) -> dict[str, float]:
     }
 
 
-def worker_env(episodes: int) -> dict[str, float]:
+def worker_env(episodes: int, policy: str = "own") -> dict[str, float]:
     """Environment steps per second (CPU time) on the 4v4: the AEC environment, every agent
     playing the first valid action, reward "win", no log."""
     import numpy as np
@@ -376,6 +446,7 @@ WORKERS = {
     "trio": worker_trio,
     "fold": worker_fold,
     "run": worker_run,
+    "decision": worker_decision,
     "batch": worker_batch,
     "env": worker_env,
 }
@@ -384,42 +455,75 @@ WORKERS = {
 # --- the driver ---------------------------------------------------------------------------------
 
 
-def python_of(tree: Path) -> str:
-    """The Python that runs ``tree``'s workers: this one for this checkout; for a baseline, the
-    one of its own venv (``tree/.venv``, where it is installed with ``pip install -e .``) if it
-    has one, else this one with ``PYTHONPATH`` (a checkout of the flat layout)."""
-    own = tree / ".venv" / "bin" / "python"
-    return str(own) if tree != ROOT and own.is_file() else sys.executable
+@dataclass(frozen=True)
+class Tree:
+    """A tree whose workers run this file: the Python that runs them, and their environment."""
+
+    label: str
+    python: str
+    env: dict[str, str]
 
 
-def tree_env(tree: Path) -> dict[str, str]:
+def _clean_env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     env.pop("BENCH_FLAT_LAYOUT", None)
-    if tree != ROOT and python_of(tree) == sys.executable:
-        env.update(PYTHONPATH=str(tree), BENCH_FLAT_LAYOUT="1")
     return env
 
 
-def run_worker(tree: Path, name: str, arg: int) -> dict[str, float]:
-    env = tree_env(tree)
+def this_tree() -> Tree:
+    """This checkout, run by the Python running this script (where it must be installed)."""
+    return Tree("this tree", sys.executable, _clean_env())
+
+
+def baseline_tree(checkout: Path | None, python: str | None) -> Tree:
+    """The baseline: ``python`` (a venv where the baseline checkout is installed) if given;
+    else the checkout's own ``.venv`` if it has one; else this Python with ``PYTHONPATH`` at the
+    checkout (the flat layout of older commits, whose folders import as top-level ``engine``)."""
+    env = _clean_env()
+    if python is None and checkout is not None:
+        own = checkout / ".venv" / "bin" / "python"
+        if own.is_file():
+            python = str(own)
+        else:
+            env.update(PYTHONPATH=str(checkout), BENCH_FLAT_LAYOUT="1")
+    tree = Tree("baseline", python or sys.executable, env)
+    module = "engine" if "BENCH_FLAT_LAYOUT" in env else "initiative.engine"
+    found = subprocess.run(
+        [tree.python, "-c", f"import {module} as e; print(e.__file__)"],
+        env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    where = Path(found.stdout.strip() or ".").resolve()
+    if found.returncode != 0 or ROOT in where.parents:
+        raise SystemExit(
+            f"the baseline's Python {tree.python} does not import a baseline's {module} "
+            f"(found {found.stdout.strip() or found.stderr.strip().splitlines()[-1:]}); make a "
+            "venv for the baseline checkout and `pip install -e CHECKOUT` in it"
+        )
+    print(f"baseline: {module} from {where.parent}")
+    return tree
+
+
+def run_worker(tree: Tree, name: str, arg: int, policy: str = "own") -> dict[str, float]:
     done = subprocess.run(
-        [python_of(tree), __file__, "--worker", name, str(arg)],
-        env=env,
+        [tree.python, __file__, "--worker", name, str(arg), policy],
+        env=tree.env,
+        cwd=tempfile.gettempdir(),  # (not this checkout: its folders would shadow a baseline's)
         capture_output=True,
         text=True,
         check=False,
     )
     if done.returncode != 0:
-        raise SystemExit(f"worker {name} under {tree} failed:\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+        raise SystemExit(f"worker {name} ({policy}) under {tree.label} failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
 def _check_installed() -> None:
     """This checkout must be what ``import initiative.engine`` finds with this Python."""
     found = subprocess.run(
         [sys.executable, "-c", "import initiative.engine as e; print(e.__file__)"],
-        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        env=_clean_env(),
+        cwd=tempfile.gettempdir(),
         capture_output=True,
         text=True,
         check=False,
@@ -433,17 +537,11 @@ def _check_installed() -> None:
         )
 
 
-def best(tree: Path, name: str, arg: int, key: str, repeat: int, *, low: bool = False) -> float:
-    values = [run_worker(tree, name, arg)[key] for _ in range(repeat)]
-    return min(values) if low else max(values)
-
-
 def startup(command: list[str], repeat: int) -> float:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        subprocess.run(command, env=env, capture_output=True, check=True)
+        subprocess.run(command, env=_clean_env(), capture_output=True, check=True)
         times.append(time.perf_counter() - start)
     return min(times)
 
@@ -455,13 +553,17 @@ def batch_rate(options: list[str], runs: int) -> float:
         done = subprocess.run(
             [sys.executable, "-m", "initiative", "batch", str(path), "--runs", str(runs),
              "--json", *options],
-            capture_output=True, text=True, check=True, env=tree_env(ROOT),
+            capture_output=True, text=True, check=True, env=_clean_env(),
         )  # fmt: skip
     return float(json.loads(done.stdout)["per_second"])
 
 
 def line(label: str, value: str) -> None:
-    print(f"{label:<58} {value}", flush=True)
+    print(f"{label:<62} {value}", flush=True)
+
+
+def load() -> float:
+    return os.getloadavg()[0]
 
 
 def main() -> None:
@@ -469,38 +571,57 @@ def main() -> None:
     parser.add_argument(
         "--baseline",
         type=Path,
-        help="a checkout of the commit to compare against (e.g. a git worktree of 06061ef)",
+        help="a checkout of the commit to compare against (e.g. a git worktree of 32adc96); "
+        "its .venv's Python runs its workers if it has one",
+    )
+    parser.add_argument(
+        "--baseline-python",
+        help="the Python of a venv where the baseline checkout is installed (pip install -e)",
     )
     parser.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
     parser.add_argument(
         "--only",
         nargs="*",
         default=None,
-        help="figures to run: fights trio scale fold lookahead help batch run env cluster"
-        " (all but cluster by default)",
+        help="figures to run: fights trio scale fold lookahead help batch run decision env"
+        " cluster (all but cluster by default)",
     )
-    parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--policies",
+        nargs="*",
+        choices=POLICIES,
+        default=list(POLICIES),
+        help="for batch, run, decision and scale: own (the built-in aggressive) and/or first "
+        "(a policy file, the first legal offer: the same decisions in both trees)",
+    )
+    parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        name, arg = args.worker
-        print(json.dumps(WORKERS[name](int(arg))))
+        name, arg, policy = args.worker
+        print(json.dumps(WORKERS[name](int(arg), policy)))
         return
     _check_installed()
 
     wanted = set(
-        args.only or ["fights", "batch", "run", "env", "trio", "scale", "fold", "lookahead", "help"]
-    )
+        args.only
+        or ["fights", "batch", "run", "decision", "env", "trio", "scale", "fold", "lookahead",
+            "help"]
+    )  # fmt: skip
     repeat = 2 if args.quick else 3
-    base = args.baseline.resolve() if args.baseline else None
-    if base is not None and not (base / "engine" / "_fight.py").is_file():
-        raise SystemExit(f"--baseline {base}: not a checkout of initiative")
+    new_tree = this_tree()
+    base: Tree | None = None
+    if args.baseline is not None or args.baseline_python is not None:
+        checkout = args.baseline.resolve() if args.baseline else None
+        if checkout is not None and not (checkout / "engine" / "_fight.py").is_file():
+            raise SystemExit(f"--baseline {checkout}: not a checkout of initiative")
+        base = baseline_tree(checkout, args.baseline_python)
     print(f"load: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} {os.getloadavg()[2]:.2f}")
 
     if "fights" in wanted:
         n = 20 if args.quick else 40
         news, olds = [], []
         for _ in range(repeat):  # alternate the two trees, keep the best of each
-            news.append(run_worker(ROOT, "fights", n))
+            news.append(run_worker(new_tree, "fights", n))
             if base is not None:
                 olds.append(run_worker(base, "fights", n))
         new = max(r["fights_per_s"] for r in news)
@@ -515,7 +636,7 @@ def main() -> None:
                 "       yes" if same else "  no (rules changed since; see README)",
             )
             floor = min(
-                (run_worker(ROOT, "floor", n) for _ in range(repeat)),
+                (run_worker(new_tree, "floor", n) for _ in range(repeat)),
                 key=lambda r: r["us_per_fight"],
             )
             budget = 1e6 / (8 * old)
@@ -529,7 +650,7 @@ def main() -> None:
     if "trio" in wanted:
         # Each worker measures both; the best of each over the repeats (a shared machine
         # slows a run down, never speeds it up).
-        runs = [run_worker(ROOT, "trio", 10 if args.quick else 20) for _ in range(repeat)]
+        runs = [run_worker(new_tree, "trio", 10 if args.quick else 20) for _ in range(repeat)]
         fights = max(r["trio_decisions_per_s"] for r in runs)
         bare = max(r["bare_round_trips_per_s"] for r in runs)
         line(
@@ -539,55 +660,23 @@ def main() -> None:
         line("round trips/s, bare Trio, same number of tasks", f"{bare:10,.0f}")
         line("  ratio (target >= 0.5)", f"{fights / bare:10.3f}")
 
-    if "scale" in wanted:
-        small = min(
-            (run_worker(ROOT, "scale", 4) for _ in range(repeat)),
-            key=lambda r: r["us_per_decision"],
-        )
-        larges = [run_worker(ROOT, "scale", 500) for _ in range(repeat)]
-        large = min(larges, key=lambda r: r["us_per_decision"])  # the best, as for the small
-        large["max_rss_mb"] = max(r["max_rss_mb"] for r in larges)  # the most memory of any
-        line("µs per decision, 8 combatants, one round", f"{small['us_per_decision']:10.1f}")
-        line(
-            f"µs per decision, 1,000 combatants ({large['decisions']:.0f} decisions)",
-            f"{large['us_per_decision']:10.1f}",
-        )
-        line(
-            "  ratio 1,000 / 8 (target <= 2)",
-            f"{large['us_per_decision'] / small['us_per_decision']:10.2f}",
-        )
-        line("  peak memory (max RSS) at 1,000, MB (target < 100)", f"{large['max_rss_mb']:10.1f}")
-
-    if "fold" in wanted:
-        got = run_worker(ROOT, "fold", 5 if args.quick else 10)
-        line("events/s, state (parse + fold)", f"{got['events'] / got['state_s']:10,.0f}")
-        line("events/s, typed msgspec decoding", f"{got['events'] / got['typed_s']:10,.0f}")
-        line("  ratio (target >= 0.5)", f"{got['typed_s'] / got['state_s']:10.3f}")
-        line(
-            "ns per event, the fold alone (engine.fold)",
-            f"{got['fold_s'] / got['events'] * 1e9:10,.0f}",
-        )
-
-    if "lookahead" in wanted:
-        n = 2 if args.quick else 4
-        new = best(ROOT, "lookahead", n, "us_per_lookahead_decision", repeat, low=True)
-        line("µs per lookahead decision (this tree)", f"{new:10,.0f}")
-        if base is not None:
-            old = best(base, "lookahead", n, "us_per_lookahead_decision", 1, low=True)
-            line("µs per lookahead decision (baseline)", f"{old:10,.0f}")
-            line("  ratio baseline / this tree (target >= 20)", f"{old / new:10.2f}")
-
-    def against(name: str, arg: int, key: str, label: str, target: str) -> None:
-        """This tree's figure against the baseline's, alternating, the best of each."""
+    def against(
+        name: str, arg: int, key: str, label: str, target: str, policy: str, *, low: bool = False
+    ) -> None:
+        """This tree's figure against the baseline's, alternating, the best of each (the
+        lowest with ``low``), with the load before and after."""
+        start = load()
         news, olds = [], []
         for _ in range(repeat):
-            news.append(run_worker(ROOT, name, arg))
+            news.append(run_worker(new_tree, name, arg, policy))
             if base is not None:
-                olds.append(run_worker(base, name, arg))
-        new = max(news, key=lambda r: r[key])
+                olds.append(run_worker(base, name, arg, policy))
+        pick = min if low else max
+        new = pick(news, key=lambda r: r[key])
+        label = f"{label}, {policy} policy"
         line(f"{label} (this tree)", f"{new[key]:10,.1f}")
         if base is not None:
-            old = max(olds, key=lambda r: r[key])
+            old = pick(olds, key=lambda r: r[key])
             line(f"{label} (baseline)", f"{old[key]:10,.1f}")
             line(f"  ratio ({target})", f"{new[key] / old[key]:10.2f}")
             if "fights_per_cpu_s" in new:
@@ -600,30 +689,91 @@ def main() -> None:
                     "  events per fight, this tree / baseline",
                     f"{new['events_per_fight']:4.0f} / {old['events_per_fight']:.0f}",
                 )
-                per_event = (new[key] * new["events_per_fight"]) / (
-                    old[key] * old["events_per_fight"]
+            if "decisions" in new:
+                line(
+                    "  decisions, this tree / baseline",
+                    f"{new['decisions']:4.0f} / {old['decisions']:.0f}",
                 )
-                line("  ratio of events per second", f"{per_event:10.2f}")
+            if "logs" in new:
+                same = {r["logs"] for r in news} == {r["logs"] for r in olds}
+                line("  logs byte-identical to the baseline's", "yes" if same else "no")
+        line("  load (1-minute) before, after", f"{start:10.2f} {load():.2f}")
 
-    if "batch" in wanted:
-        against(
-            "batch", 200 if args.quick else 400, "fights_per_s",
-            "4v4 batch --jobs 1, fights/s", "target >= 1.6",
-        )  # fmt: skip
-
-    if "run" in wanted:
-        against(
-            "run", 20 if args.quick else 40, "fights_per_s",
-            "4v4 initiative.run(path, out=...) in a loop, fights/s", "target >= 2",
-        )  # fmt: skip
+    for policy in args.policies:
+        if "batch" in wanted:
+            against(
+                "batch", 200 if args.quick else 400, "fights_per_s",
+                "4v4 batch --jobs 1, fights/s", "target >= 1.6", policy,
+            )  # fmt: skip
+        if "run" in wanted:
+            against(
+                "run", 20 if args.quick else 40, "fights_per_s",
+                "4v4 initiative.run(path, out=...) in a loop, fights/s", "target >= 2", policy,
+            )  # fmt: skip
+        if "decision" in wanted:
+            against(
+                "decision", 20 if args.quick else 40, "us_per_decision",
+                "4v4 CPU µs per in-line decision", "target <= 0.6", policy, low=True,
+            )  # fmt: skip
 
     if "env" in wanted:
         against(
             "env", 10 if args.quick else 20, "steps_per_s",
-            "4v4 environment steps/s (CPU)", "target >= 1.5",
+            "4v4 environment steps/s (CPU)", "target >= 1.5", "own",
         )  # fmt: skip
 
+    if "scale" in wanted:
+        trees = [new_tree] if base is None else [new_tree, base]
+        for policy in args.policies:
+            start = load()
+            found: dict[str, list[dict[str, float]]] = {}
+            for _ in range(repeat):  # alternating the trees and the sizes
+                for tree in trees:
+                    for size in (4, 500):
+                        found.setdefault(f"{tree.label} {size}", []).append(
+                            run_worker(tree, "scale", size, policy)
+                        )
+            for tree in trees:
+                small = min(found[f"{tree.label} 4"], key=lambda r: r["us_per_decision"])
+                larges = found[f"{tree.label} 500"]
+                large = min(larges, key=lambda r: r["us_per_decision"])  # the best of each
+                rss = max(r["max_rss_mb"] for r in larges)  # the most memory of any
+                who = f"{policy} policy, {tree.label}"
+                line(f"µs per decision, 8 combatants, one round, {who}",
+                     f"{small['us_per_decision']:10.1f}")  # fmt: skip
+                line(
+                    f"µs per decision, 1,000 combatants ({large['decisions']:.0f} decisions)",
+                    f"{large['us_per_decision']:10.1f}",
+                )
+                line(
+                    "  ratio 1,000 / 8 (target <= 2)",
+                    f"{large['us_per_decision'] / small['us_per_decision']:10.2f}",
+                )
+                line("  peak memory (max RSS) at 1,000, MB (target < 100)", f"{rss:10.1f}")
+            line("  load (1-minute) before, after", f"{start:10.2f} {load():.2f}")
+
+    if "fold" in wanted:
+        got = run_worker(new_tree, "fold", 5 if args.quick else 10)
+        line("events/s, state (parse + fold)", f"{got['events'] / got['state_s']:10,.0f}")
+        line("events/s, typed msgspec decoding", f"{got['events'] / got['typed_s']:10,.0f}")
+        line("  ratio (target >= 0.5)", f"{got['typed_s'] / got['state_s']:10.3f}")
+        line(
+            "ns per event, the fold alone (engine.fold)",
+            f"{got['fold_s'] / got['events'] * 1e9:10,.0f}",
+        )
+
+    if "lookahead" in wanted:
+        n = 2 if args.quick else 4
+        news = [run_worker(new_tree, "lookahead", n) for _ in range(repeat)]
+        new = min(r["us_per_lookahead_decision"] for r in news)
+        line("µs per lookahead decision (this tree)", f"{new:10,.0f}")
+        if base is not None:
+            old = run_worker(base, "lookahead", n)["us_per_lookahead_decision"]
+            line("µs per lookahead decision (baseline)", f"{old:10,.0f}")
+            line("  ratio baseline / this tree (target >= 20)", f"{old / new:10.2f}")
+
     if "cluster" in wanted:
+        start = load()
         runs = 500 if args.quick else 2000
         jobs, cluster = [], []
         for _ in range(repeat):
@@ -632,6 +782,7 @@ def main() -> None:
         line(f"4v4 batch --jobs 2, fights/s over {runs}", f"{max(jobs):10,.1f}")
         line(f"4v4 batch --cluster local:2, fights/s over {runs}", f"{max(cluster):10,.1f}")
         line("  ratio (target >= 0.9)", f"{max(cluster) / max(jobs):10.2f}")
+        line("  load (1-minute) before, after", f"{start:10.2f} {load():.2f}")
 
     if "help" in wanted:
         r = 5 if args.quick else 10

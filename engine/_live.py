@@ -66,6 +66,17 @@ WIDE = 6
 _ALL = "\0all"
 """The key of every standing id in :meth:`LiveState.standing_ids` (no side is called that)."""
 
+# What a copy shares with its original until one of them writes to it (:meth:`LiveState.copy`):
+# one bit per group of containers, set in both on a copy, cleared by the first write.
+_COMBATANTS = 1
+_JOINED = 2
+_STANDING = 4  # ``_standing``, ``_states`` and ``_pos``
+_CELLS = 8  # the grid's outer dict (a cell's dict of ids is replaced, never changed)
+_AP = 16  # ``_by_ap``'s outer dict (a bucket is copied on its first write: ``_own_ap``)
+_HOLDING = 32
+_TIMED = 64
+_EVERYTHING = 127
+
 
 def _cell(p: Position) -> tuple[int, int]:
     return (math.floor(p.x / CELL), math.floor(p.y / CELL))
@@ -92,7 +103,9 @@ class LiveState:
         "_by_ap",
         "_cells",
         "_joined",
+        "_own_ap",
         "_pos",
+        "_shared",
         "_standing",
         "_states",
         "active",
@@ -146,6 +159,11 @@ class LiveState:
         self.timed: dict[tuple[str, str], int] = {}
         """Conditions the GM gave for a number of rounds: ``(who, condition)`` to the round
         at whose end it ends (the fight ends it then; not part of the frozen state)."""
+        self._shared = 0
+        """The containers this state shares with a copy (bits such as ``_CELLS``): copied on
+        the first write to them, by whichever of the two writes first."""
+        self._own_ap: set[int] = set()
+        """The AP buckets of ``_by_ap`` this state copied since it last shared them."""
 
     # --- reading ------------------------------------------------------------------------------
 
@@ -172,6 +190,7 @@ class LiveState:
             self._pos = {k: i for members in by_side.values() for i, k in enumerate(members)}
             self._standing = by_side
             by_side[_ALL] = ids
+            self._shared &= ~_STANDING
         return self._standing
 
     def standing_side_count(self) -> int:
@@ -222,6 +241,8 @@ class LiveState:
             self._by_ap = by_ap = {}
             for c in self.combatants.values():
                 by_ap.setdefault(c.ap, {})[c.id] = None
+            self._shared &= ~_AP
+            self._own_ap = set(by_ap)
         found: list[str] = []
         for ap, ids in by_ap.items():
             if ap >= least:
@@ -286,7 +307,12 @@ class LiveState:
         return f"Live{self.freeze()!r}"
 
     def copy(self) -> LiveState:
-        """An independent copy (the combatant values are immutable and shared)."""
+        """An independent copy (the combatant values are immutable and shared).
+
+        Copy on write: the copy shares every container with this state, and whichever of the
+        two first writes to one copies it then (a fork, and the place a forked fight keeps at
+        each turn decision, copy the state, which at 1,000 combatants meant copying the grid's
+        cells and the AP buckets one by one, though the next event changes one or two)."""
         new = LiveState.__new__(LiveState)
         # Every slot, each set once (a fork copies the state at least once).
         new.seq = self.seq
@@ -299,22 +325,41 @@ class LiveState:
         new.ended = self.ended
         new.winner = self.winner
         new.layout = self.layout
-        new.combatants = self.combatants.copy()
-        new.rank = self.rank.copy()
-        new._joined = self._joined.copy()
-        standing = self._standing
-        if standing is not None:  # the index copied, not sorted again on first use
-            new._standing = {k: v.copy() for k, v in standing.items()}
-            new._states = {k: v.copy() for k, v in self._states.items()}
-            new._pos = self._pos.copy()
-        else:
-            new._standing, new._states, new._pos = None, {}, {}
-        new._cells = {k: v.copy() for k, v in self._cells.items()}
-        by_ap = self._by_ap
-        new._by_ap = None if by_ap is None else {k: v.copy() for k, v in by_ap.items()}
-        new.holding = {k: v.copy() for k, v in self.holding.items()}
-        new.timed = self.timed.copy()
+        new.combatants = self.combatants
+        new.rank = self.rank  # (replaced whole by an order, never changed)
+        new._joined = self._joined
+        new._standing = self._standing
+        new._states = self._states
+        new._pos = self._pos
+        new._cells = self._cells
+        new._by_ap = self._by_ap
+        new.holding = self.holding
+        new.timed = self.timed
+        new._own_ap = set()
+        self._own_ap = set()
+        new._shared = self._shared = _EVERYTHING
         return new
+
+    def _unshare(self, what: int) -> None:
+        """Copy the containers of ``what`` (bits) this state shares with a copy."""
+        shared = self._shared & what
+        self._shared ^= shared
+        if shared & _COMBATANTS:
+            self.combatants = self.combatants.copy()
+        if shared & _JOINED:
+            self._joined = self._joined.copy()
+        if shared & _STANDING and self._standing is not None:
+            self._standing = {k: v.copy() for k, v in self._standing.items()}
+            self._states = {k: v.copy() for k, v in self._states.items()}
+            self._pos = self._pos.copy()
+        if shared & _CELLS:
+            self._cells = self._cells.copy()
+        if shared & _AP and self._by_ap is not None:
+            self._by_ap = self._by_ap.copy()
+        if shared & _HOLDING:
+            self.holding = {k: v.copy() for k, v in self.holding.items()}
+        if shared & _TIMED:
+            self.timed = self.timed.copy()
 
     # --- changing -----------------------------------------------------------------------------
 
@@ -323,21 +368,36 @@ class LiveState:
         self._standing = None
         self._states = {}
         self._pos = {}
+        self._shared &= ~_STANDING
 
     def _put(self, new: CombatantState) -> None:
         """Make ``new`` the value of its combatant (in the standing index too)."""
+        if self._shared & (_COMBATANTS | _STANDING):
+            self._unshare(_COMBATANTS | _STANDING)
         self.combatants[new.id] = new
         at = self._pos.get(new.id)
         if at is not None:
             self._states[new.side][at] = new
 
     def _place(self, who: str, old: Position | None, new: Position | None) -> None:
+        """Move ``who`` in the grid. A cell's dict is replaced, not changed, so a copy of the
+        state shares the cells it has not moved anyone in."""
+        if self._shared & _CELLS:
+            self._unshare(_CELLS)
+        cells = self._cells
         if old is not None:
-            cell = self._cells.get(_cell(old))
-            if cell is not None:
-                cell.pop(who, None)
+            key = _cell(old)
+            cell = cells.get(key)
+            if cell is not None and who in cell:
+                cell = cell.copy()
+                del cell[who]
+                cells[key] = cell
         if new is not None:
-            self._cells.setdefault(_cell(new), {})[who] = None
+            key = _cell(new)
+            cell = cells.get(key)
+            cell = {} if cell is None else cell.copy()
+            cell[who] = None
+            cells[key] = cell
 
     def apply(self, event: Event) -> None:
         """Change the state as ``event`` says (the fight runs this in line in ``emit``)."""
@@ -357,11 +417,27 @@ def _ap(s: LiveState, e: APChanged) -> None:
     c = s.combatants[e.who]
     by_ap = s._by_ap
     if by_ap is not None and c.ap != e.ap:
+        if s._shared & _AP:
+            s._unshare(_AP)
+            by_ap = s._by_ap
+            assert by_ap is not None
+        own = s._own_ap
         bucket = by_ap[c.ap]
+        if c.ap not in own:  # shared with a copy: this state's own copy of it first
+            bucket = by_ap[c.ap] = bucket.copy()
+            own.add(c.ap)
         del bucket[e.who]
         if not bucket:
             del by_ap[c.ap]
-        by_ap.setdefault(e.ap, {})[e.who] = None
+            own.discard(c.ap)
+        found = by_ap.get(e.ap)
+        if found is None:
+            found = by_ap[e.ap] = {}
+            own.add(e.ap)
+        elif e.ap not in own:
+            found = by_ap[e.ap] = found.copy()
+            own.add(e.ap)
+        found[e.who] = None
     s._put(replace(c, ap=e.ap))
 
 
@@ -407,6 +483,8 @@ def _closed(s: LiveState, e: OpeningClosed) -> None:
 def _condition_added(s: LiveState, e: ConditionAdded) -> None:
     s.layout += 1
     c = s.combatants[e.who]
+    if s._shared & _HOLDING:
+        s._unshare(_HOLDING)
     if e.condition not in c.conditions:
         s._put(replace(c, conditions=(*c.conditions, e.condition)))
         s.holding.setdefault(e.condition, set()).add(e.who)
@@ -415,6 +493,8 @@ def _condition_added(s: LiveState, e: ConditionAdded) -> None:
 def _condition_removed(s: LiveState, e: ConditionRemoved) -> None:
     s.layout += 1
     c = s.combatants[e.who]
+    if s._shared & (_HOLDING | _TIMED):
+        s._unshare(_HOLDING | _TIMED)
     s._put(replace(c, conditions=tuple(k for k in c.conditions if k != e.condition)))
     s.holding.get(e.condition, set()).discard(e.who)
     if s.timed:
@@ -426,6 +506,8 @@ def _gm(s: LiveState, e: GmOverride) -> None:
     other events the override makes follow, each with its own change)."""
     o = e.override
     if isinstance(o, AddCondition) and o.rounds is not None:
+        if s._shared & _TIMED:
+            s._unshare(_TIMED)
         s.timed[(o.who, o.condition)] = max(s.round, 1) + o.rounds - 1
 
 
@@ -436,6 +518,8 @@ def _counter(s: LiveState, e: CounterChanged) -> None:
 
 def _unstand(s: LiveState, who: str) -> None:
     """Take ``who`` out of the standing index (kept in order, so no re-sort is needed)."""
+    if s._shared & _STANDING:
+        s._unshare(_STANDING)
     standing = s._standing
     c = s.combatants[who]
     if standing is not None and c.standing:
@@ -466,11 +550,14 @@ def _left(s: LiveState, e: CombatantLeft) -> None:
 def _joined(s: LiveState, e: CombatantJoined) -> None:
     """A new value even for an id that joined before (the key keeps its place)."""
     s.layout += 1
+    if s._shared & (_COMBATANTS | _JOINED | _HOLDING):
+        s._unshare(_COMBATANTS | _JOINED | _HOLDING)
     old = s.combatants.get(e.who)
     if old is not None:
         for held in s.holding.values():
             held.discard(e.who)
     s._by_ap = None
+    s._shared &= ~_AP
     s.combatants[e.who] = CombatantState(
         id=e.who, side=e.side, hp=e.hp, max_hp=e.hp, ap=e.ap, position=e.position
     )

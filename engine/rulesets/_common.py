@@ -63,7 +63,20 @@ def melee_reach(fight: Rules, who: str) -> float:
     """The longest melee reach among ``who``'s weapons: the space it threatens, which is what
     leaving someone's space (openings) and laying hands on someone (:func:`check_melee_target`)
     are measured by."""
-    return max((w.reach for w in weapons(fight, who) if not w.ranged), default=UNARMED.reach)
+    spec = fight.spec(who)
+    kept = _REACHES.get(id(spec))
+    if kept is not None and kept[0] is spec:  # (a spec is immutable: its reach too)
+        return kept[1]
+    reach = max((w.reach for w in weapons(fight, who) if not w.ranged), default=UNARMED.reach)
+    if len(_REACHES) >= 4096:  # (the encounters of a long session: start afresh)
+        _REACHES.clear()
+    _REACHES[id(spec)] = (spec, reach)
+    return reach
+
+
+_REACHES: dict[int, tuple[object, float]] = {}
+"""Each combatant spec's melee reach, asked several times a move; the entry holds the spec, so
+its ``id`` is not reused while the entry stands."""
 
 
 def _limit(weapon: Weapon) -> float:
@@ -238,12 +251,12 @@ def leaving_space(fight: Rules, who: str, to: Position) -> list[str]:
         side = c[who].side
         near = [c[k] for k in fight.near(who, widest) if c[k].standing]
         around = [x for x in near if x.side != side] + [x for x in near if x.side == side]
-    return [
-        c.id
-        for c in around
-        if distance(c.position, start) <= melee_reach(fight, c.id) + 1e-9
-        and distance(c.position, to) > melee_reach(fight, c.id) + 1e-9
-    ]
+    left = []
+    for x in around:
+        reach = melee_reach(fight, x.id) + 1e-9
+        if distance(x.position, start) <= reach and distance(x.position, to) > reach:
+            left.append(x.id)
+    return left
 
 
 def _widest_melee_reach(fight: Rules) -> float:

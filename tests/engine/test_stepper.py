@@ -12,6 +12,7 @@ from initiative.engine.rulesets._common import attack_offers, move_offers
 from initiative.events import RoundStarted, StateDigested, encode_lines
 
 from initiative import engine
+from tests import helpers
 from tests.test_determinism import encounters
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -173,23 +174,63 @@ def test_a_fork_taken_after_a_reseed_replays_with_it():
         assert branch.state == fight.state
 
 
-def test_a_copy_of_the_live_state_holds_every_slot_and_shares_no_index():
-    """``LiveState.copy`` names its slots one by one: a copy must have each of them, equal to
-    the original's, and changing the copy must leave the original's indexes alone."""
+def _lines(per_side: int) -> str:
+    """Two facing lines of melee fighters, each with an enemy in reach (the benchmark's)."""
+    text = 'ruleset = "openings"\nname = "lines"\nseed = 1\nsides = ["red", "blue"]\n'
+    text += "max_rounds = 2\n"
+    for side, y in (("red", 0), ("blue", 1)):
+        for i in range(per_side):
+            text += (
+                f'[[combatants]]\nid = "{side}{i}"\nside = "{side}"\nhp = 12\n'
+                f"position = [{i}, {y}]\nspeed = 5\n"
+                "stats = { agility = 2, strength = 2, defense = 2 }\n"
+                'weapons = [{ name = "sword", damage = "1d8" }]\npolicy = "aggressive"\n'
+            )
+    return text
+
+
+def _answers(live):  # type: ignore[no-untyped-def]
+    """What a live state answers: its value and what each index says."""
+    return (
+        live.freeze(),
+        [c.id for c in live.standing()],
+        [[c.id for c in live.side_standing(side)] for side in ("red", "blue")],
+        sorted(live.with_ap(1)),
+        {k: sorted(v) for k, v in live.holding.items()},
+        {k: (sorted(live.near(c.position, 0.5)), sorted(live.near(c.position, 6.0)))
+         for k, c in live.combatants.items()},
+    )  # fmt: skip
+
+
+def _live(events):  # type: ignore[no-untyped-def]
+    """A fresh live state of ``events``, its lazy indexes built."""
     from initiative.engine._live import LiveState
 
-    fight = Fight(engine.load_encounter(SKIRMISH), 7)
-    stepper = Stepper(fight)
-    stepper.play(lambda token: aggressive(token.view), limit=12)
-    live = fight.state
-    live.with_ap(0)  # build the lazy AP index, so it is copied too
-    copy = live.copy()
-    for name in LiveState.__slots__:
-        assert getattr(copy, name) == getattr(live, name), name
-    containers = [n for n in LiveState.__slots__ if isinstance(getattr(live, n), dict | list)]
-    assert containers and all(getattr(copy, n) is not getattr(live, n) for n in containers)
-    before = live.freeze()
-    who = next(iter(copy.combatants))
-    copy._put(msgspec.structs.replace(copy.combatants[who], hp=-99))
-    copy._reindex()
-    assert live.freeze() == before and copy.combatants[who].hp == -99
+    live = LiveState()
+    for event in events:
+        live.apply(event)
+    live.standing_ids()
+    live.with_ap(0)
+    return live
+
+
+def test_a_copy_of_the_live_state_and_its_original_change_apart():
+    """``LiveState.copy`` shares the containers until one of the two writes to them (copy on
+    write). Copies taken through a fight of 40 (the position grid in use), with every index
+    built: one goes on through the rest of the events, as does the original, while the other
+    stays; each answers, value and index by index, as a fresh state of its events does."""
+    from initiative.engine._live import LiveState
+
+    events = helpers.fight(_lines(20), seed=3).events
+    assert not _live(events).covers(0.5)  # (the grid is asked, not everyone listed)
+    final = _answers(_live(events))
+    for at in range(40, len(events), len(events) // 6):
+        live = _live(events[:at])
+        kept, going = live.copy(), live.copy()
+        for name in LiveState.__slots__:
+            assert getattr(kept, name) == getattr(live, name), name
+        for event in events[at:]:
+            live.apply(event)
+            going.apply(event)
+        assert _answers(kept) == _answers(_live(events[:at]))
+        assert _answers(live) == _answers(going) == final
