@@ -10,7 +10,7 @@ decisions with more than one offer, measured in the worker with `time.process_ti
 prints `search`'s win rate against the strongest built-in at three budgets of rollouts, the
 last the default (its games are those of the first table): a strength-against-time curve.
 
-    python benchmarks/search_strength.py [--seeds 50] [--jobs 2] [--opponent tactician]
+    python benchmarks/search_strength.py [--seeds 20] [--jobs 2] [--opponent tactician]
         [--budgets 5 10 20] [--examples openings-duel ...]
 
 Each game is an ordinary fight of named policies (`search:rollouts=N`, `tactician`, ...),
@@ -129,7 +129,9 @@ def report(outcomes: list[Outcome]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", type=int, default=50, help="paired seeds (two games each)")
+    parser.add_argument(
+        "--seeds", type=int, default=20, help="paired seeds (two games each; 20 fit an hour)"
+    )
     parser.add_argument("--seed-start", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--opponent", default="tactician", help="the strongest built-in")
