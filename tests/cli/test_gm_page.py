@@ -30,6 +30,19 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
 IMAGES = ROOT / "docs" / "images"
 
+#: Stops a page's clock 3 s into every countdown it shows, so that its screenshot is the same
+#: from one run to the next (the pages are not used after their screenshots).
+STILL = """() => {
+  const p = window.initiativePage, t = performance.now();
+  performance.now = () => t;
+  if (p.asked) p.shownAt = t - 3000;
+  for (const c of Object.values(p.clocks)) {  // (a clock frame's time left, rounded up)
+    c.total = Math.ceil(c.total);
+    c.until = t + 1000 * (c.total - 3);
+  }
+  tick();
+}"""
+
 #: The pairs of map labels whose boxes overlap, and the labels that leave the map, as the page
 #: itself measures them.
 OVERLAPS = """() => {
@@ -176,7 +189,8 @@ def test_gm_spectator_and_seat_pages_follow_the_fight(tmp_path: Path) -> None:
                 assert gm.locator("#map .token[data-id='priest'] .reach").is_visible()
                 IMAGES.mkdir(exist_ok=True)
                 for page, name in ((gm, "page-gm"), (watch, "page-watch"), (seat, "page-seat")):
-                    page.screenshot(path=str(IMAGES / f"{name}.png"), full_page=True)
+                    page.evaluate(STILL)  # the countdowns read the same in every run
+                    page.screenshot(path=str(IMAGES / f"{name}.png"), full_page=True, animations="disabled")
                 # Labels never overlap on any bundled example, at three points of each fight:
                 # the spectator page, told those table frames.
                 checked = browser.new_page(viewport={"width": 1280, "height": 900})
