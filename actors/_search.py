@@ -3,10 +3,15 @@
 Each iteration of the search takes a fork of the fight at the decision being asked
 (:attr:`engine.View.fork`) with dice of its own, walks down a tree of this combatant's own
 decisions, adds one node, plays on with the rollout policy to a horizon in game time (the end
-of the round after this one, by default) and scores the position it reaches with the
-evaluation; the score is added to every node on the way down. (The structure is the usual
+of the second round after this one, by default; or the fight's end) and scores the position it
+reaches with the evaluation (by default :func:`outcome`: a win or a loss, and the sides' hit
+points); the score is added to every node on the way down. (The structure is the usual
 select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.)
 
+- **Budget.** ``rollouts`` iterations, and at most ``steps`` decisions made in all the forks of
+  one search (both deterministic: a step costs about the same CPU time in a ruleset, so
+  ``steps`` holds a decision's cost near a fixed CPU time where rollouts are long, and lets
+  short ones run the full count); ``seconds`` optionally caps CPU time.
 - **Chance by sampling.** The dice are not in the tree: every iteration rolls fresh ones (a
   fork's own stream, drawn from this policy's stream), so a node's mean is over the dice as
   well as over what follows (open-loop search, as open-loop UCT does for stochastic games).
@@ -14,17 +19,17 @@ select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.
   numbers), so the candidates are compared on the same luck, as ``lookahead`` compares them.
 - **The tree holds this combatant's decisions only.** A node is the sequence of its own
   actions since the root; everyone else (the enemies and its allies) is played by the rollout
-  policy, in the tree as after it: the opponent is modelled, not minimized over. With tens of
-  rollouts a decision, a tree that also branched on every enemy's choice would stay a few nodes
-  deep, and the model is what the rollouts assume anyway. Decisions with a single legal offer
-  are taken without a node. Because the dice differ, the offers at a node differ from one
-  visit to the next: each visit chooses among the children legal at that visit.
-- **The root: sequential halving.** The candidates are the first of the prior order (the
-  rollout policy's own choice, then one offer of each other kind of action, then the rest; see
-  :meth:`_Tree._prior`), at most a quarter of the budget of them
-  (at least two); the budget is shared between them in phases, the worse half dropped after
-  each (never the prior), as simple-regret searches do at the root, where only the choice
-  counts.
+  policy (the enemies by ``opponent``, when given), in the tree as after it: the opponent is
+  modelled, not minimized over. With tens of rollouts a decision, a tree that also branched
+  on every enemy's choice would stay a few nodes deep, and the model is what the rollouts
+  assume anyway. Decisions with a single legal offer are taken without a node. Because the
+  dice differ, the offers at a node differ from one visit to the next: each visit chooses
+  among the children legal at that visit.
+- **The root: sequential halving.** The candidates are the first ``width`` of the prior order
+  (the rollout policy's own choice, then one offer of each other kind of action, then the
+  rest; see :meth:`_Tree._prior`); the budget is shared between them in phases, the worse
+  half dropped after each (never the prior), as simple-regret searches do at the root, where
+  only the choice counts.
 - **Below it: UCT with progressive widening.** A node visited ``n`` times considers at most
   ``ceil(widening * sqrt(n + 1))`` of its offers, in the prior order, so a decision with many
   offers is explored deep before wide; among those tried it takes the highest upper confidence
@@ -60,8 +65,40 @@ Evaluation = Callable[[Any, str], float]
 """``evaluate(state, side) -> score``: how good a fork's state is for ``side`` (higher is
 better); ``state`` is the fork's live state (``combatants``, ``ended``, ``winner``, ...)."""
 
-ROLLOUTS = 10
+ROLLOUTS = 20
 """The default budget: rollouts per decision (see ``docs/policies.md`` for what it costs)."""
+
+STEPS = 600
+"""The default cap on the decisions the forks of one search make (all rollouts together): a
+budget proportional to CPU time that is still deterministic (see ``docs/policies.md``)."""
+
+ROUNDS = 2
+"""The default horizon: rounds played on after the decision's round."""
+
+ROLLOUT = "tactician"
+"""The default rollout policy (by name: made anew for each decision): the prior and the model
+of everyone in the forks."""
+
+
+def outcome(state: Any, side: str) -> float:
+    """The score of a fight's end for ``side``: one for a win, minus one for a loss, nothing
+    for no winner, plus a half of the difference between the sides' mean shares of hit points
+    left (so a close fight scores apart from a rout, and a fight cut short by the horizon or
+    the round limit by who was ahead)."""
+    mine = theirs = 0.0
+    n_mine = n_theirs = 0
+    for c in state.combatants.values():
+        share = max(c.hp, 0) / c.max_hp if c.max_hp > 0 else 0.0
+        if c.side == side:
+            mine += share
+            n_mine += 1
+        else:
+            theirs += share
+            n_theirs += 1
+    score = 0.5 * (mine / max(n_mine, 1) - theirs / max(n_theirs, 1))
+    if state.ended and state.winner is not None:
+        score += 1.0 if state.winner == side else -1.0
+    return score
 
 
 def first_offer(view: View) -> Action:
@@ -93,11 +130,14 @@ class _Node:
 class Search:
     """Monte Carlo tree search over forks of the fight (see the module's docs).
 
-    ``rollouts`` is the budget of iterations per decision (deterministic); ``seconds``, when
-    given, also stops the search once this much CPU time has gone (not deterministic).
-    ``rollout`` plays everyone but this combatant in the tree, and everyone after it;
-    ``evaluate`` scores the fork's state at the horizon, the end of round ``rounds`` after
-    the decision's round (a fight that ends earlier is scored where it ends).
+    ``rollouts`` is the budget of iterations per decision and ``steps`` (None: no cap) the
+    most decisions all its forks may make (both deterministic); ``seconds``, when given, also
+    stops the search once this much CPU time has gone (not deterministic). ``rollout`` plays
+    everyone but this combatant in the tree, and everyone after it (``opponent``, when given,
+    plays the enemies instead); ``evaluate`` scores the fork's state at the horizon, the end of
+    round ``rounds`` after the decision's round (None: the fight's end, or ``horizon``
+    decisions; a fight that ends earlier is scored where it ends). ``width`` is how many
+    offers the root compares (None: a quarter of the rollouts, at least two).
     """
 
     warm = False
@@ -110,18 +150,27 @@ class Search:
         *,
         rollouts: int = ROLLOUTS,
         seconds: float | None = None,
-        rollout: Callable[[View], Action] | str = first_offer,
-        evaluate: Evaluation = hp_balance,
-        rounds: int = 1,
+        rollout: Callable[[View], Action] | str | None = None,
+        evaluate: Evaluation = outcome,
+        rounds: int | None = ROUNDS,
         exploration: float = 0.3,
         widening: float = 1.0,
-        confidence: float = 2.0,
-        horizon: int = 400,
+        confidence: float = 1.5,
+        horizon: int = 2000,
+        steps: int | None = STEPS,
+        width: int | None = 3,
+        opponent: Callable[[View], Action] | str | None = None,
     ) -> None:
         if rollouts < 1:
             raise ValueError(f"search needs at least one rollout, got {rollouts}")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"search's seconds must be positive, got {seconds}")
+        if steps is not None and steps < 1:
+            raise ValueError(f"search's steps must be at least 1, got {steps}")
+        if width is not None and width < 2:
+            raise ValueError(f"search's width must be at least 2, got {width}")
+        if rounds is not None and rounds < 0:
+            raise ValueError(f"search's rounds must be 0 or more, got {rounds}")
         rng = ctx.rng if ctx is not None else Rng(0, "policy/search")
         self.seed = rng.seed
         self.stream = f"{rng.stream}/search"
@@ -131,6 +180,8 @@ class Search:
         self.rollout: Callable[[View], Action] = first_offer
         self.model = ""
         """The rollout policy's built-in name, when given by name (made anew each decision)."""
+        if rollout is None:  # the default: the built-in ROLLOUT, or the first offer with no ctx
+            rollout = first_offer if ctx is None else ROLLOUT
         if isinstance(rollout, str):
             if ctx is None or rollout not in BUILTIN or rollout in _NOT_MODELS:
                 raise ValueError(f"{rollout!r} is not a built-in policy to roll out with")
@@ -143,6 +194,17 @@ class Search:
         self.widening = widening
         self.confidence = confidence
         self.horizon = horizon
+        self.steps = steps
+        self.width = width
+        self.opponent_model = ""
+        """The enemies' model's built-in name, when given by name (made anew each decision)."""
+        self.opponent: Callable[[View], Action] | None = None
+        if isinstance(opponent, str):
+            if ctx is None or opponent not in BUILTIN or opponent in _NOT_MODELS:
+                raise ValueError(f"{opponent!r} is not a built-in policy to roll out with")
+            self.opponent_model = opponent
+        else:
+            self.opponent = opponent
         self.searched = 0
         """Decisions it searched (those with more than one offer), for curiosity and tests."""
         self.iterations = 0
@@ -157,6 +219,9 @@ class Search:
         if self.model:  # a fresh one: a policy with memory must not carry it between searches
             assert self.ctx is not None
             self.rollout = _model(self.model, self.ctx)
+        if self.opponent_model:
+            assert self.ctx is not None
+            self.opponent = _model(self.opponent_model, self.ctx)
         return _Tree(self, view).run()
 
 
@@ -168,7 +233,9 @@ class _Tree:
         self.view = view
         self.me = view.me.id
         self.side = view.me.side
-        self.last = view.round + search.rounds
+        self.last = None if search.rounds is None else view.round + search.rounds
+        self.made = 0
+        """Decisions the forks have made (the ``steps`` budget)."""
         self.rng = Rng(search.seed, f"{search.stream}/{view.seq}")
         self.dice: list[int] = []
         self.root = _Node()
@@ -179,7 +246,7 @@ class _Tree:
         s = self.s
         stop = None if s.seconds is None else time.process_time() + s.seconds
         offers = self._prior(self.view)
-        width = min(len(offers), max(2, s.rollouts // 4))
+        width = min(len(offers), s.width or max(2, s.rollouts // 4))
         live = [self._child(self.root, o.action) for o in offers[:width]]
         phases = max(1, math.ceil(math.log2(len(live))))
         done = 0
@@ -190,8 +257,10 @@ class _Tree:
             each = max(1, share // len(live))
             for _ in range(each):
                 for child in live:
-                    if done >= s.rollouts or (
-                        stop is not None and done and time.process_time() >= stop
+                    if (
+                        done >= s.rollouts
+                        or (s.steps is not None and self.made >= s.steps)
+                        or (stop is not None and done and time.process_time() >= stop)
                     ):
                         return self._answer(live, offers[0].action)
                     self._iterate(child)
@@ -277,8 +346,16 @@ class _Tree:
         me = self.me
         last = self.last
         rollout = s.rollout
+        side = self.side
+        other = s.opponent
+        if other is not None:
+            mine = rollout
+
+            def rollout(view: View) -> Action:
+                return (mine if view.me.side == side else other)(view)
+
         state = branch.state
-        while not expanded and branch.token is not None and state.round <= last:
+        while not expanded and branch.token is not None and (last is None or state.round <= last):
             token = branch.token
             if token.who != me:
                 branch.send(rollout(token.view))
@@ -290,6 +367,7 @@ class _Tree:
             path.append(node)
             branch.send(node.action)
         branch.play(rollout, limit=s.horizon, through=last)
+        self.made += branch.decisions
         value = s.evaluate(state, self.side)
         self.low = min(self.low, value)
         self.high = max(self.high, value)
@@ -334,6 +412,8 @@ _NUMBERS: dict[str, type] = {
     "rollouts": int,
     "seconds": float,
     "rounds": int,
+    "steps": int,
+    "width": int,
     "exploration": float,
     "widening": float,
     "confidence": float,
@@ -342,16 +422,24 @@ _NUMBERS: dict[str, type] = {
 
 def search_from_name(params: str, ctx: PolicyContext) -> Search:
     """A :class:`Search` from the parameters of a policy name ``search:KEY=VALUE,...``
-    (``rollouts``, ``seconds``, ``rounds``, ``exploration``, ``widening``, and ``rollout``, a
-    built-in policy's name); :class:`PolicyLoadError` for anything else."""
+    (the numbers ``rollouts``, ``steps``, ``seconds``, ``rounds`` (or ``end``), ``width``,
+    ``exploration``, ``widening``, ``confidence``; ``rollout`` and ``opponent``, a built-in
+    policy's name; ``evaluate``, ``outcome`` or ``hp_balance``); :class:`PolicyLoadError` for
+    anything else."""
     kwargs: dict[str, Any] = {}
     try:
         for item in filter(None, (p.strip() for p in params.split(","))):
             key, eq, value = (part.strip() for part in item.partition("="))
             if not eq:
                 raise ValueError(f"{item!r} is not KEY=VALUE")
-            if key == "rollout":
+            if key in ("rollout", "opponent"):
                 kwargs[key] = value
+            elif key == "rounds" and value == "end":
+                kwargs[key] = None
+            elif key == "evaluate":
+                if value not in _EVALUATIONS:
+                    raise ValueError(f"evaluate is one of {', '.join(_EVALUATIONS)}, not {value!r}")
+                kwargs[key] = _EVALUATIONS[value]
             elif key in _NUMBERS:
                 try:
                     kwargs[key] = _NUMBERS[key](value)
@@ -362,9 +450,11 @@ def search_from_name(params: str, ctx: PolicyContext) -> Search:
         return Search(ctx, **kwargs)
     except ValueError as err:
         raise PolicyLoadError(
-            f"policy 'search:{params}': {err} (parameters: {', '.join([*_NUMBERS, 'rollout'])})"
+            f"policy 'search:{params}': {err} (parameters: {', '.join([*_NUMBERS, 'rollout', 'opponent', 'evaluate'])})"
         ) from None
 
+
+_EVALUATIONS: dict[str, Evaluation] = {"outcome": outcome, "hp_balance": hp_balance}
 
 _NOT_MODELS = ("search", "human", "scripted", "lookahead", "random")
 """Built-ins that cannot play everyone in a fork: a person, a script, a search of its own, or

@@ -10,8 +10,8 @@ decisions with more than one offer, measured in the worker with `time.process_ti
 prints `search`'s win rate against the strongest built-in at three budgets of rollouts, the
 last the default (its games are those of the first table): a strength-against-time curve.
 
-    python benchmarks/search_strength.py [--seeds 50] [--jobs 2] [--opponent tactician]
-        [--budgets 6 12 24] [--examples openings-duel ...]
+    python benchmarks/search_strength.py [--seeds 20] [--jobs 2] [--opponent tactician]
+        [--budgets 5 10 20] [--examples openings-duel ...]
 
 Each game is an ordinary fight of named policies (`search:rollouts=N`, `tactician`, ...),
 stepped in line as `batch` steps it, so ``initiative run EXAMPLE --seed S --policy SIDE=...``
@@ -29,7 +29,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from initiative.actors import BUILTIN, PolicyContext, load_policy
-from initiative.actors._search import ROLLOUTS
+from initiative.actors._search import ROLLOUTS, STEPS
 from initiative.batch import paired, sign_test, wilson
 from initiative.engine import Fight, Stepper, View, load_encounter, policy_rng
 from initiative.events import Action
@@ -129,11 +129,15 @@ def report(outcomes: list[Outcome]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", type=int, default=50, help="paired seeds (two games each)")
+    parser.add_argument(
+        "--seeds", type=int, default=20, help="paired seeds (two games each; 20 fit an hour)"
+    )
     parser.add_argument("--seed-start", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--opponent", default="tactician", help="the strongest built-in")
-    parser.add_argument("--budgets", type=int, nargs=3, default=[6, 12, ROLLOUTS])
+    parser.add_argument(
+        "--budgets", type=int, nargs=3, default=[ROLLOUTS // 4, ROLLOUTS // 2, ROLLOUTS]
+    )
     parser.add_argument("--examples", nargs="+", default=EXAMPLES)
     args = parser.parse_args()
     seeds = range(args.seed_start, args.seed_start + args.seeds)
@@ -148,7 +152,7 @@ def main() -> None:
             plan[(example, name, args.opponent)] = games(example, name, args.opponent, seeds)
     print(
         f"search_strength: {args.seeds} paired seeds from {args.seed_start}, jobs {args.jobs},"
-        f" default budget {ROLLOUTS} rollouts; load {os.getloadavg()[0]:.1f}",
+        f" default budget {ROLLOUTS} rollouts (at most {STEPS} fork decisions); load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     started = time.monotonic()

@@ -15,6 +15,8 @@ from initiative.actors import (
     load_policy,
     run_encounter_sync,
 )
+from initiative.actors._lookahead import hp_balance
+from initiative.actors._search import outcome
 from initiative.engine import Fight, Stepper, View, policy_rng
 from initiative.events import Attack, EncounterSpec, Move, PolicyLoadError, read_log
 from initiative.replays import verify_log
@@ -123,6 +125,54 @@ def test_the_evaluation_decides_what_it_plays() -> None:
     assert not isinstance(spared, Attack)
 
 
+def test_a_budget_in_steps_stops_the_search_where_the_same_budget_does() -> None:
+    """``steps`` caps the decisions made in all of a search's forks: it stops before its
+    rollouts are spent (each rollout of the whole fight makes many decisions), and the same
+    seed and budget make the same iterations and the same choice."""
+    spec = small("openings", gap=1)
+    view = first_view(spec, "ann", 3)
+    runs = []
+    for _ in range(2):
+        search = search_for(spec, "ann", 3, rollouts=1_000, steps=40, rounds=None)
+        runs.append((search.decide(view), search.iterations))
+    assert runs[0] == runs[1]
+    assert 1 <= runs[0][1] < 40
+
+
+def test_outcome_scores_the_end_of_a_fight() -> None:
+    """``outcome``: one for a win (minus one for a loss) plus half the difference between the
+    sides' mean shares of hit points left, computed here by hand on a finished fight."""
+    spec = small("openings", gap=1)
+    result = run_encounter_sync(spec, 6, policies={"ann": "aggressive", "bob": "aggressive"})
+    state = engine.fold(result.events)
+    assert state.ended and state.winner is not None
+    ann, bob = (state.combatants[c] for c in ("ann", "bob"))
+    share = {c.id: max(c.hp, 0) / c.max_hp for c in (ann, bob)}
+    won = 1.0 if state.winner == "a" else -1.0
+    assert outcome(state, "a") == pytest.approx(won + 0.5 * (share["ann"] - share["bob"]))
+    assert outcome(state, "b") == pytest.approx(-outcome(state, "a"))
+
+
+def test_the_opponent_model_is_what_the_enemies_play_in_the_forks() -> None:
+    """With ``opponent`` the enemies of the forks play that model: one that only ends its
+    turns never hurts the searcher, so every rollout scores at least what it started with."""
+    spec = small("openings", gap=1)
+    view = first_view(spec, "ann", 2)
+    seen: list[float] = []
+
+    def keep(state: Any, side: str) -> float:
+        value = outcome(state, side)
+        seen.append(value)
+        return value
+
+    def idle(view: View) -> Any:
+        return view.legal[-1].action
+
+    search = search_for(spec, "ann", 2, rollouts=6, rounds=1, opponent=idle, evaluate=keep)
+    search.decide(view)
+    assert len(seen) == 6 and min(seen) >= 0.0
+
+
 def test_a_budget_in_seconds_stops_the_search() -> None:
     """A CPU-time budget ends the search before its rollouts are spent (at least one runs)."""
     spec = small("openings", gap=1)
@@ -142,7 +192,23 @@ def test_parameters_by_name() -> None:
     assert isinstance(search, Search)
     assert (search.rollouts, search.rounds, search.model) == (7, 2, "aggressive")
     assert load_policy("search", ctx).policy.rollouts == Search(ctx).rollouts
-    for bad in ("search:depth=3", "search:rollouts=0", "search:rollouts", "search:rollout=human"):
+    other = load_policy(
+        "search:rounds=end,steps=90,width=4,opponent=tactician,evaluate=hp_balance", ctx
+    ).policy
+    assert (other.rounds, other.steps, other.width) == (None, 90, 4)
+    assert (other.opponent_model, other.evaluate) == ("tactician", hp_balance)
+    bad_names = (
+        "search:depth=3",
+        "search:rollouts=0",
+        "search:rollouts",
+        "search:rollout=human",
+        "search:opponent=search",
+        "search:evaluate=luck",
+        "search:steps=0",
+        "search:width=1",
+        "search:rounds=-1",
+    )
+    for bad in bad_names:
         with pytest.raises(PolicyLoadError, match="search"):
             load_policy(bad, ctx)
 
