@@ -889,15 +889,14 @@ class Fight(Queries):
         dice counter and events, writing to no sink; see :mod:`engine._forks` for where it
         resumes. It keeps this fight's reseeds (``fork --seed``). With ``dice``, its dice from
         here on come from the stream ``fork/<dice>`` instead of the real fight's, so its
-        future rolls are not the real ones; with ``paired=True`` as well, each die comes from
-        a stream of its key, who rolls it and for what, and its count (the ``n``-th roll of a
-        key draws from ``fork/<dice>/<who>/<purpose>/<n>``: :class:`~engine._rng.PairedDice`),
-        so forks of one decision with
-        the same ``dice`` roll the same faces for the same die even after their actions
-        differ (common random numbers, for comparing the offers). A fork of a paired fork
-        without ``dice`` goes on with its parent's paired dice. With ``record=False`` the copy does not encode and
-        chain its events as log lines (see :attr:`recording`), which is all a look-ahead
-        needs.
+        future rolls are not the real ones; with ``paired=True`` as well, each roll comes from
+        a stream of its key, who rolls and for what, and its count (the ``n``-th roll of a key
+        draws from ``fork/<dice>/<who>/<purpose>/<n>``: :class:`~engine._rng.PairedDice`), so
+        forks of one decision with the same ``dice`` roll the same faces for the same roll even
+        after their actions differ (common random numbers, for comparing offers). A fork of a
+        paired fork without ``dice`` goes on with its parent's paired dice. With
+        ``record=False`` the copy does not encode and chain its events as log lines (see
+        :attr:`recording`), which is all a look-ahead needs.
         """
         forks = self._forks
         if forks is None:
