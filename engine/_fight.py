@@ -88,7 +88,7 @@ from ._initiative import groups, roll_initiative
 from ._live import _CHANGES, LiveState, Snapshot
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._queries import Queries
-from ._rng import ALGORITHM, Rng
+from ._rng import ALGORITHM, PairedDice, Rng
 from ._rules import Rules
 from ._ruleset import find_ruleset
 from ._sink import LogSink
@@ -152,6 +152,9 @@ class Fight(Queries):
         self.seed = seed
         self.options = self.ruleset.options
         self.rng = Rng(seed, "dice")
+        self.paired: PairedDice | None = None
+        """In a fork with paired dice (``fork(dice=k, paired=True)``): where its dice come from
+        instead of :attr:`rng`, by who rolls and for what (see :class:`~engine._rng.PairedDice`)."""
         self.events: list[Event] = []
         self.keep_events = keep_events
         self.sink = sink if isinstance(sink, LogSink) else LogSink(on_event=sink)
@@ -271,6 +274,7 @@ class Fight(Queries):
         if self._reseed and seq in self._reseed:
             new_seed = self._reseed.pop(seq)
             self.rng = Rng(new_seed, "dice")
+            self.paired = None  # the new luck is one stream, in a fork as in the fight
             self.emit(SeedChanged(seed=new_seed), cause=None)
         return seq
 
@@ -286,7 +290,8 @@ class Fight(Queries):
             faces, total = given, dice.total(given)
             kind: type[DiceGiven] | type[DiceRolled] = DiceGiven
         else:
-            faces, total = dice.roll(self.rng)
+            paired = self.paired
+            faces, total = dice.roll(self.rng if paired is None else paired.stream(who, purpose))
             kind = DiceRolled
         event = kind(
             who=who,
@@ -845,6 +850,7 @@ class Fight(Queries):
         return Snapshot(
             state=self.state.copy(),
             rng=(rng.seed, rng.stream, rng.counter),
+            paired=None if self.paired is None else self.paired.copy(),
             next_seq=self.next_seq,
             chain=self.chain,
             last_line=self.last_line,
@@ -859,6 +865,7 @@ class Fight(Queries):
         self._layouts = None
         self.state = self.rules.state = snap.state.copy()
         self.rng = Rng(*snap.rng)
+        self.paired = None if snap.paired is None else snap.paired.copy()
         self.next_seq = snap.next_seq
         self.chain = snap.chain
         self.last_line = snap.last_line
@@ -868,7 +875,12 @@ class Fight(Queries):
     # --- forks --------------------------------------------------------------------------------
 
     def fork(
-        self, *, dice: int | None = None, upto: int | None = None, record: bool = True
+        self,
+        *,
+        dice: int | None = None,
+        upto: int | None = None,
+        record: bool = True,
+        paired: bool = False,
     ) -> Branch:
         """An independent copy of this fight, positioned at the decision it is waiting for
         (with ``upto``, at the ``upto``-th of all its decisions so far).
@@ -877,14 +889,19 @@ class Fight(Queries):
         dice counter and events, writing to no sink; see :mod:`engine._forks` for where it
         resumes. It keeps this fight's reseeds (``fork --seed``). With ``dice``, its dice from
         here on come from the stream ``fork/<dice>`` instead of the real fight's, so its
-        future rolls are not the real ones. With ``record=False`` the copy does not encode and
-        chain its events as log lines (see :attr:`recording`), which is all a look-ahead
-        needs.
+        future rolls are not the real ones; with ``paired=True`` as well, each roll comes from
+        a stream of its key, who rolls and for what, and its count (the ``n``-th roll of a key
+        draws from ``fork/<dice>/<who>/<purpose>/<n>``: :class:`~engine._rng.PairedDice`), so
+        forks of one decision with the same ``dice`` roll the same faces for the same roll even
+        after their actions differ (common random numbers, for comparing offers). A fork of a
+        paired fork without ``dice`` goes on with its parent's paired dice. With
+        ``record=False`` the copy does not encode and chain its events as log lines (see
+        :attr:`recording`), which is all a look-ahead needs.
         """
         forks = self._forks
         if forks is None:
             forks = self._forks = Forks(self)
-        return forks.fork(dice, upto, record)
+        return forks.fork(dice, upto, record, paired)
 
     def _next_layout(self, node: Layouts, event: Event) -> None:
         """``event`` changed the layout of this fork (``emit`` calls this when it shares

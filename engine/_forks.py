@@ -30,7 +30,7 @@ from ._branch import SILENT_LOG, Branch, Paused
 from ._given import RecordedDice
 from ._live import Snapshot
 from ._protocol import Decision
-from ._rng import Rng
+from ._rng import PairedDice, Rng
 
 if TYPE_CHECKING:
     from ._fight import Fight
@@ -90,12 +90,12 @@ def forker(fight: Fight, upto: int) -> Callable[..., Branch]:
     """``View.fork`` for the view of decision ``upto``: a fork there that records no lines
     (``Fight.fork``'s, with one call fewer: a look-ahead forks at about every decision)."""
 
-    def fork(dice: int | None = None) -> Branch:
+    def fork(dice: int | None = None, paired: bool = False) -> Branch:
         forks = fight._forks
         if forks is None:
             forks = fight._forks = Forks(fight)
         # A policy's look-ahead reads the copy's state, never its lines: none are made.
-        return forks.fork(dice, upto, False)
+        return forks.fork(dice, upto, False, paired)
 
     return fork
 
@@ -113,9 +113,14 @@ class Forks:
         self.shared: tuple[object, Layouts] | None = None
         """The answers the forks of the kept place share (see :class:`Layouts`)."""
 
-    def fork(self, dice: int | None, upto: int | None, record: bool) -> Branch:
+    def fork(
+        self, dice: int | None, upto: int | None, record: bool, paired: bool = False
+    ) -> Branch:
         """A fork of the fight at its ``upto``-th decision (``None``: the one it waits for),
-        resumed as the module's text says (``dice`` and ``record``: see ``Fight.fork``)."""
+        resumed as the module's text says (``dice``, ``record`` and ``paired``: see
+        ``Fight.fork``)."""
+        if paired and dice is None:
+            raise ValueError("paired dice need a stream: fork(dice=k, paired=True)")
         fight = self.fight
         now = len(fight.decisions)
         upto = now if upto is None else upto
@@ -125,7 +130,7 @@ class Forks:
             if point is None or point[1].decisions != now:
                 # Kept, as a grant made once forked keeps it: the next fork here reuses it.
                 point = self.keep(pending)
-            return self._fork_from(point, upto, dice, record)
+            return self._fork_from(point, upto, dice, record, paired)
         point = self.point
         snap = fight.snapshot
         if (
@@ -133,7 +138,7 @@ class Forks:
             and point[1].decisions <= upto
             and (snap is None or point[1].decisions >= snap.decisions)
         ):
-            return self._fork_from(point, upto, dice, record)
+            return self._fork_from(point, upto, dice, record, paired)
         copy = self._copy(record)
         if snap is not None and snap.decisions <= upto:
             copy.decisions = fight.decisions[: snap.decisions]
@@ -144,7 +149,7 @@ class Forks:
         else:
             snap = None
             past = fight.decisions[:upto]
-        return self._feed(Branch(copy, resume=snap), past, dice)
+        return self._feed(Branch(copy, resume=snap), past, dice, paired)
 
     def _copy(self, record: bool = True) -> Fight:
         """A new fight of the same encounter, seed, reseeds and given dice, at its start."""
@@ -182,14 +187,17 @@ class Forks:
         self.shared = (point, root)
         return root
 
-    def _feed(self, branch: Branch, past: list[Decision], dice: int | None) -> Branch:
+    def _feed(self, branch: Branch, past: list[Decision], dice: int | None, paired: bool) -> Branch:
+        """Replay ``past`` on ``branch`` with the fight's own dice, then give it its own."""
         for decision in past:
             if branch.token is None:
                 break
             branch.apply(decision)
         branch.decisions = 0
         if dice is not None:
-            branch.fight.rng = Rng(self.fight.seed, f"fork/{dice}")
+            copy = branch.fight
+            copy.rng = Rng(self.fight.seed, f"fork/{dice}")
+            copy.paired = PairedDice(self.fight.seed, f"fork/{dice}") if paired else None
         return branch
 
     def keep(self, pending: _Pending) -> _Point:
@@ -212,7 +220,9 @@ class Forks:
         point = self.point = (paused, fight._take_snapshot(), fight.acted_in_round)
         return point
 
-    def _fork_from(self, point: _Point, upto: int, dice: int | None, record: bool) -> Branch:
+    def _fork_from(
+        self, point: _Point, upto: int, dice: int | None, record: bool, paired: bool
+    ) -> Branch:
         """A fork resumed at a kept turn decision and fed the decisions made since, up to
         ``upto`` (none when it is the decision the fight waits on)."""
         fight = self.fight
@@ -225,4 +235,4 @@ class Forks:
         copy.decisions = fight.decisions[: snap.decisions]
         copy.snapshot = fight.snapshot
         branch = Branch(copy, resume=paused)
-        return self._feed(branch, fight.decisions[snap.decisions : upto], dice)
+        return self._feed(branch, fight.decisions[snap.decisions : upto], dice, paired)

@@ -56,6 +56,7 @@ from initiative.events import (
 )
 from msgspec.structs import replace
 
+from ._rng import PairedDice
 from ._state import CombatantState, EncounterState
 
 CELL = 4.0
@@ -665,7 +666,16 @@ class Snapshot:
     and its decisions stood. :meth:`engine.Fight.run` can resume from one, which is how forks
     skip replaying the fight from its header."""
 
-    __slots__ = ("chain", "decisions", "digested", "last_line", "next_seq", "rng", "state")
+    __slots__ = (
+        "chain",
+        "decisions",
+        "digested",
+        "last_line",
+        "next_seq",
+        "paired",
+        "rng",
+        "state",
+    )
 
     def __init__(
         self,
@@ -677,11 +687,14 @@ class Snapshot:
         last_line: bytes,
         digested: int,
         decisions: int,
+        paired: PairedDice | None = None,
     ) -> None:
         self.state = state
         """A copy of the live state (copied again on each resume, so one serves many forks)."""
         self.rng = rng
         """The dice stream's ``(seed, stream, counter)``."""
+        self.paired = paired
+        """A paired fork's dice by key, a copy (copied again on each resume)."""
         self.next_seq = next_seq
         self.chain = chain
         self.last_line = last_line

@@ -30,10 +30,16 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     seq: int
     """Seq of the ``PriorityGranted`` this view belongs to."""
     fork: Callable[..., Any] | None = None
-    """``fork(dice=None)``: an independent simulated copy of the fight positioned at this very
-    decision (a :class:`Branch`). Nothing done to the copy reaches the real fight, its dice or
-    its log. With ``dice`` (an int, e.g. drawn from the policy's own stream) the copy's future
-    dice come from a fresh stream, so a look-ahead cannot peek at the real fight's dice."""
+    """``fork(dice=None, paired=False)``: an independent simulated copy of the fight
+    positioned at this very decision (a :class:`Branch`). Nothing done to the copy reaches the
+    real fight, its dice or its log. With ``dice`` (an int, e.g. drawn from the policy's own
+    stream) the copy's future dice come from a fresh stream, so a look-ahead cannot peek at
+    the real fight's dice. With ``paired=True`` too, each die comes from a stream of its own
+    key, who rolls it and for what, with a count per key: the forks of this decision made with
+    the same ``dice`` roll the same faces for the same die (Ilse's third attack roll on the
+    ogre) whatever each rolled before it, so two offers played on such forks differ by what
+    they do, not by their luck (common random numbers). Without ``paired`` the dice are drawn
+    in turn from one stream, and once two forks' actions differ, so do all their dice."""
 
     nearest: CombatantState | None = None
     """The nearest enemy it can see (ties by id), found by the engine's position grid; ``None``

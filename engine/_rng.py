@@ -8,7 +8,9 @@ sampling, so every face is exactly as likely) and returns ``draw % s + 1``.
 Counter-based means a draw depends only on (seed, stream, counter), never on the process, the
 platform, the hash seed or the order Trio runs tasks in. The engine's dice use the stream
 ``dice``; a policy gets the stream ``policy/<combatant id>``, so a policy's randomness never moves
-the engine's dice. Test vectors in ``tests/engine/test_rng.py`` pin the algorithm.
+the engine's dice. A fork's dice come from ``fork/<k>``, or with paired dice
+(:class:`PairedDice`) from one stream per roll, named by who rolls, for what and the how-many-th.
+Test vectors in ``tests/engine/test_rng.py`` pin the algorithm.
 """
 
 from __future__ import annotations
@@ -72,3 +74,44 @@ class Rng:
 def policy_rng(seed: int, combatant: str) -> Rng:
     """The random stream a policy gets for ``combatant``: independent of the engine's dice."""
     return Rng(seed, f"policy/{combatant}")
+
+
+class PairedDice:
+    """Dice drawn by who rolls them and for what: paired dice for a fork (common random numbers).
+
+    The ``n``-th roll of a key ``(who, purpose)`` draws its dice from the stream
+    ``<prefix>/<len(who)>:<who>/<purpose>/<n>`` (``-`` for no one; the length keeps the name
+    unambiguous whatever the ids hold), from its start. So it is the same roll whatever was
+    rolled before it, by anyone, for anything, and however many dice the key's earlier rolls
+    took: two forks of one decision with the same ``prefix`` roll alike wherever their fights
+    roll alike. Ilse's third attack roll on the ogre is the same die in both, even when their
+    first actions differ and the dice before it were not the same ones."""
+
+    __slots__ = ("prefix", "rolls", "seed")
+
+    def __init__(
+        self,
+        seed: int,
+        prefix: str,
+        rolls: dict[tuple[str | None, str], tuple[str, int]] | None = None,
+    ) -> None:
+        self.seed = seed
+        self.prefix = prefix
+        self.rolls: dict[tuple[str | None, str], tuple[str, int]] = {} if rolls is None else rolls
+        """Each key rolled so far: its stream's name less the roll's number, and how many
+        rolls it made (looked up, never iterated)."""
+
+    def stream(self, who: str | None, purpose: str) -> Rng:
+        """The stream the next roll of ``who`` for ``purpose`` draws its dice from."""
+        key = (who, purpose)
+        known = self.rolls.get(key)
+        if known is None:
+            name = "-" if who is None else f"{len(who)}:{who}"
+            known = (f"{self.prefix}/{name}/{purpose}", 0)
+        base, n = known
+        self.rolls[key] = (base, n + 1)
+        return Rng(self.seed, f"{base}/{n}")
+
+    def copy(self) -> PairedDice:
+        """An independent copy at the same counts (what a fork of a fork goes on from)."""
+        return PairedDice(self.seed, self.prefix, dict(self.rolls))

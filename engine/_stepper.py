@@ -146,6 +146,6 @@ class Stepper:
     def _made(self, count: int) -> None:
         """Hook: ``count`` decisions were made by :meth:`play`."""
 
-    def fork(self, *, dice: int | None = None) -> Any:
+    def fork(self, *, dice: int | None = None, paired: bool = False) -> Any:
         """An independent copy positioned at the pending decision (see :meth:`Fight.fork`)."""
-        return self.fight.fork(dice=dice)
+        return self.fight.fork(dice=dice, paired=paired)
