@@ -159,8 +159,7 @@ class Forks:
             dice=RecordedDice(fight.given) if fight.given else None,
         )
         copy.log = SILENT_LOG
-        if len(fight._specs) > len(fight.encounter.combatants):  # the GM's joiners
-            copy._specs = dict(fight._specs)
+        copy._specs = fight._specs  # (with the GM's joiners; never changed in place)
         copy.recording = record and fight.recording
         if fight._calm:  # the rounds before a fork's are its own past
             copy._calm = dict(fight._calm)
