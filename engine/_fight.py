@@ -200,8 +200,9 @@ class Fight(Queries):
         """The fork machinery, made at the first fork (from then on it keeps a place at each
         turn decision: see :class:`~engine._forks.Forks`)."""
         self._layouts: Layouts | None = None
-        """Where this fight, a fork of a kept place, stands among its sibling forks' layouts
-        (``None``: it shares no answers; see :class:`~engine._forks.Layouts`)."""
+        """Where this fight stands among the layouts it shares answers on: a fork of a kept
+        place, or a fight from its first kept place on (``None``: it shares no answers; see
+        :class:`~engine._forks.Layouts`)."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -887,8 +888,8 @@ class Fight(Queries):
         return forks.fork(dice, upto, record)
 
     def _next_layout(self, node: Layouts, event: Event) -> None:
-        """``event`` changed the layout of this fork (``emit`` calls this when it shares
-        answers): on to the node its sibling forks share after it."""
+        """``event`` changed the layout of this fight (``emit`` calls this when it shares
+        answers): on to the node shared after it."""
         node.follow(event, self)
 
 

@@ -46,13 +46,20 @@ the turn had before it, the window and the offers."""
 
 class Layouts:
     """The answers kept by ``layout`` count (nearest enemies, the ruleset helpers' ``kept``)
-    at one layout of the forks of one kept place, shared by every fork there.
+    at one layout, shared by everyone who stands there: a fight that has been forked, and the
+    forks of its kept places.
 
-    Who stands where and who is seen follow from the state at the place and the events that
-    changed the layout since, so forks of the same place that recorded equal such events
-    (equal values, their seq and cause not yet stamped) stand alike and may share answers:
-    the node for each next layout is found under the event that made it. The forks of a
-    look-ahead, played on from one place with the same policy, often do."""
+    Who stands where and who is seen follow from the state at a place and the events that
+    changed the layout since, so fights that stood alike and recorded equal such events
+    (equal values, their seq and cause not yet stamped) stand alike again and may share
+    answers: the node for each next layout is found under the event that made it. The forks
+    of a look-ahead, played on from one place with the same policy, often do; so does the
+    fight itself, whose next layout is often one its forks tried.
+
+    The fight walks these nodes too from its first kept place on (:meth:`Forks.keep`), so the
+    maps it writes to hold the answers of its own layout only, and a fork of a kept place
+    takes that place's node as it is, whatever the number of combatants (rather than sifting
+    the fight's answers of every layout for those of its own)."""
 
     __slots__ = ("kept", "nearest", "next")
 
@@ -66,15 +73,15 @@ class Layouts:
         self.next: dict[Event, Layouts] = {}
 
     def enter(self, fight: Fight) -> None:
-        """Make ``fight`` (a fork) keep its answers by layout in this node's maps."""
+        """Make ``fight`` keep its answers by layout in this node's maps."""
         fight._layouts = self
         fight._nearest_by = self.nearest
         fight.rules.kept = self.kept
 
     def follow(self, event: Event, fight: Fight) -> None:
-        """``event`` (unstamped) changed the layout of ``fight``, a fork at this node: on to
-        the node its sibling forks share after it (:meth:`enter`, in line: forks of a
-        look-ahead change layout at about every move)."""
+        """``event`` (unstamped) changed the layout of ``fight``, at this node: on to the node
+        those who stood here share after it (:meth:`enter`, in line: forks of a look-ahead
+        change layout at about every move)."""
         try:
             child = self.next.get(event)
             if child is None:
@@ -167,19 +174,27 @@ class Forks:
 
     def _layouts_at(self, point: object, layout: int) -> Layouts:
         """The answers the forks of ``point`` (a kept place, at ``layout``) start from and
-        share: those the fight found at that layout count (until the count changes, a fork
-        stands where the fight stood when it found them; an answer found at a later count
-        belongs to the fight's own future, which a fork may not share)."""
+        share: the node the fight stood at when it kept the place (:meth:`keep`). An answer
+        found at a later count belongs to the fight's own future, which a fork may not share:
+        a node holds the answers of its own layout only."""
         shared = self.shared
         if shared is not None and shared[0] is point:
             return shared[1]
+        # (Not the last place kept: its node is the fight's if the fight has not moved since.)
+        node = self._here() if self.fight.state.layout == layout else Layouts()
+        self.shared = (point, node)
+        return node
+
+    def _here(self) -> Layouts:
+        """The node of the layout the fight stands at. At its first kept place the fight's
+        maps become a node's as they are (an answer in them found at an earlier count is not
+        read at this one), and from then on the fight walks the nodes as its forks do."""
         fight = self.fight
-        root = Layouts(
-            kept={k: v for k, v in fight.rules.kept.items() if v[0] == layout},
-            nearest={k: v for k, v in fight._nearest_by.items() if v[0] == layout},
-        )
-        self.shared = (point, root)
-        return root
+        node = fight._layouts
+        if node is None:
+            node = Layouts(kept=fight.rules.kept, nearest=fight._nearest_by)
+            node.enter(fight)
+        return node
 
     def _feed(self, branch: Branch, past: list[Decision], dice: int | None) -> Branch:
         for decision in past:
@@ -209,6 +224,7 @@ class Forks:
             granted=granted,
         )
         point = self.point = (paused, fight._take_snapshot(), fight.acted_in_round)
+        self.shared = (point, self._here())  # what the forks of this place share
         return point
 
     def _fork_from(self, point: _Point, upto: int, dice: int | None, record: bool) -> Branch:

@@ -10,8 +10,8 @@ Two answers are kept, both only while they still hold:
 - the last :meth:`Queries.nearest_enemy` answer, for the state's ``seq`` it was found at (a
   view asks again for the same state: see :meth:`Queries._nearest_at_grant`);
 - with the plain standing and sight rules, each combatant's nearest enemy for the state's
-  ``layout`` count (who stands where changes only with it). A fork that shares answers with its
-  sibling forks (``engine/_forks.py``) swaps this map for its layout's shared one.
+  ``layout`` count (who stands where changes only with it). A fight that has been forked, and
+  its forks, swap this map for the one their layout shares (``engine/_forks.py``).
 
 :class:`~engine.Fight` is a :class:`Queries` (as python-chess's ``Board`` is a ``BaseBoard``):
 the flow reads through these methods, and :class:`~engine.Rules` binds them once, so a
