@@ -197,8 +197,8 @@ class Fight(Queries):
         inserted turn, not a repeat after a rejection): the grant's seq, how many decisions the
         turn had before it, the window and the offers; a fork resumes right there."""
         self._forks: Forks | None = None
-        """The fork machinery, made at the first fork (from then on it keeps a place at each
-        turn decision: see :class:`~engine._forks.Forks`)."""
+        """The fork machinery, made at the first fork (it keeps the turn decisions forked, and
+        each one once a fork was taken elsewhere: see :class:`~engine._forks.Forks`)."""
         self._layouts: Layouts | None = None
         """Where this fight stands among the layouts it shares answers on: a fork of a kept
         place, or a fight from its first kept place on (``None``: it shares no answers; see
@@ -632,7 +632,7 @@ class Fight(Queries):
             fresh = False
             if at is not None and attempt == 0:
                 self._pending = (granted, at, window, offers)
-                if self._forks is not None:
+                if self._forks is not None and self._forks.eager:
                     self._forks.keep(self._pending)
                 decision = yield token
                 if decision.override is not None:

@@ -8,12 +8,13 @@ fight where it stands rather than replaying it:
   a copy of the live state, the dice position, the log position and the place in the flow
   (:class:`~engine._branch.Paused`), resumed at the very grant, nothing replayed;
 - otherwise (an opening, a repeat after a rejection, or an earlier decision) it resumes from
-  the latest turn decision the fight kept (once forked, a fight keeps one at each) or from the
-  snapshot the fight took at the start of its round, and is fed the decisions made since; a
-  fork of a decision before the current round is replayed from the header.
+  the latest turn decision the fight kept (once forked so, a fight keeps one at each) or from
+  the snapshot the fight took at the start of its round, and is fed the decisions made since;
+  a fork of a decision before the current round is replayed from the header.
 
-:class:`Forks` is that machinery for one fight, made at its first fork; the fight tells
-it of each turn decision from then on (:meth:`Forks.keep`). :class:`Layouts` are the answers
+:class:`Forks` is that machinery for one fight, made at its first fork; once a fork was taken
+elsewhere than at the turn decision the fight waits on, the fight tells it of each turn
+decision from then on (:meth:`Forks.keep`, :attr:`Forks.eager`). :class:`Layouts` are the answers
 forks of one kept place share by layout. This module depends on the fight (it reads the fight's
 place, snapshot and caches, and makes new fights); the fight knows only :meth:`Forks.fork`,
 :meth:`Forks.keep`, :func:`forker` and :meth:`Layouts.follow`.
@@ -111,7 +112,7 @@ class Forks:
     """The fork machinery of one fight that has been forked: the turn decision it kept last,
     and the answers its forks of that place share."""
 
-    __slots__ = ("fight", "point", "shared")
+    __slots__ = ("eager", "fight", "point", "shared")
 
     def __init__(self, fight: Fight) -> None:
         self.fight = fight
@@ -119,6 +120,13 @@ class Forks:
         """The last turn decision kept for forks (see :meth:`keep`)."""
         self.shared: tuple[object, Layouts] | None = None
         """The answers the forks of the kept place share (see :class:`Layouts`)."""
+        self.eager = False
+        """Whether the fight keeps each turn decision it waits on (:meth:`keep`): from the
+        first fork taken elsewhere (an opening, an earlier decision), which resumes from the
+        last one kept. Until then a turn decision is kept when it is forked: keeping one
+        costs the fight's next events copies of the containers they change, which grow with
+        the number of combatants, and a policy that forks only where it decides (``aggressive``
+        trying a step back) forks at a quarter of them."""
 
     def fork(self, dice: int | None, upto: int | None, record: bool) -> Branch:
         """A fork of the fight at its ``upto``-th decision (``None``: the one it waits for),
@@ -130,11 +138,12 @@ class Forks:
         if pending is not None and upto == now:
             point = self.point
             if point is None or point[1].decisions != now:
-                # Kept, as a grant made once forked keeps it: the next fork here reuses it.
+                # Kept now (unless every turn decision is): the next fork here reuses it.
                 point = self.keep(pending)
             return self._fork_from(point, upto, dice, record)
         point = self.point
         snap = fight.snapshot
+        self.eager = True  # (a fork elsewhere: keep every turn decision from now on)
         if (
             point is not None
             and point[1].decisions <= upto
