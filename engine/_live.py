@@ -287,7 +287,10 @@ class LiveState:
 
     def sort_ids(self, ids: list[str]) -> list[str]:
         """``ids`` (distinct, present) in standing order."""
-        return sorted(ids, key=self._key)
+        try:  # all in the initiative order (after the first round's start, everyone): by rank
+            return sorted(ids, key=self.rank.__getitem__)
+        except KeyError:  # someone not yet ordered: they go after, in join order
+            return sorted(ids, key=self._key)
 
     def freeze(self) -> EncounterState:
         """The state as an immutable :class:`EncounterState` value (what the fold gives)."""

@@ -8,7 +8,7 @@ import random
 
 from initiative.engine import LiveState
 from initiative.engine._live import CELL
-from initiative.events import CombatantJoined, Moved, Position
+from initiative.events import CombatantJoined, InitiativeOrdered, Moved, Position
 
 
 def _crowd(count: int, seed: int) -> LiveState:
@@ -69,3 +69,15 @@ def test_near_looks_at_the_cells_the_square_touches_only() -> None:
     # cell of 4 m), both lines: 8 fighters, where the ring of cells around it held 24.
     found = state.near(Position(50.0, 0.0), 1.5)
     assert sorted(found, key=lambda k: int(k[1:])) == [f"c{i}" for i in range(96, 104)]
+
+
+def test_ids_sort_in_initiative_order_then_join_order() -> None:
+    """``sort_ids`` (how ``near``'s callers order what they find): those in the initiative
+    order by their place in it, then those not yet in it by when they joined."""
+    state = _crowd(12, seed=7)
+    order = tuple(f"c{i}" for i in (9, 2, 11, 0, 5, 7))
+    ids = [f"c{i}" for i in (0, 1, 2, 5, 6, 9, 10, 11)]
+    assert state.sort_ids(ids) == ids  # nobody ordered yet: join order
+    state.apply(InitiativeOrdered(seq=100, order=order, ties=()))
+    assert state.sort_ids(ids) == ["c9", "c2", "c11", "c0", "c5", "c1", "c6", "c10"]
+    assert state.sort_ids(["c5", "c9", "c0"]) == ["c9", "c0", "c5"]
