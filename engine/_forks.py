@@ -233,7 +233,14 @@ class Forks:
             granted=granted,
         )
         point = self.point = (paused, fight._take_snapshot(), fight.acted_in_round)
-        self.shared = (point, self._here())  # what the forks of this place share
+        here = self._here()  # what the forks of this place share
+        shared = self.shared
+        if shared is not None and shared[1] is here:
+            # The fight has not moved since the last place kept: the layouts that place's
+            # forks went on to are let go, as before the fight walked the nodes, so that they
+            # do not pile up (a look-ahead's, every decision) while the fight's layout stands.
+            here.next.clear()
+        self.shared = (point, here)
         return point
 
     def _fork_from(self, point: _Point, upto: int, dice: int | None, record: bool) -> Branch:
