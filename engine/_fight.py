@@ -200,11 +200,12 @@ class Fight(Queries):
         inserted turn, not a repeat after a rejection): the grant's seq, how many decisions the
         turn had before it, the window and the offers; a fork resumes right there."""
         self._forks: Forks | None = None
-        """The fork machinery, made at the first fork (from then on it keeps a place at each
-        turn decision: see :class:`~engine._forks.Forks`)."""
+        """The fork machinery, made at the first fork (it keeps the turn decisions forked, and
+        each one once a fork was taken elsewhere: see :class:`~engine._forks.Forks`)."""
         self._layouts: Layouts | None = None
-        """Where this fight, a fork of a kept place, stands among its sibling forks' layouts
-        (``None``: it shares no answers; see :class:`~engine._forks.Layouts`)."""
+        """Where this fight stands among the layouts it shares answers on: a fork of a kept
+        place, or a fight from its first kept place on (``None``: it shares no answers; see
+        :class:`~engine._forks.Layouts`)."""
 
     # --- recording ----------------------------------------------------------------------------
 
@@ -636,7 +637,7 @@ class Fight(Queries):
             fresh = False
             if at is not None and attempt == 0:
                 self._pending = (granted, at, window, offers)
-                if self._forks is not None:
+                if self._forks is not None and self._forks.eager:
                     self._forks.keep(self._pending)
                 decision = yield token
                 if decision.override is not None:
@@ -904,8 +905,8 @@ class Fight(Queries):
         return forks.fork(dice, upto, record, paired)
 
     def _next_layout(self, node: Layouts, event: Event) -> None:
-        """``event`` changed the layout of this fork (``emit`` calls this when it shares
-        answers): on to the node its sibling forks share after it."""
+        """``event`` changed the layout of this fight (``emit`` calls this when it shares
+        answers): on to the node shared after it."""
         node.follow(event, self)
 
 

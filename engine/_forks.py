@@ -8,12 +8,13 @@ fight where it stands rather than replaying it:
   a copy of the live state, the dice position, the log position and the place in the flow
   (:class:`~engine._branch.Paused`), resumed at the very grant, nothing replayed;
 - otherwise (an opening, a repeat after a rejection, or an earlier decision) it resumes from
-  the latest turn decision the fight kept (once forked, a fight keeps one at each) or from the
-  snapshot the fight took at the start of its round, and is fed the decisions made since; a
-  fork of a decision before the current round is replayed from the header.
+  the latest turn decision the fight kept (once forked so, a fight keeps one at each) or from
+  the snapshot the fight took at the start of its round, and is fed the decisions made since;
+  a fork of a decision before the current round is replayed from the header.
 
-:class:`Forks` is that machinery for one fight, made at its first fork; the fight tells
-it of each turn decision from then on (:meth:`Forks.keep`). :class:`Layouts` are the answers
+:class:`Forks` is that machinery for one fight, made at its first fork; once a fork was taken
+elsewhere than at the turn decision the fight waits on, the fight tells it of each turn
+decision from then on (:meth:`Forks.keep`, :attr:`Forks.eager`). :class:`Layouts` are the answers
 forks of one kept place share by layout. This module depends on the fight (it reads the fight's
 place, snapshot and caches, and makes new fights); the fight knows only :meth:`Forks.fork`,
 :meth:`Forks.keep`, :func:`forker` and :meth:`Layouts.follow`.
@@ -46,13 +47,20 @@ the turn had before it, the window and the offers."""
 
 class Layouts:
     """The answers kept by ``layout`` count (nearest enemies, the ruleset helpers' ``kept``)
-    at one layout of the forks of one kept place, shared by every fork there.
+    at one layout, shared by everyone who stands there: a fight that has been forked, and the
+    forks of its kept places.
 
-    Who stands where and who is seen follow from the state at the place and the events that
-    changed the layout since, so forks of the same place that recorded equal such events
-    (equal values, their seq and cause not yet stamped) stand alike and may share answers:
-    the node for each next layout is found under the event that made it. The forks of a
-    look-ahead, played on from one place with the same policy, often do."""
+    Who stands where and who is seen follow from the state at a place and the events that
+    changed the layout since, so fights that stood alike and recorded equal such events
+    (equal values, their seq and cause not yet stamped) stand alike again and may share
+    answers: the node for each next layout is found under the event that made it. The forks
+    of a look-ahead, played on from one place with the same policy, often do; so does the
+    fight itself, whose next layout is often one its forks tried.
+
+    The fight walks these nodes too from its first kept place on (:meth:`Forks.keep`), so the
+    maps it writes to hold the answers of its own layout only, and a fork of a kept place
+    takes that place's node as it is, whatever the number of combatants (rather than sifting
+    the fight's answers of every layout for those of its own)."""
 
     __slots__ = ("kept", "nearest", "next")
 
@@ -66,15 +74,15 @@ class Layouts:
         self.next: dict[Event, Layouts] = {}
 
     def enter(self, fight: Fight) -> None:
-        """Make ``fight`` (a fork) keep its answers by layout in this node's maps."""
+        """Make ``fight`` keep its answers by layout in this node's maps."""
         fight._layouts = self
         fight._nearest_by = self.nearest
         fight.rules.kept = self.kept
 
     def follow(self, event: Event, fight: Fight) -> None:
-        """``event`` (unstamped) changed the layout of ``fight``, a fork at this node: on to
-        the node its sibling forks share after it (:meth:`enter`, in line: forks of a
-        look-ahead change layout at about every move)."""
+        """``event`` (unstamped) changed the layout of ``fight``, at this node: on to the node
+        those who stood here share after it (:meth:`enter`, in line: forks of a look-ahead
+        change layout at about every move)."""
         try:
             child = self.next.get(event)
             if child is None:
@@ -104,7 +112,7 @@ class Forks:
     """The fork machinery of one fight that has been forked: the turn decision it kept last,
     and the answers its forks of that place share."""
 
-    __slots__ = ("fight", "point", "shared")
+    __slots__ = ("eager", "fight", "point", "shared")
 
     def __init__(self, fight: Fight) -> None:
         self.fight = fight
@@ -112,6 +120,13 @@ class Forks:
         """The last turn decision kept for forks (see :meth:`keep`)."""
         self.shared: tuple[object, Layouts] | None = None
         """The answers the forks of the kept place share (see :class:`Layouts`)."""
+        self.eager = False
+        """Whether the fight keeps each turn decision it waits on (:meth:`keep`): from the
+        first fork taken elsewhere (an opening, an earlier decision), which resumes from the
+        last one kept. Until then a turn decision is kept when it is forked: keeping one
+        costs the fight's next events copies of the containers they change, which grow with
+        the number of combatants, and a policy that forks only where it decides (``aggressive``
+        trying a step back) forks at a quarter of them."""
 
     def fork(
         self, dice: int | None, upto: int | None, record: bool, paired: bool = False
@@ -128,11 +143,12 @@ class Forks:
         if pending is not None and upto == now:
             point = self.point
             if point is None or point[1].decisions != now:
-                # Kept, as a grant made once forked keeps it: the next fork here reuses it.
+                # Kept now (unless every turn decision is): the next fork here reuses it.
                 point = self.keep(pending)
             return self._fork_from(point, upto, dice, record, paired)
         point = self.point
         snap = fight.snapshot
+        self.eager = True  # (a fork elsewhere: keep every turn decision from now on)
         if (
             point is not None
             and point[1].decisions <= upto
@@ -164,8 +180,7 @@ class Forks:
             dice=RecordedDice(fight.given) if fight.given else None,
         )
         copy.log = SILENT_LOG
-        if len(fight._specs) > len(fight.encounter.combatants):  # the GM's joiners
-            copy._specs = dict(fight._specs)
+        copy._specs = fight._specs  # (with the GM's joiners; never changed in place)
         copy.recording = record and fight.recording
         if fight._calm:  # the rounds before a fork's are its own past
             copy._calm = dict(fight._calm)
@@ -173,19 +188,27 @@ class Forks:
 
     def _layouts_at(self, point: object, layout: int) -> Layouts:
         """The answers the forks of ``point`` (a kept place, at ``layout``) start from and
-        share: those the fight found at that layout count (until the count changes, a fork
-        stands where the fight stood when it found them; an answer found at a later count
-        belongs to the fight's own future, which a fork may not share)."""
+        share: the node the fight stood at when it kept the place (:meth:`keep`). An answer
+        found at a later count belongs to the fight's own future, which a fork may not share:
+        a node holds the answers of its own layout only."""
         shared = self.shared
         if shared is not None and shared[0] is point:
             return shared[1]
+        # (Not the last place kept: its node is the fight's if the fight has not moved since.)
+        node = self._here() if self.fight.state.layout == layout else Layouts()
+        self.shared = (point, node)
+        return node
+
+    def _here(self) -> Layouts:
+        """The node of the layout the fight stands at. At its first kept place the fight's
+        maps become a node's as they are (an answer in them found at an earlier count is not
+        read at this one), and from then on the fight walks the nodes as its forks do."""
         fight = self.fight
-        root = Layouts(
-            kept={k: v for k, v in fight.rules.kept.items() if v[0] == layout},
-            nearest={k: v for k, v in fight._nearest_by.items() if v[0] == layout},
-        )
-        self.shared = (point, root)
-        return root
+        node = fight._layouts
+        if node is None:
+            node = Layouts(kept=fight.rules.kept, nearest=fight._nearest_by)
+            node.enter(fight)
+        return node
 
     def _feed(self, branch: Branch, past: list[Decision], dice: int | None, paired: bool) -> Branch:
         """Replay ``past`` on ``branch`` with the fight's own dice, then give it its own."""
@@ -218,6 +241,14 @@ class Forks:
             granted=granted,
         )
         point = self.point = (paused, fight._take_snapshot(), fight.acted_in_round)
+        here = self._here()  # what the forks of this place share
+        shared = self.shared
+        if shared is not None and shared[1] is here:
+            # The fight has not moved since the last place kept: the layouts that place's
+            # forks went on to are let go, as before the fight walked the nodes, so that they
+            # do not pile up (a look-ahead's, every decision) while the fight's layout stands.
+            here.next.clear()
+        self.shared = (point, here)
         return point
 
     def _fork_from(

@@ -254,7 +254,7 @@ def perform(fight: Fight, o: Override, granted: int | None) -> Drive:
             case AddCombatant():
                 spec = _new_spec(fight, o)
                 assert not isinstance(spec, str)
-                fight._specs[spec.id] = spec
+                fight._specs = {**fight._specs, spec.id: spec}  # (shared: never changed)
                 fight._join(spec, fight.state.round)
                 yield from fight.ruleset.arrive(fight.rules, [spec.id])
             case RemoveCombatant(who=who, reason=reason):

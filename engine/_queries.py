@@ -10,8 +10,8 @@ Two answers are kept, both only while they still hold:
 - the last :meth:`Queries.nearest_enemy` answer, for the state's ``seq`` it was found at (a
   view asks again for the same state: see :meth:`Queries._nearest_at_grant`);
 - with the plain standing and sight rules, each combatant's nearest enemy for the state's
-  ``layout`` count (who stands where changes only with it). A fork that shares answers with its
-  sibling forks (``engine/_forks.py``) swaps this map for its layout's shared one.
+  ``layout`` count (who stands where changes only with it). A fight that has been forked, and
+  its forks, swap this map for the one their layout shares (``engine/_forks.py``).
 
 :class:`~engine.Fight` is a :class:`Queries` (as python-chess's ``Board`` is a ``BaseBoard``):
 the flow reads through these methods, and :class:`~engine.Rules` binds them once, so a
@@ -35,6 +35,29 @@ if TYPE_CHECKING:
     from ._rules import Rules
 
 
+_Tables = tuple[dict[str, CombatantSpec], list[CombatantSpec]]
+
+_TABLES: tuple[EncounterSpec, _Tables] | None = None
+"""The last encounter's spec tables (see :func:`_tables`); the entry holds the encounter, so
+its identity is not reused while the entry stands."""
+
+
+def _tables(encounter: EncounterSpec) -> _Tables:
+    """Every combatant's spec by id, and those that arrive after the first round: kept for the
+    last encounter (an immutable value), so that a fork, made at about every decision of a
+    look-ahead, does not build them anew from every combatant."""
+    global _TABLES
+    kept = _TABLES
+    if kept is not None and kept[0] is encounter:
+        return kept[1]
+    tables = (
+        {c.id: c for c in encounter.combatants},
+        [c for c in encounter.combatants if c.arrives > 1],
+    )
+    _TABLES = (encounter, tables)
+    return tables
+
+
 class Queries:
     """Reads of one fight's live state through its ruleset, with the answers they keep."""
 
@@ -47,9 +70,10 @@ class Queries:
         self.encounter = encounter
         self.ruleset = ruleset
         self.state = state
-        self._specs = {c.id: c for c in encounter.combatants}
-        """Every combatant's spec by id (the GM's joiners are added to it)."""
-        self._late = [c for c in encounter.combatants if c.arrives > 1]
+        self._specs, self._late = _tables(encounter)
+        """Every combatant's spec by id, and those arriving after the first round: tables
+        every fight of the encounter shares (forks among them), never changed in place (the
+        GM's joiner makes its fight a new ``_specs``)."""
         self._base_standing = type(ruleset).standing is Ruleset.standing
         self._base_sight = type(ruleset).can_see is Ruleset.can_see
         self._nearest: tuple[int, str, CombatantState | None] = (-2, "", None)

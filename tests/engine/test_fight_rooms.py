@@ -6,7 +6,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from initiative.actors import aggressive
 from initiative.engine import Decision, Fight, Stepper, load_encounter
 
 ENGINE = Path(__file__).parents[2] / "engine"
@@ -40,10 +39,11 @@ def test_the_reads_and_the_forks_do_not_import_the_fight() -> None:
     assert {"_queries", "_forks"} <= _run_time_imports("_fight")
 
 
-def test_a_fight_keeps_places_for_forks_only_once_forked() -> None:
+def test_a_fight_keeps_places_for_forks_where_forked_until_forked_elsewhere() -> None:
     """Played without a fork (the first legal offer each time: ``aggressive`` looks ahead on
-    forks), a fight makes no fork machinery; forked once, it keeps the turn decision it waits
-    on at each grant in a turn's own window from then on."""
+    forks), a fight makes no fork machinery; forked at the turn decision it waits on, it keeps
+    that one only; once forked elsewhere (an earlier decision), it keeps the turn decision it
+    waits on at each grant in a turn's own window from then on."""
     spec = load_encounter(EXAMPLE)
     alone = Fight(spec, 5)
     alone.play(lambda token: Decision(action=token.legal[0].action))
@@ -51,9 +51,20 @@ def test_a_fight_keeps_places_for_forks_only_once_forked() -> None:
 
     fight = Fight(spec, 5)
     stepper = Stepper(fight)
+    assert fight._pending is not None
     stepper.fork()
     forks = fight._forks
-    assert forks is not None
+    assert forks is not None and forks.point is not None
+    first = forks.point
+    assert first[0].granted == stepper.token.seq
+    for _ in range(10):
+        token = stepper.token
+        assert token is not None
+        stepper.apply(token.legal[0].action)
+    assert forks.point is first  # nothing kept where nobody forked
+
+    fight.fork(upto=len(fight.decisions) - 1)
+    stepper.apply(stepper.token.legal[0].action)  # (granted before: not kept)
     kept = 0
     for _ in range(30):
         token = stepper.token
@@ -62,5 +73,5 @@ def test_a_fight_keeps_places_for_forks_only_once_forked() -> None:
             assert forks.point is not None
             assert forks.point[0].granted == token.seq
             kept += 1
-        stepper.apply(aggressive(token.view))
+        stepper.apply(token.legal[0].action)
     assert kept > 10
