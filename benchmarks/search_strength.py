@@ -11,7 +11,14 @@ prints `search`'s win rate against the strongest built-in at three budgets of ro
 last the default (its games are those of the first table): a strength-against-time curve.
 
     python benchmarks/search_strength.py [--seeds 20] [--jobs 2] [--opponent tactician]
-        [--budgets 5 10 20] [--examples openings-duel ...]
+        [--budgets 5 10 20] [--examples openings-duel ...] [--search paired=true ...]
+        [--no-curve] [--record games.jsonl]
+
+`--search OPTIONS` (repeatable) plays `search:rollouts=N,OPTIONS` instead of the default
+search, one set of rows for each, on the same seeds (so two variants, `--search paired=false
+--search paired=true`, are compared on the same games of their opponents); `--no-curve` leaves
+out the budgets' curve; `--record FILE` appends one JSON line per game (example, search,
+opponent, seed, swapped, score, CPU, decisions), so runs over different seeds can be added up.
 
 Each game is an ordinary fight of named policies (`search:rollouts=N`, `tactician`, ...),
 stepped in line as `batch` steps it, so ``initiative run EXAMPLE --seed S --policy SIDE=...``
@@ -22,6 +29,7 @@ fights any of them again to the same log. Figures depend on the machine and its 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -139,14 +147,27 @@ def main() -> None:
         "--budgets", type=int, nargs=3, default=[ROLLOUTS // 4, ROLLOUTS // 2, ROLLOUTS]
     )
     parser.add_argument("--examples", nargs="+", default=EXAMPLES)
+    parser.add_argument(
+        "--search",
+        action="append",
+        default=[],
+        metavar="OPTIONS",
+        help="search's options after its budget (KEY=VALUE,...); repeat to compare variants",
+    )
+    parser.add_argument("--no-curve", action="store_true", help="leave out the budgets' curve")
+    parser.add_argument("--record", type=Path, help="append one JSON line per game to this file")
     args = parser.parse_args()
     seeds = range(args.seed_start, args.seed_start + args.seeds)
-    top = f"search:rollouts={args.budgets[-1]}"
+    tops = [
+        ",".join([f"search:rollouts={args.budgets[-1]}", *([options] if options else [])])
+        for options in args.search or [""]
+    ]
     plan: dict[tuple[str, str, str], list[Game]] = {}
     for example in args.examples:
-        for opponent in (args.opponent, FIRST):
-            plan[(example, top, opponent)] = games(example, top, opponent, seeds)
-    for budget in args.budgets[:-1]:
+        for name in tops:
+            for opponent in (args.opponent, FIRST):
+                plan[(example, name, opponent)] = games(example, name, opponent, seeds)
+    for budget in [] if args.no_curve else args.budgets[:-1]:
         for example in args.examples:
             name = f"search:rollouts={budget}"
             plan[(example, name, args.opponent)] = games(example, name, args.opponent, seeds)
@@ -158,14 +179,33 @@ def main() -> None:
     started = time.monotonic()
     done: dict[tuple[str, str, str], list[Outcome]] = {}
     with get_context("spawn").Pool(args.jobs) as pool:
-        print(f"\n`{top}` against each (search's games won-lost-undecided):", flush=True)
+        print(
+            f"\n{' and '.join(f'`{t}`' for t in tops)} against each (search's games won-lost-undecided):",
+            flush=True,
+        )
         for (example, search, opponent), batch in plan.items():
-            if search != top:
+            if search not in tops:
                 continue
             done[(example, search, opponent)] = outcomes = pool.map(play, batch, chunksize=1)
-            print(f"  {example:20s} vs {opponent:10s} {report(outcomes)}", flush=True)
-        print(f"\nwin rate against {args.opponent} by budget (rollouts per decision):")
-        for example in args.examples:
+            variant = f" {search.partition(',')[2] or 'default':14s}" if len(tops) > 1 else ""
+            print(f"  {example:20s}{variant} vs {opponent:10s} {report(outcomes)}", flush=True)
+            if args.record:
+                with args.record.open("a") as out:
+                    for o in outcomes:
+                        line = {
+                            "example": example,
+                            "search": search,
+                            "opponent": opponent,
+                            "seed": o.game.seed,
+                            "swapped": o.game.swapped,
+                            "score": o.score,
+                            "cpu": o.cpu,
+                            "searched": o.searched,
+                        }
+                        out.write(json.dumps(line) + "\n")
+        if not args.no_curve:
+            print(f"\nwin rate against {args.opponent} by budget (rollouts per decision):")
+        for example in [] if args.no_curve else args.examples:
             cells = []
             for budget in args.budgets:
                 key = (example, f"search:rollouts={budget}", args.opponent)
