@@ -18,7 +18,11 @@ last the default (its games are those of the first table): a strength-against-ti
 search, one set of rows for each, on the same seeds (so two variants, `--search paired=false
 --search paired=true`, are compared on the same games of their opponents); `--no-curve` leaves
 out the budgets' curve; `--record FILE` appends one JSON line per game (example, search,
-opponent, seed, swapped, score, CPU, decisions), so runs over different seeds can be added up.
+opponent, seed, swapped, score, CPU, decisions), so runs over different seeds can be added up:
+`--tally FILE` prints such a record's rows (over the seeds it holds for every variant and
+opponent of an example) and, for two variants or more, each against the first on the same
+seeds: the seeds where its two games against an opponent scored more or less than the first
+variant's two (a paired sign test of the variants, through their common opponents).
 
 Each game is an ordinary fight of named policies (`search:rollouts=N`, `tactician`, ...),
 stepped in line as `batch` steps it, so ``initiative run EXAMPLE --seed S --policy SIDE=...``
@@ -135,6 +139,47 @@ def report(outcomes: list[Outcome]) -> str:
     )
 
 
+def tally(path: Path) -> None:
+    """Print the rows of a ``--record`` file, and each variant against the first."""
+    rows: dict[tuple[str, str, str], dict[tuple[int, bool], Outcome]] = {}
+    for line in path.read_text().splitlines():
+        r = json.loads(line)
+        game = Game(r["example"], r["seed"], r["search"], r["opponent"], r["swapped"])
+        outcome = Outcome(game, r["score"], r["cpu"], r["searched"])
+        rows.setdefault((game.example, game.search, game.opponent), {})[
+            (game.seed, game.swapped)
+        ] = outcome
+    variants = list(dict.fromkeys(search for _, search, _ in rows))
+    examples = list(dict.fromkeys(example for example, _, _ in rows))
+    opponents = list(dict.fromkeys(opponent for _, _, opponent in rows))
+    print(f"{path}: {sum(len(r) for r in rows.values())} games")
+    for example in examples:
+        keys = [(example, v, o) for v in variants for o in opponents if (example, v, o) in rows]
+        common = set.intersection(*(set(rows[k]) for k in keys))
+        seeds = sorted({seed for seed, swapped in common if (seed, not swapped) in common})
+        print(
+            f"\n{example}: {len(seeds)} paired seeds ({seeds[0] if seeds else '-'} to {seeds[-1] if seeds else '-'})"
+        )
+        for key in keys:
+            outcomes = [rows[key][(seed, swapped)] for seed in seeds for swapped in (False, True)]
+            print(f"  {key[1]:34s} vs {key[2]:10s} {report(outcomes)}")
+        for variant in variants[1:]:
+            for opponent in opponents:
+                a, b = (example, variant, opponent), (example, variants[0], opponent)
+                if a not in rows or b not in rows:
+                    continue
+                net = [
+                    sum(rows[a][(seed, w)].score - rows[b][(seed, w)].score for w in (False, True))
+                    for seed in seeds
+                ]
+                better = sum(1 for n in net if n > 0)
+                worse = sum(1 for n in net if n < 0)
+                print(
+                    f"  {variant} against {variants[0]} (vs {opponent}): seeds better-worse"
+                    f" {better}-{worse} (even {len(net) - better - worse}), p {sign_test(better, worse):.2g}"
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -156,7 +201,11 @@ def main() -> None:
     )
     parser.add_argument("--no-curve", action="store_true", help="leave out the budgets' curve")
     parser.add_argument("--record", type=Path, help="append one JSON line per game to this file")
+    parser.add_argument("--tally", type=Path, help="print the rows of a --record file and stop")
     args = parser.parse_args()
+    if args.tally:
+        tally(args.tally)
+        return
     seeds = range(args.seed_start, args.seed_start + args.seeds)
     tops = [
         ",".join([f"search:rollouts={args.budgets[-1]}", *([options] if options else [])])
