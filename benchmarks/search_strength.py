@@ -153,6 +153,7 @@ def tally(path: Path) -> None:
     examples = list(dict.fromkeys(example for example, _, _ in rows))
     opponents = list(dict.fromkeys(opponent for _, _, opponent in rows))
     print(f"{path}: {sum(len(r) for r in rows.values())} games")
+    overall: dict[tuple[str, str], list[int]] = {}
     for example in examples:
         keys = [(example, v, o) for v in variants for o in opponents if (example, v, o) in rows]
         common = set.intersection(*(set(rows[k]) for k in keys))
@@ -174,10 +175,22 @@ def tally(path: Path) -> None:
                 ]
                 better = sum(1 for n in net if n > 0)
                 worse = sum(1 for n in net if n < 0)
+                was = overall.get((variant, opponent), [0, 0])
+                overall[(variant, opponent)] = [was[0] + better, was[1] + worse]
                 print(
                     f"  {variant} against {variants[0]} (vs {opponent}): seeds better-worse"
                     f" {better}-{worse} (even {len(net) - better - worse}), p {sign_test(better, worse):.2g}"
                 )
+    if overall:
+        print("\nall examples:")
+        both = [0, 0]
+        for (variant, opponent), (better, worse) in overall.items():
+            both = [both[0] + better, both[1] + worse]
+            print(
+                f"  {variant} against {variants[0]} (vs {opponent}): seeds better-worse"
+                f" {better}-{worse}, p {sign_test(better, worse):.2g}"
+            )
+        print(f"  both opponents: {both[0]}-{both[1]}, p {sign_test(*both):.2g}")
 
 
 def main() -> None:
