@@ -17,6 +17,9 @@ select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.
   well as over what follows (open-loop search, as open-loop UCT does for stochastic games).
   The ``k``-th try of every candidate of the decision rolls the same stream (common random
   numbers), so the candidates are compared on the same luck, as ``lookahead`` compares them.
+  A plain fork draws that stream in turn, so once two candidates' actions differ their rolls
+  fall out of step; with ``paired`` the forks' dice are keyed by who rolls and for what
+  (``fork(dice=k, paired=True)``), which keeps them paired longer.
 - **The tree holds this combatant's decisions only.** A node is the sequence of its own
   actions since the root; everyone else (the enemies and its allies) is played by the rollout
   policy (the enemies by ``opponent``, when given), in the tree as after it: the opponent is
@@ -137,7 +140,10 @@ class Search:
     plays the enemies instead); ``evaluate`` scores the fork's state at the horizon, the end of
     round ``rounds`` after the decision's round (None: the fight's end, or ``horizon``
     decisions; a fight that ends earlier is scored where it ends). ``width`` is how many
-    offers the root compares (None: a quarter of the rollouts, at least two).
+    offers the root compares (None: a quarter of the rollouts, at least two). ``paired``
+    rolls the forks' dice with ``fork(dice=k, paired=True)``: each roll keyed by who rolls and
+    for what, so the candidates' ``k``-th tries stay on the same luck after their actions
+    differ (see the module's docs).
     """
 
     warm = False
@@ -160,6 +166,7 @@ class Search:
         steps: int | None = STEPS,
         width: int | None = 3,
         opponent: Callable[[View], Action] | str | None = None,
+        paired: bool = False,
     ) -> None:
         if rollouts < 1:
             raise ValueError(f"search needs at least one rollout, got {rollouts}")
@@ -177,17 +184,11 @@ class Search:
         self.rollouts = rollouts
         self.seconds = seconds
         self.ctx = ctx
-        self.rollout: Callable[[View], Action] = first_offer
-        self.model = ""
-        """The rollout policy's built-in name, when given by name (made anew each decision)."""
         if rollout is None:  # the default: the built-in ROLLOUT, or the first offer with no ctx
             rollout = first_offer if ctx is None else ROLLOUT
-        if isinstance(rollout, str):
-            if ctx is None or rollout not in BUILTIN or rollout in _NOT_MODELS:
-                raise ValueError(f"{rollout!r} is not a built-in policy to roll out with")
-            self.model = rollout
-        else:
-            self.rollout = rollout
+        self.model, given = _model_or_callable(rollout, ctx)
+        """The rollout policy's built-in name, when given by name (made anew each decision)."""
+        self.rollout: Callable[[View], Action] = given or first_offer
         self.evaluate = evaluate
         self.rounds = rounds
         self.exploration = exploration
@@ -196,15 +197,9 @@ class Search:
         self.horizon = horizon
         self.steps = steps
         self.width = width
-        self.opponent_model = ""
+        self.opponent_model, self.opponent = _model_or_callable(opponent, ctx)
         """The enemies' model's built-in name, when given by name (made anew each decision)."""
-        self.opponent: Callable[[View], Action] | None = None
-        if isinstance(opponent, str):
-            if ctx is None or opponent not in BUILTIN or opponent in _NOT_MODELS:
-                raise ValueError(f"{opponent!r} is not a built-in policy to roll out with")
-            self.opponent_model = opponent
-        else:
-            self.opponent = opponent
+        self.paired = paired
         self.searched = 0
         """Decisions it searched (those with more than one offer), for curiosity and tests."""
         self.iterations = 0
@@ -338,7 +333,7 @@ class _Tree:
         s.iterations += 1
         assert child.action is not None
         assert self.view.fork is not None
-        branch: Any = self.view.fork(dice=self._sample(child.visits))
+        branch: Any = self.view.fork(dice=self._sample(child.visits), paired=s.paired)
         path = [child]
         branch.send(child.action)
         node = child
@@ -424,8 +419,8 @@ def search_from_name(params: str, ctx: PolicyContext) -> Search:
     """A :class:`Search` from the parameters of a policy name ``search:KEY=VALUE,...``
     (the numbers ``rollouts``, ``steps``, ``seconds``, ``rounds`` (or ``end``), ``width``,
     ``exploration``, ``widening``, ``confidence``; ``rollout`` and ``opponent``, a built-in
-    policy's name; ``evaluate``, ``outcome`` or ``hp_balance``); :class:`PolicyLoadError` for
-    anything else."""
+    policy's name; ``evaluate``, ``outcome`` or ``hp_balance``; ``paired``, ``true`` or
+    ``false``); :class:`PolicyLoadError` for anything else."""
     kwargs: dict[str, Any] = {}
     try:
         for item in filter(None, (p.strip() for p in params.split(","))):
@@ -434,6 +429,10 @@ def search_from_name(params: str, ctx: PolicyContext) -> Search:
                 raise ValueError(f"{item!r} is not KEY=VALUE")
             if key in ("rollout", "opponent"):
                 kwargs[key] = value
+            elif key == "paired":
+                if value.lower() not in _BOOLEANS:
+                    raise ValueError(f"paired is true or false, not {value!r}")
+                kwargs[key] = _BOOLEANS[value.lower()]
             elif key == "rounds" and value == "end":
                 kwargs[key] = None
             elif key == "evaluate":
@@ -450,15 +449,31 @@ def search_from_name(params: str, ctx: PolicyContext) -> Search:
         return Search(ctx, **kwargs)
     except ValueError as err:
         raise PolicyLoadError(
-            f"policy 'search:{params}': {err} (parameters: {', '.join([*_NUMBERS, 'rollout', 'opponent', 'evaluate'])})"
+            f"policy 'search:{params}': {err} (parameters: {', '.join([*_NUMBERS, 'rollout', 'opponent', 'evaluate', 'paired'])})"
         ) from None
 
 
 _EVALUATIONS: dict[str, Evaluation] = {"outcome": outcome, "hp_balance": hp_balance}
 
+_BOOLEANS = {"true": True, "false": False, "1": True, "0": False, "yes": True, "no": False}
+
 _NOT_MODELS = ("search", "human", "scripted", "lookahead", "random")
 """Built-ins that cannot play everyone in a fork: a person, a script, a search of its own, or
 one that draws on the combatant's random stream (a search keeps no state between decisions)."""
+
+
+def _model_or_callable(
+    model: Callable[[View], Action] | str | None, ctx: PolicyContext | None
+) -> tuple[str, Callable[[View], Action] | None]:
+    """A model given as ``rollout`` or ``opponent``: ``(name, None)`` for a built-in's name
+    (checked here, made anew for each decision by :func:`_model`), ``("", model)`` for a
+    callable or None; :class:`ValueError` for a name that is not a built-in able to play in
+    a fork, or any name without a context."""
+    if not isinstance(model, str):
+        return "", model
+    if ctx is None or model not in BUILTIN or model in _NOT_MODELS:
+        raise ValueError(f"{model!r} is not a built-in policy to roll out with")
+    return model, None
 
 
 def _model(name: str, ctx: PolicyContext) -> Callable[[View], Action]:

@@ -11,7 +11,18 @@ prints `search`'s win rate against the strongest built-in at three budgets of ro
 last the default (its games are those of the first table): a strength-against-time curve.
 
     python benchmarks/search_strength.py [--seeds 20] [--jobs 2] [--opponent tactician]
-        [--budgets 5 10 20] [--examples openings-duel ...]
+        [--budgets 5 10 20] [--examples openings-duel ...] [--search paired=true ...]
+        [--no-curve] [--record games.jsonl]
+
+`--search OPTIONS` (repeatable) plays `search:rollouts=N,OPTIONS` instead of the default
+search, one set of rows for each, on the same seeds (so two variants, `--search paired=false
+--search paired=true`, are compared on the same games of their opponents); `--no-curve` leaves
+out the budgets' curve; `--record FILE` appends one JSON line per game (example, search,
+opponent, seed, swapped, score, CPU, decisions), so runs over different seeds can be added up:
+`--tally FILE` prints such a record's rows (over the seeds it holds for every variant and
+opponent of an example) and, for two variants or more, each against the first on the same
+seeds: the seeds where its two games against an opponent scored more or less than the first
+variant's two (a paired sign test of the variants, through their common opponents).
 
 Each game is an ordinary fight of named policies (`search:rollouts=N`, `tactician`, ...),
 stepped in line as `batch` steps it, so ``initiative run EXAMPLE --seed S --policy SIDE=...``
@@ -22,6 +33,7 @@ fights any of them again to the same log. Figures depend on the machine and its 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import time
 from dataclasses import dataclass
@@ -127,6 +139,60 @@ def report(outcomes: list[Outcome]) -> str:
     )
 
 
+def tally(path: Path) -> None:
+    """Print the rows of a ``--record`` file, and each variant against the first."""
+    rows: dict[tuple[str, str, str], dict[tuple[int, bool], Outcome]] = {}
+    for line in path.read_text().splitlines():
+        r = json.loads(line)
+        game = Game(r["example"], r["seed"], r["search"], r["opponent"], r["swapped"])
+        outcome = Outcome(game, r["score"], r["cpu"], r["searched"])
+        rows.setdefault((game.example, game.search, game.opponent), {})[
+            (game.seed, game.swapped)
+        ] = outcome
+    variants = list(dict.fromkeys(search for _, search, _ in rows))
+    examples = list(dict.fromkeys(example for example, _, _ in rows))
+    opponents = list(dict.fromkeys(opponent for _, _, opponent in rows))
+    print(f"{path}: {sum(len(r) for r in rows.values())} games")
+    overall: dict[tuple[str, str], list[int]] = {}
+    for example in examples:
+        keys = [(example, v, o) for v in variants for o in opponents if (example, v, o) in rows]
+        common = set.intersection(*(set(rows[k]) for k in keys))
+        seeds = sorted({seed for seed, swapped in common if (seed, not swapped) in common})
+        print(
+            f"\n{example}: {len(seeds)} paired seeds ({seeds[0] if seeds else '-'} to {seeds[-1] if seeds else '-'})"
+        )
+        for key in keys:
+            outcomes = [rows[key][(seed, swapped)] for seed in seeds for swapped in (False, True)]
+            print(f"  {key[1]:34s} vs {key[2]:10s} {report(outcomes)}")
+        for variant in variants[1:]:
+            for opponent in opponents:
+                a, b = (example, variant, opponent), (example, variants[0], opponent)
+                if a not in rows or b not in rows:
+                    continue
+                net = [
+                    sum(rows[a][(seed, w)].score - rows[b][(seed, w)].score for w in (False, True))
+                    for seed in seeds
+                ]
+                better = sum(1 for n in net if n > 0)
+                worse = sum(1 for n in net if n < 0)
+                was = overall.get((variant, opponent), [0, 0])
+                overall[(variant, opponent)] = [was[0] + better, was[1] + worse]
+                print(
+                    f"  {variant} against {variants[0]} (vs {opponent}): seeds better-worse"
+                    f" {better}-{worse} (even {len(net) - better - worse}), p {sign_test(better, worse):.2g}"
+                )
+    if overall:
+        print("\nall examples:")
+        both = [0, 0]
+        for (variant, opponent), (better, worse) in overall.items():
+            both = [both[0] + better, both[1] + worse]
+            print(
+                f"  {variant} against {variants[0]} (vs {opponent}): seeds better-worse"
+                f" {better}-{worse}, p {sign_test(better, worse):.2g}"
+            )
+        print(f"  both opponents: {both[0]}-{both[1]}, p {sign_test(*both):.2g}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -139,14 +205,31 @@ def main() -> None:
         "--budgets", type=int, nargs=3, default=[ROLLOUTS // 4, ROLLOUTS // 2, ROLLOUTS]
     )
     parser.add_argument("--examples", nargs="+", default=EXAMPLES)
+    parser.add_argument(
+        "--search",
+        action="append",
+        default=[],
+        metavar="OPTIONS",
+        help="search's options after its budget (KEY=VALUE,...); repeat to compare variants",
+    )
+    parser.add_argument("--no-curve", action="store_true", help="leave out the budgets' curve")
+    parser.add_argument("--record", type=Path, help="append one JSON line per game to this file")
+    parser.add_argument("--tally", type=Path, help="print the rows of a --record file and stop")
     args = parser.parse_args()
+    if args.tally:
+        tally(args.tally)
+        return
     seeds = range(args.seed_start, args.seed_start + args.seeds)
-    top = f"search:rollouts={args.budgets[-1]}"
+    tops = [
+        ",".join([f"search:rollouts={args.budgets[-1]}", *([options] if options else [])])
+        for options in args.search or [""]
+    ]
     plan: dict[tuple[str, str, str], list[Game]] = {}
     for example in args.examples:
-        for opponent in (args.opponent, FIRST):
-            plan[(example, top, opponent)] = games(example, top, opponent, seeds)
-    for budget in args.budgets[:-1]:
+        for name in tops:
+            for opponent in (args.opponent, FIRST):
+                plan[(example, name, opponent)] = games(example, name, opponent, seeds)
+    for budget in [] if args.no_curve else args.budgets[:-1]:
         for example in args.examples:
             name = f"search:rollouts={budget}"
             plan[(example, name, args.opponent)] = games(example, name, args.opponent, seeds)
@@ -158,14 +241,33 @@ def main() -> None:
     started = time.monotonic()
     done: dict[tuple[str, str, str], list[Outcome]] = {}
     with get_context("spawn").Pool(args.jobs) as pool:
-        print(f"\n`{top}` against each (search's games won-lost-undecided):", flush=True)
+        print(
+            f"\n{' and '.join(f'`{t}`' for t in tops)} against each (search's games won-lost-undecided):",
+            flush=True,
+        )
         for (example, search, opponent), batch in plan.items():
-            if search != top:
+            if search not in tops:
                 continue
             done[(example, search, opponent)] = outcomes = pool.map(play, batch, chunksize=1)
-            print(f"  {example:20s} vs {opponent:10s} {report(outcomes)}", flush=True)
-        print(f"\nwin rate against {args.opponent} by budget (rollouts per decision):")
-        for example in args.examples:
+            variant = f" {search.partition(',')[2] or 'default':14s}" if len(tops) > 1 else ""
+            print(f"  {example:20s}{variant} vs {opponent:10s} {report(outcomes)}", flush=True)
+            if args.record:
+                with args.record.open("a") as out:
+                    for o in outcomes:
+                        line = {
+                            "example": example,
+                            "search": search,
+                            "opponent": opponent,
+                            "seed": o.game.seed,
+                            "swapped": o.game.swapped,
+                            "score": o.score,
+                            "cpu": o.cpu,
+                            "searched": o.searched,
+                        }
+                        out.write(json.dumps(line) + "\n")
+        if not args.no_curve:
+            print(f"\nwin rate against {args.opponent} by budget (rollouts per decision):")
+        for example in [] if args.no_curve else args.examples:
             cells = []
             for budget in args.budgets:
                 key = (example, f"search:rollouts={budget}", args.opponent)

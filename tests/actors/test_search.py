@@ -98,6 +98,40 @@ def test_same_seed_and_budget_give_the_same_log(tmp_path: Path) -> None:
     assert logs[0] == logs[1]
 
 
+def test_a_paired_search_gives_the_same_log_for_a_seed_and_budget(tmp_path: Path) -> None:
+    """With paired dice (``paired=true``) as without: the same seed and budget write
+    byte-identical logs."""
+    spec = small("openings")
+    policies = {"a": "search:rollouts=4,paired=true", "b": "search:rollouts=3,paired=true"}
+    logs = []
+    for run in range(2):
+        out = tmp_path / f"{run}.jsonl"
+        run_encounter_sync(spec, 5, policies=dict(policies), out=out)
+        logs.append(out.read_bytes())
+    assert logs[0] == logs[1]
+
+
+def test_paired_forks_roll_other_dice_than_plain_ones() -> None:
+    """``paired`` is what its forks roll with: the same search on paired forks scores its
+    rollouts differently from one on plain forks (other dice), and the same again when
+    repeated."""
+
+    def scores(paired: bool) -> list[float]:
+        spec = small("openings", gap=1)
+        view = first_view(spec, "ann", 2)
+        seen: list[float] = []
+
+        def keep(state: Any, side: str) -> float:
+            seen.append(outcome(state, side))
+            return seen[-1]
+
+        search_for(spec, "ann", 2, rollouts=8, rounds=1, evaluate=keep, paired=paired).decide(view)
+        return seen
+
+    assert scores(True) == scores(True)
+    assert scores(True) != scores(False)
+
+
 def test_a_decision_is_the_same_whatever_came_before() -> None:
     """The search's stream is derived from the seed, the combatant and the decision's seq,
     so a fresh policy (a resumed fight) chooses as the one that made every earlier decision."""
@@ -197,6 +231,11 @@ def test_parameters_by_name() -> None:
     ).policy
     assert (other.rounds, other.steps, other.width) == (None, 90, 4)
     assert (other.opponent_model, other.evaluate) == ("tactician", hp_balance)
+    assert other.paired is False
+    assert load_policy("search:paired=true", ctx).policy.paired is True
+    assert load_policy("search:paired=False", ctx).policy.paired is False
+    with pytest.raises(ValueError, match="'tactician' is not a built-in policy to roll out"):
+        Search(opponent="tactician")  # a model by name needs a context to make it with
     bad_names = (
         "search:depth=3",
         "search:rollouts=0",
@@ -207,6 +246,7 @@ def test_parameters_by_name() -> None:
         "search:steps=0",
         "search:width=1",
         "search:rounds=-1",
+        "search:paired=maybe",
     )
     for bad in bad_names:
         with pytest.raises(PolicyLoadError, match="search"):
