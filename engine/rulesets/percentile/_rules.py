@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from initiative.events import (
     Attack,
@@ -21,6 +21,7 @@ from initiative.events import (
 from ..._dice import parse_dice
 from ..._rules import Counter
 from ..._ruleset import Hook, Ruleset
+from ..._units import ActionUnit
 from .._common import (
     AttackUnit,
     DodgeUnit,
@@ -181,55 +182,57 @@ class Moving(MoveUnit):
         fight.move(who, action.to)
 
 
-class Parrying(ParryUnit):
-    """Parry (no half action): a Weapon Skill test against a melee attack that hit."""
+R = TypeVar("R", Parry, Dodge)
+
+
+class _SkillReaction(ActionUnit[R]):
+    """A reaction that is a skill test against an attack that hit (no half action): offered
+    free while the opening allows it, counted as one of the round's reactions."""
 
     when = ("opening",)
     answers = ("attacked",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        parry = Parry()
+        reaction = self.action()
+        assert isinstance(reaction, (Parry, Dodge))  # (the two subclasses' actions)
         return (
-            [Offer(action=parry, cost=0)]
-            if reaction_reason(fight, who, parry, window) is None
+            [Offer(action=reaction, cost=0)]
+            if reaction_reason(fight, who, reaction, window) is None
             else []
         )
 
-    def check(self, fight: Rules, who: str, action: Parry, window: Window) -> str | None:
+    def check(self, fight: Rules, who: str, action: R, window: Window) -> str | None:
         return reaction_reason(fight, who, action, window)
 
-    def cost(self, fight: Rules, who: str, action: Parry, window: Window) -> int:
+    def cost(self, fight: Rules, who: str, action: R, window: Window) -> int:
         return 0
 
-    def resolve(self, fight: Rules, who: str, action: Parry, window: Window) -> bool:
+    def resolve(self, fight: Rules, who: str, action: R, window: Window) -> bool:
         fight.set_counter(who, REACTIONS, fight.count(who, REACTIONS) + 1)
-        value = fight.spec(who).stats.get("weapon_skill", 0)
-        return percent_test(fight, who, "Parry", value).success
+        return percent_test(fight, who, self.skill, self.value(fight.spec(who))).success
+
+    skill: ClassVar[str]
+
+    def value(self, spec: CombatantSpec) -> int:
+        raise NotImplementedError
 
 
-class Dodging(DodgeUnit):
-    """Dodge (no half action): a Dodge skill test against an attack that hit."""
+class Parrying(_SkillReaction[Parry], ParryUnit):
+    """Parry: a Weapon Skill test."""
 
-    when = ("opening",)
-    answers = ("attacked",)
+    skill = "Parry"
 
-    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        dodge = Dodge()
-        return (
-            [Offer(action=dodge, cost=0)]
-            if reaction_reason(fight, who, dodge, window) is None
-            else []
-        )
+    def value(self, spec: CombatantSpec) -> int:
+        return spec.stats.get("weapon_skill", 0)
 
-    def check(self, fight: Rules, who: str, action: Dodge, window: Window) -> str | None:
-        return reaction_reason(fight, who, action, window)
 
-    def cost(self, fight: Rules, who: str, action: Dodge, window: Window) -> int:
-        return 0
+class Dodging(_SkillReaction[Dodge], DodgeUnit):
+    """Dodge: a Dodge skill test."""
 
-    def resolve(self, fight: Rules, who: str, action: Dodge, window: Window) -> bool:
-        fight.set_counter(who, REACTIONS, fight.count(who, REACTIONS) + 1)
-        return percent_test(fight, who, "Dodge", skill_value(fight.spec(who), "Dodge")).success
+    skill = "Dodge"
+
+    def value(self, spec: CombatantSpec) -> int:
+        return skill_value(spec, "Dodge")
 
 
 class Percentile(Ruleset):
