@@ -9,17 +9,25 @@ observation (``initiative.env.Encoder``). Two heads read the hidden layer:
   the same observation, a warm start that plays as well as the opponent;
 - **advantage**: trained (squared error) to predict each offer's advantage measured by
   rollouts: at a decision of the training fights, every offer is tried on ``forks`` copies of
-  the fight (each copy with its own dice stream, the same streams for every offer), the rest
-  of each copy played out by ``aggressive`` on both sides, and the offer's value is the mean
-  outcome (+1 a win of the learner's side, -1 a loss, 0 neither; plus ``margin`` times the hit
-  points left, its side's less the enemies', per 50), less the mean over the offers.
+  the fight with paired dice (``view.fork(dice=k, paired=True)``: each roll drawn from a
+  stream of who rolls and for what, so that every offer meets the same dice; fresh streams at
+  each decision), the rest of each copy played out as the training fight is, and the offer's
+  value is the mean outcome (+1 a win of the learner's side, -1 a loss, 0 neither; plus
+  ``margin`` times the hit points left, its side's less the enemies', per 50), less the mean
+  over the offers.
 
+Policy iteration in ``rounds``: in the first, the training fights and rollouts are
+``aggressive`` against itself; in each later one, the learner's side plays the policy of the
+round before (in the training fights and in the rollouts), so that the advantages measured are
+those of departing from the improved policy, and both heads are fitted again on all the data.
 The policy takes the offer with the highest ``logit + beta * advantage``, from the observation
-and its mask alone (``initiative.env.model_policy``); ``beta`` is chosen by paired duels
-against ``aggressive`` on validation seeds. The same network plays every combatant of a side,
-so it plays either side of ``openings-duel`` and, unchanged, any encounter of the ruleset.
+and its mask alone (``initiative.env.model_policy``); ``beta`` is chosen after each round by
+paired duels against ``aggressive`` on validation seeds. The same network plays every
+combatant of a side, so it plays either side of ``openings-duel`` and, unchanged, any
+encounter of the ruleset.
 
-It trains on ``openings-duel`` (training seeds from 10,000, validation seeds from 5,001), then
+It trains on ``openings-duel`` (training seeds from 10,000 in the first round, 20,000 in the
+second, and so on; validation seeds from 5,001), then
 prints two figures, each a duel of 400 seeds (1 to 400; every seed fought twice, the trained
 policy once on each side, the same dice; an exact two-sided sign test over the seeds where one
 did better):
@@ -27,8 +35,9 @@ did better):
 - on ``openings-duel``, where it trained;
 - on ``benchmarks/openings-2v2.toml``, a 2v2 it never saw (transfer).
 
-    python benchmarks/train_example.py [--games N] [--forks N] [--margin X] [--seeds N]
-        [--save model.npz] [--hidden N] [--steps N] [--betas B,B,...] [--validation N]
+    python benchmarks/train_example.py [--games N] [--forks N] [--rounds N] [--round-games N]
+        [--round-forks N] [--plain] [--margin X] [--seeds N] [--save model.npz] [--hidden N]
+        [--steps N] [--first-betas B,B,...] [--betas B,B,...] [--validation N]
 """
 
 from __future__ import annotations
@@ -80,6 +89,11 @@ class Scorer:
         _, logit, advantage = self.heads(self.read(observation))
         return int(np.argmax(logit + self.beta * advantage))
 
+    def decide(self, view):
+        """The greedy policy's action in ``view`` (for the rollouts of a later round)."""
+        observation, mask = self.encoder(view)
+        return self.encoder.action(view, self.greedy(observation, mask))
+
     def save(self, path):
         np.savez(path, w1=self.w1, b1=self.b1, logit=self.logit, advantage=self.advantage,
                  beta=self.beta)  # fmt: skip
@@ -95,33 +109,41 @@ def outcome(state, side, margin=0.0):
     return won + margin * left
 
 
-def collect(scorer, encounter, games, *, forks=8, margin=1.0, seed=10_000):
-    """Fights of ``aggressive`` against itself, the learner's side in turn; at each of the
-    learner's decisions with a choice: the offers' features, the offer ``aggressive`` chose,
-    and each offer's value by rollouts (see the module's docstring)."""
+def collect(
+    scorer, encounter, games, *, forks=4, margin=1.0, seed=10_000, paired=True, learner=aggressive
+):
+    """Fights against ``aggressive``, the learner's side in turn, played on that side by
+    ``learner`` (``aggressive`` itself in the first round, the current policy after); at each
+    of the learner's decisions with a choice: the offers' features, the offer ``aggressive``
+    would choose there, and each offer's value by rollouts on forks, the rest of each fork
+    played as the fight is (``learner`` on its side, ``aggressive`` on the other)."""
     spec = initiative.load_encounter(encounter)
     sides = tuple(spec.sides)
     side_of = {c.id: c.side for c in spec.combatants}
     xs, chosen, values = [], [], []
     for game in range(games):
-        learner = sides[game % 2]
+        mine = sides[game % 2]
+
+        def play(view, mine=mine):
+            return learner(view) if side_of[view.me.id] == mine else aggressive(view)
+
         fight = initiative.step(spec, seed=seed + game)
         while not fight.over:
             view = fight.view
-            action = aggressive(view)
-            if side_of[view.me.id] == learner and len(view.legal) > 1:
+            if side_of[view.me.id] == mine and len(view.legal) > 1:
                 x = scorer.read(scorer.encoder(view)[0])
                 value = np.zeros(len(x))
+                first = forks * len(xs)  # fresh dice streams at each decision
                 for i, offer in enumerate(view.legal[: len(x)]):
-                    for dice in range(forks):
-                        branch = view.fork(dice=dice)
+                    for dice in range(first, first + forks):
+                        branch = view.fork(dice=dice, paired=paired)
                         branch.send(offer.action)
-                        branch.play(aggressive)
-                        value[i] += outcome(branch.fight.state, learner, margin) / forks
+                        branch.play(play)
+                        value[i] += outcome(branch.fight.state, mine, margin) / forks
                 xs.append(x)
-                chosen.append([o.action for o in view.legal].index(action))
+                chosen.append([o.action for o in view.legal].index(aggressive(view)))
                 values.append(value - value.mean())
-            fight.send(action)
+            fight.send(play(view))
     return xs, chosen, values
 
 
@@ -202,32 +224,49 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--forks", type=int, default=8)
+    parser.add_argument("--forks", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--round-games", type=int, default=100)
+    parser.add_argument("--round-forks", type=int, default=2)
+    parser.add_argument("--plain", action="store_true", help="plain forks, not paired ones")
     parser.add_argument("--margin", type=float, default=1.0)
     parser.add_argument("--seeds", type=int, default=400)
     parser.add_argument("--save", type=Path, default=None)
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--steps", type=int, default=1000)
-    parser.add_argument("--betas", default="0,100,150,200,300")
+    parser.add_argument("--first-betas", default="100,200")
+    parser.add_argument("--betas", default="100,150,200,300")
     parser.add_argument("--validation", type=int, default=200)
     args = parser.parse_args()
     started = time.process_time()
     scorer = Scorer(Encoder(duel_file), hidden=args.hidden)
-    data = collect(scorer, duel_file, args.games, forks=args.forks, margin=args.margin)
-    collected = time.process_time() - started
-    print(
-        f"collected {len(data[0])} decisions of {args.games} training fights, each offer tried"
-        f" on {args.forks} forks, in {collected:.0f} s of CPU"
-    )
-    fit(scorer, *data, steps=args.steps)
-    betas = [float(b) for b in args.betas.split(",")]
-    beta, results = choose_beta(scorer, duel_file, betas, args.validation)
-    print(
-        f"fitted and validated in {time.process_time() - started - collected:.0f} s of CPU;"
-        f" beta = {beta:g} (validation, {args.validation} seeds from 5001: "
-        + ", ".join(f"{b:g}: {r[0]}/{r[1]}" for b, r in results.items())
-        + " better/worse)"
-    )
+    data = ([], [], [])
+    for n in range(1, args.rounds + 1):
+        begun = time.process_time()
+        games, forks = (args.games, args.forks) if n == 1 else (args.round_games, args.round_forks)
+        learner = aggressive if n == 1 else scorer.decide
+        more = collect(
+            scorer, duel_file, games, forks=forks, margin=args.margin, seed=10_000 * n,
+            paired=not args.plain, learner=learner,
+        )  # fmt: skip
+        data = tuple(old + new for old, new in zip(data, more, strict=True))
+        collected = time.process_time() - begun
+        player = "aggressive" if n == 1 else f"the policy of round {n - 1}"
+        kind = "plain" if args.plain else "paired"
+        print(
+            f"round {n}: collected {len(more[0])} decisions of {games} training fights ({player}"
+            f" on the learner's side), each offer tried on {forks} {kind} forks,"
+            f" in {collected:.0f} s of CPU"
+        )
+        fit(scorer, *data, steps=args.steps)
+        betas = [float(b) for b in (args.first_betas if n == 1 else args.betas).split(",")]
+        beta, results = choose_beta(scorer, duel_file, betas, args.validation)
+        print(
+            f"round {n}: fitted and validated in {time.process_time() - begun - collected:.0f}"
+            f" s of CPU; beta = {beta:g} (validation, {args.validation} seeds from 5001: "
+            + ", ".join(f"{b:g}: {r[0]}/{r[1]}" for b, r in results.items())
+            + " better/worse)"
+        )
     if args.save:
         scorer.save(args.save)
     policy = in_line(model_policy(scorer.greedy))

@@ -73,19 +73,44 @@ def test_fitting_imitates_aggressive_and_the_policy_plays(example: Any) -> None:
     assert better + worse + even == 3 and 0 < p <= 1
 
 
+def test_a_later_round_plays_the_learner_on_its_side(example: Any) -> None:
+    """In a later round the learner's side plays the given policy, in the training fights and
+    in the rollouts, while the labels stay aggressive's choices."""
+    scorer = example.Scorer(Encoder(DUEL), hidden=8)
+    first = example.collect(scorer, DUEL, 1, forks=1)
+    seen: list[str] = []
+
+    def learner(view: Any) -> Any:
+        seen.append(view.me.side)
+        return view.legal[-1].action  # not aggressive's play
+
+    later = example.collect(scorer, DUEL, 1, forks=1, learner=learner)
+    assert seen and set(seen) == {"north"}  # the learner's side only
+    assert len(later[0]) != len(first[0]) or any(
+        not np.array_equal(a, b) for a, b in zip(first[0], later[0], strict=False)
+    )  # another fight
+    for x, pick in zip(later[0], later[1], strict=True):
+        assert 0 <= pick < len(x)
+
+
 def test_the_script_prints_its_figures(example: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     argv = ["train_example.py", "--games", "2", "--forks", "1", "--steps", "20"]
+    argv += ["--round-games", "1", "--round-forks", "1"]
     argv += ["--betas", "0,50", "--validation", "2", "--seeds", "2"]
     monkeypatch.setattr(sys, "argv", argv)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         example.main()
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("collected ") and "of 2 training fights" in lines[0]
+    assert lines[0].startswith("round 1: collected ") and "of 2 training fights" in lines[0]
+    assert "(aggressive on the learner's side)" in lines[0] and "1 paired forks" in lines[0]
     assert "beta = " in lines[1] and "validation, 2 seeds from 5001" in lines[1]
+    assert lines[2].startswith("round 2: collected ") and "of 1 training fights" in lines[2]
+    assert "(the policy of round 1 on the learner's side)" in lines[2]
+    assert lines[3].startswith("round 2: fitted")
     assert (
-        lines[2].startswith("openings-duel: trained ")
-        and "(exact two-sided sign test, 2 seeds)" in lines[2]
+        lines[4].startswith("openings-duel: trained ")
+        and "(exact two-sided sign test, 2 seeds)" in lines[4]
     )
-    assert lines[3].startswith("openings-2v2 (transfer): trained ")
-    assert lines[4].startswith("total: ")
+    assert lines[5].startswith("openings-2v2 (transfer): trained ")
+    assert lines[6].startswith("total: ")
