@@ -20,9 +20,10 @@ Policy iteration in ``rounds``: in the first, the training fights and rollouts a
 ``aggressive`` against itself; in each later one, the learner's side plays the policy of the
 round before (in the training fights and in the rollouts), so that the advantages measured are
 those of departing from the improved policy, and both heads are fitted again on all the data.
-The policy takes the offer with the highest ``logit + beta * advantage``, from the observation
-and its mask alone (``initiative.env.model_policy``); ``beta`` is chosen after each round by
-paired duels against ``aggressive`` on validation seeds. The same network plays every
+The policy takes the imitation's choice unless the offer of the highest predicted advantage is
+better than it by more than ``tau``, from the observation and its mask alone
+(``initiative.env.model_policy``); ``tau`` is chosen after each round by paired duels against
+``aggressive`` on validation seeds. The same network plays every
 combatant of a side, so it plays either side of ``openings-duel`` and, unchanged, any
 encounter of the ruleset.
 
@@ -37,7 +38,7 @@ did better):
 
     python benchmarks/train_example.py [--games N] [--forks N] [--rounds N] [--round-games N]
         [--round-forks N] [--plain] [--margin X] [--seeds N] [--save model.npz] [--hidden N]
-        [--steps N] [--first-betas B,B,...] [--betas B,B,...] [--validation N]
+        [--steps N] [--taus T,T,...] [--validation N]
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ from initiative.env import Encoder, model_policy
 class Scorer:
     """One hidden layer scores each legal offer from its row, the row of the combatant it
     names, and the state (the actor's row, its allies' and its enemies' rows pooled, the
-    globals). Two heads: the imitation logits and the advantage; the policy takes the offer
-    with the highest ``logit + beta * advantage``."""
+    globals). Two heads: the imitation logits and the advantage; the policy takes the
+    imitation's choice unless the offer of the highest advantage is predicted better than it
+    by more than ``tau``."""
 
     def __init__(self, encoder, hidden=32, seed=0):
         self.encoder = encoder
@@ -68,7 +70,7 @@ class Scorer:
         self.b1 = np.zeros(hidden)
         self.logit = np.zeros(hidden)  # the imitation head
         self.advantage = np.zeros(hidden)  # the advantage head
-        self.beta = 0.0
+        self.tau = 1.0  # more than any advantage: the imitation alone
 
     def read(self, observation):
         """The features of each kept offer (one row per offer, in the mask's order)."""
@@ -87,7 +89,8 @@ class Scorer:
 
     def greedy(self, observation, mask):
         _, logit, advantage = self.heads(self.read(observation))
-        return int(np.argmax(logit + self.beta * advantage))
+        imitated, best = int(np.argmax(logit)), int(np.argmax(advantage))
+        return best if advantage[best] - advantage[imitated] > self.tau else imitated
 
     def decide(self, view):
         """The greedy policy's action in ``view`` (for the rollouts of a later round)."""
@@ -96,7 +99,7 @@ class Scorer:
 
     def save(self, path):
         np.savez(path, w1=self.w1, b1=self.b1, logit=self.logit, advantage=self.advantage,
-                 beta=self.beta)  # fmt: skip
+                 tau=self.tau)  # fmt: skip
 
 
 def outcome(state, side, margin=0.0):
@@ -198,16 +201,16 @@ def duel(encounter, policy, seeds, *, start=1, opponent="aggressive"):
     return pairs.a_better, pairs.b_better, pairs.even, pairs.p
 
 
-def choose_beta(scorer, encounter, betas, seeds, *, start=5_001):
-    """The ``beta`` whose policy did best against ``aggressive`` on the validation seeds (the
-    most seeds better less worse; the smallest of equals). Returns it and every duel's result."""
+def choose_tau(scorer, encounter, taus, seeds, *, start=5_001):
+    """The ``tau`` whose policy did best against ``aggressive`` on the validation seeds (the
+    most seeds better less worse; the largest of equals). Returns it and every duel's result."""
     policy = in_line(model_policy(scorer.greedy))
     results = {}
-    for beta in betas:
-        scorer.beta = beta
-        results[beta] = duel(encounter, policy, seeds, start=start)
-    scorer.beta = max(betas, key=lambda b: (results[b][0] - results[b][1], -b))
-    return scorer.beta, results
+    for tau in taus:
+        scorer.tau = tau
+        results[tau] = duel(encounter, policy, seeds, start=start)
+    scorer.tau = max(taus, key=lambda t: (results[t][0] - results[t][1], t))
+    return scorer.tau, results
 
 
 # --- end of the example ---
@@ -234,8 +237,7 @@ def main() -> None:
     parser.add_argument("--save", type=Path, default=None)
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--steps", type=int, default=1000)
-    parser.add_argument("--first-betas", default="100,200")
-    parser.add_argument("--betas", default="100,150,200,300")
+    parser.add_argument("--taus", default="0.06,0.1,0.15")
     parser.add_argument("--validation", type=int, default=200)
     args = parser.parse_args()
     started = time.process_time()
@@ -259,12 +261,12 @@ def main() -> None:
             f" in {collected:.0f} s of CPU"
         )
         fit(scorer, *data, steps=args.steps)
-        betas = [float(b) for b in (args.first_betas if n == 1 else args.betas).split(",")]
-        beta, results = choose_beta(scorer, duel_file, betas, args.validation)
+        taus = [float(t) for t in args.taus.split(",")]
+        tau, results = choose_tau(scorer, duel_file, taus, args.validation)
         print(
             f"round {n}: fitted and validated in {time.process_time() - begun - collected:.0f}"
-            f" s of CPU; beta = {beta:g} (validation, {args.validation} seeds from 5001: "
-            + ", ".join(f"{b:g}: {r[0]}/{r[1]}" for b, r in results.items())
+            f" s of CPU; tau = {tau:g} (validation, {args.validation} seeds from 5001: "
+            + ", ".join(f"{t:g}: {r[0]}/{r[1]}" for t, r in results.items())
             + " better/worse)"
         )
     if args.save:

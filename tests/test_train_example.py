@@ -66,8 +66,9 @@ def test_fitting_imitates_aggressive_and_the_policy_plays(example: Any) -> None:
     example.fit(scorer, xs, chosen, values, steps=150)
     agree = np.mean([np.argmax(scorer.heads(x)[1]) == c for x, c in zip(xs, chosen, strict=True)])
     assert agree > 0.9
-    beta, results = example.choose_beta(scorer, DUEL, [0.0, 50.0], 3)
-    assert beta in results and scorer.beta == beta
+    tau, results = example.choose_tau(scorer, DUEL, [0.05, 10.0], 3)
+    assert tau in results and scorer.tau == tau
+    assert results[10.0][:3] == (0, 0, 3)  # a tau above any advantage: the imitation alone
     trained = in_line(model_policy(scorer.greedy))
     better, worse, even, p = example.duel(DUEL, trained, 3)
     assert better + worse + even == 3 and 0 < p <= 1
@@ -96,7 +97,7 @@ def test_a_later_round_plays_the_learner_on_its_side(example: Any) -> None:
 def test_the_script_prints_its_figures(example: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     argv = ["train_example.py", "--games", "2", "--forks", "1", "--steps", "20"]
     argv += ["--round-games", "1", "--round-forks", "1"]
-    argv += ["--betas", "0,50", "--validation", "2", "--seeds", "2"]
+    argv += ["--taus", "0.05,10", "--validation", "2", "--seeds", "2"]
     monkeypatch.setattr(sys, "argv", argv)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -104,7 +105,7 @@ def test_the_script_prints_its_figures(example: Any, monkeypatch: pytest.MonkeyP
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("round 1: collected ") and "of 2 training fights" in lines[0]
     assert "(aggressive on the learner's side)" in lines[0] and "1 paired forks" in lines[0]
-    assert "beta = " in lines[1] and "validation, 2 seeds from 5001" in lines[1]
+    assert "tau = " in lines[1] and "validation, 2 seeds from 5001" in lines[1]
     assert lines[2].startswith("round 2: collected ") and "of 1 training fights" in lines[2]
     assert "(the policy of round 1 on the learner's side)" in lines[2]
     assert lines[3].startswith("round 2: fitted")
