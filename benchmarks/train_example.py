@@ -70,7 +70,7 @@ class Scorer:
         self.b1 = np.zeros(hidden)
         self.logit = np.zeros(hidden)  # the imitation head
         self.advantage = np.zeros(hidden)  # the advantage head
-        self.tau = 1.0  # more than any advantage: the imitation alone
+        self.tau = np.inf  # the imitation alone, until a tau is chosen
 
     def read(self, observation):
         """The features of each kept offer (one row per offer, in the mask's order)."""
