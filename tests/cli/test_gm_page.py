@@ -190,7 +190,9 @@ def test_gm_spectator_and_seat_pages_follow_the_fight(tmp_path: Path) -> None:
                 IMAGES.mkdir(exist_ok=True)
                 for page, name in ((gm, "page-gm"), (watch, "page-watch"), (seat, "page-seat")):
                     page.evaluate(STILL)  # the countdowns read the same in every run
-                    page.screenshot(path=str(IMAGES / f"{name}.png"), full_page=True, animations="disabled")
+                    page.screenshot(
+                        path=str(IMAGES / f"{name}.png"), full_page=True, animations="disabled"
+                    )
                 # Labels never overlap on any bundled example, at three points of each fight:
                 # the spectator page, told those table frames.
                 checked = browser.new_page(viewport={"width": 1280, "height": 900})
