@@ -25,5 +25,6 @@ setup(
         "initiative": ["py.typed", "pages/*.html", "pages/*.css", "pages/*.js"],
         "initiative.replays": ["*.html", "py.typed", "parts/*.js", "parts/*.css"],
         "initiative.examples": ["*.toml"],
+        "initiative.actors": ["py.typed", "value_weights.json"],
     },
 )

@@ -63,6 +63,7 @@ from initiative.events import Action, Offer, PolicyLoadError
 
 from ._lookahead import hp_balance
 from ._policies import BUILTIN, PolicyContext
+from ._value import Value
 
 Evaluation = Callable[[Any, str], float]
 """``evaluate(state, side) -> score``: how good a fork's state is for ``side`` (higher is
@@ -419,7 +420,7 @@ def search_from_name(params: str, ctx: PolicyContext) -> Search:
     """A :class:`Search` from the parameters of a policy name ``search:KEY=VALUE,...``
     (the numbers ``rollouts``, ``steps``, ``seconds``, ``rounds`` (or ``end``), ``width``,
     ``exploration``, ``widening``, ``confidence``; ``rollout`` and ``opponent``, a built-in
-    policy's name; ``evaluate``, ``outcome`` or ``hp_balance``; ``paired``, ``true`` or
+    policy's name; ``evaluate``, ``outcome``, ``hp_balance`` or ``value`` (:class:`actors._value.Value`, learned); ``paired``, ``true`` or
     ``false``); :class:`PolicyLoadError` for anything else."""
     kwargs: dict[str, Any] = {}
     try:
@@ -436,9 +437,13 @@ def search_from_name(params: str, ctx: PolicyContext) -> Search:
             elif key == "rounds" and value == "end":
                 kwargs[key] = None
             elif key == "evaluate":
-                if value not in _EVALUATIONS:
-                    raise ValueError(f"evaluate is one of {', '.join(_EVALUATIONS)}, not {value!r}")
-                kwargs[key] = _EVALUATIONS[value]
+                if value == "value":  # learned per ruleset, and knows the encounter's weapons
+                    kwargs[key] = Value(ctx.encounter)
+                elif value in _EVALUATIONS:
+                    kwargs[key] = _EVALUATIONS[value]
+                else:
+                    names = ", ".join([*_EVALUATIONS, "value"])
+                    raise ValueError(f"evaluate is one of {names}, not {value!r}")
             elif key in _NUMBERS:
                 try:
                     kwargs[key] = _NUMBERS[key](value)

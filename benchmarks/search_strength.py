@@ -16,7 +16,8 @@ last the default (its games are those of the first table): a strength-against-ti
 
 `--search OPTIONS` (repeatable) plays `search:rollouts=N,OPTIONS` instead of the default
 search, one set of rows for each, on the same seeds (so two variants, `--search paired=false
---search paired=true`, are compared on the same games of their opponents); `--no-curve` leaves
+--search paired=true`, or the default against the learned evaluation, `--search ''
+--search evaluate=value,rounds=0`, are compared on the same games of their opponents); `--no-curve` leaves
 out the budgets' curve; `--record FILE` appends one JSON line per game (example, search,
 opponent, seed, swapped, score, CPU, decisions), so runs over different seeds can be added up:
 `--tally FILE` prints such a record's rows (over the seeds it holds for every variant and
