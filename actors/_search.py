@@ -420,8 +420,8 @@ def search_from_name(params: str, ctx: PolicyContext) -> Search:
     """A :class:`Search` from the parameters of a policy name ``search:KEY=VALUE,...``
     (the numbers ``rollouts``, ``steps``, ``seconds``, ``rounds`` (or ``end``), ``width``,
     ``exploration``, ``widening``, ``confidence``; ``rollout`` and ``opponent``, a built-in
-    policy's name; ``evaluate``, ``outcome``, ``hp_balance`` or ``value`` (:class:`actors._value.Value`, learned); ``paired``, ``true`` or
-    ``false``); :class:`PolicyLoadError` for anything else."""
+    policy's name; ``evaluate``, ``outcome``, ``hp_balance`` or ``value`` (learned:
+    :class:`actors._value.Value`); ``paired``, ``true`` or ``false``); :class:`PolicyLoadError` for anything else."""
     kwargs: dict[str, Any] = {}
     try:
         for item in filter(None, (p.strip() for p in params.split(","))):

@@ -31,7 +31,7 @@ from typing import Any
 
 import msgspec
 from initiative.engine import parse_dice
-from initiative.events import EncounterSpec, PolicyLoadError
+from initiative.events import EncounterFileError, EncounterSpec, PolicyLoadError
 
 FEATURES = ("hp", "standing", "race", "late")
 """The features' names, in the order of the weights."""
@@ -169,6 +169,6 @@ def _mean_damage(weapons: Any) -> float:
     for w in weapons:
         try:
             best = max(best, parse_dice(w.damage).mean)
-        except Exception:  # a ruleset's own damage notation: the default below
+        except EncounterFileError:  # a ruleset's own damage notation: the default below
             continue
     return best or 3.5
