@@ -98,17 +98,27 @@ def test_same_seed_and_budget_give_the_same_log(tmp_path: Path) -> None:
     assert logs[0] == logs[1]
 
 
-def test_a_paired_search_gives_the_same_log_for_a_seed_and_budget(tmp_path: Path) -> None:
-    """With paired dice (``paired=true``) as without: the same seed and budget write
-    byte-identical logs."""
+@pytest.mark.parametrize(
+    "policies",
+    [
+        {"a": "search:rollouts=4,paired=true", "b": "search:rollouts=3,paired=true"},
+        {"a": "search:evaluate=value,rounds=0,rollouts=6", "b": "tactician"},
+    ],
+    ids=["paired", "value"],
+)
+def test_a_search_variant_gives_the_same_log_for_a_seed_and_budget(
+    tmp_path: Path, policies: dict[str, str]
+) -> None:
+    """With paired dice (``paired=true``), or scored by the learned value, as with the
+    defaults: the same seed and budget write byte-identical logs."""
     spec = small("openings")
-    policies = {"a": "search:rollouts=4,paired=true", "b": "search:rollouts=3,paired=true"}
     logs = []
     for run in range(2):
         out = tmp_path / f"{run}.jsonl"
         run_encounter_sync(spec, 5, policies=dict(policies), out=out)
         logs.append(out.read_bytes())
     assert logs[0] == logs[1]
+    assert b"ActionDeclared" in logs[0]
 
 
 def test_paired_forks_roll_other_dice_than_plain_ones() -> None:
