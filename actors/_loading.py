@@ -131,9 +131,9 @@ def load_policy(name: PolicyChoice, ctx: PolicyContext) -> LoadedPolicy:
     if name in BUILTIN:
         return LoadedPolicy(name, BUILTIN[name](ctx), trusted=True)
     if name.startswith("search:"):  # the built-in search with parameters: search:rollouts=64
-        from ._search import search_from_name
+        from ._search import tuned
 
-        return LoadedPolicy(name, search_from_name(name.removeprefix("search:"), ctx), trusted=True)
+        return LoadedPolicy(name, tuned(ctx, name.removeprefix("search:")), trusted=True)
     if names_file(name):
         return LoadedPolicy(name, _instantiate(_from_file(name), ctx, name), trusted=False)
     found = _from_entry_point(name)

@@ -446,12 +446,15 @@ BUILTIN["lookahead"] = _lookahead
 
 
 def _search(ctx: PolicyContext) -> Any:
-    from ._search import Search
+    from ._search import tuned
 
-    return Search(ctx)
+    return tuned(ctx)
 
 
-_search.__doc__ = "Monte Carlo tree search over forks of the fight (see actors._search)."
+_search.__doc__ = (
+    "Monte Carlo tree search over forks of the fight, set for the encounter's ruleset"
+    " (see actors._search)."
+)
 BUILTIN["search"] = _search
 
 

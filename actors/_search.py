@@ -416,46 +416,68 @@ _NUMBERS: dict[str, type] = {
 }
 
 
-def search_from_name(params: str, ctx: PolicyContext) -> Search:
-    """A :class:`Search` from the parameters of a policy name ``search:KEY=VALUE,...``
-    (the numbers ``rollouts``, ``steps``, ``seconds``, ``rounds`` (or ``end``), ``width``,
-    ``exploration``, ``widening``, ``confidence``; ``rollout`` and ``opponent``, a built-in
-    policy's name; ``evaluate``, ``outcome``, ``hp_balance`` or ``value`` (learned:
-    :class:`actors._value.Value`); ``paired``, ``true`` or ``false``); :class:`PolicyLoadError` for anything else."""
-    kwargs: dict[str, Any] = {}
+PROFILES: dict[str, str] = {
+    "openings": "rollouts=60,evaluate=value,rounds=0,steps=1800",
+    "percentile": "rollouts=150,evaluate=value,rounds=0,steps=4500,confidence=0.75",
+    "tactical": "rollouts=20,evaluate=value,rounds=0",
+    "thriller": "rollouts=60,evaluate=value,rounds=0,steps=1800",
+}
+"""``search``'s settings per ruleset, in the parameters' syntax: what the bare name ``search``
+plays, and what ``search:KEY=VALUE,...`` starts from (its parameters override them). Tuned on
+seeds of the bundled examples apart from the benchmark's (``docs/policies.md``, *Per-ruleset
+settings*); a ruleset not named here gets :class:`Search`'s own defaults."""
+
+
+def tuned(ctx: PolicyContext, params: str = "") -> Search:
+    """The :class:`Search` that ``search:PARAMS`` names for the combatant in ``ctx``: the
+    settings of :data:`PROFILES` for its encounter's ruleset, overridden by ``params``;
+    :class:`PolicyLoadError` for a parameter or value it does not know."""
     try:
-        for item in filter(None, (p.strip() for p in params.split(","))):
-            key, eq, value = (part.strip() for part in item.partition("="))
-            if not eq:
-                raise ValueError(f"{item!r} is not KEY=VALUE")
-            if key in ("rollout", "opponent"):
-                kwargs[key] = value
-            elif key == "paired":
-                if value.lower() not in _BOOLEANS:
-                    raise ValueError(f"paired is true or false, not {value!r}")
-                kwargs[key] = _BOOLEANS[value.lower()]
-            elif key == "rounds" and value == "end":
-                kwargs[key] = None
-            elif key == "evaluate":
-                if value == "value":  # learned per ruleset, and knows the encounter's weapons
-                    kwargs[key] = Value(ctx.encounter)
-                elif value in _EVALUATIONS:
-                    kwargs[key] = _EVALUATIONS[value]
-                else:
-                    names = ", ".join([*_EVALUATIONS, "value"])
-                    raise ValueError(f"evaluate is one of {names}, not {value!r}")
-            elif key in _NUMBERS:
-                try:
-                    kwargs[key] = _NUMBERS[key](value)
-                except ValueError:
-                    raise ValueError(f"{key} is a number, not {value!r}") from None
-            else:
-                raise ValueError(f"unknown parameter {key!r}")
+        kwargs = _parse(PROFILES.get(ctx.encounter.ruleset, ""), ctx)
+        kwargs.update(_parse(params, ctx))
         return Search(ctx, **kwargs)
     except ValueError as err:
         raise PolicyLoadError(
             f"policy 'search:{params}': {err} (parameters: {', '.join([*_NUMBERS, 'rollout', 'opponent', 'evaluate', 'paired'])})"
         ) from None
+
+
+def _parse(params: str, ctx: PolicyContext) -> dict[str, Any]:
+    """The keywords of :class:`Search` that ``params`` (``KEY=VALUE,...``) gives: the numbers
+    ``rollouts``, ``steps``, ``seconds``, ``rounds`` (or ``end``), ``width``,
+    ``exploration``, ``widening``, ``confidence``; ``rollout`` and ``opponent``, a built-in
+    policy's name; ``evaluate``, ``outcome``, ``hp_balance`` or ``value`` (learned:
+    :class:`actors._value.Value`); ``paired``, ``true`` or ``false``. :class:`ValueError`
+    for anything else."""
+    kwargs: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in params.split(","))):
+        key, eq, value = (part.strip() for part in item.partition("="))
+        if not eq:
+            raise ValueError(f"{item!r} is not KEY=VALUE")
+        if key in ("rollout", "opponent"):
+            kwargs[key] = value
+        elif key == "paired":
+            if value.lower() not in _BOOLEANS:
+                raise ValueError(f"paired is true or false, not {value!r}")
+            kwargs[key] = _BOOLEANS[value.lower()]
+        elif key == "rounds" and value == "end":
+            kwargs[key] = None
+        elif key == "evaluate":
+            if value == "value":  # learned per ruleset, and knows the encounter's weapons
+                kwargs[key] = Value(ctx.encounter)
+            elif value in _EVALUATIONS:
+                kwargs[key] = _EVALUATIONS[value]
+            else:
+                names = ", ".join([*_EVALUATIONS, "value"])
+                raise ValueError(f"evaluate is one of {names}, not {value!r}")
+        elif key in _NUMBERS:
+            try:
+                kwargs[key] = _NUMBERS[key](value)
+            except ValueError:
+                raise ValueError(f"{key} is a number, not {value!r}") from None
+        else:
+            raise ValueError(f"unknown parameter {key!r}")
+    return kwargs
 
 
 _EVALUATIONS: dict[str, Evaluation] = {"outcome": outcome, "hp_balance": hp_balance}

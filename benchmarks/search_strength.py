@@ -7,18 +7,24 @@ pairing it prints the games won, lost and undecided by `search`, the pairs where
 better or worse (and even), the exact two-sided sign test's p over the pairs that were not even
 (`actors.paired`, as `initiative duel` reports it), and the CPU time of a `search` decision (µs,
 decisions with more than one offer, measured in the worker with `time.process_time`). Then it
-prints `search`'s win rate against the strongest built-in at three budgets of rollouts, the
-last the default (its games are those of the first table): a strength-against-time curve.
+prints `search`'s win rate against the strongest built-in at three budgets of rollouts, a
+quarter and a half of the example's own and its own (whose games are those of the first
+table): a strength-against-time curve.
 
-    python benchmarks/search_strength.py [--seeds 20] [--jobs 2] [--opponent tactician]
-        [--budgets 5 10 20] [--examples openings-duel ...] [--search paired=true ...]
-        [--no-curve] [--record games.jsonl]
+`search` is the bare name: the settings of its example's ruleset (`actors._search.PROFILES`).
 
-`--search OPTIONS` (repeatable) plays `search:rollouts=N,OPTIONS` instead of the default
-search, one set of rows for each, on the same seeds (so two variants, `--search paired=false
---search paired=true`, or the default against the learned evaluation, `--search ''
---search evaluate=value,rounds=0`, are compared on the same games of their opponents); `--no-curve` leaves
-out the budgets' curve; `--record FILE` appends one JSON line per game (example, search,
+    python benchmarks/search_strength.py [--seeds 20] [--seeds-of openings-duel=200 ...]
+        [--jobs 2] [--opponent tactician] [--budgets 0.25 0.5] [--examples openings-duel ...]
+        [--search paired=true ...] [--no-curve] [--no-first] [--record games.jsonl]
+
+`--seeds-of EXAMPLE=N` gives one example more seeds than `--seeds` (where its games are cheap
+and most of its seeds are even: the sides' advantage decides both games). `--search OPTIONS`
+(repeatable) plays `search:OPTIONS` (over the ruleset's settings) instead of the bare search,
+one set of rows for each, on the same seeds (so two variants, `--search paired=false --search
+paired=true`, or the ruleset's settings against another evaluation, `--search '' --search
+evaluate=outcome,rounds=2`, are compared on the same games of their opponents); `--no-curve`
+leaves out the budgets' curve; `--no-first` plays only the strongest built-in (for tuning);
+`--record FILE` appends one JSON line per game (example, search,
 opponent, seed, swapped, score, CPU, decisions), so runs over different seeds can be added up:
 `--tally FILE` prints such a record's rows (over the seeds it holds for every variant and
 opponent of an example) and, for two variants or more, each against the first on the same
@@ -42,7 +48,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from initiative.actors import BUILTIN, PolicyContext, load_policy
-from initiative.actors._search import ROLLOUTS, STEPS
+from initiative.actors._search import PROFILES, ROLLOUTS, STEPS
 from initiative.batch import paired, sign_test, wilson
 from initiative.engine import Fight, Stepper, View, load_encounter, policy_rng
 from initiative.events import Action
@@ -194,16 +200,37 @@ def tally(path: Path) -> None:
         print(f"  both opponents: {both[0]}-{both[1]}, p {sign_test(*both):.2g}")
 
 
+def budget_of(example: str) -> int:
+    """The rollouts the bare ``search`` spends on ``example`` (its ruleset's settings)."""
+    spec = load_encounter(ROOT / "examples" / f"{example}.toml")
+    for item in PROFILES.get(spec.ruleset, "").split(","):
+        key, _, value = item.partition("=")
+        if key.strip() == "rollouts":
+            return int(value)
+    return ROLLOUTS
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--seeds", type=int, default=20, help="paired seeds (two games each; 20 fit an hour)"
+        "--seeds", type=int, default=20, help="paired seeds (two games each) per example"
+    )
+    parser.add_argument(
+        "--seeds-of",
+        action="append",
+        default=[],
+        metavar="EXAMPLE=N",
+        help="paired seeds for one example (where its games are cheap); repeatable",
     )
     parser.add_argument("--seed-start", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--opponent", default="tactician", help="the strongest built-in")
     parser.add_argument(
-        "--budgets", type=int, nargs=3, default=[ROLLOUTS // 4, ROLLOUTS // 2, ROLLOUTS]
+        "--budgets",
+        type=float,
+        nargs="+",
+        default=[0.25, 0.5],
+        help="the curve's budgets, as fractions of the example's own rollouts",
     )
     parser.add_argument("--examples", nargs="+", default=EXAMPLES)
     parser.add_argument(
@@ -211,32 +238,44 @@ def main() -> None:
         action="append",
         default=[],
         metavar="OPTIONS",
-        help="search's options after its budget (KEY=VALUE,...); repeat to compare variants",
+        help="search's options (KEY=VALUE,... over its ruleset's); repeat to compare variants",
     )
     parser.add_argument("--no-curve", action="store_true", help="leave out the budgets' curve")
+    parser.add_argument(
+        "--no-first", action="store_true", help="play only the strongest built-in (for tuning)"
+    )
     parser.add_argument("--record", type=Path, help="append one JSON line per game to this file")
     parser.add_argument("--tally", type=Path, help="print the rows of a --record file and stop")
     args = parser.parse_args()
     if args.tally:
         tally(args.tally)
         return
-    seeds = range(args.seed_start, args.seed_start + args.seeds)
-    tops = [
-        ",".join([f"search:rollouts={args.budgets[-1]}", *([options] if options else [])])
-        for options in args.search or [""]
-    ]
+    counts = {example: args.seeds for example in args.examples}
+    for item in args.seeds_of:
+        example, _, n = item.partition("=")
+        if example not in counts or not n.isdigit():
+            parser.error(f"--seeds-of {item!r}: not EXAMPLE=N for one of {', '.join(counts)}")
+        counts[example] = int(n)
+    tops = [f"search:{options}" if options else "search" for options in args.search or [""]]
     plan: dict[tuple[str, str, str], list[Game]] = {}
     for example in args.examples:
+        seeds = range(args.seed_start, args.seed_start + counts[example])
         for name in tops:
-            for opponent in (args.opponent, FIRST):
+            for opponent in (args.opponent,) if args.no_first else (args.opponent, FIRST):
                 plan[(example, name, opponent)] = games(example, name, opponent, seeds)
-    for budget in [] if args.no_curve else args.budgets[:-1]:
-        for example in args.examples:
-            name = f"search:rollouts={budget}"
+    curve: dict[str, list[tuple[int, str]]] = {}
+    for example in [] if args.no_curve else args.examples:
+        seeds = range(args.seed_start, args.seed_start + counts[example])
+        full = budget_of(example)
+        points = sorted({max(1, round(f * full)) for f in args.budgets if f < 1})
+        curve[example] = [*((b, f"search:rollouts={b}") for b in points), (full, tops[0])]
+        for _, name in curve[example][:-1]:
             plan[(example, name, args.opponent)] = games(example, name, args.opponent, seeds)
     print(
-        f"search_strength: {args.seeds} paired seeds from {args.seed_start}, jobs {args.jobs},"
-        f" default budget {ROLLOUTS} rollouts (at most {STEPS} fork decisions); load {os.getloadavg()[0]:.1f}",
+        f"search_strength: paired seeds from {args.seed_start}"
+        f" ({', '.join(f'{e} {n}' for e, n in counts.items())}), jobs {args.jobs};"
+        f" search's settings by ruleset: {PROFILES} (else {ROLLOUTS} rollouts, at most"
+        f" {STEPS} fork decisions); load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
     started = time.monotonic()
@@ -250,7 +289,7 @@ def main() -> None:
             if search not in tops:
                 continue
             done[(example, search, opponent)] = outcomes = pool.map(play, batch, chunksize=1)
-            variant = f" {search.partition(',')[2] or 'default':14s}" if len(tops) > 1 else ""
+            variant = f" {search.partition(':')[2] or 'default':14s}" if len(tops) > 1 else ""
             print(f"  {example:20s}{variant} vs {opponent:10s} {report(outcomes)}", flush=True)
             if args.record:
                 with args.record.open("a") as out:
@@ -266,12 +305,12 @@ def main() -> None:
                             "searched": o.searched,
                         }
                         out.write(json.dumps(line) + "\n")
-        if not args.no_curve:
+        if curve:
             print(f"\nwin rate against {args.opponent} by budget (rollouts per decision):")
-        for example in [] if args.no_curve else args.examples:
+        for example, points in curve.items():
             cells = []
-            for budget in args.budgets:
-                key = (example, f"search:rollouts={budget}", args.opponent)
+            for budget, name in points:
+                key = (example, name, args.opponent)
                 if key not in done:
                     done[key] = pool.map(play, plan[key], chunksize=1)
                 outcomes = done[key]

@@ -16,7 +16,8 @@ from initiative.actors import (
     run_encounter_sync,
 )
 from initiative.actors._lookahead import hp_balance
-from initiative.actors._search import outcome
+from initiative.actors._search import PROFILES, ROLLOUTS, ROUNDS, STEPS, outcome
+from initiative.actors._value import Value
 from initiative.engine import Fight, Stepper, View, policy_rng
 from initiative.events import Attack, EncounterSpec, Move, PolicyLoadError, read_log
 from initiative.replays import verify_log
@@ -226,6 +227,40 @@ def test_a_budget_in_seconds_stops_the_search() -> None:
     assert 1 <= search.iterations < 10_000
 
 
+@pytest.mark.parametrize("ruleset", sorted(STATS))
+def test_the_bare_name_plays_its_rulesets_settings(ruleset: str) -> None:
+    """``search`` is the search set for the encounter's ruleset (``PROFILES``), and
+    ``search:KEY=VALUE`` overrides those settings one by one, keeping the rest."""
+    spec = small(ruleset)
+    ctx = PolicyContext(combatant=spec.combatants[0], encounter=spec, rng=policy_rng(1, "ann"))
+    settings = dict(item.split("=") for item in PROFILES[ruleset].split(","))
+    bare = load_policy("search", ctx).policy
+    assert isinstance(bare, Search)
+    assert bare.rollouts == int(settings["rollouts"])
+    assert bare.steps == int(settings.get("steps", STEPS))
+    assert bare.rounds == int(settings.get("rounds", ROUNDS))
+    assert isinstance(bare.evaluate, Value)
+    assert bare.confidence == float(settings.get("confidence", Search(ctx).confidence))
+    fewer = load_policy("search:rollouts=5", ctx).policy
+    assert fewer.rollouts == 5
+    assert (fewer.steps, fewer.rounds, fewer.confidence) == (
+        bare.steps,
+        bare.rounds,
+        bare.confidence,
+    )
+    assert isinstance(fewer.evaluate, Value)
+    assert load_policy("search:evaluate=outcome", ctx).policy.evaluate is outcome
+
+
+def test_a_ruleset_without_settings_gets_the_searchs_own_defaults() -> None:
+    """A ruleset ``PROFILES`` does not name (a plug-in's) plays :class:`Search`'s defaults."""
+    spec = msgspec.structs.replace(small("openings"), ruleset="homebrew")
+    ctx = PolicyContext(combatant=spec.combatants[0], encounter=spec, rng=policy_rng(1, "ann"))
+    bare = load_policy("search", ctx).policy
+    assert (bare.rollouts, bare.steps, bare.rounds) == (ROLLOUTS, STEPS, ROUNDS)
+    assert bare.evaluate is outcome
+
+
 def test_parameters_by_name() -> None:
     """``search:KEY=VALUE,...`` sets the budget, horizon and model; anything else is refused."""
     spec = small("openings")
@@ -235,7 +270,6 @@ def test_parameters_by_name() -> None:
     search = loaded.policy
     assert isinstance(search, Search)
     assert (search.rollouts, search.rounds, search.model) == (7, 2, "aggressive")
-    assert load_policy("search", ctx).policy.rollouts == Search(ctx).rollouts
     other = load_policy(
         "search:rounds=end,steps=90,width=4,opponent=tactician,evaluate=hp_balance", ctx
     ).policy
