@@ -44,6 +44,10 @@ select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.
   A small budget plays like the rollout policy; a larger one leaves it where the forks show a
   clearly better offer.
 
+By name, ``search`` plays settings chosen per ruleset (:data:`PROFILES`: the learned value at
+the end of the decision's round, and a budget that costs well under 0.1 s of CPU a decision
+there); :class:`Search`'s own defaults are the generic ones, for a ruleset without settings.
+
 Deterministic: the search's random stream is derived from the policy's own (``ctx.rng``) and
 the seq of the decision, so the same game seed, combatant and budget give the same choices
 (and so the same log), and the policy keeps nothing from one decision to the next. A budget

@@ -13,12 +13,15 @@ table): a strength-against-time curve.
 
 `search` is the bare name: the settings of its example's ruleset (`actors._search.PROFILES`).
 
-    python benchmarks/search_strength.py [--seeds 20] [--seeds-of openings-duel=200 ...]
+    python benchmarks/search_strength.py [--seeds 60] [--seeds-of openings-duel=200 ...]
         [--jobs 2] [--opponent tactician] [--budgets 0.25 0.5] [--examples openings-duel ...]
         [--search paired=true ...] [--no-curve] [--no-first] [--record games.jsonl]
 
 `--seeds-of EXAMPLE=N` gives one example more seeds than `--seeds` (where its games are cheap
-and most of its seeds are even: the sides' advantage decides both games). `--search OPTIONS`
+and most of its seeds are even: the dice decide both games whoever plays); by default
+`openings-duel` plays 200, `tactical-bridge` 120 and `openings-skirmish` 100 (`SEEDS_OF`), the
+others 60, and the whole run, the curve included, takes about 55 minutes with two jobs at
+load 2. `--search OPTIONS`
 (repeatable) plays `search:OPTIONS` (over the ruleset's settings) instead of the bare search,
 one set of rows for each, on the same seeds (so two variants, `--search paired=false --search
 paired=true`, or the ruleset's settings against another evaluation, `--search '' --search
@@ -61,6 +64,11 @@ EXAMPLES = [
     "thriller-ambush",
     "percentile-wilhelm",
 ]
+
+
+SEEDS_OF = {"openings-duel": 200, "openings-skirmish": 100, "tactical-bridge": 120}
+"""Paired seeds of the examples whose games are cheap and mostly even (the dice decide both),
+unless ``--seeds`` says otherwise: the default run fits in an hour with two jobs."""
 
 
 def first(view: View) -> Action:
@@ -213,7 +221,7 @@ def budget_of(example: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
-        "--seeds", type=int, default=20, help="paired seeds (two games each) per example"
+        "--seeds", type=int, default=60, help="paired seeds (two games each) per example"
     )
     parser.add_argument(
         "--seeds-of",
@@ -251,6 +259,8 @@ def main() -> None:
         tally(args.tally)
         return
     counts = {example: args.seeds for example in args.examples}
+    if args.seeds == parser.get_default("seeds"):  # the cheap examples' own counts
+        counts.update((e, n) for e, n in SEEDS_OF.items() if e in counts)
     for item in args.seeds_of:
         example, _, n = item.partition("=")
         if example not in counts or not n.isdigit():
