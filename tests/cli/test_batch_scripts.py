@@ -146,8 +146,11 @@ def test_ctrl_c_keeps_finished_rows_and_resume_finishes_the_run(tmp_path: Path, 
     os.killpg(proc.pid, signal.SIGINT)
     sent = time.monotonic()
     _, stderr = proc.communicate(timeout=30)
-    assert time.monotonic() - sent < 3
-    assert proc.returncode == 130
+    # Within seconds: under the whole suite on two busy cores the workers' shutdown has taken
+    # more than the three seconds it takes alone, so the bound leaves room for the load.
+    took = time.monotonic() - sent
+    assert took < 10, f"the batch took {took:.1f} s to stop: {stderr[-500:]}"
+    assert proc.returncode == 130, stderr[-500:]
     kept = encounter_rows(db)
     assert f"interrupted: {len(kept)} of {runs} encounters done" in stderr
     assert "--resume" in stderr
