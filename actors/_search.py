@@ -428,8 +428,8 @@ PROFILES: dict[str, str] = {
 }
 """``search``'s settings per ruleset, in the parameters' syntax: what the bare name ``search``
 plays, and what ``search:KEY=VALUE,...`` starts from (its parameters override them). Tuned on
-seeds of the bundled examples apart from the benchmark's (``docs/policies.md``, *Per-ruleset
-settings*); a ruleset not named here gets :class:`Search`'s own defaults."""
+seeds of the bundled examples apart from the benchmark's (``docs/policies.md``, *Settings per
+ruleset*); a ruleset not named here gets :class:`Search`'s own defaults."""
 
 
 def tuned(ctx: PolicyContext, params: str = "") -> Search:
@@ -437,27 +437,36 @@ def tuned(ctx: PolicyContext, params: str = "") -> Search:
     settings of :data:`PROFILES` for its encounter's ruleset, overridden by ``params``;
     :class:`PolicyLoadError` for a parameter or value it does not know."""
     try:
-        kwargs = _parse(PROFILES.get(ctx.encounter.ruleset, ""), ctx)
-        kwargs.update(_parse(params, ctx))
-        return Search(ctx, **kwargs)
+        settings = _items(PROFILES.get(ctx.encounter.ruleset, ""))
+        settings.update(_items(params))  # the name's own override the ruleset's
+        return Search(ctx, **_parse(settings, ctx))
     except ValueError as err:
         raise PolicyLoadError(
             f"policy 'search:{params}': {err} (parameters: {', '.join([*_NUMBERS, 'rollout', 'opponent', 'evaluate', 'paired'])})"
         ) from None
 
 
-def _parse(params: str, ctx: PolicyContext) -> dict[str, Any]:
-    """The keywords of :class:`Search` that ``params`` (``KEY=VALUE,...``) gives: the numbers
-    ``rollouts``, ``steps``, ``seconds``, ``rounds`` (or ``end``), ``width``,
-    ``exploration``, ``widening``, ``confidence``; ``rollout`` and ``opponent``, a built-in
-    policy's name; ``evaluate``, ``outcome``, ``hp_balance`` or ``value`` (learned:
-    :class:`actors._value.Value`); ``paired``, ``true`` or ``false``. :class:`ValueError`
-    for anything else."""
-    kwargs: dict[str, Any] = {}
+def _items(params: str) -> dict[str, str]:
+    """``KEY=VALUE,...`` as a dict (a later key overrides an earlier one); :class:`ValueError`
+    for an item that is not ``KEY=VALUE``."""
+    items: dict[str, str] = {}
     for item in filter(None, (p.strip() for p in params.split(","))):
         key, eq, value = (part.strip() for part in item.partition("="))
         if not eq:
             raise ValueError(f"{item!r} is not KEY=VALUE")
+        items[key] = value
+    return items
+
+
+def _parse(settings: dict[str, str], ctx: PolicyContext) -> dict[str, Any]:
+    """The keywords of :class:`Search` that ``settings`` give: the numbers ``rollouts``,
+    ``steps``, ``seconds``, ``rounds`` (or ``end``), ``width``, ``exploration``,
+    ``widening``, ``confidence``; ``rollout`` and ``opponent``, a built-in policy's name;
+    ``evaluate``, ``outcome``, ``hp_balance`` or ``value`` (learned:
+    :class:`actors._value.Value`); ``paired``, ``true`` or ``false``. :class:`ValueError`
+    for anything else."""
+    kwargs: dict[str, Any] = {}
+    for key, value in settings.items():
         if key in ("rollout", "opponent"):
             kwargs[key] = value
         elif key == "paired":
