@@ -51,7 +51,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from initiative.actors import BUILTIN, PolicyContext, load_policy
-from initiative.actors._search import PROFILES, ROLLOUTS, STEPS
+from initiative.actors._search import PROFILES, ROLLOUTS, STEPS, _items
 from initiative.batch import paired, sign_test, wilson
 from initiative.engine import Fight, Stepper, View, load_encounter, policy_rng
 from initiative.events import Action
@@ -211,11 +211,7 @@ def tally(path: Path) -> None:
 def budget_of(example: str) -> int:
     """The rollouts the bare ``search`` spends on ``example`` (its ruleset's settings)."""
     spec = load_encounter(ROOT / "examples" / f"{example}.toml")
-    for item in PROFILES.get(spec.ruleset, "").split(","):
-        key, _, value = item.partition("=")
-        if key.strip() == "rollouts":
-            return int(value)
-    return ROLLOUTS
+    return int(_items(PROFILES.get(spec.ruleset, "")).get("rollouts", ROLLOUTS))
 
 
 def main() -> None:
@@ -240,7 +236,7 @@ def main() -> None:
         default=[0.25, 0.5],
         help="the curve's budgets, as fractions of the example's own rollouts",
     )
-    parser.add_argument("--examples", nargs="+", default=EXAMPLES)
+    parser.add_argument("--examples", nargs="+", default=EXAMPLES, choices=EXAMPLES)
     parser.add_argument(
         "--search",
         action="append",

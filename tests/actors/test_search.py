@@ -252,6 +252,23 @@ def test_the_bare_name_plays_its_rulesets_settings(ruleset: str) -> None:
     assert load_policy("search:evaluate=outcome", ctx).policy.evaluate is outcome
 
 
+def test_an_overridden_evaluation_is_never_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name that overrides the ruleset's learned value does not load it: with the value
+    unloadable, ``search:evaluate=outcome`` still plays, and the bare name is refused in one
+    line that says why."""
+    from initiative.actors import _search
+
+    def unloadable(encounter: EncounterSpec) -> Value:
+        raise PolicyLoadError("value weights: missing")
+
+    monkeypatch.setattr(_search, "Value", unloadable)
+    spec = small("percentile")
+    ctx = PolicyContext(combatant=spec.combatants[0], encounter=spec, rng=policy_rng(1, "ann"))
+    assert load_policy("search:evaluate=outcome", ctx).policy.evaluate is outcome
+    with pytest.raises(PolicyLoadError, match="value weights: missing"):
+        load_policy("search", ctx)
+
+
 def test_a_ruleset_without_settings_gets_the_searchs_own_defaults() -> None:
     """A ruleset ``PROFILES`` does not name (a plug-in's) plays :class:`Search`'s defaults."""
     spec = msgspec.structs.replace(small("openings"), ruleset="homebrew")
