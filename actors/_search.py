@@ -3,7 +3,8 @@
 Each iteration of the search takes a fork of the fight at the decision being asked
 (:attr:`engine.View.fork`) with dice of its own, walks down a tree of this combatant's own
 decisions, adds one node, plays on with the rollout policy to a horizon in game time (the end
-of the second round after this one, by default; or the fight's end) and scores the position it
+of the second round after this one, by default; the start of its own next turn, with
+``turns``; or the fight's end) and scores the position it
 reaches with the evaluation (by default :func:`outcome`: a win or a loss, and the sides' hit
 points); the score is added to every node on the way down. (The structure is the usual
 select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.)
@@ -144,7 +145,10 @@ class Search:
     everyone but this combatant in the tree, and everyone after it (``opponent``, when given,
     plays the enemies instead); ``evaluate`` scores the fork's state at the horizon, the end of
     round ``rounds`` after the decision's round (None: the fight's end, or ``horizon``
-    decisions; a fight that ends earlier is scored where it ends). ``width`` is how many
+    decisions; a fight that ends earlier is scored where it ends); with ``turns``, the start
+    of this combatant's ``turns``-th turn after the decision instead (everyone else has had a
+    turn: a defence that lasts to the start of its next turn is scored whole), or the end of
+    round ``turns`` after the decision's, for a fork in which it has no such turn. ``width`` is how many
     offers the root compares (None: a quarter of the rollouts, at least two). ``paired``
     rolls the forks' dice with ``fork(dice=k, paired=True)``: each roll keyed by who rolls and
     for what, so the candidates' ``k``-th tries stay on the same luck after their actions
@@ -172,6 +176,7 @@ class Search:
         width: int | None = 3,
         opponent: Callable[[View], Action] | str | None = None,
         paired: bool = False,
+        turns: int | None = None,
     ) -> None:
         if rollouts < 1:
             raise ValueError(f"search needs at least one rollout, got {rollouts}")
@@ -183,6 +188,8 @@ class Search:
             raise ValueError(f"search's width must be at least 2, got {width}")
         if rounds is not None and rounds < 0:
             raise ValueError(f"search's rounds must be 0 or more, got {rounds}")
+        if turns is not None and turns < 1:
+            raise ValueError(f"search's turns must be at least 1, got {turns}")
         rng = ctx.rng if ctx is not None else Rng(0, "policy/search")
         self.seed = rng.seed
         self.stream = f"{rng.stream}/search"
@@ -205,6 +212,7 @@ class Search:
         self.opponent_model, self.opponent = _model_or_callable(opponent, ctx)
         """The enemies' model's built-in name, when given by name (made anew each decision)."""
         self.paired = paired
+        self.turns = turns
         self.searched = 0
         """Decisions it searched (those with more than one offer), for curiosity and tests."""
         self.iterations = 0
@@ -225,6 +233,28 @@ class Search:
         return _Tree(self, view).run()
 
 
+class _Turns:
+    """The horizon ``turns``: counts the turns of ``me`` begun in a fork since the decision."""
+
+    __slots__ = ("active", "begun", "me", "state", "turns")
+
+    def __init__(self, me: str, state: Any, turns: int) -> None:
+        self.me = me
+        self.state = state
+        self.turns = turns
+        self.active = state.active
+        self.begun = 0
+
+    def reached(self) -> bool:
+        """Whether its ``turns``-th turn has begun (looked at before each decision)."""
+        active = self.state.active
+        if active != self.active:
+            self.active = active
+            if active == self.me:
+                self.begun += 1
+        return self.begun >= self.turns
+
+
 class _Tree:
     """One decision's search."""
 
@@ -234,6 +264,8 @@ class _Tree:
         self.me = view.me.id
         self.side = view.me.side
         self.last = None if search.rounds is None else view.round + search.rounds
+        if search.turns is not None:  # its own turns end the forks; a round bounds them
+            self.last = view.round + search.turns
         self.made = 0
         """Decisions the forks have made (the ``steps`` budget)."""
         self.rng = Rng(search.seed, f"{search.stream}/{view.seq}")
@@ -355,8 +387,11 @@ class _Tree:
                 return (mine if view.me.side == side else other)(view)
 
         state = branch.state
+        turns = None if s.turns is None else _Turns(me, state, s.turns)
         while not expanded and branch.token is not None and (last is None or state.round <= last):
             token = branch.token
+            if turns is not None and turns.reached():
+                break
             if token.who != me:
                 branch.send(rollout(token.view))
                 continue
@@ -366,7 +401,15 @@ class _Tree:
             node, expanded = self._select(node, self._prior(token.view))
             path.append(node)
             branch.send(node.action)
-        branch.play(rollout, limit=s.horizon, through=last)
+        if turns is None:
+            branch.play(rollout, limit=s.horizon, through=last)
+        else:  # (``last`` is a round: ``turns`` sets it)
+            left = s.horizon
+            while (token := branch.token) is not None and left > 0 and state.round <= last:
+                if turns.reached():
+                    break
+                branch.send(rollout(token.view))
+                left -= 1
         self.made += branch.decisions
         value = s.evaluate(state, self.side)
         self.low = min(self.low, value)
@@ -417,6 +460,7 @@ _NUMBERS: dict[str, type] = {
     "exploration": float,
     "widening": float,
     "confidence": float,
+    "turns": int,
 }
 
 

@@ -218,6 +218,23 @@ def test_the_opponent_model_is_what_the_enemies_play_in_the_forks() -> None:
     assert len(seen) == 6 and min(seen) >= 0.0
 
 
+def test_turns_ends_every_fork_where_its_next_turn_begins() -> None:
+    """With ``turns=1`` a fork is scored as the searcher's next turn begins (everyone else
+    has had one turn since its decision), or where the fight ends before that."""
+    spec = small("openings", gap=1)
+    view = first_view(spec, "ann", 3)
+    seen: list[tuple[bool, str | None, int]] = []
+
+    def keep(state: Any, side: str) -> float:
+        seen.append((state.ended, state.active, state.round))
+        return outcome(state, side)
+
+    search_for(spec, "ann", 3, rollouts=8, turns=1, evaluate=keep).decide(view)
+    assert len(seen) == 8
+    assert all(ended or (active, at) == ("ann", view.round + 1) for ended, active, at in seen)
+    assert any(not ended for ended, _, _ in seen)
+
+
 def test_a_budget_in_seconds_stops_the_search() -> None:
     """A CPU-time budget ends the search before its rollouts are spent (at least one runs)."""
     spec = small("openings", gap=1)
@@ -307,6 +324,7 @@ def test_parameters_by_name() -> None:
         "search:steps=0",
         "search:width=1",
         "search:rounds=-1",
+        "search:turns=0",
         "search:paired=maybe",
     )
     for bad in bad_names:
