@@ -99,8 +99,26 @@ def initiative_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return wheel
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(trylast=True)  # after pytest-xdist's own
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The slow tests (real processes, browsers, long properties) first, each group in its own
     order: the workers hand out tests in this order, and a long test picked up last kept one
-    worker busy while the other had nothing left (about 40 s of a 4-minute run on 2 cores)."""
+    worker busy while the other had nothing left (about 40 s of a 4-minute run on 2 cores).
+
+    With ``--dist loadgroup``, the ``xdist_group`` of a test is also put at the end of its id
+    (``...::test@wheel``), as pytest-xdist does to send a group to one worker. pytest-xdist 3.8
+    sets ``item._nodeid``, which pytest 9.2 no longer reads (the id is ``item._id``): the groups
+    were split over the workers, and each worker built the wheel and installed the packages
+    the groups share."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        names = sorted(
+            {
+                str(m.args[0] if m.args else m.kwargs.get("name", "default"))
+                for m in item.iter_markers("xdist_group")
+            }
+        )
+        if names and "@" not in item.nodeid and hasattr(item, "_id"):
+            item._id = type(item._id).parse(f"{item.nodeid}@{'_'.join(names)}")
