@@ -92,14 +92,24 @@ def batch_on(address: str, runs: int, db: Path) -> subprocess.Popen[str]:
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
+    """The command in a process of its own (it starts a cluster)."""
     return subprocess.run(
         [INITIATIVE, *map(str, args)], capture_output=True, text=True, timeout=300
     )
 
 
+def here(*args: object) -> subprocess.CompletedProcess[str]:
+    """The command in this process (see cli_support): the ``--jobs 1`` references and the
+    refused options, which start no cluster. Imported here: the scheduler imports this module
+    to run :func:`_unfinished`, without the tests' folder on its path."""
+    import cli_support
+
+    return cli_support.run(*args)
+
+
 def test_a_worker_killed_mid_batch_loses_nothing_and_writes_nothing_twice(tmp_path: Path) -> None:
     """With one of two workers killed in the middle, the rows equal those of ``--jobs 1``."""
-    reference = cli("batch", DUEL, "--runs", 16, "--db", tmp_path / "one.db")
+    reference = here("batch", DUEL, "--runs", 16, "--db", tmp_path / "one.db")
     assert reference.returncode == 0, reference.stderr
     with separate_cluster() as (address, *pids):
         assert len(pids) == 2
@@ -123,7 +133,7 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_writes_nothing_twice(tmp_pa
 
 def test_a_local_cluster_gives_the_same_rows_as_one_job(tmp_path: Path) -> None:
     """``--cluster local:2`` starts two worker processes and gives the ``--jobs 1`` rows."""
-    one = cli(
+    one = here(
         "duel", DUEL, "--policies", "aggressive", "random", "--runs", 4, "--db", tmp_path / "1.db"
     )
     assert one.returncode == 0, one.stderr
@@ -152,7 +162,7 @@ def test_a_local_cluster_gives_the_same_rows_as_one_job(tmp_path: Path) -> None:
 )
 def test_a_bad_cluster_is_one_line_and_exit_2(cluster: str, message: str) -> None:
     """A mistaken ``--cluster`` is a clear one-line error."""
-    done = cli("batch", DUEL, "--runs", 2, "--cluster", cluster)
+    done = here("batch", DUEL, "--runs", 2, "--cluster", cluster)
     assert done.returncode == 2
     assert message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
@@ -172,7 +182,7 @@ def test_a_chunk_the_cluster_cancels_is_fought_again(tmp_path: Path) -> None:
     the batch ends well with the ``--jobs 1`` rows, none lost and none twice."""
     from distributed import Client, Future
 
-    reference = cli("batch", DUEL, "--runs", 64, "--db", tmp_path / "one.db")
+    reference = here("batch", DUEL, "--runs", 64, "--db", tmp_path / "one.db")
     assert reference.returncode == 0, reference.stderr
     with separate_cluster() as (address, *_):
         db = tmp_path / "cluster.db"

@@ -12,7 +12,8 @@ import cli_support
 import pytest
 from initiative.events import read_log
 
-pytestmark = pytest.mark.slow  # builds and installs a package, runs real processes
+# Builds and installs a package, runs real processes; on one worker, which installs it once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("teampolicies-package")]
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"

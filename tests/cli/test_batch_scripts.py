@@ -124,7 +124,21 @@ def wait_for_rows(db: Path, n: int, proc: subprocess.Popen[str]) -> None:
     raise AssertionError("the batch wrote no rows")
 
 
+_FRESH: dict[int, tuple[list[tuple[object, ...]], str]] = {}
+
+
+def fresh_run(runs: int, folder: Path) -> tuple[list[tuple[object, ...]], str]:
+    """The rows and the summary of an uninterrupted batch of ``runs`` duels (run once per worker;
+    the two tests of Ctrl-C compare with the same one, and run on one worker)."""
+    if runs not in _FRESH:
+        fresh = cli("batch", DUEL, "--runs", runs, "--db", folder / "fresh.db")
+        assert fresh.returncode == 0, fresh.stderr
+        _FRESH[runs] = (encounter_rows(folder / "fresh.db"), fresh.stdout)
+    return _FRESH[runs]
+
+
 @pytest.mark.slow  # real batch processes interrupted with SIGINT
+@pytest.mark.xdist_group("batch-ctrl-c")
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_ctrl_c_keeps_finished_rows_and_resume_finishes_the_run(tmp_path: Path, jobs: int) -> None:
     """SIGINT stops a batch within seconds, keeps each finished row once, says how many were
@@ -161,11 +175,10 @@ def test_ctrl_c_keeps_finished_rows_and_resume_finishes_the_run(tmp_path: Path, 
     resumed = cli(*args, "--resume")
     assert resumed.returncode == 0, resumed.stderr
     assert f"{runs - len(kept)} encounters in" in resumed.stdout
-    fresh = cli("batch", DUEL, "--runs", runs, "--db", tmp_path / "fresh.db")
-    assert fresh.returncode == 0, fresh.stderr
-    assert encounter_rows(db) == encounter_rows(tmp_path / "fresh.db")
+    fresh_rows, fresh_stdout = fresh_run(runs, tmp_path)
+    assert encounter_rows(db) == fresh_rows
     # the summary after resuming covers the whole run
-    assert resumed.stdout.split("no winner")[0] == fresh.stdout.split("no winner")[0]
+    assert resumed.stdout.split("no winner")[0] == fresh_stdout.split("no winner")[0]
 
 
 def test_resume_refuses_to_mix_runs(tmp_path: Path) -> None:

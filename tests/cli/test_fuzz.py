@@ -13,6 +13,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
+import typer.main
+import typer.testing
 from cli_support import run as cli_run
 from hypothesis import HealthCheck, given, settings, strategies as st
 from initiative.actors import run_encounter_sync
@@ -20,7 +22,7 @@ from initiative.events import EncounterFileError, InitiativeError
 from typer.testing import CliRunner
 
 from initiative import engine
-from initiative._app import app
+from initiative._cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,11 +59,28 @@ VALUES = st.one_of(
 )
 
 
+_COMMAND = typer.main.get_command(app)
+
+
+@pytest.fixture(autouse=True)
+def _command_built_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The click command of ``app`` built once for the module: Typer's runner builds it anew from
+    the app on every invoke, which took most of the time of these hundreds of invocations. The
+    command is the one the ``initiative`` script builds; each invoke still parses and runs anew."""
+    monkeypatch.setattr(typer.testing, "_get_command", lambda _app: _COMMAND)
+
+
 @pytest.fixture(scope="module")
 def base_log(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     spec = engine.decode_encounter(tomllib.loads(TINY), name="tiny")
     path = tmp_path_factory.mktemp("fuzz") / "tiny.jsonl"
     run_encounter_sync(spec, 1, out=path)
+    # The commands are there and read the unharmed log: a bare ``app`` (without the command
+    # modules registered) refuses every command as a usage error, which this property allows.
+    for template in COMMANDS:
+        args = [a.format(log=path, html=path.with_suffix(".html"), base=path) for a in template]
+        done = CliRunner().invoke(app, args)
+        assert done.exit_code == 0, (template, done.output)
     return path.read_bytes()
 
 

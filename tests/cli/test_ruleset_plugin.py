@@ -14,7 +14,8 @@ import cli_support
 import pytest
 from initiative.events import ActionDeclared, ConditionAdded, read_log
 
-pytestmark = pytest.mark.slow  # builds and installs a package, runs real processes
+# Builds and installs a package, runs real processes; on one worker, which installs it once.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("brawl-package")]
 
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 

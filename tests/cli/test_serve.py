@@ -10,6 +10,7 @@ import textwrap
 import threading
 from pathlib import Path
 
+import cli_support
 import pytest
 from initiative.events import EncounterEnded, read_log
 from initiative.replays import verify_log
@@ -226,12 +227,7 @@ def test_usage_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         ([str(enc), "--resume", str(enc), "--seat", "ana"],
          "give either the ENCOUNTER file or --resume LOG"),
     ]:  # fmt: skip
-        done = subprocess.run(
-            [sys.executable, "-m", "initiative", "serve", *args],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = cli_support.run("serve", *args)  # refused before a server starts: in this process
         assert done.returncode == 2, done.stderr
         assert message in done.stderr
         assert "Traceback" not in done.stderr

@@ -13,6 +13,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+import cli_support
 import pytest
 from browser import answer_with_attack
 from initiative.events import read_log
@@ -202,9 +203,6 @@ def test_join_usage_errors_are_one_line_and_exit_2() -> None:
         (["127.0.0.1:9", "--gm", "--watch", "--token", "t"], "give either --seat and --token"),
         (["nowhere", "--watch", "--token", "t"], "'nowhere': expected HOST:PORT"),
     ]:
-        done = subprocess.run(
-            [sys.executable, "-m", "initiative", "join", *args],
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+        done = cli_support.run("join", *args)  # refused before it connects: in this process
         assert done.returncode == 2, done.stderr
         assert message in done.stderr and "Traceback" not in done.stderr
