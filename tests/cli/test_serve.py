@@ -10,7 +10,6 @@ import textwrap
 import threading
 from pathlib import Path
 
-import cli_support
 import pytest
 from initiative.events import EncounterEnded, read_log
 from initiative.replays import verify_log
@@ -227,7 +226,12 @@ def test_usage_errors_are_one_line_and_exit_2(tmp_path: Path) -> None:
         ([str(enc), "--resume", str(enc), "--seat", "ana"],
          "give either the ENCOUNTER file or --resume LOG"),
     ]:  # fmt: skip
-        done = cli_support.run("serve", *args)  # refused before a server starts: in this process
+        done = subprocess.run(
+            [sys.executable, "-m", "initiative", "serve", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 2, done.stderr
         assert message in done.stderr
         assert "Traceback" not in done.stderr

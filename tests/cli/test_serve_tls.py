@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import cli_support
 import pytest
 from browser import answer_with_attack
 from serve_support import OPENSSL, Server, certificate, events_of
@@ -144,10 +143,11 @@ def test_a_bad_key_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
     """``serve --tls`` with the certificate given as its own key: one line, exit 2, no log."""
     cert, _ = certificate(tmp_path)
     duel = Path(__file__).parents[2] / "examples" / "openings-duel.toml"
-    # Refused before a server starts: in this process (cli_support).
-    done = cli_support.run(
-        "serve", duel, "--seat", "ilse", "--tls", cert, cert, "--out", tmp_path / "x.jsonl"
-    )
+    done = subprocess.run(
+        [sys.executable, "-m", "initiative", "serve", str(duel), "--seat", "ilse",
+         "--tls", str(cert), str(cert), "--out", str(tmp_path / "x.jsonl")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
     assert done.returncode == 2
     assert done.stderr == f"error: {cert}: not a private key in PEM format\n"
     assert not (tmp_path / "x.jsonl").exists()
