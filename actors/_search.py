@@ -46,8 +46,8 @@ select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.
   clearly better offer.
 
 By name, ``search`` plays settings chosen per ruleset (:data:`PROFILES`: the learned value at
-the end of the decision's round, and a budget that costs well under 0.1 s of CPU a decision
-there); :class:`Search`'s own defaults are the generic ones, for a ruleset without settings.
+the end of the decision's round, or at the start of the searcher's next turn in ``thriller``,
+and a budget that costs well under 0.1 s of CPU a decision there); :class:`Search`'s own defaults are the generic ones, for a ruleset without settings.
 
 Deterministic: the search's random stream is derived from the policy's own (``ctx.rng``) and
 the seq of the decision, so the same game seed, combatant and budget give the same choices
@@ -468,7 +468,7 @@ PROFILES: dict[str, str] = {
     "openings": "rollouts=60,evaluate=value,rounds=0,steps=1800",
     "percentile": "rollouts=150,evaluate=value,rounds=0,steps=4500,confidence=0.75",
     "tactical": "rollouts=20,evaluate=value,rounds=0",
-    "thriller": "rollouts=60,evaluate=value,rounds=0,steps=1800",
+    "thriller": "rollouts=60,evaluate=value,turns=1,steps=3600,width=10",
 }
 """``search``'s settings per ruleset, in the parameters' syntax: what the bare name ``search``
 plays, and what ``search:KEY=VALUE,...`` starts from (its parameters override them). Tuned on

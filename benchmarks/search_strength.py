@@ -13,15 +13,17 @@ table): a strength-against-time curve.
 
 `search` is the bare name: the settings of its example's ruleset (`actors._search.PROFILES`).
 
-    python benchmarks/search_strength.py [--seeds 60] [--seeds-of openings-duel=200 ...]
+    python benchmarks/search_strength.py [--seeds 60] [--seeds-of openings-duel=200 ...] [--curve-seeds 40]
         [--jobs 2] [--opponent tactician] [--budgets 0.25 0.5] [--examples openings-duel ...]
         [--search paired=true ...] [--no-curve] [--no-first] [--record games.jsonl]
 
 `--seeds-of EXAMPLE=N` gives one example more seeds than `--seeds` (where its games are cheap
-and most of its seeds are even: the dice decide both games whoever plays); by default
-`openings-duel` plays 200, `tactical-bridge` 120 and `openings-skirmish` 100 (`SEEDS_OF`), the
-others 60, and the whole run, the curve included, takes about 55 minutes with two jobs at
-load 2. `--search OPTIONS`
+or most of its seeds are even: the dice decide both games whoever plays); by default
+`thriller-ambush` plays 300 against `tactician` (and 60 against the first offer, where its
+pairing is one-sided: `FIRST_SEEDS_OF`), `openings-duel` 200, `tactical-bridge` 120,
+`percentile-wilhelm` 40 (`SEEDS_OF`), `openings-skirmish` 60; the curve plays at most
+`--curve-seeds` (40) at each budget. By the CPU its games took in earlier runs, the whole
+default run is about 5,500 s of search CPU: about 55 minutes with two jobs at load 2. `--search OPTIONS`
 (repeatable) plays `search:OPTIONS` (over the ruleset's settings) instead of the bare search,
 one set of rows for each, on the same seeds (so two variants, `--search paired=false --search
 paired=true`, or the ruleset's settings against another evaluation, `--search '' --search
@@ -66,9 +68,23 @@ EXAMPLES = [
 ]
 
 
-SEEDS_OF = {"openings-duel": 200, "openings-skirmish": 100, "tactical-bridge": 120}
-"""Paired seeds of the examples whose games are cheap and mostly even (the dice decide both),
-unless ``--seeds`` says otherwise: the default run fits in an hour with two jobs."""
+SEEDS_OF = {
+    "openings-duel": 200,
+    "tactical-bridge": 120,
+    "thriller-ambush": 300,
+    "percentile-wilhelm": 40,
+}
+"""Paired seeds per example, unless ``--seeds`` says otherwise (else ``--seeds``' 60): more
+where most seeds are even (the dice decide both games, whoever plays) or the pairing is close,
+fewer where it is one-sided and its games are dear (``percentile-wilhelm``: 40-8 and 39-10 in
+60); so the default run fits in an hour with two jobs."""
+
+FIRST_SEEDS_OF = {"thriller-ambush": 60}
+"""Fewer paired seeds against the first offer where its pairing is one-sided (33-0 in 60), by
+default: ``thriller-ambush``'s games cost the most, and its 300 seeds are for ``tactician``."""
+
+CURVE_SEEDS = 40
+"""The most paired seeds an example's curve plays at each budget (``--curve-seeds``)."""
 
 
 def first(view: View) -> Action:
@@ -246,6 +262,12 @@ def main() -> None:
     )
     parser.add_argument("--no-curve", action="store_true", help="leave out the budgets' curve")
     parser.add_argument(
+        "--curve-seeds",
+        type=int,
+        default=CURVE_SEEDS,
+        help="the most paired seeds the curve plays at each budget",
+    )
+    parser.add_argument(
         "--no-first", action="store_true", help="play only the strongest built-in (for tuning)"
     )
     parser.add_argument("--record", type=Path, help="append one JSON line per game to this file")
@@ -255,23 +277,27 @@ def main() -> None:
         tally(args.tally)
         return
     counts = {example: args.seeds for example in args.examples}
-    if args.seeds == parser.get_default("seeds"):  # the cheap examples' own counts
+    against_first = {}  # fewer seeds against the first offer, by default
+    if args.seeds == parser.get_default("seeds"):  # the examples' own counts
         counts.update((e, n) for e, n in SEEDS_OF.items() if e in counts)
+        against_first.update((e, n) for e, n in FIRST_SEEDS_OF.items() if e in counts)
     for item in args.seeds_of:
         example, _, n = item.partition("=")
         if example not in counts or not n.isdigit():
             parser.error(f"--seeds-of {item!r}: not EXAMPLE=N for one of {', '.join(counts)}")
         counts[example] = int(n)
+        against_first.pop(example, None)
     tops = [f"search:{options}" if options else "search" for options in args.search or [""]]
     plan: dict[tuple[str, str, str], list[Game]] = {}
     for example in args.examples:
-        seeds = range(args.seed_start, args.seed_start + counts[example])
         for name in tops:
             for opponent in (args.opponent,) if args.no_first else (args.opponent, FIRST):
+                n = against_first.get(example, counts[example]) if opponent == FIRST else None
+                seeds = range(args.seed_start, args.seed_start + (n or counts[example]))
                 plan[(example, name, opponent)] = games(example, name, opponent, seeds)
     curve: dict[str, list[tuple[int, str]]] = {}
     for example in [] if args.no_curve else args.examples:
-        seeds = range(args.seed_start, args.seed_start + counts[example])
+        seeds = range(args.seed_start, args.seed_start + min(counts[example], args.curve_seeds))
         full = budget_of(example)
         points = sorted({max(1, round(f * full)) for f in args.budgets if f < 1})
         curve[example] = [*((b, f"search:rollouts={b}") for b in points), (full, tops[0])]
@@ -312,14 +338,20 @@ def main() -> None:
                         }
                         out.write(json.dumps(line) + "\n")
         if curve:
-            print(f"\nwin rate against {args.opponent} by budget (rollouts per decision):")
+            print(
+                f"\nwin rate against {args.opponent} by budget (rollouts per decision),"
+                f" over at most {args.curve_seeds} paired seeds:"
+            )
         for example, points in curve.items():
             cells = []
             for budget, name in points:
                 key = (example, name, args.opponent)
                 if key not in done:
                     done[key] = pool.map(play, plan[key], chunksize=1)
-                outcomes = done[key]
+                # (its own budget's games are the first table's: those of the curve's seeds)
+                outcomes = [
+                    o for o in done[key] if o.game.seed < args.seed_start + args.curve_seeds
+                ]
                 won = sum(1 for o in outcomes if o.score > 0)
                 searched = sum(o.searched for o in outcomes)
                 ms = 1e3 * sum(o.cpu for o in outcomes) / searched if searched else 0.0

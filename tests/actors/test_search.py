@@ -258,12 +258,16 @@ def test_the_bare_name_plays_its_rulesets_settings(ruleset: str) -> None:
     assert bare.rounds == int(settings.get("rounds", ROUNDS))
     assert isinstance(bare.evaluate, Value)
     assert bare.confidence == float(settings.get("confidence", Search(ctx).confidence))
+    assert bare.turns == (int(settings["turns"]) if "turns" in settings else None)
+    assert bare.width == int(settings.get("width", 3))
     fewer = load_policy("search:rollouts=5", ctx).policy
     assert fewer.rollouts == 5
-    assert (fewer.steps, fewer.rounds, fewer.confidence) == (
+    assert (fewer.steps, fewer.rounds, fewer.confidence, fewer.turns, fewer.width) == (
         bare.steps,
         bare.rounds,
         bare.confidence,
+        bare.turns,
+        bare.width,
     )
     assert isinstance(fewer.evaluate, Value)
     assert load_policy("search:evaluate=outcome", ctx).policy.evaluate is outcome
