@@ -4,10 +4,10 @@ Each iteration of the search takes a fork of the fight at the decision being ask
 (:attr:`engine.View.fork`) with dice of its own, walks down a tree of this combatant's own
 decisions, adds one node, plays on with the rollout policy to a horizon in game time (the end
 of the second round after this one, by default; the start of its own next turn, with
-``turns``; or the fight's end) and scores the position it
-reaches with the evaluation (by default :func:`outcome`: a win or a loss, and the sides' hit
-points); the score is added to every node on the way down. (The structure is the usual
-select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.)
+``turns``; or the fight's end) and scores the position it reaches with the evaluation (by
+default :func:`outcome`: a win or a loss, and the sides' hit points); the score is added to
+every node on the way down. (The structure is the usual select / expand / simulate /
+back-propagate loop, as in OpenSpiel's ``MCTSBot``.)
 
 - **Budget.** ``rollouts`` iterations, and at most ``steps`` decisions made in all the forks of
   one search (both deterministic: a step costs about the same CPU time in a ruleset, so
@@ -47,7 +47,8 @@ select / expand / simulate / back-propagate loop, as in OpenSpiel's ``MCTSBot``.
 
 By name, ``search`` plays settings chosen per ruleset (:data:`PROFILES`: the learned value at
 the end of the decision's round, or at the start of the searcher's next turn in ``thriller``,
-and a budget that costs well under 0.1 s of CPU a decision there); :class:`Search`'s own defaults are the generic ones, for a ruleset without settings.
+and a budget that costs well under 0.1 s of CPU a decision there); :class:`Search`'s own
+defaults are the generic ones, for a ruleset without settings.
 
 Deterministic: the search's random stream is derived from the policy's own (``ctx.rng``) and
 the seq of the decision, so the same game seed, combatant and budget give the same choices
@@ -148,8 +149,8 @@ class Search:
     decisions; a fight that ends earlier is scored where it ends); with ``turns``, the start
     of this combatant's ``turns``-th turn after the decision instead (everyone else has had a
     turn: a defence that lasts to the start of its next turn is scored whole), or the end of
-    round ``turns`` after the decision's, for a fork in which it has no such turn. ``width`` is how many
-    offers the root compares (None: a quarter of the rollouts, at least two). ``paired``
+    round ``turns`` after the decision's, for a fork in which it has no such turn. ``width``
+    is how many offers the root compares (None: a quarter of the rollouts, at least two). ``paired``
     rolls the forks' dice with ``fork(dice=k, paired=True)``: each roll keyed by who rolls and
     for what, so the candidates' ``k``-th tries stay on the same luck after their actions
     differ (see the module's docs).

@@ -13,8 +13,9 @@ table): a strength-against-time curve.
 
 `search` is the bare name: the settings of its example's ruleset (`actors._search.PROFILES`).
 
-    python benchmarks/search_strength.py [--seeds 60] [--seeds-of openings-duel=200 ...] [--curve-seeds 40]
-        [--jobs 2] [--opponent tactician] [--budgets 0.25 0.5] [--examples openings-duel ...]
+    python benchmarks/search_strength.py [--seeds 60] [--seeds-of openings-duel=200 ...]
+        [--curve-seeds 40] [--jobs 2] [--opponent tactician] [--budgets 0.25 0.5]
+        [--examples openings-duel ...]
         [--search paired=true ...] [--no-curve] [--no-first] [--record games.jsonl]
 
 `--seeds-of EXAMPLE=N` gives one example more seeds than `--seeds` (where its games are cheap
@@ -22,8 +23,8 @@ or most of its seeds are even: the dice decide both games whoever plays); by def
 `thriller-ambush` plays 300 against `tactician` (and 60 against the first offer, where its
 pairing is one-sided: `FIRST_SEEDS_OF`), `openings-duel` 200, `tactical-bridge` 120,
 `percentile-wilhelm` 40 (`SEEDS_OF`), `openings-skirmish` 60; the curve plays at most
-`--curve-seeds` (40) at each budget. By the CPU its games took in earlier runs, the whole
-default run is about 5,500 s of search CPU: about 55 minutes with two jobs at load 2. `--search OPTIONS`
+`--curve-seeds` (40) at each budget. The whole default run took 50 minutes with two jobs at
+load 0.6 to 2.0 (3,200 games, 5,765 s of search CPU). `--search OPTIONS`
 (repeatable) plays `search:OPTIONS` (over the ruleset's settings) instead of the bare search,
 one set of rows for each, on the same seeds (so two variants, `--search paired=false --search
 paired=true`, or the ruleset's settings against another evaluation, `--search '' --search
@@ -276,6 +277,9 @@ def main() -> None:
     if args.tally:
         tally(args.tally)
         return
+    for flag, value in (("--seeds", args.seeds), ("--curve-seeds", args.curve_seeds)):
+        if value < 1:
+            parser.error(f"{flag} {value}: at least one paired seed")
     counts = {example: args.seeds for example in args.examples}
     against_first = {}  # fewer seeds against the first offer, by default
     if args.seeds == parser.get_default("seeds"):  # the examples' own counts
@@ -283,7 +287,7 @@ def main() -> None:
         against_first.update((e, n) for e, n in FIRST_SEEDS_OF.items() if e in counts)
     for item in args.seeds_of:
         example, _, n = item.partition("=")
-        if example not in counts or not n.isdigit():
+        if example not in counts or not n.isdigit() or int(n) < 1:
             parser.error(f"--seeds-of {item!r}: not EXAMPLE=N for one of {', '.join(counts)}")
         counts[example] = int(n)
         against_first.pop(example, None)
