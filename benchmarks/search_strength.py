@@ -20,11 +20,12 @@ table): a strength-against-time curve.
 
 `--seeds-of EXAMPLE=N` gives one example more seeds than `--seeds` (where its games are cheap
 or most of its seeds are even: the dice decide both games whoever plays); by default
-`thriller-ambush` plays 300 against `tactician` (and 60 against the first offer, where its
-pairing is one-sided: `FIRST_SEEDS_OF`), `openings-duel` 200, `tactical-bridge` 120,
-`percentile-wilhelm` 40 (`SEEDS_OF`), `openings-skirmish` 60; the curve plays at most
-`--curve-seeds` (40) at each budget. The whole default run took 50 minutes with two jobs at
-load 0.6 to 2.0 (3,200 games, 5,765 s of search CPU). `--search OPTIONS`
+`thriller-ambush` plays 500 against `tactician`, `openings-duel` 200, `tactical-bridge` 120,
+`percentile-wilhelm` 40 (`SEEDS_OF`), `openings-skirmish` 60, and each at most 60 against the
+first offer, a one-sided pairing everywhere (`FIRST_SEEDS`); the curve plays at most
+`--curve-seeds` (40) at each budget. Every game is queued at once, so both workers stay busy
+from row to row. The default run's time with two jobs is in `benchmarks/README.md` (under an
+hour). `--search OPTIONS`
 (repeatable) plays `search:OPTIONS` (over the ruleset's settings) instead of the bare search,
 one set of rows for each, on the same seeds (so two variants, `--search paired=false --search
 paired=true`, or the ruleset's settings against another evaluation, `--search '' --search
@@ -72,7 +73,7 @@ EXAMPLES = [
 SEEDS_OF = {
     "openings-duel": 200,
     "tactical-bridge": 120,
-    "thriller-ambush": 300,
+    "thriller-ambush": 500,
     "percentile-wilhelm": 40,
 }
 """Paired seeds per example, unless ``--seeds`` says otherwise (else ``--seeds``' 60): more
@@ -80,9 +81,10 @@ where most seeds are even (the dice decide both games, whoever plays) or the pai
 fewer where it is one-sided and its games are dear (``percentile-wilhelm``: 40-8 and 39-10 in
 60); so the default run fits in an hour with two jobs."""
 
-FIRST_SEEDS_OF = {"thriller-ambush": 60}
-"""Fewer paired seeds against the first offer where its pairing is one-sided (33-0 in 60), by
-default: ``thriller-ambush``'s games cost the most, and its 300 seeds are for ``tactician``."""
+FIRST_SEEDS = 60
+"""By default, the most paired seeds an example plays against the first offer: a one-sided
+pairing in every example (60 seeds showed it at p < 0.001 in each), so the seeds beyond it go
+to ``tactician``, the close one (``thriller-ambush`` 500)."""
 
 CURVE_SEEDS = 40
 """The most paired seeds an example's curve plays at each budget (``--curve-seeds``)."""
@@ -281,10 +283,10 @@ def main() -> None:
         if value < 1:
             parser.error(f"{flag} {value}: at least one paired seed")
     counts = {example: args.seeds for example in args.examples}
-    against_first = {}  # fewer seeds against the first offer, by default
+    against_first: dict[str, int] = {}  # fewer seeds against the first offer, by default
     if args.seeds == parser.get_default("seeds"):  # the examples' own counts
         counts.update((e, n) for e, n in SEEDS_OF.items() if e in counts)
-        against_first.update((e, n) for e, n in FIRST_SEEDS_OF.items() if e in counts)
+        against_first.update((e, min(n, FIRST_SEEDS)) for e, n in counts.items())
     for item in args.seeds_of:
         example, _, n = item.partition("=")
         if example not in counts or not n.isdigit() or int(n) < 1:
@@ -309,7 +311,9 @@ def main() -> None:
             plan[(example, name, args.opponent)] = games(example, name, args.opponent, seeds)
     print(
         f"search_strength: paired seeds from {args.seed_start}"
-        f" ({', '.join(f'{e} {n}' for e, n in counts.items())}), jobs {args.jobs};"
+        f" ({', '.join(f'{e} {n}' for e, n in counts.items())}"
+        f"{f'; against the first offer at most {FIRST_SEEDS}' if against_first else ''}),"
+        f" jobs {args.jobs};"
         f" search's settings by ruleset: {PROFILES} (else {ROLLOUTS} rollouts, at most"
         f" {STEPS} fork decisions); load {os.getloadavg()[0]:.1f}",
         flush=True,
@@ -321,10 +325,13 @@ def main() -> None:
             f"\n{' and '.join(f'`{t}`' for t in tops)} against each (search's games won-lost-undecided):",
             flush=True,
         )
-        for (example, search, opponent), batch in plan.items():
+        # Every game is queued at once, in the order printed, so both workers stay busy
+        # across the rows (a row's last game no longer waits alone).
+        queued = {key: pool.map_async(play, batch, chunksize=1) for key, batch in plan.items()}
+        for (example, search, opponent), pending in queued.items():
             if search not in tops:
                 continue
-            done[(example, search, opponent)] = outcomes = pool.map(play, batch, chunksize=1)
+            done[(example, search, opponent)] = outcomes = pending.get()
             variant = f" {search.partition(':')[2] or 'default':14s}" if len(tops) > 1 else ""
             print(f"  {example:20s}{variant} vs {opponent:10s} {report(outcomes)}", flush=True)
             if args.record:
@@ -351,7 +358,7 @@ def main() -> None:
             for budget, name in points:
                 key = (example, name, args.opponent)
                 if key not in done:
-                    done[key] = pool.map(play, plan[key], chunksize=1)
+                    done[key] = queued[key].get()
                 # (its own budget's games are the first table's: those of the curve's seeds)
                 outcomes = [
                     o for o in done[key] if o.game.seed < args.seed_start + args.curve_seeds
