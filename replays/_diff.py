@@ -105,4 +105,3 @@ def diff_logs(a: LogContents, b: LogContents) -> LogDiff:
         result.seq = shorter
         result.ended = "a" if len(a.lines) < len(b.lines) else "b"
     return result
-
