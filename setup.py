@@ -11,7 +11,7 @@ FOLDERS = ["events", "engine", "actors", "replays", "batch"]
 
 setup(
     packages=[
-        "initiative",
+        *find_packages(include=["initiative", "initiative.*"]),
         "initiative.examples",
         *(f"initiative.{name}" for name in find_packages(include=[f"{f}*" for f in FOLDERS])),
     ],
@@ -22,7 +22,8 @@ setup(
     },
     package_data={
         **{f"initiative.{folder}": ["py.typed"] for folder in FOLDERS},
-        "initiative": ["py.typed", "pages/*.html", "pages/*.css", "pages/*.js"],
+        "initiative": ["py.typed"],
+        "initiative.table": ["pages/*.html", "pages/*.css", "pages/*.js"],
         "initiative.replays": ["*.html", "py.typed", "parts/*.js", "parts/*.css"],
         "initiative.examples": ["*.toml"],
         "initiative.actors": ["py.typed", "value_weights.json"],

@@ -21,7 +21,7 @@ import os
 import time
 from pathlib import Path
 
-from initiative._league import decision_cost, play_league
+from initiative.analysis._league import decision_cost, play_league
 
 ROOT = Path(__file__).parents[1]
 POLICIES = ["aggressive", "tactician", "cautious", "lookahead", "search"]

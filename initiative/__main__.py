@@ -1,3 +1,3 @@
-from initiative._cli import main
+from initiative.cli import main
 
 main()

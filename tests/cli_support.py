@@ -1,7 +1,7 @@
 """Run the ``initiative`` command inside the test process.
 
 :func:`run` calls the entry point the installed ``initiative`` script calls
-(:func:`initiative._cli.main`) with the given arguments, environment and working directory, and
+(:func:`initiative.cli._main.main`) with the given arguments, environment and working directory, and
 returns what a finished process would: the exit status and the text written to standard output
 and standard error, read back as bytes through UTF-8 as ``subprocess.run(..., text=True)`` reads
 them. Only the interpreter's start-up (about a second of imports per call) is saved.
@@ -62,7 +62,7 @@ def _text(stream: io.TextIOWrapper) -> str:
 
 def _fresh_consoles() -> list[tuple[object, dict[str, object]]]:
     """Re-detect the command's consoles in the current environment; return how to restore them."""
-    from initiative import _app
+    from initiative.cli import _app
 
     saved = []
     for console in (_app.out, _app.err):
@@ -110,7 +110,7 @@ def _run(
     cwd: Path | str | None,
     input: str | None,
 ) -> subprocess.CompletedProcess[str]:
-    from initiative._cli import main
+    from initiative.cli._main import main
 
     argv = ["initiative", *map(str, args)]
     stdout, stderr = _stream(), _stream(errors="backslashreplace")

@@ -270,7 +270,7 @@ def test_the_table_state_names_a_joiner_by_the_name_the_gm_gave():
     """The served table's state (what every screen shows) says "Grey Wolf", not its id."""
     import msgspec
 
-    from initiative._talk import TableTalk
+    from initiative.table._talk import TableTalk
 
     step = duel()
     step.override({"type": "AddCombatant", "id": "wolf", "name": "Grey Wolf", "like": "hound"})

@@ -19,9 +19,9 @@ from initiative.engine import Fight, Stepper
 from initiative.events import DecisionFailed
 from serve_support import ENCOUNTER
 
-from initiative import _wire as wire
-from initiative._join import Keyboard, Screen, ServerLost, play
-from initiative._talk import TableTalk
+from initiative.table import _wire as wire
+from initiative.table._join import Keyboard, Screen, ServerLost, play
+from initiative.table._talk import TableTalk
 
 SPEC = encounter(ENCOUNTER.replace('id = "ana"\n', 'id = "ana"\nname = "Ana"\n'))
 
@@ -188,7 +188,7 @@ async def test_the_number_typed_is_sent_for_the_decision_on_screen() -> None:
 @pytest.mark.parametrize("eof", [b"", b"\x04"])
 async def test_the_input_ending_leaves_the_fight(eof: bytes) -> None:
     """The keyboard's input ends (a closed pipe): the person has left."""
-    from initiative._join import LeftFight
+    from initiative.table._join import LeftFight
 
     frames, priority, _ = opening_frames()
     read, write = os.pipe()

@@ -1,4 +1,4 @@
-"""The league library (initiative._league): its plan, its ratings and its paired tests."""
+"""The league library (initiative.analysis._league): its plan, its ratings and its paired tests."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from initiative.batch import Summary, sign_test
 from initiative.engine import load_encounter
 
-from initiative._league import (
+from initiative.analysis._league import (
     Game,
     League,
     LeagueError,

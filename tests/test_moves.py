@@ -30,7 +30,7 @@ from initiative.replays import verify_log
 from pty_support import PtyProgram
 from serve_support import STURDY, Server
 
-from initiative import _wire as wire
+from initiative.table import _wire as wire
 
 ROOT = Path(__file__).parents[1]
 

@@ -12,7 +12,7 @@ from initiative.engine import Decision, Fight, Stepper
 from serve_support import ENCOUNTER
 from structlog.testing import capture_logs
 
-from initiative._serve import Limits, SeatServer
+from initiative.table._serve import Limits, SeatServer
 
 LIMITS = Limits(hello_timeout=10, frame_timeout=10, send_timeout=5)
 

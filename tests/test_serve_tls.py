@@ -19,8 +19,8 @@ from initiative.events import InitiativeError
 from serve_support import ENCOUNTER, OPENSSL, certificate
 from structlog.testing import capture_logs
 
-from initiative._join import Screen, client_context, join_fight
-from initiative._serve import Limits, SeatServer, server_context
+from initiative.table._join import Screen, client_context, join_fight
+from initiative.table._serve import Limits, SeatServer, server_context
 
 pytestmark = pytest.mark.skipif(OPENSSL is None, reason="no openssl command to make a certificate")
 

@@ -1,4 +1,4 @@
-"""The sweep library (initiative._sweep): its keys, its values, its TOML and its bisection."""
+"""The sweep library (initiative.analysis._sweep): its keys, its values, its TOML and its bisection."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from initiative.engine import load_encounter
 from initiative.events import EncounterFileError
 
-from initiative._sweep import (
+from initiative.analysis._sweep import (
     Range,
     SweepError,
     check,

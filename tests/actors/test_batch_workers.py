@@ -11,7 +11,7 @@ from pathlib import Path
 from initiative.batch import PRELOAD
 from initiative.batch._workers import chunks
 
-from initiative._cmd_batch import WORKER_PRELOAD
+from initiative.cli._cmd_batch import WORKER_PRELOAD
 
 ROOT = Path(__file__).parents[2]
 SKIRMISH = ROOT / "examples" / "openings-skirmish.toml"
@@ -27,7 +27,7 @@ from initiative.actors import aggressive
 
 def spy(view):
     """aggressive, noting which process decided and whether it had loaded the command line."""
-    cli = "typer" in sys.modules or "initiative._cli" in sys.modules
+    cli = "typer" in sys.modules or "initiative.cli._main" in sys.modules
     Path(os.environ["SPY_DIR"], f"{os.getpid()}").write_text(f"{cli}")
     return aggressive(view)
 '''

@@ -22,7 +22,7 @@ from initiative.events import EncounterFileError, InitiativeError
 from typer.testing import CliRunner
 
 from initiative import engine
-from initiative._cli import app
+from initiative.cli._main import app
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -19,7 +19,7 @@ from initiative.events import read_log
 from serve_support import events_of
 
 import initiative
-from initiative._talk import TableTalk
+from initiative.table._talk import TableTalk
 
 pytestmark = [
     pytest.mark.slow,  # a server and a browser, each a real process

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from . import _logging
+from .. import _logging
 
 if TYPE_CHECKING:
     from initiative.events import LogContents

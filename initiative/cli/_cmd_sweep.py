@@ -33,7 +33,7 @@ from ._output import print_json, print_table, rounded
 if TYPE_CHECKING:
     from initiative.batch import ResultStore, Summary
 
-    from ._sweep import Number, Point, Range, Search, Sweep
+    from ..analysis._sweep import Number, Point, Range, Search, Sweep
 
 
 @app.command(rich_help_panel="Simulation at scale")
@@ -88,7 +88,7 @@ def sweep(
     95% intervals; with --target, find the value where a side's win rate crosses it."""
     check_report(report)
     start_worker_server(jobs, None)
-    from ._sweep import Sweeper, parse_range, search, sweep as run_sweep, values_of
+    from ..analysis._sweep import Sweeper, parse_range, search, sweep as run_sweep, values_of
 
     span = parse_range(vary)
     if target is not None:
@@ -418,7 +418,7 @@ def _show_search(
 
 def _json_and_report(data: dict[str, object], as_json: bool, report: Path | None) -> None:
     """Print ``data`` with ``--json``; draw the report from the same dictionary."""
-    from ._report import sweep_page
+    from ..analysis._report import sweep_page
 
     write_report(report, lambda: sweep_page(data))
     if as_json:

@@ -1,7 +1,7 @@
 """The ``initiative`` command: the app, with every command module registered on it.
 
 Commands are thin: parse, call the library, render. Each group of commands lives in its own
-module and registers itself on :data:`initiative._app.app` when imported here.
+module and registers itself on :data:`initiative.cli._app.app` when imported here.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from ._app import QUIET, UsageProblem, app, err, out, parse_policies
 if TYPE_CHECKING:
     from initiative.events import Event
 
-    from ._serve import Served
+    from ..table._serve import Served
 
 PANEL = "Live fights over the network"
 
@@ -102,7 +102,7 @@ def serve(
     from initiative.events import read_log
     from initiative.replays import NothingToResume, TableNarrator, literal, visible
 
-    from ._serve import Limits, resume_served, self_signed, serve_fight, server_context
+    from ..table._serve import Limits, resume_served, self_signed, serve_fight, server_context
 
     if (encounter is None) == (resume is None):
         raise UsageProblem("give either the ENCOUNTER file or --resume LOG (a served fight's log)")

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from initiative.batch import Summary
 
-    from ._league import League, Stage
+    from ..analysis._league import League, Stage
 
 
 def _fight(
@@ -44,7 +44,7 @@ def _fight(
     from initiative.batch import ResultStore, quiet_logging
     from initiative.replays import literal, plain
 
-    from ._league import fight
+    from ..analysis._league import fight
     from ._progress import progress_bar
 
     quiet_logging(_level(ctx))
@@ -130,7 +130,7 @@ def league(
     undecided games with a paired sign test."""
     check_report(report)
     _start_worker_server(jobs, None)
-    from ._league import LeagueError, league_of, plan_league
+    from ..analysis._league import LeagueError, league_of, plan_league
 
     if jobs < 1:
         raise UsageProblem(f"--jobs {jobs}: must be at least 1")
@@ -144,7 +144,7 @@ def league(
     results, clock, run_ids = _fight(ctx, stages, names, jobs, timeout, db)
     played = league_of(stages, names, runs, seed_start, results)
     if as_json or report is not None:
-        from ._report import league_page
+        from ..analysis._report import league_page
 
         data = _json(played, clock, jobs, db, run_ids)
         write_report(report, lambda: league_page(data))
@@ -181,7 +181,7 @@ def _json(
     played: "League", clock: Clock, jobs: int, db: Path | None, run_ids: list[int]
 ) -> dict[str, object]:
     """What ``--json`` prints, and the report draws."""
-    from ._league import Pairing
+    from ..analysis._league import Pairing
 
     pairings = []
     for where, records in _pairings(played):
@@ -234,7 +234,7 @@ def _print_tables(
 ) -> None:
     from initiative.replays import plain
 
-    from ._league import Pairing
+    from ..analysis._league import Pairing
 
     title = (
         f"league: {len(played.policies)} policies, {len(played.encounters)} encounter(s),"

@@ -59,7 +59,7 @@ def join(
     with the deadline counting down), or --watch it."""
     import trio
 
-    from ._join import Keyboard, LeftFight, Screen, ServerLost, client_context, join_fight
+    from ..table._join import Keyboard, LeftFight, Screen, ServerLost, client_context, join_fight
 
     if (seat is not None) + watch + gm != 1:
         raise UsageProblem("give either --seat and --token, or --watch or --gm with --token")

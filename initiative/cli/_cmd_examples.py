@@ -37,7 +37,7 @@ def examples_command(
     NAME alone copies it into the current folder; nothing that is already there is
     overwritten.
     """
-    from ._examples import examples
+    from .._examples import examples
 
     found = examples()
     if name is not None and every:

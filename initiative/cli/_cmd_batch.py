@@ -67,7 +67,7 @@ def check_report(report: Path | None) -> None:
     """An unwritable ``--report`` is one line and exit 2, before any fight."""
     if report is None:
         return
-    from ._report import ReportPathProblem, check_report as check
+    from ..analysis._report import ReportPathProblem, check_report as check
 
     try:
         check(report)
@@ -78,7 +78,7 @@ def check_report(report: Path | None) -> None:
 def write_report(report: Path | None, html: "Callable[[], str]") -> None:
     """Write the page ``html()`` makes to ``report`` (nothing without ``--report``)."""
     if report is not None:
-        from ._report import write_report as write
+        from ..analysis._report import write_report as write
 
         write(report, html())
 
@@ -349,7 +349,7 @@ def batch(
             **_storage(saved, keep_logs),
             "rerun": rerun,
         }
-        from ._report import batch_page
+        from ..analysis._report import batch_page
 
         write_report(report, lambda: batch_page(data, spec, results))
         if as_json:
@@ -585,7 +585,7 @@ def duel(
             **_storage(saved, keep_logs),
             "rerun": rerun,
         }
-        from ._report import duel_page
+        from ..analysis._report import duel_page
 
         write_report(report, lambda: duel_page(data, spec, results))
         if as_json:
