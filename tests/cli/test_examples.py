@@ -101,6 +101,20 @@ def test_the_wheel_ships_examples_view_and_type_markers(wheel: Path) -> None:
     assert not any(n.startswith(("tests/", "examples/", "benchmarks/")) for n in names)
 
 
+@pytest.mark.slow  # builds the wheel
+@pytest.mark.xdist_group("wheel")
+def test_the_wheel_ships_every_module_and_page_of_the_front_door(wheel: Path) -> None:
+    """Every file of initiative/ (its subpackages, the reports, the table's pages) is in the
+    wheel: a subpackage missing from setup.py would work in a checkout and fail once installed."""
+    root = Path(__file__).parents[2] / "initiative"
+    shipped = {
+        f"initiative/{path.relative_to(root).as_posix()}"
+        for path in root.rglob("*")
+        if path.is_file() and path.suffix in {".py", ".html", ".css", ".js", ".typed"}
+    }
+    assert shipped - set(zipfile.ZipFile(wheel).namelist()) == set()
+
+
 @pytest.mark.slow  # builds the wheel and installs it
 @pytest.mark.xdist_group("wheel")
 def test_examples_from_an_installed_wheel(wheel: Path, tmp_path: Path) -> None:
