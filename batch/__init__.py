@@ -46,6 +46,7 @@ from ._stats import (
     mean_ci as mean_ci,
     outcomes as outcomes,
     paired as paired,
+    poisson_ci as poisson_ci,
     side_stats as side_stats,
     sign_test as sign_test,
     t95 as t95,

@@ -335,6 +335,7 @@ SURFACE = {
         "mean_ci",
         "outcomes",
         "paired",
+        "poisson_ci",
         "policy_of",
         "quiet_logging",
         "rerun_command",

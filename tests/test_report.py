@@ -180,6 +180,39 @@ def test_batch_page_shows_the_json_figures_and_the_rounds_of_every_fight(
     assert sum(n for _, _, n in bars) == data["runs"] == 20
 
 
+#: Every whisker (its line, caps and arrows) of each interval chart, as [left, right] in the
+#: chart's own units, beside the chart's axis [start, end].
+WHISKERS = """() => [...document.querySelectorAll('svg.chart')].flatMap(chart => {
+  const axis = chart.querySelector('line.axis');
+  if (!axis) return [];
+  const ends = [+axis.getAttribute('x1'), +axis.getAttribute('x2')];
+  return [...chart.querySelectorAll('.whisker')].map(w => {
+    const box = w.getBBox();
+    return {axis: ends, left: box.x, right: box.x + box.width,
+            title: w.closest('g.interval')?.querySelector('title')?.textContent ?? null};
+  });
+})"""
+
+
+@pytest.mark.slow
+def test_batch_whiskers_stay_on_their_axis_and_are_labelled(browser: Any, tmp_path: Path) -> None:
+    """Issue 36, reproduction 1 in the report: the shaman's round of fall (-8.7 to 16.7) drew
+    a whisker out of its axis through the shaman's label. Every whisker now lies on its axis
+    and carries its interval as a tooltip; the screenshot is docs/images/report-whiskers.png."""
+    _, html = report_of(
+        tmp_path, "batch", Path("examples/tactical-bridge.toml"), "--runs", 10,
+        "--policy", "watch=tactician", "--policy", "raiders=tactician",
+    )  # fmt: skip
+    browser.open(html)
+    whiskers = browser.js(WHISKERS)
+    assert whiskers
+    for w in whiskers:
+        assert w["axis"][0] - 0.5 <= w["left"] and w["right"] <= w["axis"][1] + 0.5, w
+        assert w["title"] is not None and w["title"].startswith("95% interval: "), w
+    assert browser.js(LAYOUT) == []
+    browser.screenshot(IMAGES / "report-whiskers.png", down_to="#falls")
+
+
 @pytest.mark.slow
 def test_duel_page_shows_the_json_figures(browser: Any, tmp_path: Path) -> None:
     """Each policy's wins and rate with its interval, the paired seeds and p, and the

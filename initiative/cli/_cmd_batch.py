@@ -316,7 +316,7 @@ def batch(
     results, clock = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout, cluster, saved)
     first = results[0].policies
     stats = side_stats(spec.sides, results)
-    ended = outcomes(results)
+    ended = outcomes(results, spec.max_rounds)
     fighters = combatant_stats(spec, results)
     draws = ended.stalemates + ended.undecided
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
@@ -409,11 +409,12 @@ def _print_outcomes(ended: "Outcomes", spec: "EncounterSpec") -> None:
         f" no hit points changed in the last {_window(spec)} rounds;"
         f" {ended.undecided} undecided otherwise)"
     )
-    out.print(f"rounds: {ended.rounds.text()} (mean, 95% t interval)")
+    out.print(f"rounds: {ended.rounds.text()} (mean, 95% interval)")
 
 
 def _print_combatants(fighters: "list[CombatantStats]") -> None:
-    """The per-combatant table: survival with Wilson's interval, damage with t intervals."""
+    """The per-combatant table: survival with Wilson's interval, damage and the round of a fall
+    with intervals inside their range (see ``mean_ci``)."""
     from initiative.replays import plain
 
     table = Table(title="combatants", header_style="bold")
@@ -545,7 +546,7 @@ def duel(
 
     verdict = judge(spec, a, b, tasks, results)
     wins, by_side, faults, pairs = verdict.wins, verdict.by_side, verdict.faults, verdict.pairs
-    ended = outcomes(results)
+    ended = outcomes(results, spec.max_rounds)
     fighters = combatant_stats(spec, results)
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
     if as_json or report is not None:

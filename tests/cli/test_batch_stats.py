@@ -157,7 +157,9 @@ def test_combatant_stats_aggregate_the_records() -> None:
     assert (ilse.dealt.mean, ilse.taken.mean) == (8.0, 8.0)
     assert ilse.dealt.low == pytest.approx(8 - 4.303 * 2 / 3**0.5)
     assert (ilse.fell.n, ilse.fell.mean) == (2, 5.5)
-    assert ilse.fell.low == pytest.approx(5.5 - 12.706 * 0.5**0.5 / 2**0.5)
+    # t would reach 5.5 - 12.706 · 0.5 = -0.85: a round of fall is at least 1 (issue 36).
+    assert (ilse.fell.low, ilse.fell.method) == (1, "t")
+    assert ilse.fell.high == pytest.approx(5.5 + 12.706 * 0.5**0.5 / 2**0.5)
     assert (tomas.survived, tomas.fell.n, tomas.fell.mean) == (1, 2, 4.5)
     assert hound.fights == 0 and hound.dealt.text() == "-"
     assert ilse.policies == ["cautious"]
@@ -261,7 +263,9 @@ def test_batch_counts_stalemates_apart_and_the_option_is_checked(tmp_path: Path)
     assert code == 0, err
     got = json.loads(out)
     assert (got["stalemates"], got["undecided"], got["no_winner"]) == (3, 0, 3)
-    assert got["rounds"] == {"n": 3, "mean": 3.0, "ci95": [3.0, 3.0]}
+    # Three fights of 3 rounds each: not a certainty of 3.0-3.0 (t's width 0) but Garwood's
+    # exact interval for the 2 rounds each lasted beyond the first (issue 36).
+    assert got["rounds"] == {"n": 3, "mean": 3.0, "ci95": [1.734, 5.3532], "method": "poisson"}
     code, out, _ = cli("batch", path, "--runs", 2)
     assert "no winner: 2 (2 stalemate(s): no hit points changed in the last 3 rounds;" in out
 

@@ -114,7 +114,7 @@ def _rounds_section(
     items.append(("#f2a900", "line", "mean with its 95% interval"))
     lede = (
         f"Each bar counts the fights that lasted that many rounds, by how they ended. Mean"
-        f" {mean_text('rounds', r)} rounds (95% t interval); a stalemate reached the round"
+        f" {mean_text('rounds', r)} rounds (95% interval); a stalemate reached the round"
         f" limit with no hit points changed in its last {number('stalemate_rounds', data['stalemate_rounds'])}"
         " rounds."
     )
@@ -226,7 +226,8 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
         section(
             "Damage per fight",
             "What each combatant dealt and took in a fight: the mean over the fights, with its"
-            " 95% t interval.",
+            " 95% interval (Student's t, clipped at 0; Garwood's exact interval when every fight"
+            " gave the same figure).",
             damage,
             legend(items),
             ident="damage",

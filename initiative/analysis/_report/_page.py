@@ -41,6 +41,7 @@ STYLE = f"""
   .chart .figures {{ font-size: 13px; fill: {INK}; font-variant-numeric: tabular-nums; }}
   .chart .figures .ci, .chart .figures .quiet {{ fill: #6a6a6a; }}
   .chart .whisker {{ stroke: {INK}; stroke-width: 1.5; }}
+  .chart .whisker.cut {{ fill: {INK}; stroke-width: 1; }}
   .chart .zero {{ stroke: #999; stroke-dasharray: 4 3; }}
   .chart .band {{ fill: {ACCENT}; fill-opacity: .16; }}
   .chart .mean {{ stroke: {ACCENT}; stroke-width: 2; }}
