@@ -219,6 +219,7 @@ SURFACE = {
         "cautious",
         "check_faces",
         "check_names",
+        "check_policies",
         "check_policy",
         "choose_host",
         "closing",

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from initiative.actors import make_runners
+from initiative.actors import check_policies, make_runners
 from initiative.batch import Summary, Task, wilson
 from initiative.engine import decode_encounter
 from initiative.events import EncounterFileError, EncounterSpec, InitiativeError
@@ -242,6 +242,7 @@ def check(data: Mapping[str, Any], name: str) -> EncounterSpec:
     """The changed encounter, checked and normalized as a loaded file is; its policies must
     load. Raises :class:`~initiative.events.EncounterFileError` naming ``name``."""
     spec = decode_encounter(dict(data), name=name)
+    check_policies(spec, {}, where=name)  # a misspelled name, with its file and key
     make_runners(spec, 1, {})  # an unknown policy fails here, before any fighting
     return spec
 

@@ -135,7 +135,7 @@ def _check(
     encounter: Path, runs: int, jobs: int, chosen: dict[str, str], seed: int
 ) -> "EncounterSpec":
     from initiative import engine
-    from initiative.actors import check_names, make_runners
+    from initiative.actors import check_names, check_policies, make_runners
 
     if runs < 1:
         raise UsageProblem(f"--runs {runs}: must be at least 1")
@@ -143,6 +143,7 @@ def _check(
         raise UsageProblem(f"--jobs {jobs}: must be at least 1")
     spec = engine.load_encounter(encounter)
     check_names(spec, chosen, what="--policy {name}=...", where=str(encounter))
+    check_policies(spec, chosen, where=str(encounter))
     make_runners(spec, seed, chosen)  # fails early, in this process, on an unknown policy
     return spec
 
@@ -478,11 +479,44 @@ def _report_storage(saved: "ResultStore | None", keep_logs: Path | None, rerun: 
     out.print(plain("fight one again: " + rerun))
 
 
+def _duel_words(words: list[Path], policies: list[str]) -> tuple[Path, tuple[str, str]]:
+    """The encounter and the two policies of ``duel``. An option takes one value, so in
+    ``--policies A B`` the word B arrives beside the encounter: the encounter is the word that
+    ends in ``.toml`` or names an existing file, every other word a policy (as ``league``
+    reads them). Anything but one encounter and two policies is one line and exit 2."""
+    files = [w for w in words if w.suffix == ".toml" or w.is_file()]
+    names = [name for given in policies for name in given.split(",") if name]
+    names += [str(w) for w in words if w not in files]
+    if len(files) != 1:
+        raise UsageProblem(
+            f"duel takes one encounter file, got {len(files)}"
+            + (f": {', '.join(map(str, files))}" if files else "")
+        )
+    if len(names) != 2:
+        raise UsageProblem(
+            f"--policies takes exactly two names (--policies A B), got {len(names)}"
+            + (f": {' '.join(names)}" if names else "")
+        )
+    return files[0], (names[0], names[1])
+
+
 @app.command(rich_help_panel="Simulation at scale")
 def duel(
     ctx: typer.Context,
-    encounter: Annotated[Path, typer.Argument(help="An encounter file (TOML) with two sides.")],
-    policies: Annotated[tuple[str, str], typer.Option("--policies", help="The two policies: A B.")],
+    words: Annotated[
+        list[Path],
+        typer.Argument(
+            help="An encounter file (TOML) with two sides, and the rest of --policies.",
+            show_default=False,
+            metavar="ENCOUNTER",
+        ),
+    ],
+    policies: Annotated[
+        list[str],
+        typer.Option(
+            "--policies", help="The two policies: --policies A B (or A,B).", show_default=False
+        ),
+    ],
     runs: Annotated[
         int,
         typer.Option(
@@ -517,7 +551,7 @@ def duel(
     )
     from initiative.replays import plain
 
-    a, b = policies
+    encounter, (a, b) = _duel_words(words, policies)
     spec = engine.load_encounter(encounter)
     try:
         tasks = duel_tasks(spec, a, b, runs, seed_start)
@@ -526,6 +560,9 @@ def duel(
             f"duel needs an encounter with two sides; {encounter} has {len(spec.sides)}"
         ) from None
     one, two = spec.sides
+    from initiative.actors import check_policies
+
+    check_policies(spec, {one: a, two: b}, where=str(encounter), what="--policies")
     _check(encounter, runs, jobs, {one: a, two: b}, seed_start)
     _check(encounter, runs, jobs, {one: b, two: a}, seed_start)
     games = len(tasks)
