@@ -208,9 +208,9 @@ def mean_ci(values: Sequence[float], floor: float = -math.inf, ceiling: float = 
         if math.isinf(floor):
             return Mean(n, mean, None, None)
         low, high = poisson_ci(sum(v - floor for v in values), n)
-        return Mean(n, mean, max(floor, floor + low), min(ceiling, floor + high), "poisson")
+        return Mean(n, mean, float(floor + low), float(min(ceiling, floor + high)), "poisson")
     half = t95(n - 1) * statistics.stdev(values) / math.sqrt(n)
-    return Mean(n, mean, max(floor, mean - half), min(ceiling, mean + half), "t")
+    return Mean(n, mean, float(max(floor, mean - half)), float(min(ceiling, mean + half)), "t")
 
 
 @dataclass
