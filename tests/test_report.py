@@ -257,6 +257,34 @@ def test_league_page_draws_the_ratings_and_every_pair(browser: Any, tmp_path: Pa
 
 
 @pytest.mark.slow
+def test_league_page_of_few_games_is_not_sure(browser: Any, tmp_path: Path) -> None:
+    """Issue 36, reproduction 2 on the page: four even games drew the ratings as dots without
+    whiskers (+0.0 to +0.0). Each rating now has a whisker as wide as the model allows; a
+    league without a decisive game says so above its ratings and in its pair's cell."""
+    data, html = report_of(
+        tmp_path, "league", DUEL, "--policies", "tactician", "cautious", "--runs", 2
+    )
+    browser.open(html)
+    for r in data["ratings"]:
+        assert r["ci95"][1] - r["ci95"][0] > 250, r
+    spans = browser.js(WHISKERS)
+    assert len(spans) == 3 * 2 and all(w["right"] - w["left"] > 50 for w in spans[::3])
+    assert browser.js(LAYOUT) == []
+    browser.screenshot(IMAGES / "report-league-few.png", down_to="#pairs")
+    hostile = tmp_path / "standoff.toml"
+    hostile.write_text(STANDOFF.replace("<b>Rain</b>", "Rain"))
+    data, html = report_of(
+        tmp_path, "league", hostile, "--policies", "first", "random", "--runs", 2
+    )
+    browser.open(html)
+    said = browser.js("document.querySelector('#unknown').textContent")
+    assert said.startswith("No decisive game yet: all 4 games were undecided")
+    cells = browser.js("[...document.querySelectorAll('#pairs td.pair')].map(e => e.textContent)")
+    assert cells == ["0-0-4no decisive game yet"] * 2
+    assert browser.js(LAYOUT) == []
+
+
+@pytest.mark.slow
 def test_sweep_page_marks_the_crossing_and_the_runs_it_needed(browser: Any, tmp_path: Path) -> None:
     """With --target, every probe's rates and intervals are on the page as in ``--json``, the
     crossing's bracket is shaded between its two values, and the probes and fights it took

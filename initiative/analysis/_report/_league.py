@@ -91,7 +91,12 @@ def league_page(data: dict[str, Any]) -> str:
             section(
                 "Ratings",
                 f"{esc(data['rating_scale'])}. A dot is a policy's rating, its"
-                " whiskers the 95% interval; the dashed line is the mean.",
+                " whiskers the 95% interval; the dashed line is the mean."
+                + (
+                    f' <strong class="unknown" id="unknown">{esc(data["unknown"].capitalize())}.</strong>'
+                    if data.get("unknown")
+                    else ""
+                ),
                 chart,
                 legend([(INK, "dot", "rating"), (INK, "whisker", "95% interval")]),
                 rating_table,
@@ -136,7 +141,11 @@ def _grid(data: dict[str, Any], encounter: str | None) -> str:
                 f' style="background:{_tint(share)}">'
                 f"{number(f'{k}.{mine}', p[mine])}-{number(f'{k}.{theirs}', p[theirs])}-"
                 f"{number(f'{k}.undecided', p['undecided'])}"
-                f'<span class="p">p {number(f"{k}.p", p["p"], "p")}</span></td>'
+                + (
+                    f'<span class="p">p {number(f"{k}.p", p["p"], "p")}</span></td>'
+                    if p["wins"] + p["losses"]
+                    else '<span class="p unknown">no decisive game yet</span></td>'
+                )
             )
     head = "".join(f'<th scope="col">{esc(c)}</th>' for c in policies)
     body = "".join(
