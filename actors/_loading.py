@@ -157,10 +157,7 @@ def _known_policy(name: str) -> bool:
     after ``process:``."""
     name = name.removeprefix("process:")
     return (
-        name in BUILTIN
-        or name.startswith("search:")
-        or names_file(name)
-        or name in policy_names()
+        name in BUILTIN or name.startswith("search:") or names_file(name) or name in policy_names()
     )
 
 
