@@ -6,6 +6,7 @@ docs/images/report-*.png (shown in docs/batch.md) are taken here."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections import Counter
@@ -41,6 +42,8 @@ def shown(kind: str, value: Any) -> str:
             return f"{value:.2f}"
         case "range":
             return f"{value[0]:.1f}-{value[1]:.1f}"
+        case "values":
+            return f"{value[0]}-{value[1]}" if value[0] != value[1] else f"{value[0]}"
         case "signed":
             return f"{value:+.1f}"
         case "signed-range":
@@ -307,6 +310,39 @@ def test_sweep_page_marks_the_crossing_and_the_runs_it_needed(browser: Any, tmp_
         f"north's win rate crosses 50.0% between combatants.ilse.hp = {target['below']} and"
         f" {target['above']}; {target['closer']} is closer."
     )
+    first, last = target["fair"]
+    fair = browser.js("document.querySelector('#fair').textContent")
+    assert fair.startswith(f"Fair range: combatants.ilse.hp = {first}-{last}, every value whose")
+    assert browser.js("document.querySelectorAll('rect.fair').length") == 1
+
+
+@pytest.mark.slow
+def test_sweep_grid_page_is_a_heat_map_of_every_pair(browser: Any, tmp_path: Path) -> None:
+    """Two ``--vary`` (issue 36, reproduction 3): a heat map with a cell per pair, its rate and
+    interval the JSON's, deeper where the side wins more; every pair's figures in a table."""
+    data, html = report_of(
+        tmp_path, "sweep", DUEL, "--vary", "combatants.tomas.hp=10..40", "--points", 4,
+        "--vary", "combatants.ilse.hp=20..40", "--points", 4, "--runs", 6,
+    )  # fmt: skip
+    keys = check_page(browser, html, data, "report-sweep-grid.png")
+    rows, columns = data["grid"]["rows"], data["grid"]["columns"]
+    assert len(rows) == len(columns) == 4
+    for n, _ in enumerate(data["points"]):
+        assert {f"points.{n}.sides.0.rate", f"points.{n}.sides.0.ci95"} <= keys
+    cells = browser.js(
+        "[...document.querySelectorAll('#heatmap td.heat')].map(e => [e.dataset.row,"
+        " e.dataset.column, getComputedStyle(e).backgroundColor])"
+    )
+    assert [(int(r), int(c)) for r, c, _ in cells] == [(r, c) for r in rows for c in columns]
+
+    def darkness(colour: str) -> int:
+        return -sum(int(x) for x in colour[colour.index("(") + 1 : -1].split(",")[:3])
+
+    rates = [p["sides"][0]["rate"] for p in data["points"]]
+    shades = [darkness(colour) for _, _, colour in cells]
+    ordered = sorted(zip(rates, shades, strict=True))
+    for (a, sa), (b, sb) in itertools.pairwise(ordered):
+        assert sa <= sb or a == b
 
 
 @pytest.mark.slow

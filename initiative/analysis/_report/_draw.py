@@ -54,6 +54,8 @@ def fmt(kind: str, value: Any) -> str:
             return f"{value:.2f}"
         case "range":
             return f"{value[0]:.1f}-{value[1]:.1f}"
+        case "values":
+            return esc(f"{value[0]}-{value[1]}" if value[0] != value[1] else f"{value[0]}")
         case "signed":
             return f"{value:+.1f}"
         case "signed-range":
@@ -433,6 +435,7 @@ def curves(
     target: float | None,
     bracket: tuple[float, float] | None,
     marks: Sequence[tuple[float, str]] = (),
+    fair: tuple[float, float] | None = None,
 ) -> str:
     """Win rate (0-100%) against a value: a line and a 95% band per side; the target as a
     dashed rule, the crossing's bracket shaded; ``marks`` label points (probe numbers)."""
@@ -447,6 +450,14 @@ def curves(
     parts = [y_axis(scale_y, left, "win rate", percent, lambda v: f"{100 * v:.0f}%", right)]
     x_values = [v for v in ticks(low, high, 8) if v >= low - 1e-9]
     parts.append(x_axis(scale_x, bottom, x_title, x_values, grid_top=top))
+    if fair is not None:  # half a step beyond each end: the values' own columns
+        step = (scale_x(high) - scale_x(low)) / max(high - low, 1) / 2
+        a, b = sorted(scale_x(v) for v in fair)
+        a, b = max(left + 10, a - step), min(right - 10, b + step)
+        parts.append(
+            f'<rect class="fair" x="{a:.1f}" y="{top}" width="{b - a:.1f}"'
+            f' height="{bottom - top}"/>'
+        )
     if bracket is not None:
         a, b = sorted(scale_x(v) for v in bracket)
         parts.append(
