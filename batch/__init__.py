@@ -41,6 +41,7 @@ from ._stats import (
     Paired as Paired,
     SideStats as SideStats,
     combatant_stats as combatant_stats,
+    combatant_stats_by_policy as combatant_stats_by_policy,
     combatants_json as combatants_json,
     faults_by_policy as faults_by_policy,
     mean_ci as mean_ci,

@@ -284,12 +284,40 @@ class CombatantStats:
         return self.survived / self.fights if self.fights else 0.0
 
 
-def combatant_stats(encounter: EncounterSpec, results: Sequence[Summary]) -> list[CombatantStats]:
-    """Survival (with Wilson's interval), damage dealt and taken (means with t intervals),
-    kills and the round of the first fall, for each combatant, in the encounter's order."""
+def combatant_stats_by_policy(
+    encounter: EncounterSpec, results: Sequence[Summary], policies: Sequence[str]
+) -> list[CombatantStats]:
+    """:func:`combatant_stats` apart for each policy a combatant played (a duel's each
+    combatant plays both): per combatant in the encounter's order, a row for each of
+    ``policies`` it played, over the fights it played that policy in."""
     out = []
     for c in encounter.combatants:
-        rows = [(r, r.combatants[c.id]) for r in results if c.id in r.combatants]
+        for name in dict.fromkeys(policies):
+            out += [
+                s for s in combatant_stats(encounter, results, policy=name, only=c.id) if s.fights
+            ]
+    return out
+
+
+def combatant_stats(
+    encounter: EncounterSpec,
+    results: Sequence[Summary],
+    *,
+    policy: str | None = None,
+    only: str | None = None,
+) -> list[CombatantStats]:
+    """Survival (with Wilson's interval), damage dealt and taken (means with intervals),
+    kills and the round of the first fall, for each combatant, in the encounter's order
+    (``only`` one of them; with ``policy``, over the fights it played that policy in)."""
+    out = []
+    for c in encounter.combatants:
+        if only is not None and c.id != only:
+            continue
+        rows = [
+            (r, r.combatants[c.id])
+            for r in results
+            if c.id in r.combatants and policy in (None, r.policies.get(c.id, c.policy))
+        ]
         survived = sum(1 for _, rec in rows if rec.fell is None)
         kills = sum(rec.kills for _, rec in rows)
         out.append(

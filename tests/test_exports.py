@@ -325,6 +325,7 @@ SURFACE = {
         "Task",
         "check_cluster",
         "combatant_stats",
+        "combatant_stats_by_policy",
         "combatants_json",
         "duel",
         "duel_tasks",

@@ -542,7 +542,7 @@ def duel(
     from initiative.batch import (
         BatchError,
         check_cluster,
-        combatant_stats,
+        combatant_stats_by_policy,
         combatants_json,
         duel_tasks,
         judge,
@@ -584,7 +584,7 @@ def duel(
     verdict = judge(spec, a, b, tasks, results)
     wins, by_side, faults, pairs = verdict.wins, verdict.by_side, verdict.faults, verdict.pairs
     ended = outcomes(results, spec.max_rounds)
-    fighters = combatant_stats(spec, results)
+    fighters = combatant_stats_by_policy(spec, results, [a, b])  # a row per policy played
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
     if as_json or report is not None:
         data: dict[str, object] = {

@@ -347,11 +347,13 @@ def test_duel_runs_n_seeds_both_ways_and_stores_every_combatant(tmp_path: Path) 
             (who, r.side, summary.policies[who], r.dealt, r.taken, r.kills, r.fell)
             for who, r in summary.combatants.items()
         )
-    ilse = next(c for c in got["combatants"] if c["id"] == "ilse")
-    assert ilse["fights"] == 6 and ilse["policies"] == ["aggressive", "cautious"]
-    dealt = [r[4] for r in rows if r[1] == "ilse"]
-    assert ilse["damage_dealt"]["mean"] == round(sum(dealt) / 6, 4)
-    assert ilse["survived"] == 6 - sum(1 for r in rows if r[1] == "ilse" and r[7] is not None)
+    # A row per combatant and policy (issue 36): Ilse's three games under each policy.
+    for policy in ("aggressive", "cautious"):
+        ilse = next(c for c in got["combatants"] if c["id"] == "ilse" and c["policies"] == [policy])
+        mine = [r for r in rows if r[1] == "ilse" and r[3] == policy]
+        assert ilse["fights"] == len(mine) == 3
+        assert ilse["damage_dealt"]["mean"] == round(sum(r[4] for r in mine) / 3, 4)
+        assert ilse["survived"] == 3 - sum(1 for r in mine if r[7] is not None)
 
 
 OLD_SCHEMA = """
