@@ -26,7 +26,7 @@ REPRODUCTION += ("--policy", "raiders=tactician")
 RANGES = [(0, math.inf), (1, 100), (1, 12)]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.sampled_from(RANGES), st.data())
 def test_every_interval_is_inside_its_quantity_and_holds_its_mean(
     bounds: tuple[float, float], data: st.DataObject
