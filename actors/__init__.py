@@ -25,6 +25,7 @@ from ._loading import (
     LoadedPolicy as LoadedPolicy,
     PolicyChoice as PolicyChoice,
     check_names as check_names,
+    check_policies as check_policies,
     load_policy as load_policy,
     names_file as names_file,
     policy_label as policy_label,

@@ -140,10 +140,56 @@ def load_policy(name: PolicyChoice, ctx: PolicyContext) -> LoadedPolicy:
     if found is not None:
         return LoadedPolicy(name, _instantiate(found, ctx, name), trusted=False)
     raise PolicyLoadError(
-        f"unknown policy {name!r} for combatant {ctx.combatant.id!r}: use one of"
-        f" {', '.join(policy_names())}, 'path/to/file.py:function', or an installed"
-        f" '{ENTRY_POINT_GROUP}' entry point"
+        f"unknown policy {name!r} for combatant {ctx.combatant.id!r}"
+        f"{did_you_mean(name, policy_names())}: {_CHOICES.format(names=', '.join(policy_names()))}"
     )
+
+
+_CHOICES = (
+    "use a built-in ({names}), 'path/to/file.py:function', or an installed"
+    f" '{ENTRY_POINT_GROUP}' entry point"
+)
+
+
+def _known_policy(name: str) -> bool:
+    """Whether ``name`` names a policy without loading it: a built-in, ``search:...``, a
+    ``file.py:function`` (the file is read when it is loaded), an entry point, any of them
+    after ``process:``."""
+    name = name.removeprefix("process:")
+    return (
+        name in BUILTIN or name.startswith("search:") or names_file(name) or name in policy_names()
+    )
+
+
+def check_policies(
+    encounter: EncounterSpec,
+    chosen: Mapping[str, PolicyChoice] | None = None,
+    *,
+    where: str | None = None,
+    what: str = "--policy {key}={name}",
+) -> None:
+    """Refuse a policy name that names no policy, before anything is loaded or fought:
+    :class:`PolicyLoadError` with a "did you mean" for a near miss. A name the encounter file
+    gives is named by ``where`` (its file) and key (``combatants (combatant 'tomas').policy``);
+    one of ``chosen`` (the overrides, by combatant id or side) by ``what``."""
+    chosen = dict(chosen or {})
+    for key, name in chosen.items():
+        if isinstance(name, str) and not _known_policy(name):
+            raise PolicyLoadError(
+                f"{what.format(key=key, name=name)}: unknown policy {name!r}"
+                f"{did_you_mean(name, policy_names())}; "
+                + _CHOICES.format(names=", ".join(policy_names()))
+            )
+    place = where if where is not None else repr(encounter.name or encounter.ruleset)
+    for c in encounter.combatants:
+        if c.id in chosen or c.side in chosen:
+            continue
+        if not _known_policy(c.policy):
+            raise PolicyLoadError(
+                f"{place}: at key combatants (combatant {c.id!r}).policy: unknown policy"
+                f" {c.policy!r}{did_you_mean(c.policy, policy_names())}; "
+                + _CHOICES.format(names=", ".join(policy_names()))
+            )
 
 
 def check_names(

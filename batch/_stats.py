@@ -22,7 +22,8 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Exactly 0 (or 1) at no wins (or all): rounding would leave the rate itself outside.
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def sign_test(wins: int, losses: int) -> float:
@@ -95,12 +96,16 @@ def t95(df: int) -> float:
 
 @dataclass(frozen=True)
 class Mean:
-    """A sample mean with its 95% t interval (``None`` with fewer than two values)."""
+    """A sample mean with its 95% interval (``None`` when the sample cannot give one), inside
+    the range the quantity can take; ``method`` says how the interval was made."""
 
     n: int
     mean: float
     low: float | None
     high: float | None
+    method: str | None = None
+    """``t`` (Student's t, clipped to the quantity's range), ``poisson`` (Garwood's exact
+    interval for a count, for a sample whose values are all equal) or ``None`` (no interval)."""
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -109,27 +114,103 @@ class Mean:
             "ci95": None
             if self.low is None or self.high is None
             else [round(self.low, 4), round(self.high, 4)],
+            "method": self.method,
         }
 
     def text(self) -> str:
-        """``12.3 (10.1-14.5)``; ``-`` for no values."""
+        """``12.3 (10.1-14.5)``; ``4.0 (n=1)`` for a single value; ``-`` for no values."""
         if self.n == 0:
             return "-"
         if self.low is None or self.high is None:
-            return f"{self.mean:.1f}"
+            return f"{self.mean:.1f} (n={self.n})"
         return f"{self.mean:.1f} ({self.low:.1f}-{self.high:.1f})"
 
 
-def mean_ci(values: Sequence[float]) -> Mean:
-    """The mean of ``values`` and its 95% interval, ``mean ± t(n-1) · sd / √n``."""
+def _lower_gamma(a: float, x: float) -> float:
+    """The regularized lower incomplete gamma function P(a, x), for a > 0 (a series below
+    ``a + 1``, Lentz's continued fraction for the upper tail above it)."""
+    if x <= 0:
+        return 0.0
+    log_front = a * math.log(x) - x - math.lgamma(a)
+    if x < a + 1:
+        term = total = 1.0 / a
+        k = a
+        for _ in range(10_000):
+            k += 1
+            term *= x / k
+            total += term
+            if abs(term) < abs(total) * 1e-15:
+                break
+        return min(1.0, total * math.exp(log_front))
+    tiny = 1e-300
+    b = x + 1 - a
+    c = 1 / tiny
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        h *= d * c
+        if abs(d * c - 1) < 1e-15:
+            break
+    return max(0.0, 1.0 - h * math.exp(log_front))
+
+
+def _gamma_quantile(q: float, a: float) -> float:
+    """The ``q`` quantile of the Gamma(a, 1) distribution, by bisection."""
+    low, high = 0.0, max(1.0, 2 * a)
+    while _lower_gamma(a, high) < q:
+        high *= 2
+    for _ in range(200):
+        middle = (low + high) / 2
+        if _lower_gamma(a, middle) < q:
+            low = middle
+        else:
+            high = middle
+        if high - low <= 1e-12 * max(1.0, high):
+            break
+    return (low + high) / 2
+
+
+def poisson_ci(total: float, n: int) -> tuple[float, float]:
+    """Garwood's exact 95% interval for the mean of a Poisson count, ``total`` counted over
+    ``n`` draws: ``[Gamma(total).q(0.025), Gamma(total + 1).q(0.975)] / n`` (0 below when
+    ``total`` is 0)."""
+    low = 0.0 if total <= 0 else _gamma_quantile(0.025, total)
+    return (low / n, _gamma_quantile(0.975, total + 1) / n)
+
+
+def mean_ci(values: Sequence[float], floor: float = -math.inf, ceiling: float = math.inf) -> Mean:
+    """The mean of ``values`` and its 95% interval inside ``[floor, ceiling]``, the range the
+    quantity can take (a count's floor is 0, a round's 1).
+
+    - two or more values that differ: Student's t, ``mean ± t(n-1) · sd / √n``, clipped to
+      the range;
+    - two or more values all equal (t would claim a width of 0): Garwood's exact interval for
+      a count, over the values' excess above ``floor``, clipped to the range (without a finite
+      floor, no interval);
+    - one value: no interval (``None``): one value says nothing of the spread.
+    """
     n = len(values)
     if n == 0:
         return Mean(0, 0.0, None, None)
     mean = statistics.fmean(values)
+    floor = min(floor, min(values))
+    ceiling = max(ceiling, max(values))
     if n < 2:
         return Mean(n, mean, None, None)
+    if max(values) == min(values):
+        if math.isinf(floor):
+            return Mean(n, mean, None, None)
+        low, high = poisson_ci(sum(v - floor for v in values), n)
+        return Mean(n, mean, float(floor + low), float(min(ceiling, floor + high)), "poisson")
     half = t95(n - 1) * statistics.stdev(values) / math.sqrt(n)
-    return Mean(n, mean, mean - half, mean + half)
+    return Mean(n, mean, float(max(floor, mean - half)), float(min(ceiling, mean + half)), "t")
 
 
 @dataclass
@@ -172,7 +253,7 @@ def side_stats(sides: Iterable[str], results: Sequence[Summary]) -> list[SideSta
                 rounds_sd=sd,
                 damage_mean=statistics.fmean(damage) if damage else 0.0,
                 faults=faults,
-                damage=mean_ci(damage),
+                damage=mean_ci(damage, floor=0),
             )
         )
     return out
@@ -203,12 +284,40 @@ class CombatantStats:
         return self.survived / self.fights if self.fights else 0.0
 
 
-def combatant_stats(encounter: EncounterSpec, results: Sequence[Summary]) -> list[CombatantStats]:
-    """Survival (with Wilson's interval), damage dealt and taken (means with t intervals),
-    kills and the round of the first fall, for each combatant, in the encounter's order."""
+def combatant_stats_by_policy(
+    encounter: EncounterSpec, results: Sequence[Summary], policies: Sequence[str]
+) -> list[CombatantStats]:
+    """:func:`combatant_stats` apart for each policy a combatant played (a duel's each
+    combatant plays both): per combatant in the encounter's order, a row for each of
+    ``policies`` it played, over the fights it played that policy in."""
     out = []
     for c in encounter.combatants:
-        rows = [(r, r.combatants[c.id]) for r in results if c.id in r.combatants]
+        for name in dict.fromkeys(policies):
+            out += [
+                s for s in combatant_stats(encounter, results, policy=name, only=c.id) if s.fights
+            ]
+    return out
+
+
+def combatant_stats(
+    encounter: EncounterSpec,
+    results: Sequence[Summary],
+    *,
+    policy: str | None = None,
+    only: str | None = None,
+) -> list[CombatantStats]:
+    """Survival (with Wilson's interval), damage dealt and taken (means with intervals),
+    kills and the round of the first fall, for each combatant, in the encounter's order
+    (``only`` one of them; with ``policy``, over the fights it played that policy in)."""
+    out = []
+    for c in encounter.combatants:
+        if only is not None and c.id != only:
+            continue
+        rows = [
+            (r, r.combatants[c.id])
+            for r in results
+            if c.id in r.combatants and policy in (None, r.policies.get(c.id, c.policy))
+        ]
         survived = sum(1 for _, rec in rows if rec.fell is None)
         kills = sum(rec.kills for _, rec in rows)
         out.append(
@@ -219,11 +328,15 @@ def combatant_stats(encounter: EncounterSpec, results: Sequence[Summary]) -> lis
                 fights=len(rows),
                 survived=survived,
                 interval=wilson(survived, len(rows)),
-                dealt=mean_ci([rec.dealt for _, rec in rows]),
-                taken=mean_ci([rec.taken for _, rec in rows]),
+                dealt=mean_ci([rec.dealt for _, rec in rows], floor=0),
+                taken=mean_ci([rec.taken for _, rec in rows], floor=0),
                 kills=kills,
                 kills_mean=kills / len(rows) if rows else 0.0,
-                fell=mean_ci([rec.fell for _, rec in rows if rec.fell is not None]),
+                fell=mean_ci(
+                    [rec.fell for _, rec in rows if rec.fell is not None],
+                    floor=1,
+                    ceiling=encounter.max_rounds,
+                ),
             )
         )
     return out
@@ -241,14 +354,16 @@ class Outcomes:
     rounds: Mean
 
 
-def outcomes(results: Sequence[Summary]) -> Outcomes:
+def outcomes(results: Sequence[Summary], max_rounds: float = math.inf) -> Outcomes:
+    """How the fights ended, and their rounds' mean (its interval inside 1 to
+    ``max_rounds``, the encounter's limit)."""
     won = sum(1 for r in results if r.winner is not None)
     stalemates = sum(1 for r in results if r.winner is None and r.stalemate)
     return Outcomes(
         won=won,
         stalemates=stalemates,
         undecided=len(results) - won - stalemates,
-        rounds=mean_ci([r.rounds for r in results]),
+        rounds=mean_ci([r.rounds for r in results], floor=1, ceiling=max_rounds),
     )
 
 

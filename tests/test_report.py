@@ -6,6 +6,7 @@ docs/images/report-*.png (shown in docs/batch.md) are taken here."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from collections import Counter
@@ -41,6 +42,8 @@ def shown(kind: str, value: Any) -> str:
             return f"{value:.2f}"
         case "range":
             return f"{value[0]:.1f}-{value[1]:.1f}"
+        case "values":
+            return f"{value[0]}-{value[1]}" if value[0] != value[1] else f"{value[0]}"
         case "signed":
             return f"{value:+.1f}"
         case "signed-range":
@@ -180,6 +183,39 @@ def test_batch_page_shows_the_json_figures_and_the_rounds_of_every_fight(
     assert sum(n for _, _, n in bars) == data["runs"] == 20
 
 
+#: Every whisker (its line, caps and arrows) of each interval chart, as [left, right] in the
+#: chart's own units, beside the chart's axis [start, end].
+WHISKERS = """() => [...document.querySelectorAll('svg.chart')].flatMap(chart => {
+  const axis = chart.querySelector('line.axis');
+  if (!axis) return [];
+  const ends = [+axis.getAttribute('x1'), +axis.getAttribute('x2')];
+  return [...chart.querySelectorAll('.whisker')].map(w => {
+    const box = w.getBBox();
+    return {axis: ends, left: box.x, right: box.x + box.width,
+            title: w.closest('g.interval')?.querySelector('title')?.textContent ?? null};
+  });
+})"""
+
+
+@pytest.mark.slow
+def test_batch_whiskers_stay_on_their_axis_and_are_labelled(browser: Any, tmp_path: Path) -> None:
+    """Issue 36, reproduction 1 in the report: the shaman's round of fall (-8.7 to 16.7) drew
+    a whisker out of its axis through the shaman's label. Every whisker now lies on its axis
+    and carries its interval as a tooltip; the screenshot is docs/images/report-whiskers.png."""
+    _, html = report_of(
+        tmp_path, "batch", Path("examples/tactical-bridge.toml"), "--runs", 10,
+        "--policy", "watch=tactician", "--policy", "raiders=tactician",
+    )  # fmt: skip
+    browser.open(html)
+    whiskers = browser.js(WHISKERS)
+    assert whiskers
+    for w in whiskers:
+        assert w["axis"][0] - 0.5 <= w["left"] and w["right"] <= w["axis"][1] + 0.5, w
+        assert w["title"] is not None and w["title"].startswith("95% interval: "), w
+    assert browser.js(LAYOUT) == []
+    browser.screenshot(IMAGES / "report-whiskers.png", down_to="#falls")
+
+
 @pytest.mark.slow
 def test_duel_page_shows_the_json_figures(browser: Any, tmp_path: Path) -> None:
     """Each policy's wins and rate with its interval, the paired seeds and p, and the
@@ -224,6 +260,34 @@ def test_league_page_draws_the_ratings_and_every_pair(browser: Any, tmp_path: Pa
 
 
 @pytest.mark.slow
+def test_league_page_of_few_games_is_not_sure(browser: Any, tmp_path: Path) -> None:
+    """Issue 36, reproduction 2 on the page: four even games drew the ratings as dots without
+    whiskers (+0.0 to +0.0). Each rating now has a whisker as wide as the model allows; a
+    league without a decisive game says so above its ratings and in its pair's cell."""
+    data, html = report_of(
+        tmp_path, "league", DUEL, "--policies", "tactician", "cautious", "--runs", 2
+    )
+    browser.open(html)
+    for r in data["ratings"]:
+        assert r["ci95"][1] - r["ci95"][0] > 250, r
+    spans = browser.js(WHISKERS)
+    assert len(spans) == 3 * 2 and all(w["right"] - w["left"] > 50 for w in spans[::3])
+    assert browser.js(LAYOUT) == []
+    browser.screenshot(IMAGES / "report-league-few.png", down_to="#pairs")
+    hostile = tmp_path / "standoff.toml"
+    hostile.write_text(STANDOFF.replace("<b>Rain</b>", "Rain"))
+    data, html = report_of(
+        tmp_path, "league", hostile, "--policies", "first", "random", "--runs", 2
+    )
+    browser.open(html)
+    said = browser.js("document.querySelector('#unknown').textContent")
+    assert said.startswith("No decisive game yet: all 4 games were undecided")
+    cells = browser.js("[...document.querySelectorAll('#pairs td.pair')].map(e => e.textContent)")
+    assert cells == ["0-0-4no decisive game yet"] * 2
+    assert browser.js(LAYOUT) == []
+
+
+@pytest.mark.slow
 def test_sweep_page_marks_the_crossing_and_the_runs_it_needed(browser: Any, tmp_path: Path) -> None:
     """With --target, every probe's rates and intervals are on the page as in ``--json``, the
     crossing's bracket is shaded between its two values, and the probes and fights it took
@@ -246,6 +310,39 @@ def test_sweep_page_marks_the_crossing_and_the_runs_it_needed(browser: Any, tmp_
         f"north's win rate crosses 50.0% between combatants.ilse.hp = {target['below']} and"
         f" {target['above']}; {target['closer']} is closer."
     )
+    first, last = target["fair"]
+    fair = browser.js("document.querySelector('#fair').textContent")
+    assert fair.startswith(f"Fair range: combatants.ilse.hp = {first}-{last}, every value whose")
+    assert browser.js("document.querySelectorAll('rect.fair').length") == 1
+
+
+@pytest.mark.slow
+def test_sweep_grid_page_is_a_heat_map_of_every_pair(browser: Any, tmp_path: Path) -> None:
+    """Two ``--vary`` (issue 36, reproduction 3): a heat map with a cell per pair, its rate and
+    interval the JSON's, deeper where the side wins more; every pair's figures in a table."""
+    data, html = report_of(
+        tmp_path, "sweep", DUEL, "--vary", "combatants.tomas.hp=10..40", "--points", 4,
+        "--vary", "combatants.ilse.hp=20..40", "--points", 4, "--runs", 6,
+    )  # fmt: skip
+    keys = check_page(browser, html, data, "report-sweep-grid.png")
+    rows, columns = data["grid"]["rows"], data["grid"]["columns"]
+    assert len(rows) == len(columns) == 4
+    for n, _ in enumerate(data["points"]):
+        assert {f"points.{n}.sides.0.rate", f"points.{n}.sides.0.ci95"} <= keys
+    cells = browser.js(
+        "[...document.querySelectorAll('#heatmap td.heat')].map(e => [e.dataset.row,"
+        " e.dataset.column, getComputedStyle(e).backgroundColor])"
+    )
+    assert [(int(r), int(c)) for r, c, _ in cells] == [(r, c) for r in rows for c in columns]
+
+    def darkness(colour: str) -> int:
+        return -sum(int(x) for x in colour[colour.index("(") + 1 : -1].split(",")[:3])
+
+    rates = [p["sides"][0]["rate"] for p in data["points"]]
+    shades = [darkness(colour) for _, _, colour in cells]
+    ordered = sorted(zip(rates, shades, strict=True))
+    for (a, sa), (b, sb) in itertools.pairwise(ordered):
+        assert sa <= sb or a == b
 
 
 @pytest.mark.slow

@@ -38,12 +38,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from initiative.actors import make_runners
+from initiative.actors import check_policies, make_runners
 from initiative.batch import Summary, Task, wilson
 from initiative.engine import decode_encounter
 from initiative.events import EncounterFileError, EncounterSpec, InitiativeError
 
 Number = int | float
+Value = Number | tuple[Number, ...]
+"""A value of a sweep: one number, or one per key for a grid."""
 
 
 class SweepError(InitiativeError):
@@ -242,6 +244,7 @@ def check(data: Mapping[str, Any], name: str) -> EncounterSpec:
     """The changed encounter, checked and normalized as a loaded file is; its policies must
     load. Raises :class:`~initiative.events.EncounterFileError` naming ``name``."""
     spec = decode_encounter(dict(data), name=name)
+    check_policies(spec, {}, where=name)  # a misspelled name, with its file and key
     make_runners(spec, 1, {})  # an unknown policy fails here, before any fighting
     return spec
 
@@ -326,7 +329,8 @@ class SideRate:
 class Point:
     """One value of a sweep and what its fights gave."""
 
-    value: Number
+    value: Value
+    """The value fought, or its values (one per key) in a grid."""
     fights: int
     sides: tuple[SideRate, ...]
     no_winner: int
@@ -336,7 +340,7 @@ class Point:
         return next(s for s in self.sides if s.side == name)
 
 
-def point_of(value: Number, sides: Sequence[str], results: Sequence[Summary]) -> Point:
+def point_of(value: Value, sides: Sequence[str], results: Sequence[Summary]) -> Point:
     return Point(
         value=value,
         fights=len(results),
@@ -348,7 +352,7 @@ def point_of(value: Number, sides: Sequence[str], results: Sequence[Summary]) ->
     )
 
 
-OnResult = Callable[[Number, int, Summary], None]
+OnResult = Callable[[Value, int, Summary], None]
 """Called as each fight of a value finishes: ``(value, index, summary)``."""
 
 
@@ -361,7 +365,7 @@ class Sweeper:
     def __init__(
         self,
         path: str | Path,
-        key: str,
+        key: str | tuple[str, ...],
         *,
         runs: int,
         seed_start: int = 1,
@@ -382,7 +386,7 @@ class Sweeper:
         self.base = check(self.data, str(self.path))
         self.tasks = tuple(Task(seed=seed_start + i) for i in range(runs))
         self._folder = tempfile.TemporaryDirectory(prefix="initiative-sweep-")
-        self._checked: dict[Number, tuple[EncounterSpec, Path]] = {}
+        self._checked: dict[Value, tuple[EncounterSpec, Path]] = {}
 
     def close(self) -> None:
         self._folder.cleanup()
@@ -397,14 +401,17 @@ class Sweeper:
     def sides(self) -> tuple[str, ...]:
         return self.base.sides
 
-    def check(self, value: Number) -> EncounterSpec:
-        """The encounter with the key set to ``value``, checked (and its file written)."""
+    def check(self, value: Value) -> EncounterSpec:
+        """The encounter with the key set to ``value`` (each key of a grid to its own value),
+        checked (and its file written)."""
         if value not in self._checked:
-            changed = vary(self.data, self.key, value)
-            spec = check(changed, f"{self.path} with {self.key}={value}")
+            changed = self.data
+            for key, number in _pairs(self.key, value):
+                changed = vary(changed, key, number)
+            spec = check(changed, f"{self.path} with {label(self.key, value)}")
             if spec.sides != self.base.sides:
                 raise SweepError(
-                    f"--vary {self.key}={value}: the sides change ({', '.join(spec.sides)}"
+                    f"--vary {label(self.key, value)}: the sides change ({', '.join(spec.sides)}"
                     f" instead of {', '.join(self.base.sides)}); a sweep keeps them"
                 )
             file = Path(self._folder.name) / f"{self.path.stem}.{len(self._checked)}.toml"
@@ -412,12 +419,12 @@ class Sweeper:
             self._checked[value] = (spec, file)
         return self._checked[value][0]
 
-    def file(self, value: Number) -> Path:
+    def file(self, value: Value) -> Path:
         """The changed encounter file of ``value`` (checked first)."""
         self.check(value)
         return self._checked[value][1]
 
-    def fight(self, value: Number, on_result: OnResult | None = None) -> Point:
+    def fight(self, value: Value, on_result: OnResult | None = None) -> Point:
         """Fight ``value`` on the sweep's seeds (Ctrl-C stops the workers)."""
         from ._league import fight
 
@@ -426,6 +433,19 @@ class Sweeper:
             self.file(value), self.tasks, jobs=self.jobs, timeout=self.timeout, on_result=done
         )
         return point_of(value, self.sides, results)
+
+
+def _pairs(key: str | tuple[str, ...], value: Value) -> list[tuple[str, Number]]:
+    keys = (key,) if isinstance(key, str) else key
+    values = value if isinstance(value, tuple) else (value,)
+    if len(keys) != len(values):
+        raise SweepError(f"{len(keys)} key(s) but {len(values)} value(s)")
+    return list(zip(keys, values, strict=True))
+
+
+def label(key: str | tuple[str, ...], value: Value) -> str:
+    """``combatants.tomas.hp=25``, or ``combatants.tomas.hp=25, combatants.ilse.hp=30``."""
+    return ", ".join(f"{k}={v}" for k, v in _pairs(key, value))
 
 
 @dataclass(frozen=True)
@@ -462,6 +482,57 @@ def sweep(
                 on_value(value)
             points.append(s.fight(value, on_result))
         return Sweep(key, str(path), s.sides, runs, seed_start, tuple(points))
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Two values varied at once: every pair of a value of ``keys[0]`` (a row) and one of
+    ``keys[1]`` (a column), each fought on the same seeds."""
+
+    keys: tuple[str, str]
+    encounter: str
+    sides: tuple[str, ...]
+    runs: int
+    seed_start: int
+    rows: tuple[Number, ...]
+    columns: tuple[Number, ...]
+    points: tuple[Point, ...]
+    """Row by row: the point of ``(rows[i], columns[j])`` is ``points[i * len(columns) + j]``."""
+
+    def at(self, row: Number, column: Number) -> Point:
+        return self.points[self.rows.index(row) * len(self.columns) + self.columns.index(column)]
+
+
+def grid(
+    path: str | Path,
+    keys: tuple[str, str],
+    rows: Sequence[Number],
+    columns: Sequence[Number],
+    runs: int,
+    *,
+    seed_start: int = 1,
+    jobs: int = 1,
+    timeout: float | None = None,
+    on_result: OnResult | None = None,
+    on_value: Callable[[Value], None] | None = None,
+) -> Grid:
+    """Fight the encounter at ``path`` at every pair of ``rows`` (values of ``keys[0]``) and
+    ``columns`` (of ``keys[1]``), each on the same seeds; every pair is checked before any
+    fighting."""
+    if keys[0] == keys[1]:
+        raise SweepError(f"--vary {keys[0]} is given twice; a grid varies two different keys")
+    pairs = [(r, c) for r in rows for c in columns]
+    with Sweeper(path, keys, runs=runs, seed_start=seed_start, jobs=jobs, timeout=timeout) as s:
+        for pair in pairs:
+            s.check(pair)
+        points = []
+        for pair in pairs:
+            if on_value is not None:
+                on_value(pair)
+            points.append(s.fight(pair, on_result))
+        return Grid(
+            keys, str(path), s.sides, runs, seed_start, tuple(rows), tuple(columns), tuple(points)
+        )
 
 
 # --- where a rate crosses a target ---------------------------------------------------------------
@@ -545,10 +616,22 @@ class Search:
     seed_start: int
     crossing: Crossing
     points: tuple[Point, ...]
+    fair: tuple[int, int] | None = None
+    """The fair range: the values next to the crossing (or the end that reached the target)
+    whose 95% interval holds the target, walked outward one value at a time until an interval
+    does not (or the range ends); ``None`` when no value's interval there holds it."""
+    fair_cut: tuple[bool, bool] = (False, False)
+    """Whether the fair range was cut by the low (high) end of the range, beyond which more
+    values may be fair."""
 
     @property
     def fights(self) -> int:
         return sum(p.fights for p in self.points)
+
+    @property
+    def walked(self) -> int:
+        """The probes made after the bisection, to find the fair range's ends."""
+        return len(self.points) - len(self.crossing.probes)
 
 
 def search(
@@ -586,4 +669,40 @@ def search(
             return points[-1].side(chosen).rate
 
         crossing = find_crossing(rate, low, high, target)
-        return Search(key, str(path), chosen, s.sides, runs, seed_start, crossing, tuple(points))
+        fair, cut = _fair_range(crossing, points, rate, chosen, low, high)
+        return Search(
+            key, str(path), chosen, s.sides, runs, seed_start, crossing, tuple(points), fair, cut
+        )
+
+
+def _fair_range(
+    crossing: Crossing,
+    points: list[Point],
+    rate: Callable[[int], float],
+    side: str,
+    low: int,
+    high: int,
+) -> tuple[tuple[int, int] | None, tuple[bool, bool]]:
+    """Walk outward from the crossing's bracket (or from the end that decided it), probing each
+    next value not yet fought, while the value's 95% interval holds the target: the fair range
+    and whether each end of it met the end of the range. Under the bisection's assumption (the
+    rate is monotone) the values whose intervals hold the target are one run of neighbours."""
+    target = crossing.target
+
+    def holds(value: int) -> bool:
+        if not any(p.value == value for p in points):
+            rate(value)
+        point = next(p for p in points if p.value == value)
+        first, last = point.side(side).interval
+        return first <= target <= last
+
+    starts = [v for v in (crossing.below, crossing.above) if v is not None]
+    found = [v for v in starts if holds(v)]
+    if not found:
+        return None, (False, False)
+    lowest, highest = min(found), max(found)
+    while lowest > low and holds(lowest - 1):
+        lowest -= 1
+    while highest < high and holds(highest + 1):
+        highest += 1
+    return (lowest, highest), (lowest == low, highest == high)

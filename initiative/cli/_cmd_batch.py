@@ -135,7 +135,7 @@ def _check(
     encounter: Path, runs: int, jobs: int, chosen: dict[str, str], seed: int
 ) -> "EncounterSpec":
     from initiative import engine
-    from initiative.actors import check_names, make_runners
+    from initiative.actors import check_names, check_policies, make_runners
 
     if runs < 1:
         raise UsageProblem(f"--runs {runs}: must be at least 1")
@@ -143,6 +143,7 @@ def _check(
         raise UsageProblem(f"--jobs {jobs}: must be at least 1")
     spec = engine.load_encounter(encounter)
     check_names(spec, chosen, what="--policy {name}=...", where=str(encounter))
+    check_policies(spec, chosen, where=str(encounter))
     make_runners(spec, seed, chosen)  # fails early, in this process, on an unknown policy
     return spec
 
@@ -316,7 +317,7 @@ def batch(
     results, clock = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout, cluster, saved)
     first = results[0].policies
     stats = side_stats(spec.sides, results)
-    ended = outcomes(results)
+    ended = outcomes(results, spec.max_rounds)
     fighters = combatant_stats(spec, results)
     draws = ended.stalemates + ended.undecided
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
@@ -409,11 +410,12 @@ def _print_outcomes(ended: "Outcomes", spec: "EncounterSpec") -> None:
         f" no hit points changed in the last {_window(spec)} rounds;"
         f" {ended.undecided} undecided otherwise)"
     )
-    out.print(f"rounds: {ended.rounds.text()} (mean, 95% t interval)")
+    out.print(f"rounds: {ended.rounds.text()} (mean, 95% interval)")
 
 
 def _print_combatants(fighters: "list[CombatantStats]") -> None:
-    """The per-combatant table: survival with Wilson's interval, damage with t intervals."""
+    """The per-combatant table: survival with Wilson's interval, damage and the round of a fall
+    with intervals inside their range (see ``mean_ci``)."""
     from initiative.replays import plain
 
     table = Table(title="combatants", header_style="bold")
@@ -477,11 +479,44 @@ def _report_storage(saved: "ResultStore | None", keep_logs: Path | None, rerun: 
     out.print(plain("fight one again: " + rerun))
 
 
+def _duel_words(words: list[Path], policies: list[str]) -> tuple[Path, tuple[str, str]]:
+    """The encounter and the two policies of ``duel``. An option takes one value, so in
+    ``--policies A B`` the word B arrives beside the encounter: the encounter is the word that
+    ends in ``.toml`` or names an existing file, every other word a policy (as ``league``
+    reads them). Anything but one encounter and two policies is one line and exit 2."""
+    files = [w for w in words if w.suffix == ".toml" or w.is_file()]
+    names = [name for given in policies for name in given.split(",") if name]
+    names += [str(w) for w in words if w not in files]
+    if len(files) != 1:
+        raise UsageProblem(
+            f"duel takes one encounter file, got {len(files)}"
+            + (f": {', '.join(map(str, files))}" if files else "")
+        )
+    if len(names) != 2:
+        raise UsageProblem(
+            f"--policies takes exactly two names (--policies A B), got {len(names)}"
+            + (f": {' '.join(names)}" if names else "")
+        )
+    return files[0], (names[0], names[1])
+
+
 @app.command(rich_help_panel="Simulation at scale")
 def duel(
     ctx: typer.Context,
-    encounter: Annotated[Path, typer.Argument(help="An encounter file (TOML) with two sides.")],
-    policies: Annotated[tuple[str, str], typer.Option("--policies", help="The two policies: A B.")],
+    words: Annotated[
+        list[Path],
+        typer.Argument(
+            help="An encounter file (TOML) with two sides, and the rest of --policies.",
+            show_default=False,
+            metavar="ENCOUNTER",
+        ),
+    ],
+    policies: Annotated[
+        list[str],
+        typer.Option(
+            "--policies", help="The two policies: --policies A B (or A,B).", show_default=False
+        ),
+    ],
     runs: Annotated[
         int,
         typer.Option(
@@ -507,7 +542,7 @@ def duel(
     from initiative.batch import (
         BatchError,
         check_cluster,
-        combatant_stats,
+        combatant_stats_by_policy,
         combatants_json,
         duel_tasks,
         judge,
@@ -516,7 +551,7 @@ def duel(
     )
     from initiative.replays import plain
 
-    a, b = policies
+    encounter, (a, b) = _duel_words(words, policies)
     spec = engine.load_encounter(encounter)
     try:
         tasks = duel_tasks(spec, a, b, runs, seed_start)
@@ -525,6 +560,9 @@ def duel(
             f"duel needs an encounter with two sides; {encounter} has {len(spec.sides)}"
         ) from None
     one, two = spec.sides
+    from initiative.actors import check_policies
+
+    check_policies(spec, {one: a, two: b}, where=str(encounter), what="--policies")
     _check(encounter, runs, jobs, {one: a, two: b}, seed_start)
     _check(encounter, runs, jobs, {one: b, two: a}, seed_start)
     games = len(tasks)
@@ -545,8 +583,8 @@ def duel(
 
     verdict = judge(spec, a, b, tasks, results)
     wins, by_side, faults, pairs = verdict.wins, verdict.by_side, verdict.faults, verdict.pairs
-    ended = outcomes(results)
-    fighters = combatant_stats(spec, results)
+    ended = outcomes(results, spec.max_rounds)
+    fighters = combatant_stats_by_policy(spec, results, [a, b])  # a row per policy played
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
     if as_json or report is not None:
         data: dict[str, object] = {

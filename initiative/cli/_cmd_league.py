@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from initiative.batch import Summary
 
-    from ..analysis._league import League, Stage
+    from ..analysis._league import League, Pairing, Stage
 
 
 def _fight(
@@ -177,6 +177,39 @@ def _pairings(played: "League") -> "list[tuple[str, list[object]]]":
     return rows
 
 
+RATING_SCALE = (
+    "Bradley-Terry (MM) on the Elo scale, mean 0; 95% interval: the wider of a bootstrap over"
+    " seeds and the model's own (Wald)"
+)
+
+
+def unknown(played: "League") -> str | None:
+    """What the league does not know yet, in a sentence (``None`` when it has a decisive game
+    for every policy): no decisive game at all, or none for some policies."""
+    ratings = played.ratings()
+    if all(r.decisive == 0 for r in ratings):
+        return (
+            f"no decisive game yet: all {len(played.games)} games were undecided, so the ratings"
+            " are the prior's (all 0) and say nothing"
+        )
+    none = [r.policy for r in ratings if r.decisive == 0]
+    if none:
+        return (
+            f"no decisive game yet for {', '.join(none)}: its rating is the prior's, its"
+            " interval the width of its games"
+        )
+    return None
+
+
+def p_text(p: "Pairing") -> str:
+    """A pair's p, or why there is none to speak of."""
+    if p.wins + p.losses == 0:
+        return "no decisive game yet"
+    if p.a_better + p.b_better == 0:
+        return "1 (every seed even)"
+    return f"{p.p:.3g}"
+
+
 def _json(
     played: "League", clock: Clock, jobs: int, db: Path | None, run_ids: list[int]
 ) -> dict[str, object]:
@@ -200,6 +233,8 @@ def _json(
                     "b_better": p.b_better,
                     "even": p.even,
                     "p": p.p,
+                    "decisive_games": p.wins + p.losses,
+                    "decided_seeds": p.a_better + p.b_better,
                 }
             )
     return {
@@ -216,11 +251,13 @@ def _json(
                 "ci95": [rounded(r.low, 1), rounded(r.high, 1)],
                 "score": rounded(r.score),
                 "games": r.games,
+                "decisive_games": r.decisive,
             }
             for r in played.ratings()
         ],
+        "unknown": unknown(played),
         "pairings": pairings,
-        "rating_scale": "Bradley-Terry (MM) on the Elo scale, mean 0; 95% bootstrap over seeds",
+        "rating_scale": RATING_SCALE,
         "test": "exact two-sided sign test over the seeds where one policy did better",
         "seconds": rounded(clock.elapsed, 3),
         "jobs": jobs,
@@ -253,6 +290,9 @@ def _print_tables(
             str(r.games),
         )
     print_table(out, ratings)
+    note = unknown(played)
+    if note is not None:
+        out.print(plain(note))
     pairs = Table(title="pairs (wins-losses-undecided of A against B)", header_style="bold")
     for column in ("encounter", "A", "B", "W-L-U", "stalemates", "seeds A/B/even", "p"):
         pairs.add_column(column, justify="left" if column in ("encounter", "A", "B") else "right")
@@ -266,11 +306,12 @@ def _print_tables(
                 f"{p.wins}-{p.losses}-{p.undecided}",
                 str(p.stalemates),
                 f"{p.a_better}/{p.b_better}/{p.even}",
-                f"{p.p:.3g}",
+                p_text(p),
             )
     print_table(out, pairs)
     out.print(
-        "ratings: Bradley-Terry (MM) on the Elo scale, mean 0, 95% bootstrap over seeds;"
+        "ratings: Bradley-Terry (MM) on the Elo scale, mean 0, 95% interval the wider of a"
+        " bootstrap over seeds and the model's own;"
         " p: exact two-sided sign test over the seeds where one policy did better"
     )
     out.print(

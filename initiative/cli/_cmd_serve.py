@@ -98,7 +98,7 @@ def serve(
     import trio
 
     from initiative import engine
-    from initiative.actors import check_names
+    from initiative.actors import check_names, check_policies
     from initiative.events import read_log
     from initiative.replays import NothingToResume, TableNarrator, literal, visible
 
@@ -130,6 +130,7 @@ def serve(
         the_seed = spec.seed if seed is None else seed
         target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
     check_names(spec, chosen, what="--policy {name}=...", where=str(encounter or resume))
+    check_policies(spec, chosen, where=str(encounter or resume))
     context = server_context(*tls) if tls is not None else None
     # A self-signed certificate is trusted by a terminal player given a copy of it.
     ca = f" --ca {shlex.quote(tls[0].name)}" if tls is not None and self_signed(tls[0]) else ""

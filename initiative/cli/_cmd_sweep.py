@@ -33,7 +33,7 @@ from ._output import print_json, print_table, rounded
 if TYPE_CHECKING:
     from initiative.batch import ResultStore, Summary
 
-    from ..analysis._sweep import Number, Point, Range, Search, Sweep
+    from ..analysis._sweep import Grid, Number, Point, Range, Search, Sweep, Value
 
 
 @app.command(rich_help_panel="Simulation at scale")
@@ -41,11 +41,12 @@ def sweep(
     ctx: typer.Context,
     encounter: Annotated[Path, typer.Argument(help="The encounter file (TOML).")],
     vary: Annotated[
-        str,
+        list[str],
         typer.Option(
             "--vary",
             help="KEY=LO..HI: combatants.ID.FIELD (e.g. combatants.boss.hp=10..40,"
-            " combatants.boss.stats.agility=1..6), options.NAME, sides.SIDE.count.",
+            " combatants.boss.stats.agility=1..6), options.NAME, sides.SIDE.count. Twice: a"
+            " grid of every pair of values.",
             show_default=False,
         ),
     ],
@@ -68,7 +69,8 @@ def sweep(
     side: Annotated[
         str | None,
         typer.Option(
-            "--side", help="The side whose win rate --target follows (default: the first)."
+            "--side",
+            help="The side whose win rate --target follows, or a grid shows (default: the first).",
         ),
     ] = None,
     target: Annotated[
@@ -90,7 +92,17 @@ def sweep(
     start_worker_server(jobs, None)
     from ..analysis._sweep import Sweeper, parse_range, search, sweep as run_sweep, values_of
 
-    span = parse_range(vary)
+    if len(vary) > 2:
+        raise UsageProblem(
+            f"--vary given {len(vary)} times; a sweep varies one value, or two as a grid"
+        )
+    if len(vary) == 2:
+        if target is not None:
+            raise UsageProblem("--target bisects one --vary; give one --vary with --target")
+        _grid(ctx, encounter, [parse_range(v) for v in vary], step, points, runs, jobs,
+              seed_start, side, db, timeout, as_json, report)  # fmt: skip
+        return
+    span = parse_range(vary[0])
     if target is not None:
         if not 0 <= target <= 1:
             raise UsageProblem(f"--target {target:g}: a win rate is from 0 to 1")
@@ -98,7 +110,7 @@ def sweep(
             raise UsageProblem("--target bisects the range; --step and --points are for a sweep")
         if not span.integer:
             raise UsageProblem(
-                f"--target bisects an integer range; --vary {vary} is not one (give LO..HI as"
+                f"--target bisects an integer range; --vary {vary[0]} is not one (give LO..HI as"
                 " whole numbers)"
             )
     elif side is not None:
@@ -147,6 +159,107 @@ def sweep(
         _show_search(found, span, fights, as_json, report)
 
 
+def _grid(
+    ctx: typer.Context,
+    encounter: Path,
+    spans: list[Range],
+    step: float | None,
+    points: int | None,
+    runs: int,
+    jobs: int,
+    seed_start: int,
+    side: str | None,
+    db: Path | None,
+    timeout: float | None,
+    as_json: bool,
+    report: Path | None,
+) -> None:
+    """Two ``--vary``: every pair of their values, fought on the same seeds, as a grid."""
+    from ..analysis._sweep import Sweeper, grid, values_of
+
+    rows, columns = (values_of(span, step=step, points=points) for span in spans)
+    keys = (spans[0].key, spans[1].key)
+    if keys[0] == keys[1]:
+        raise UsageProblem(f"--vary {keys[0]} is given twice; a grid varies two different keys")
+    with Sweeper(encounter, keys, runs=runs, seed_start=seed_start, jobs=jobs) as checked:
+        for pair in [(r, c) for r in rows for c in columns]:
+            checked.check(pair)  # a bad key or value fails here, before the progress bar
+        chosen = side if side is not None else checked.sides[0]
+        if chosen not in checked.sides:
+            raise UsageProblem(
+                f"--side {side}: not a side of {encounter} ({', '.join(checked.sides)})"
+            )
+    fights = _Fights(ctx, encounter, keys, runs, seed_start, jobs, timeout, db)
+    with fights:
+        fights.total(len(rows) * len(columns) * runs)
+        made = grid(
+            encounter,
+            keys,
+            rows,
+            columns,
+            runs,
+            seed_start=seed_start,
+            jobs=jobs,
+            timeout=timeout,
+            on_result=fights.done,
+            on_value=fights.value,
+        )
+    _show_grid(made, spans, chosen, fights, as_json, report)
+
+
+def _show_grid(
+    made: Grid,
+    spans: list[Range],
+    side: str,
+    fights: _Fights,
+    as_json: bool,
+    report: Path | None,
+) -> None:
+    from initiative.replays import plain
+
+    if as_json or report is not None:
+        _json_and_report(
+            {
+                "command": "sweep",
+                "encounter": made.encounter,
+                "key": None,
+                "keys": list(made.keys),
+                "low": [s.low for s in spans],
+                "high": [s.high for s in spans],
+                "runs": made.runs,
+                "seed_start": made.seed_start,
+                "sides": list(made.sides),
+                "grid": {"rows": list(made.rows), "columns": list(made.columns), "side": side},
+                "points": [_point_json(p) for p in made.points],
+                "target": None,
+                **_timing(fights),
+            },
+            as_json,
+            report,
+        )
+        if as_json:
+            return
+    rows_key, columns_key = made.keys
+    title = (
+        f"{Path(made.encounter).name}: {side}'s win rate (95% CI), {rows_key} down,"
+        f" {columns_key} across; {made.runs} seeds each (the same seeds for every pair)"
+    )
+    table = Table(title=plain(title), header_style="bold")
+    table.add_column(plain(f"{rows_key} \\ {columns_key}"), justify="right")
+    for c in made.columns:
+        table.add_column(plain(str(c)), justify="right")
+    for r in made.rows:
+        cells = []
+        for c in made.columns:
+            rate = made.at(r, c).side(side)
+            cells.append(f"{_pct(rate.rate)} ({_ci(*rate.interval)})")
+        table.add_row(plain(str(r)), *cells)
+    print_table(out, table)
+    undecided = sum(p.no_winner for p in made.points)
+    out.print(plain(f"no winner: {undecided} of {sum(p.fights for p in made.points)} fights"))
+    _print_timing(fights, report)
+
+
 class _Fights:
     """The progress bar, the results database (a run of kind ``sweep`` for each value) and
     Ctrl-C: it stops the workers, says what was kept, and exits 130."""
@@ -155,7 +268,7 @@ class _Fights:
         self,
         ctx: typer.Context,
         encounter: Path,
-        key: str,
+        key: str | tuple[str, ...],
         runs: int,
         seed_start: int,
         jobs: int,
@@ -210,18 +323,20 @@ class _Fights:
         self.total(self.runs)
         self.value(value)
 
-    def value(self, value: Number) -> None:
+    def value(self, value: Value) -> None:
         from initiative.batch import ResultStore, Task
         from initiative.replays import literal
 
-        self.progress.update(self.bar, description=literal(f"{self.key}={value}"))
+        from ..analysis._sweep import label
+
+        self.progress.update(self.bar, description=literal(label(self.key, value)))
         if self.db is None:
             return
         self._close()
         self.saved = ResultStore(
             self.db,
             kind="sweep",
-            encounter=f"{self.encounter} with {self.key}={value}",
+            encounter=f"{self.encounter} with {label(self.key, value)}",
             policies={},
             seed_start=self.seed_start,
             tasks=[Task(seed=self.seed_start + i) for i in range(self.runs)],
@@ -230,7 +345,7 @@ class _Fights:
         )
         self.run_ids.append(self.saved.run_id)
 
-    def done(self, value: Number, index: int, summary: Summary) -> None:
+    def done(self, value: Value, index: int, summary: Summary) -> None:
         with _whole():
             if self.saved is not None:
                 self.saved.add(index, summary)
@@ -366,6 +481,9 @@ def _show_search(
                     "above": c.above,
                     "closer": c.closer,
                     "unsure": _unsure(found),
+                    "fair": list(found.fair) if found.fair is not None else None,
+                    "fair_cut": list(found.fair_cut),
+                    "walked": found.walked,
                     "probes": [p.value for p in found.points],
                     "fights": found.fights,
                     "assumes": "the win rate is monotone in the value",
@@ -407,6 +525,7 @@ def _show_search(
             f" at {key}={span.high} ({_pct(rates[span.low])} at {span.low})"
         )
     out.print(plain(line))
+    out.print(plain(_fair_line(found, key)))
     out.print(
         plain(
             f"{len(found.points)} probes, {found.fights} fights; the bisection assumes the win"
@@ -414,6 +533,29 @@ def _show_search(
         )
     )
     _print_timing(fights, report)
+
+
+def _fair_line(found: Search, key: str) -> str:
+    """The fair range in words: every value whose 95% interval holds the target."""
+    goal = _pct(found.crossing.target)
+    walked = f"; {found.walked} probe(s) after the bisection found its ends" if found.walked else ""
+    if found.fair is None:
+        return (
+            f"fair range: none; no value next to the crossing has a 95% interval that holds"
+            f" {goal}{walked}"
+        )
+    first, last = found.fair
+    where = f"{key}={first}" if first == last else f"{key}={first}..{last}"
+    cut_low, cut_high = found.fair_cut
+    beyond = [
+        f"{first - 1}" if not cut_low else "",
+        f"{last + 1}" if not cut_high else "",
+    ]
+    outside = " and ".join(b for b in beyond if b)
+    tail = f" ({outside} do not)" if outside else ""
+    if cut_low or cut_high:
+        tail += "; the range ends there: values beyond it may be fair too"
+    return f"fair range: {where}, every value whose 95% interval holds {goal}{tail}{walked}"
 
 
 def _json_and_report(data: dict[str, object], as_json: bool, report: Path | None) -> None:

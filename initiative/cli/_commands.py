@@ -55,12 +55,13 @@ def run(
     import trio
 
     from initiative import engine
-    from initiative.actors import check_names, run_encounter
+    from initiative.actors import check_names, check_policies, run_encounter
     from initiative.replays import Narrator, TableNarrator, literal
 
     spec = engine.load_encounter(encounter)
     chosen = parse_policies(policy)
     check_names(spec, chosen, what="--policy {name}=...", where=str(encounter))
+    check_policies(spec, chosen, where=str(encounter))
     the_seed = spec.seed if seed is None else seed
     target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
     refuse_existing(target, force, inputs=[encounter])

@@ -157,7 +157,9 @@ def test_combatant_stats_aggregate_the_records() -> None:
     assert (ilse.dealt.mean, ilse.taken.mean) == (8.0, 8.0)
     assert ilse.dealt.low == pytest.approx(8 - 4.303 * 2 / 3**0.5)
     assert (ilse.fell.n, ilse.fell.mean) == (2, 5.5)
-    assert ilse.fell.low == pytest.approx(5.5 - 12.706 * 0.5**0.5 / 2**0.5)
+    # t would reach 5.5 - 12.706 · 0.5 = -0.85: a round of fall is at least 1 (issue 36).
+    assert (ilse.fell.low, ilse.fell.method) == (1, "t")
+    assert ilse.fell.high == pytest.approx(5.5 + 12.706 * 0.5**0.5 / 2**0.5)
     assert (tomas.survived, tomas.fell.n, tomas.fell.mean) == (1, 2, 4.5)
     assert hound.fights == 0 and hound.dealt.text() == "-"
     assert ilse.policies == ["cautious"]
@@ -261,7 +263,9 @@ def test_batch_counts_stalemates_apart_and_the_option_is_checked(tmp_path: Path)
     assert code == 0, err
     got = json.loads(out)
     assert (got["stalemates"], got["undecided"], got["no_winner"]) == (3, 0, 3)
-    assert got["rounds"] == {"n": 3, "mean": 3.0, "ci95": [3.0, 3.0]}
+    # Three fights of 3 rounds each: not a certainty of 3.0-3.0 (t's width 0) but Garwood's
+    # exact interval for the 2 rounds each lasted beyond the first (issue 36).
+    assert got["rounds"] == {"n": 3, "mean": 3.0, "ci95": [1.734, 5.3532], "method": "poisson"}
     code, out, _ = cli("batch", path, "--runs", 2)
     assert "no winner: 2 (2 stalemate(s): no hit points changed in the last 3 rounds;" in out
 
@@ -343,11 +347,13 @@ def test_duel_runs_n_seeds_both_ways_and_stores_every_combatant(tmp_path: Path) 
             (who, r.side, summary.policies[who], r.dealt, r.taken, r.kills, r.fell)
             for who, r in summary.combatants.items()
         )
-    ilse = next(c for c in got["combatants"] if c["id"] == "ilse")
-    assert ilse["fights"] == 6 and ilse["policies"] == ["aggressive", "cautious"]
-    dealt = [r[4] for r in rows if r[1] == "ilse"]
-    assert ilse["damage_dealt"]["mean"] == round(sum(dealt) / 6, 4)
-    assert ilse["survived"] == 6 - sum(1 for r in rows if r[1] == "ilse" and r[7] is not None)
+    # A row per combatant and policy (issue 36): Ilse's three games under each policy.
+    for policy in ("aggressive", "cautious"):
+        ilse = next(c for c in got["combatants"] if c["id"] == "ilse" and c["policies"] == [policy])
+        mine = [r for r in rows if r[1] == "ilse" and r[3] == policy]
+        assert ilse["fights"] == len(mine) == 3
+        assert ilse["damage_dealt"]["mean"] == round(sum(r[4] for r in mine) / 3, 4)
+        assert ilse["survived"] == 3 - sum(1 for r in mine if r[7] is not None)
 
 
 OLD_SCHEMA = """

@@ -133,7 +133,13 @@ def test_target_says_where_the_crossing_is_in_words() -> None:
         "no crossing in the range: south's win rate is still 0.0% at combatants.tomas.hp=9"
         " (0.0% at 5)"
     ) in done.stdout
-    assert "2 probes, 4 fights; the bisection assumes the win rate is monotone" in done.stdout
+    # Two seeds a value cannot rule 50% out anywhere: the fair range walks down from 9 and takes
+    # the whole range (issue 36: a fair range, not only a bracket), three probes more.
+    assert (
+        "fair range: combatants.tomas.hp=5..9, every value whose 95% interval holds 50.0%; the"
+        " range ends there: values beyond it may be fair too; 3 probe(s) after the bisection"
+    ) in done.stdout
+    assert "5 probes, 10 fights; the bisection assumes the win rate is monotone" in done.stdout
 
 
 @pytest.mark.parametrize(

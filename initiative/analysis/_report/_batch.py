@@ -114,7 +114,7 @@ def _rounds_section(
     items.append(("#f2a900", "line", "mean with its 95% interval"))
     lede = (
         f"Each bar counts the fights that lasted that many rounds, by how they ended. Mean"
-        f" {mean_text('rounds', r)} rounds (95% t interval); a stalemate reached the round"
+        f" {mean_text('rounds', r)} rounds (95% interval); a stalemate reached the round"
         f" limit with no hit points changed in its last {number('stalemate_rounds', data['stalemate_rounds'])}"
         " rounds."
     )
@@ -124,6 +124,12 @@ def _rounds_section(
 def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict[str, str]) -> str:
     names = {c.id: c.display for c in spec.combatants}
     fighters = data["combatants"]
+
+    def who(f: dict[str, Any]) -> str:
+        """A combatant's name; in a duel (a row per policy it played) with that policy."""
+        name = names.get(f["id"], f["id"])
+        return f"{name} · {f['policies'][0]}" if data["command"] == "duel" else name
+
     damage_rows: list[Bar] = []
     top = 1.0
     for i, f in enumerate(fighters):
@@ -138,7 +144,7 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
             top = max(top, m["mean"], high or 0)
             damage_rows.append(
                 Bar(
-                    label=names.get(f["id"], f["id"]) if verb == "dealt" else "",
+                    label=who(f) if verb == "dealt" else "",
                     value=m["mean"],
                     low=low,
                     high=high,
@@ -163,7 +169,7 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
     ]
     survival_rows = [
         Bar(
-            label=names.get(f["id"], f["id"]),
+            label=who(f),
             value=f["survival"],
             low=f["survival_ci95"][0],
             high=f["survival_ci95"][1],
@@ -195,7 +201,7 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
     )
     fall_rows = [
         Bar(
-            label=names.get(f["id"], f["id"]),
+            label=who(f),
             value=f["fell_round"]["mean"],
             low=(f["fell_round"]["ci95"] or [None, None])[0],
             high=(f["fell_round"]["ci95"] or [None, None])[1],
@@ -209,7 +215,7 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
         )
         for i, f in fell
     ]
-    standing = [names.get(f["id"], f["id"]) for f in fighters if not f["fell"]]
+    standing = [who(f) for f in fighters if not f["fell"]]
     never = f" Never fell: {esc(', '.join(standing))}." if standing else ""
     falls = (
         interval_chart(
@@ -226,7 +232,8 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
         section(
             "Damage per fight",
             "What each combatant dealt and took in a fight: the mean over the fights, with its"
-            " 95% t interval.",
+            " 95% interval (Student's t, clipped at 0; Garwood's exact interval when every fight"
+            " gave the same figure).",
             damage,
             legend(items),
             ident="damage",

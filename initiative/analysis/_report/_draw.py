@@ -54,6 +54,8 @@ def fmt(kind: str, value: Any) -> str:
             return f"{value:.2f}"
         case "range":
             return f"{value[0]:.1f}-{value[1]:.1f}"
+        case "values":
+            return esc(f"{value[0]}-{value[1]}" if value[0] != value[1] else f"{value[0]}")
         case "signed":
             return f"{value:+.1f}"
         case "signed-range":
@@ -82,6 +84,8 @@ def mean_text(key: str, mean: dict[str, object], tag: str = "span") -> str:
     if mean["ci95"] is not None:
         inner = number(f"{key}.ci95", mean["ci95"], "range", tag=tag)
         text += f' <{tag} class="ci">({inner})</{tag}>'
+    elif mean["n"] == 1:
+        text += f' <{tag} class="ci">(n=1)</{tag}>'
     return text
 
 
@@ -234,6 +238,32 @@ LABEL_CHARS = 24
 ROW = 26
 
 
+def whisker(
+    scale: Scale, middle: float, low: float, high: float, shown: Callable[[float], str]
+) -> str:
+    """A 95% interval's whisker, clipped to its axis: an end beyond the axis is drawn as an
+    arrow at the axis's end instead of a cap; the whole interval is its tooltip."""
+    first, last = sorted((scale.low, scale.high))
+    a, b = scale(max(first, min(last, low))), scale(max(first, min(last, high)))
+    ends = []
+    for x, cut, towards in ((a, low < first, -1), (b, high > last, 1)):
+        if cut:
+            ends.append(
+                f'<path class="whisker cut" d="M{x + 6 * towards:.1f},{middle:.1f}'
+                f' l{-6 * towards},-4 v8 z"/>'
+            )
+        else:
+            ends.append(_line(x, middle - 6, x, middle + 6, "whisker"))
+    return (
+        f'<g class="interval" data-low="{esc(json.dumps(low))}" data-high="{esc(json.dumps(high))}"'
+        f' data-clipped="{str(low < first or high > last).lower()}">'
+        f"<title>95% interval: {esc(shown(low))} to {esc(shown(high))}</title>"
+        + _line(a, middle, b, middle, "whisker")
+        + "".join(ends)
+        + "</g>"
+    )
+
+
 def interval_chart(
     rows: Sequence[Bar],
     *,
@@ -286,10 +316,7 @@ def interval_chart(
                 f' stroke="{r.colour}"/>'
             )
         if r.low is not None and r.high is not None:
-            a, b = scale(r.low), scale(r.high)
-            parts.append(_line(a, middle, b, middle, "whisker"))
-            parts.append(_line(a, middle - 6, a, middle + 6, "whisker"))
-            parts.append(_line(b, middle - 6, b, middle + 6, "whisker"))
+            parts.append(whisker(scale, middle, r.low, r.high, shown))
         parts.append(
             f'<text class="figures" x="{right + 10}" y="{middle + 4:.1f}">{r.figures}</text>'
         )
@@ -347,8 +374,8 @@ def histogram(
         m, low, high = mean
         x = scale_x(m + width / 2 if width == 1 else m)
         if low is not None and high is not None:
-            a = scale_x(low + width / 2 if width == 1 else low)
-            b = scale_x(high + width / 2 if width == 1 else high)
+            a = max(left, scale_x(low + width / 2 if width == 1 else low))
+            b = min(right, scale_x(high + width / 2 if width == 1 else high))
             parts.append(
                 f'<rect class="band" x="{a:.1f}" y="{top - 14}" width="{b - a:.1f}"'
                 f' height="{bottom - top + 14}"/>'
@@ -408,6 +435,7 @@ def curves(
     target: float | None,
     bracket: tuple[float, float] | None,
     marks: Sequence[tuple[float, str]] = (),
+    fair: tuple[float, float] | None = None,
 ) -> str:
     """Win rate (0-100%) against a value: a line and a 95% band per side; the target as a
     dashed rule, the crossing's bracket shaded; ``marks`` label points (probe numbers)."""
@@ -422,6 +450,14 @@ def curves(
     parts = [y_axis(scale_y, left, "win rate", percent, lambda v: f"{100 * v:.0f}%", right)]
     x_values = [v for v in ticks(low, high, 8) if v >= low - 1e-9]
     parts.append(x_axis(scale_x, bottom, x_title, x_values, grid_top=top))
+    if fair is not None:  # half a step beyond each end: the values' own columns
+        step = (scale_x(high) - scale_x(low)) / max(high - low, 1) / 2
+        a, b = sorted(scale_x(v) for v in fair)
+        a, b = max(left + 10, a - step), min(right - 10, b + step)
+        parts.append(
+            f'<rect class="fair" x="{a:.1f}" y="{top}" width="{b - a:.1f}"'
+            f' height="{bottom - top}"/>'
+        )
     if bracket is not None:
         a, b = sorted(scale_x(v) for v in bracket)
         parts.append(

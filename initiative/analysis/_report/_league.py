@@ -91,7 +91,12 @@ def league_page(data: dict[str, Any]) -> str:
             section(
                 "Ratings",
                 f"{esc(data['rating_scale'])}. A dot is a policy's rating, its"
-                " whiskers the 95% interval; the dashed line is the mean.",
+                " whiskers the 95% interval; the dashed line is the mean."
+                + (
+                    f' <strong class="unknown" id="unknown">{esc(data["unknown"].capitalize())}.</strong>'
+                    if data.get("unknown")
+                    else ""
+                ),
                 chart,
                 legend([(INK, "dot", "rating"), (INK, "whisker", "95% interval")]),
                 rating_table,
@@ -136,7 +141,11 @@ def _grid(data: dict[str, Any], encounter: str | None) -> str:
                 f' style="background:{_tint(share)}">'
                 f"{number(f'{k}.{mine}', p[mine])}-{number(f'{k}.{theirs}', p[theirs])}-"
                 f"{number(f'{k}.undecided', p['undecided'])}"
-                f'<span class="p">p {number(f"{k}.p", p["p"], "p")}</span></td>'
+                + (
+                    f'<span class="p">p {number(f"{k}.p", p["p"], "p")}</span></td>'
+                    if p["wins"] + p["losses"]
+                    else '<span class="p unknown">no decisive game yet</span></td>'
+                )
             )
     head = "".join(f'<th scope="col">{esc(c)}</th>' for c in policies)
     body = "".join(
@@ -158,6 +167,8 @@ def _grid(data: dict[str, Any], encounter: str | None) -> str:
 
 def sweep_page(data: dict[str, Any]) -> str:
     """The report of ``initiative sweep``: ``data`` is what its ``--json`` prints."""
+    if data.get("grid") is not None:
+        return grid_page(data)
     sides = data["sides"]
     points = data["points"]
     key = data["key"]
@@ -183,6 +194,7 @@ def sweep_page(data: dict[str, Any]) -> str:
             took = f"{len(target['probes'])} probes, {target['fights']} fights"
             marks = [(middle, f"crossing: {target['below']}-{target['above']} ({took})")]
         crossing = _crossing(data)
+    fair = None if target is None or target.get("fair") is None else tuple(target["fair"])
     chart = curves(
         lines,
         x_title=key,
@@ -190,10 +202,13 @@ def sweep_page(data: dict[str, Any]) -> str:
         target=None if target is None else target["rate"],
         bracket=bracket,
         marks=marks,
+        fair=fair,
     )
     items = [(colours[s], "line", f"{s} (95% band)") for s in sides]
     if target is not None:
         items.append(("#f2a900", "box", "the crossing's bracket"))
+    if fair is not None:
+        items.append(("#009e73", "light", "the fair range"))
     rows = []
     order = sorted(range(len(points)), key=lambda i: points[i]["value"])
     for i in order:
@@ -219,7 +234,7 @@ def sweep_page(data: dict[str, Any]) -> str:
         facts += [("values fought", str(len(points))), ("fights", number("fought", data["fought"]))]
     else:
         facts += [
-            ("probes of the bisection", str(len(target["probes"]))),
+            ("probes (bisection, then fair range)", str(len(target["probes"]))),
             ("fights the search needed", number("target.fights", target["fights"])),
         ]
         if target["below"] is not None and target["above"] is not None:
@@ -265,8 +280,13 @@ def _crossing(data: dict[str, Any]) -> str:
     side, key = esc(t["side"]), esc(data["key"])
     goal = number("target.rate", t["rate"], "pct")
     took = (
-        f" The bisection took {len(t['probes'])} probes"
-        f" ({key} = {number('target.probes', t['probes'], 'list')} in the order made: the"
+        f" The search took {len(t['probes'])} probes"
+        + (
+            f", {t['walked']} of them after the bisection to find the fair range's ends"
+            if t.get("walked")
+            else ""
+        )
+        + f" ({key} = {number('target.probes', t['probes'], 'list')} in the order made: the"
         f" table's probe column) and {number('target.fights', t['fights'])} fights; it assumes"
         " the rate is monotone in the value."
     )
@@ -285,4 +305,121 @@ def _crossing(data: dict[str, Any]) -> str:
         text = (
             f' <span class="verdict" id="crossing">{side} never reaches {goal} in the range.</span>'
         )
+    if t.get("fair") is not None:
+        cut = " (the range ends there: values beyond may be fair too)" if any(t["fair_cut"]) else ""
+        text += (
+            f' <span class="verdict" id="fair">Fair range: {key} ='
+            f" {number('target.fair', t['fair'], 'values')}, every value whose 95% interval"
+            f" holds the target{cut}.</span>"
+        )
+    elif t["found"] == "crossed":
+        text += (
+            ' <span class="verdict" id="fair">Fair range: none; no value next to the crossing'
+            " has an interval that holds the target.</span>"
+        )
     return text + took
+
+
+def _heat(rate: float, colour: str) -> str:
+    """A cell's background: white at 0%, the side's colour at 100%."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    strength = 0.08 + 0.62 * rate
+    mixed = (round(255 + (c - 255) * strength) for c in (r, g, b))
+    return "#" + "".join(f"{c:02x}" for c in mixed)
+
+
+def grid_page(data: dict[str, Any]) -> str:
+    """The report of ``initiative sweep`` with two ``--vary``: a heat map of the side's win
+    rate over every pair of values, with its intervals, and every pair's figures."""
+    sides, points = data["sides"], data["points"]
+    rows_key, columns_key = data["keys"]
+    rows, columns, side = data["grid"]["rows"], data["grid"]["columns"], data["grid"]["side"]
+    k = sides.index(side)
+    colour = SIDE_PALETTE[k % len(SIDE_PALETTE)]
+    head = "".join(
+        f'<th scope="col">{number(f"grid.columns.{j}", c, "text")}</th>'
+        for j, c in enumerate(columns)
+    )
+    body = []
+    for i, r in enumerate(rows):
+        cells = []
+        for j, _ in enumerate(columns):
+            n = i * len(columns) + j
+            s = points[n]["sides"][k]
+            cells.append(
+                f'<td class="pair heat" data-row="{esc(r)}" data-column="{esc(columns[j])}"'
+                f' style="background:{_heat(s["rate"], colour)}">'
+                f"{number(f'points.{n}.sides.{k}.rate', s['rate'], 'pct')}"
+                f'<span class="ci">{number(f"points.{n}.sides.{k}.ci95", s["ci95"], "pct-range")}</span></td>'
+            )
+        body.append(
+            f'<tr><th scope="row">{number(f"grid.rows.{i}", r, "text")}</th>{"".join(cells)}</tr>'
+        )
+    heat = (
+        f'<div class="table-box"><table class="grid heatmap"><caption>{esc(rows_key)} down,'
+        f" {esc(columns_key)} across</caption><thead><tr><th>{esc(rows_key)} \\"
+        f" {esc(columns_key)}</th>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+    )
+    scale = (
+        f'<p class="legend"><span>{esc(side)} wins: 0% <span class="scale" style="background:'
+        f' linear-gradient(to right, {_heat(0, colour)}, {_heat(1, colour)})"></span> 100%'
+        "</span></p>"
+    )
+    table_rows = []
+    for n, p in enumerate(points):
+        a, b = p["value"]
+        cells = [number(f"points.{n}.value", [a, b], "list")]
+        for m, _ in enumerate(sides):
+            cells += [
+                number(f"points.{n}.sides.{m}.rate", p["sides"][m]["rate"], "pct"),
+                f'<span class="ci">{number(f"points.{n}.sides.{m}.ci95", p["sides"][m]["ci95"], "pct-range")}</span>',
+            ]
+        cells += [
+            number(f"points.{n}.no_winner", p["no_winner"]),
+            number(f"points.{n}.stalemates", p["stalemates"]),
+        ]
+        table_rows.append(cells)
+    headings = [f"{rows_key}, {columns_key}"]
+    for s in sides:
+        headings += [f"{s} wins", "95% CI"]
+    headings += ["no winner", "stalemates"]
+    name = Path(data["encounter"]).name
+    meta = (
+        f"{esc(data['encounter'])} · {esc(rows_key)} from {esc(data['low'][0])} to"
+        f" {esc(data['high'][0])} by {esc(columns_key)} from {esc(data['low'][1])} to"
+        f" {esc(data['high'][1])} · seeds {data['seed_start']}-"
+        f"{data['seed_start'] + data['runs'] - 1} for every pair"
+    )
+    facts = [
+        ("seeds a pair", number("runs", data["runs"])),
+        ("pairs of values", str(len(points))),
+        ("fights", number("fought", data["fought"])),
+    ]
+    return page(
+        command="sweep",
+        title=f"{name}: {rows_key} by {columns_key}",
+        meta=meta,
+        facts=facts,
+        sections=[
+            section(
+                f"{side}'s win rate over the grid",
+                f"Each cell is {esc(side)}'s win rate with the row's {esc(rows_key)} and the"
+                f" column's {esc(columns_key)}, over the same seeds, with Wilson's 95% interval"
+                " under it; the deeper the colour, the more it wins.",
+                heat,
+                scale,
+                ident="heatmap",
+            ),
+            section(
+                "Every pair",
+                "The figures of the grid, for every side.",
+                table(headings, table_rows, right_from=0, ident="point-table"),
+                ident="values",
+            ),
+        ],
+        footer=(
+            f"Made by <code>initiative sweep</code>: {data['fought']} fights in"
+            f" {data['seconds']:.2f} s with {data['jobs']} job(s). Every figure on this page is"
+            " the one its <code>--json</code> gives."
+        ),
+    )

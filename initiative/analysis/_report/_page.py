@@ -41,6 +41,7 @@ STYLE = f"""
   .chart .figures {{ font-size: 13px; fill: {INK}; font-variant-numeric: tabular-nums; }}
   .chart .figures .ci, .chart .figures .quiet {{ fill: #6a6a6a; }}
   .chart .whisker {{ stroke: {INK}; stroke-width: 1.5; }}
+  .chart .whisker.cut {{ fill: {INK}; stroke-width: 1; }}
   .chart .zero {{ stroke: #999; stroke-dasharray: 4 3; }}
   .chart .band {{ fill: {ACCENT}; fill-opacity: .16; }}
   .chart .mean {{ stroke: {ACCENT}; stroke-width: 2; }}
@@ -50,6 +51,14 @@ STYLE = f"""
   .chart .point {{ stroke: #fff; stroke-width: 1.5; }}
   .chart .target {{ stroke: {INK}; stroke-width: 1.2; stroke-dasharray: 6 4; }}
   .chart .bracket {{ fill: {ACCENT}; fill-opacity: .25; }}
+  .chart .fair {{ fill: #009e73; fill-opacity: .10; stroke: #009e73; stroke-opacity: .5;
+                 stroke-dasharray: 3 3; }}
+  table.grid td.heat {{ min-width: 5.5em; }}
+  table.grid .ci {{ display: block; font-size: 11px; color: #333; }}
+  table.grid caption {{ caption-side: top; text-align: left; font-size: 12.5px; color: #555;
+                       padding-bottom: 4px; }}
+  .scale {{ display: inline-block; width: 160px; height: 10px; border-radius: 2px;
+           vertical-align: middle; }}
   .chart .mark {{ font-size: 11px; fill: #666; }}
   .legend {{ display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 8px 0 0; font-size: 13px;
             color: #333; }}
