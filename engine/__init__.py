@@ -64,9 +64,7 @@ from ._sink import LogSink as LogSink
 from ._state import (
     CombatantState as CombatantState,
     EncounterState as EncounterState,
-    apply as apply,
     chain_step as chain_step,
-    fold_pure as fold_pure,
     state_digest as state_digest,
     state_to_builtins as state_to_builtins,
 )

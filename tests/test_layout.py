@@ -74,7 +74,6 @@ def test_events_knows_only_msgspec_and_the_standard_library():
                 "Fight",
                 "Ruleset",
                 "fold",
-                "apply",
                 "load_encounter",
                 "Rng",
                 "View",
