@@ -32,6 +32,7 @@ from ._given import (
     given_dice as given_dice,
     recorded_dice as recorded_dice,
 )
+from ._hooks import RulesetHooks as RulesetHooks
 from ._live import LiveState as LiveState, Snapshot as Snapshot, fold as fold
 from ._position import (
     Board as Board,

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pkgutil
 import random
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -17,8 +19,10 @@ from initiative.engine import (
     Rules,
     RulesetConformanceError,
     check_ruleset,
+    find_ruleset,
     rulesets,
 )
+from initiative.engine._ruleset import _REGISTRY
 from initiative.engine.rulesets.openings import Openings
 from initiative.events import (
     Action,
@@ -301,5 +305,213 @@ def test_a_class_taking_a_bundled_name_is_refused() -> None:
     with pytest.raises(RulesetConformanceError) as caught:
         check_ruleset(Impostor)
     assert str(caught.value) == (
-        "ruleset 'openings': another ruleset of that name is bundled or installed"
+        "ruleset 'openings': a bundled ruleset has that name: give a variant a name of its own"
     )
+
+
+class Pricey(Openings):
+    """Offers its moves at the units' cost, and asks 5 AP more for them in its cost hook."""
+
+    name = "pricey"
+
+    def cost(self, fight: Rules, who: str, action: Any, window: Window) -> int:
+        return super().cost(fight, who, action, window) + 5
+
+
+def test_a_cost_that_disagrees_with_the_offer_is_named_as_such() -> None:
+    """An offer whose cost hook asks more than the offer says (more than the AP there are) is
+    a cost mismatch, not an offer the ruleset's own check rejects."""
+    err = _fails(Pricey)
+    assert str(err) == (
+        "ruleset 'pricey', encounter 'duel', seed 1, seq 10: offered Move to=(2.75, 0) to a"
+        " (turn) at 1 AP, but its cost (the ruleset's cost hook) is 6 AP"
+    )
+
+
+class Strike(Action, frozen=True, tag="duel-lite.Strike"):
+    """Strike an enemy."""
+
+    target: str
+
+
+class Striking(ActionUnit[Strike]):
+    """A unit offering a strike at every enemy, at no cost."""
+
+    action = Strike
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        return [Offer(action=self.action(target=e.id), cost=0) for e in fight.enemies_of(who)]
+
+    def check(self, fight: Rules, who: str, action: Strike, window: Window) -> str | None:
+        return None
+
+    def cost(self, fight: Rules, who: str, action: Strike, window: Window) -> int:
+        return 0
+
+    def told(self, action: Strike, say: Any) -> str:
+        return f"strikes {say.name(action.target)}"
+
+
+class Mistagged(Openings):
+    """Its own action is tagged with another ruleset's name."""
+
+    name = "mistagged"
+    units = (*Openings.units, Striking())
+
+
+def test_a_tag_of_another_name_is_printed_plainly() -> None:
+    """The tag it has and the tag it should have are both quoted whole."""
+    err = _fails(Mistagged)
+    assert str(err).endswith(
+        "offered Strike(target='b') to a: its tag 'duel-lite.Strike' should be"
+        " 'mistagged.Strike': the log names it by its tag, screens and narration by its class"
+        " name, and both should agree"
+    ), str(err)
+
+
+class Lunge(Action, frozen=True, tag="Lunge"):
+    """Lunge at an enemy."""
+
+    target: str
+
+
+class Lunging(Striking):
+    """The strike's unit, for an action whose tag has no ruleset's name."""
+
+    action = Lunge  # type: ignore[assignment]
+
+
+class Bare(Openings):
+    """Its own action's tag is not namespaced."""
+
+    name = "bare"
+    units = (*Openings.units, Lunging())
+
+
+def test_an_unnamespaced_tag_is_a_conformance_error_with_the_right_name() -> None:
+    """The error names the tag the action should have, under the ruleset's own name."""
+    err = _fails(Bare)
+    assert str(err) == (
+        "ruleset 'bare': action Lunge: its tag 'Lunge' is not namespaced by the ruleset:"
+        ' declare it with tag="bare.Lunge"'
+    )
+
+
+class Guessed(Openings):
+    """Its round-start hook takes the round number, which the engine does not pass."""
+
+    name = "guessed"
+
+    def round_started(self, fight: Rules, round: int) -> Any:  # type: ignore[override]
+        return
+        yield
+
+
+def test_a_hook_with_the_wrong_signature_is_one_line_naming_it() -> None:
+    """Refused before any fight, naming the hook and the signature the engine calls."""
+    err = _fails(Guessed)
+    assert str(err) == (
+        "ruleset 'guessed': Guessed's hook round_started(fight: Rules, round: int) does not take"
+        " the arguments the engine passes: expected round_started(fight: Rules) -> Hook"
+    )
+
+
+class Hashed(Openings):
+    """Orders its offers by the hash of their words: the same in one process, not in another."""
+
+    name = "hashed"
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        offers = super().offers(fight, who, window)
+        return sorted(offers, key=lambda o: hash(o.action.describe()))
+
+
+def test_a_ruleset_ordering_by_hash_fails_under_another_hash_seed() -> None:
+    """Two runs in one process agree; the same fight in a process of another
+    ``PYTHONHASHSEED`` does not, and the check says so."""
+    err = _fails(Hashed)
+    assert (err.encounter, err.seed) == ("duel", 1)
+    assert "hooks depend on the hash seed: under PYTHONHASHSEED=" in str(err), str(err)
+
+
+def test_a_conforming_ruleset_passes_under_another_hash_seed() -> None:
+    """A bundled ruleset's fights give the same logs in the other process."""
+    report = check_ruleset("openings", seeds=[1])
+    assert report.hash_seed in ("1", "2")
+    assert report.fights == 2
+
+
+VARIETY = '''
+from typing import Any
+from initiative.engine.rulesets.openings import Openings
+
+
+class Variety(Openings):
+    """An installed ruleset."""
+
+    name = "variety"
+
+
+class Louder(Variety):
+    """A variant of it, under its name, as its author tests a change before installing it."""
+
+
+class Crooked(Openings):
+    """Its turn-start hook misses the combatant's id."""
+
+    name = "crooked"
+
+    def turn_started(self, fight: Any) -> Any:
+        return None
+        yield
+'''
+
+
+@pytest.fixture
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A package ``variety`` installed in a folder on ``sys.path``, with two rulesets in the
+    ``initiative.rulesets`` entry point group; afterwards none of it is found any more."""
+    (tmp_path / "variety.py").write_text(VARIETY)
+    info = tmp_path / "variety-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: variety\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[initiative.rulesets]\nvariety = variety:Variety\ncrooked = variety:Crooked\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        yield
+    finally:
+        sys.modules.pop("variety", None)
+        for name in ("variety", "crooked"):
+            _REGISTRY.pop(name, None)
+
+
+@pytest.mark.usefixtures("installed")
+def test_a_variant_of_an_installed_ruleset_is_checked() -> None:
+    """A class under an installed ruleset's name is checked (installed or not, as the docs
+    say), and afterwards the name finds the installed class again."""
+    import variety
+
+    assert find_ruleset("variety") is variety.Variety
+    report = check_ruleset(variety.Louder, seeds=[1])
+    assert report.fights == 2
+    assert report.hash_seed is not None
+    assert find_ruleset("variety") is variety.Variety
+
+
+@pytest.mark.usefixtures("installed")
+def test_an_installed_hook_with_the_wrong_signature_is_one_line() -> None:
+    """Checked by name, the installed ruleset's crooked hook is a conformance error; found by
+    name for a fight, one line naming the hook."""
+    with pytest.raises(RulesetConformanceError) as caught:
+        check_ruleset("crooked")
+    expected = (
+        "Crooked's hook turn_started(fight: Any) does not take the arguments the engine"
+        " passes: expected turn_started(fight: Rules, who: str) -> Hook"
+    )
+    assert str(caught.value) == f"ruleset 'crooked': {expected}"
+    with pytest.raises(UnknownRulesetError) as found:
+        find_ruleset("crooked")
+    assert str(found.value) == f"ruleset 'crooked': {expected}"
