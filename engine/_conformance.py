@@ -18,10 +18,12 @@ of initiative takes for granted of every ruleset:
   twice, and the log re-simulates from its own header and recorded decisions (what
   ``initiative verify`` does) to the same bytes.
 
+  Within one process a hook that depends on the iteration order of a set of strings (or on
+  ``hash()``) cannot be seen (Python keeps that order for the whole process), so the fights are
+  then played once more in another process under another ``PYTHONHASHSEED``.
+
 The check lives in ``engine`` and needs only ``engine`` and ``events``: it re-simulates through
-the :class:`Stepper` itself rather than through ``replays``. Within one process it cannot see a
-hook that depends on the iteration order of a set of strings (Python keeps that order for the
-whole process): run the check in processes with different ``PYTHONHASHSEED`` values for that.
+the :class:`Stepper` itself rather than through ``replays``.
 """
 
 from __future__ import annotations
