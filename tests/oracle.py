@@ -13,32 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from initiative.engine import CombatantState, EncounterState
-from initiative.events import (
-    APChanged,
-    CombatantDefeated,
-    CombatantJoined,
-    CombatantLeft,
-    ConditionAdded,
-    ConditionRemoved,
-    CounterChanged,
-    DamageDealt,
-    EncounterEnded,
-    EncounterStarted,
-    Event,
-    Healed,
-    InitiativeOrdered,
-    InitiativeRolled,
-    InsertedTurnEnded,
-    Moved,
-    OpeningClosed,
-    OpeningOpened,
-    PriorityGranted,
-    RoundStarted,
-    TurnEnded,
-    TurnInserted,
-    TurnStarted,
-)
 from msgspec.structs import replace
+
+from initiative import events as ev
 
 
 def _with(state: EncounterState, who: str, **changes: object) -> EncounterState:
@@ -47,73 +24,73 @@ def _with(state: EncounterState, who: str, **changes: object) -> EncounterState:
     return replace(state, combatants=combatants)
 
 
-def apply(state: EncounterState, event: Event) -> EncounterState:
+def apply(state: EncounterState, event: ev.Event) -> EncounterState:
     """The state after ``event``: a pure fold that trusts the event.
 
     The program folds with :func:`engine.fold`, which must give the same values."""
     state = replace(state, seq=event.seq)
     match event:
-        case EncounterStarted(ruleset=ruleset):
+        case ev.EncounterStarted(ruleset=ruleset):
             return replace(state, ruleset=ruleset)
-        case CombatantJoined(who=who, side=side, hp=hp, ap=ap, position=position):
+        case ev.CombatantJoined(who=who, side=side, hp=hp, ap=ap, position=position):
             combatants = dict(state.combatants)
             combatants[who] = CombatantState(
                 id=who, side=side, hp=hp, max_hp=hp, ap=ap, position=position
             )
             return replace(state, combatants=combatants)
-        case InitiativeRolled(who=who, total=total):
+        case ev.InitiativeRolled(who=who, total=total):
             combatants = dict(state.combatants)
             for member in who:
                 if member in combatants:
                     combatants[member] = replace(combatants[member], initiative=total)
             return replace(state, combatants=combatants)
-        case InitiativeOrdered(order=order):
+        case ev.InitiativeOrdered(order=order):
             return replace(state, order=order)
-        case RoundStarted(round=number):
+        case ev.RoundStarted(round=number):
             return replace(state, round=number)
-        case TurnStarted(who=who):
+        case ev.TurnStarted(who=who):
             return replace(state, active=who, priority=None)
-        case PriorityGranted(who=who):
+        case ev.PriorityGranted(who=who):
             return replace(state, priority=who)
-        case TurnEnded():
+        case ev.TurnEnded():
             return replace(state, active=None, priority=None)
-        case TurnInserted(who=who):
+        case ev.TurnInserted(who=who):
             return replace(state, active=who, priority=None)
-        case InsertedTurnEnded(returns_to=holder):
+        case ev.InsertedTurnEnded(returns_to=holder):
             return replace(state, active=holder, priority=None)
-        case OpeningOpened():
+        case ev.OpeningOpened():
             return replace(state, depth=state.depth + 1)
-        case OpeningClosed(returns_to=holder):
+        case ev.OpeningClosed(returns_to=holder):
             return replace(state, depth=max(0, state.depth - 1), priority=holder)
-        case APChanged(who=who, ap=ap):
+        case ev.APChanged(who=who, ap=ap):
             return _with(state, who, ap=ap)
-        case Moved(who=who, to=to):
+        case ev.Moved(who=who, to=to):
             return _with(state, who, position=to)
-        case DamageDealt(who=who, hp=hp) | Healed(who=who, hp=hp):
+        case ev.DamageDealt(who=who, hp=hp) | ev.Healed(who=who, hp=hp):
             return _with(state, who, hp=hp)
-        case ConditionAdded(who=who, condition=condition):
+        case ev.ConditionAdded(who=who, condition=condition):
             held = state.combatants[who].conditions
             if condition in held:
                 return state
             return _with(state, who, conditions=(*held, condition))
-        case ConditionRemoved(who=who, condition=condition):
+        case ev.ConditionRemoved(who=who, condition=condition):
             held = state.combatants[who].conditions
             return _with(state, who, conditions=tuple(c for c in held if c != condition))
-        case CounterChanged(who=who, name=name, value=value):
+        case ev.CounterChanged(who=who, name=name, value=value):
             kept = [(k, v) for k, v in state.combatants[who].counters if k != name]
             if value:
                 kept.append((name, value))
             return _with(state, who, counters=tuple(sorted(kept)))
-        case CombatantDefeated(who=who):
+        case ev.CombatantDefeated(who=who):
             return _with(state, who, defeated=True)
-        case CombatantLeft(who=who):
+        case ev.CombatantLeft(who=who):
             return _with(state, who, left=True)
-        case EncounterEnded(winner=winner):
+        case ev.EncounterEnded(winner=winner):
             return replace(state, ended=True, winner=winner, active=None, priority=None)
     return state
 
 
-def fold_pure(events: Iterable[Event], upto: int | None = None) -> EncounterState:
+def fold_pure(events: Iterable[ev.Event], upto: int | None = None) -> EncounterState:
     """The state after event ``upto`` by :func:`apply` alone, one new state per event."""
     state = EncounterState()
     for event in events:

@@ -162,7 +162,7 @@ class Grumbling(ActionUnit[Grumble]):
     when = ("turn",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        return [Offer(action=Grumble(target=e.id), cost=0) for e in fight.enemies_of(who)]
+        return [Offer(action=self.action(target=e.id), cost=0) for e in fight.enemies_of(who)]
 
     def check(self, fight: Rules, who: str, action: Grumble, window: Window) -> str | None:
         return None
@@ -334,22 +334,12 @@ class Strike(Action, frozen=True, tag="duel-lite.Strike"):
     target: str
 
 
-class Striking(ActionUnit[Strike]):
-    """A unit offering a strike at every enemy, at no cost."""
+class Striking(Grumbling):
+    """A unit offering a strike at every enemy, at no cost, with words of its own."""
 
-    action = Strike
-    when = ("turn",)
+    action = Strike  # type: ignore[assignment]
 
-    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        return [Offer(action=self.action(target=e.id), cost=0) for e in fight.enemies_of(who)]
-
-    def check(self, fight: Rules, who: str, action: Strike, window: Window) -> str | None:
-        return None
-
-    def cost(self, fight: Rules, who: str, action: Strike, window: Window) -> int:
-        return 0
-
-    def told(self, action: Strike, say: Any) -> str:
+    def told(self, action: Any, say: Any) -> str:
         return f"strikes {say.name(action.target)}"
 
 
