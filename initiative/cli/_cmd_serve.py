@@ -336,13 +336,17 @@ class _Served:
             max_frame=o.max_frame,
             max_connections=o.max_connections,
         )
-        begin: Callable[..., Awaitable[engine.Fight]] = (
-            functools.partial(
-                resume_served, o.resume, list(o.seat), trust_log_policies=o.trust_log_policies
+        begin: Callable[..., Awaitable[engine.Fight]]
+        if o.resume is not None:
+            trust = o.trust_log_policies
+            begin = functools.partial(
+                resume_served, o.resume, list(o.seat), trust_log_policies=trust
             )
-            if o.resume is not None
-            else functools.partial(serve_fight, self.spec, self.seed, list(o.seat), out=self.target)
-        )
+        else:
+            assert self.seed is not None  # (a fresh fight's seed: the file's or --seed)
+            begin = functools.partial(
+                serve_fight, self.spec, self.seed, list(o.seat), out=self.target
+            )
         done: list[engine.Fight] = []
 
         async def fight_task(task_status: "trio.TaskStatus[Served]") -> None:
