@@ -349,22 +349,14 @@ class _Served:
             )
         done: list[engine.Fight] = []
 
+        # What the server is given: the options it takes as they are, by their names, and more.
+        given: dict[str, object] = {
+            k: getattr(o, k) for k in ("host", "port", "deadline", "grace", "timeout", "wait")
+        }
+        given.update(policies=self.chosen, limits=limits, tls=self.context, on_event=self.show)
+
         async def fight_task(task_status: "trio.TaskStatus[Served]") -> None:
-            done.append(
-                await begin(
-                    host=o.host,
-                    port=o.port,
-                    deadline=o.deadline,
-                    grace=o.grace,
-                    policies=self.chosen,
-                    timeout=o.timeout,
-                    limits=limits,
-                    tls=self.context,
-                    wait=o.wait,
-                    on_event=self.show,
-                    task_status=task_status,
-                )
-            )
+            done.append(await begin(**given, task_status=task_status))
 
         async with trio.open_nursery() as nursery:
             self.listening(await nursery.start(fight_task))
