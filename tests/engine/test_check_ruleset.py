@@ -434,7 +434,10 @@ def test_a_conforming_ruleset_passes_under_another_hash_seed() -> None:
 
 VARIETY = '''
 from typing import Any
+
+from initiative.engine import ActionUnit
 from initiative.engine.rulesets.openings import Openings
+from initiative.events import Action
 
 
 class Variety(Openings):
@@ -445,6 +448,26 @@ class Variety(Openings):
 
 class Louder(Variety):
     """A variant of it, under its name, as its author tests a change before installing it."""
+
+
+class Sway(Action, frozen=True, tag="Sway"):
+    """Sway out of reach."""
+
+
+class Swaying(ActionUnit[Sway]):
+    """Words for the sway."""
+
+    action = Sway
+
+    def told(self, action: Sway, say: Any) -> str:
+        return "sways"
+
+
+class Loose(Openings):
+    """Its own action's tag has no ruleset's name."""
+
+    name = "loose"
+    units = (*Openings.units, Swaying())
 
 
 class Crooked(Openings):
@@ -468,13 +491,14 @@ def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: variety\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text(
         "[initiative.rulesets]\nvariety = variety:Variety\ncrooked = variety:Crooked\n"
+        "loose = variety:Loose\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     try:
         yield
     finally:
         sys.modules.pop("variety", None)
-        for name in ("variety", "crooked"):
+        for name in ("variety", "crooked", "loose"):
             _REGISTRY.pop(name, None)
 
 
@@ -505,3 +529,19 @@ def test_an_installed_hook_with_the_wrong_signature_is_one_line() -> None:
     with pytest.raises(UnknownRulesetError) as found:
         find_ruleset("crooked")
     assert str(found.value) == f"ruleset 'crooked': {expected}"
+
+
+@pytest.mark.usefixtures("installed")
+def test_an_installed_unnamespaced_tag_names_the_tag_it_should_have() -> None:
+    """Checked by name it is a conformance error, not an unknown ruleset; found by name for a
+    fight, one line; both name the tag under the ruleset's own name, not ``myruleset``."""
+    expected = (
+        "action Sway: its tag 'Sway' is not namespaced by the ruleset: declare it with"
+        ' tag="loose.Sway"'
+    )
+    with pytest.raises(RulesetConformanceError) as caught:
+        check_ruleset("loose")
+    assert str(caught.value) == f"ruleset 'loose': {expected}"
+    with pytest.raises(UnknownRulesetError) as found:
+        find_ruleset("loose", where="duel.toml")
+    assert str(found.value) == f"duel.toml: ruleset 'loose': {expected}"
