@@ -235,7 +235,7 @@ def check_ruleset(
     hook that depends on the order of a set or dict of strings fails there. That process
     imports the class by its module and name, so the pass is left out (``hash_seed`` is then
     ``None`` in the result) for a class no other process can import (one defined inside a
-    function, or in ``__main__``).
+    function, in ``__main__``, or in a module made in this process).
     """
     cls = _named(ruleset) if isinstance(ruleset, str) else ruleset
     report = RulesetCheck(ruleset=cls.name)
@@ -253,8 +253,7 @@ def check_ruleset(
                 played.append((spec, seed, _check_one(cls, spec, seed, max_decisions, report)))
     where = _importable(cls, ruleset)
     if other_hash_seed and where is not None and played:
-        report.hash_seed = _other_hash_seed()
-        _in_another_process(cls, where, played, max_decisions, report.hash_seed)
+        report.hash_seed = _in_another_process(cls, where, played, max_decisions)
     report.never_offered = sorted(
         tag for a in cls.actions if (tag := str(a.__struct_config__.tag)) not in report.offered
     )
@@ -544,10 +543,11 @@ def _in_another_process(
     where: tuple[str, bool],
     played: list[tuple[EncounterSpec, int, list[bytes]]],
     most: int,
-    hash_seed: str,
-) -> None:
-    """Play ``played``'s fights again in a Python process under ``hash_seed``; raise when one
-    gives another log."""
+) -> str | None:
+    """Play ``played``'s fights again in a Python process under another hash seed; raise when
+    one gives another log. The hash seed, or ``None`` when that process could not import the
+    class (a module only this process could import: the pass is left out)."""
+    hash_seed = _other_hash_seed()
     asked = _Pass(where[0], where[1], [(spec, seed) for spec, seed, _ in played], most)
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
@@ -558,6 +558,8 @@ def _in_another_process(
         env=env,
         check=False,
     )
+    if done.returncode == _NOT_FOUND:
+        return None
     if done.returncode != 0:
         said = done.stderr.decode(errors="replace").strip().splitlines() or ["(nothing)"]
         raise RulesetConformanceError(
@@ -579,9 +581,12 @@ def _in_another_process(
                 seed=seed,
                 seq=seq,
             )
+    return hash_seed
 
 
 _CHILD = "from initiative.engine._conformance import _play_asked; _play_asked()"
+_NOT_FOUND = 3
+"""The other process's exit status when it cannot import the class."""
 
 
 def _play_asked() -> None:
@@ -592,9 +597,12 @@ def _play_asked() -> None:
         cls = _named(asked.ruleset)
     else:
         module, qualname = asked.ruleset.split(":")
-        found: Any = importlib.import_module(module)
-        for part in qualname.split("."):
-            found = getattr(found, part)
+        try:
+            found: Any = importlib.import_module(module)
+            for part in qualname.split("."):
+                found = getattr(found, part)
+        except (ImportError, AttributeError):
+            sys.exit(_NOT_FOUND)
         cls = found
 
     def fail(seq: int | None, problem: str) -> RulesetConformanceError:

@@ -5,9 +5,11 @@ to it by tests/cli/test_ruleset_plugin.py, through the installed package.)"""
 
 from __future__ import annotations
 
+import importlib.machinery
 import pkgutil
 import random
 import sys
+import types
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -430,6 +432,19 @@ def test_a_conforming_ruleset_passes_under_another_hash_seed() -> None:
     report = check_ruleset("openings", seeds=[1])
     assert report.hash_seed in ("1", "2")
     assert report.fights == 2
+
+
+def test_a_class_no_other_process_can_import_is_checked_in_this_one_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ruleset of a module made in this process (nothing another process could import) is
+    checked here, and the pass under another hash seed is left out, not failed."""
+    made = types.ModuleType("made_in_this_process")
+    made.__spec__ = importlib.machinery.ModuleSpec("made_in_this_process", None)
+    monkeypatch.setitem(sys.modules, made.__name__, made)
+    made.Local = type("Local", (Openings,), {"name": "local", "__module__": made.__name__})
+    report = check_ruleset(made.Local, seeds=[1])
+    assert (report.fights, report.hash_seed) == (2, None)
 
 
 VARIETY = '''
