@@ -10,7 +10,7 @@ from initiative.engine import Ruleset, RulesetHooks
 from initiative.engine._hooks import HOOKS, signature, summary, wrong_hook
 
 DOCS = Path(__file__).parents[2] / "docs" / "rulesets.md"
-BEGIN = "<!-- hooks: made from engine.RulesetHooks; tests/engine/test_hooks.py holds it to it -->"
+BEGIN = "<!-- hooks: made from engine.RulesetHooks by python tests/engine/test_hooks.py -->"
 END = "<!-- end of hooks -->"
 
 
@@ -26,7 +26,7 @@ def hook_table() -> str:
 
 def test_the_docs_list_every_hook_with_its_signature():
     """docs/rulesets.md's table of hooks is the Protocol's, signature for signature (to update
-    it, paste ``hook_table()``)."""
+    it, paste what ``python tests/engine/test_hooks.py`` prints)."""
     text = DOCS.read_text()
     start, end = text.index(BEGIN), text.index(END) + len(END)
     assert text[start:end] == hook_table()
@@ -46,3 +46,7 @@ def test_the_round_hooks_take_the_fight_alone():
     ``fight.state.round``."""
     assert signature("round_started") == "round_started(fight: Rules) -> Hook"
     assert signature("round_ended") == "round_ended(fight: Rules) -> Hook"
+
+
+if __name__ == "__main__":  # python tests/engine/test_hooks.py: the table to paste in the docs
+    print(hook_table())
