@@ -6,7 +6,8 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
-from initiative.engine import Ruleset, RulesetHooks
+import pytest
+from initiative.engine import Ruleset, RulesetHooks, find_ruleset
 from initiative.engine._hooks import HOOKS, signature, summary, wrong_hook
 
 DOCS = Path(__file__).parents[2] / "docs" / "rulesets.md"
@@ -39,6 +40,12 @@ def test_the_base_ruleset_has_every_hook_with_the_protocols_parameters():
         theirs = list(inspect.signature(getattr(RulesetHooks, name)).parameters)
         assert mine == theirs, name
     assert wrong_hook(Ruleset) is None
+
+
+@pytest.mark.parametrize("name", ["openings", "percentile", "tactical", "thriller"])
+def test_every_bundled_rulesets_hooks_take_what_the_engine_passes(name):
+    """The check an installed ruleset meets when it is found, passed by the bundled ones."""
+    assert wrong_hook(find_ruleset(name)) is None
 
 
 def test_the_round_hooks_take_the_fight_alone():
