@@ -1,5 +1,6 @@
 """Combatants as Trio tasks, their policies, and the nursery that runs an encounter."""
 
+from ._builtin import BUILTIN as BUILTIN
 from ._combatant import (
     FightOver as FightOver,
     PolicyRunner as PolicyRunner,
@@ -8,6 +9,7 @@ from ._combatant import (
     combatant as combatant,
 )
 from ._conformance import Conformance as Conformance, check_policy as check_policy
+from ._context import PolicyContext as PolicyContext
 from ._gm_commands import GM_HELP as GM_HELP, is_gm as is_gm, parse_gm as parse_gm
 from ._hosts import HOSTS as HOSTS
 from ._human import Human as Human
@@ -17,7 +19,6 @@ from ._inline import (
     InlineSeat as InlineSeat,
     in_line as in_line,
     inline_seats as inline_seats,
-    play_fight as play_fight,
     play_inline as play_inline,
 )
 from ._loading import (
@@ -34,9 +35,7 @@ from ._loading import (
 from ._lookahead import Lookahead as Lookahead, hp_balance as hp_balance
 from ._mailbox import Mailbox as Mailbox
 from ._policies import (
-    BUILTIN as BUILTIN,
     Cautious as Cautious,
-    PolicyContext as PolicyContext,
     RandomPolicy as RandomPolicy,
     Scripted as Scripted,
     Tactician as Tactician,
@@ -48,6 +47,7 @@ from ._policies import (
 from ._run import (
     Result as Result,
     make_runners as make_runners,
+    play_fight as play_fight,
     run_encounter as run_encounter,
     run_encounter_sync as run_encounter_sync,
     schedule as schedule,

@@ -40,9 +40,9 @@ def main() -> None:
     from initiative.events import Action
 
     from . import _wire
+    from ._context import PolicyContext
     from ._hosts import _call_policy, fault
     from ._loading import load_policy
-    from ._policies import PolicyContext
 
     def send(answer: _wire.Answer) -> None:
         wire_out.write(_wire.frame(answer))

@@ -16,8 +16,8 @@ import trio
 from initiative.engine import Decision, PriorityToken, policy_rng, simulate
 from initiative.events import Action, EncounterSpec
 
+from ._context import PolicyContext
 from ._loading import load_policy
-from ._policies import PolicyContext
 
 
 @dataclass

@@ -15,8 +15,8 @@ from __future__ import annotations
 from initiative.engine import Decision, View
 from initiative.events import Action, ActionRejected, Event, Override, visible
 
+from ._context import PolicyContext
 from ._gm_commands import GM_HELP, is_gm, parse_gm
-from ._policies import PolicyContext
 from ._screen import HELP, Names, parse_choice, present, render
 from ._terminal import Terminal, TimedOut, terminal
 from ._typed import MOVE_HELP, NotAMove, looks_like_move, move_hint, typed_move

@@ -22,7 +22,6 @@ from typing import Any, Literal, TypeVar
 
 import msgspec
 import structlog
-import trio
 from initiative.engine import Decision, Fight, PriorityToken, Stepper
 from initiative.events import Event, InitiativeError
 
@@ -136,26 +135,6 @@ def play_inline(
     Stepper(fight).play(decide)
     for who in observing:
         seats[who].observe_rest(tuple(events[seen[who] :]))
-
-
-def play_fight(
-    fight: Fight,
-    runners: Mapping[str, Any],
-    *,
-    executor: Executor = "auto",
-    decisions: Sequence[Decision] = (),
-    warm: bool = True,
-) -> str:
-    """Run ``fight`` to its end from synchronous code with the executor asked for; the
-    executor used (``"inline"`` or ``"trio"``). For batches: one call per encounter."""
-    seats = choose(runners, executor)
-    if seats is not None:
-        play_inline(fight, seats, decisions=decisions, warm=warm)
-        return "inline"
-    from ._run import schedule
-
-    trio.run(lambda: schedule(fight, runners, decisions=decisions, warm=warm))
-    return "trio"
 
 
 def choose(runners: Mapping[str, Any], executor: str) -> dict[str, InlineSeat] | None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from initiative.engine import Fight, policy_rng
 
+from ._builtin import BUILTIN
 from ._combatant import PolicyRunner
+from ._context import PolicyContext
 from ._loading import load_policy
-from ._policies import BUILTIN, PolicyContext
 
 #: The policy of a joiner whose table names none that is built in and decides by itself.
 JOINER_POLICY = "aggressive"

@@ -14,7 +14,8 @@ from typing import Any
 
 from initiative.events import EncounterSpec, PolicyLoadError, did_you_mean
 
-from ._policies import BUILTIN, PolicyContext
+from ._builtin import BUILTIN
+from ._context import PolicyContext
 
 #: Entry-point group through which installed packages offer policies.
 ENTRY_POINT_GROUP = "initiative.policies"

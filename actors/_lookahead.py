@@ -20,7 +20,8 @@ from typing import Any
 from initiative.engine import EncounterState, Rng, View
 from initiative.events import Action, Offer
 
-from ._policies import PolicyContext, aggressive
+from ._context import PolicyContext
+from ._policies import aggressive
 
 
 def hp_balance(state: EncounterState, side: str) -> float:

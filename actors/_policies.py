@@ -12,17 +12,14 @@ description, the encounter, and the combatant's own random stream).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from math import hypot
 from operator import attrgetter, indexOf
 from typing import Any
 
-from initiative.engine import CombatantState, Rng, View, distance
+from initiative.engine import CombatantState, View, distance
 from initiative.events import (
     Action,
     Attack,
-    CombatantSpec,
-    EncounterSpec,
     EndTurn,
     Move,
     Offer,
@@ -30,6 +27,8 @@ from initiative.events import (
     Position,
     ReadyWeapon,
 )
+
+from ._context import PolicyContext
 
 
 def offers_that(view: View, marker: str, *, reaction: bool | None = None) -> list[Offer]:
@@ -41,15 +40,6 @@ def offers_that(view: View, marker: str, *, reaction: bool | None = None) -> lis
         for o in view.legal
         if getattr(o.action, marker) and (reaction is None or o.action.is_reaction == reaction)
     ]
-
-
-@dataclass(frozen=True)
-class PolicyContext:
-    """What a policy factory gets: who it decides for, the encounter, its random stream."""
-
-    combatant: CombatantSpec
-    encounter: EncounterSpec
-    rng: Rng = field(compare=False)
 
 
 def closing(view: View) -> Action:
@@ -424,8 +414,10 @@ def _stateless(fn: Callable[[View], Action]) -> Callable[[PolicyContext], Any]:
     return factory
 
 
-#: Built-in policies by name: factories from a :class:`PolicyContext` to a policy.
-BUILTIN: dict[str, Callable[[PolicyContext], Any]] = {
+#: The built-in policies that need nothing but this module, by name: factories from a
+#: :class:`PolicyContext` to a policy. :data:`actors.BUILTIN` adds look-ahead, search and a
+#: person at a terminal (``actors._builtin``).
+PLAIN: dict[str, Callable[[PolicyContext], Any]] = {
     "aggressive": _stateless(aggressive),
     "cautious": Cautious,
     "first": _stateless(first),
@@ -433,36 +425,3 @@ BUILTIN: dict[str, Callable[[PolicyContext], Any]] = {
     "scripted": Scripted,
     "tactician": Tactician,
 }
-
-
-def _lookahead(ctx: PolicyContext) -> Any:
-    from ._lookahead import Lookahead
-
-    return Lookahead(ctx)
-
-
-_lookahead.__doc__ = "Tries each candidate on forks of the fight (see actors._lookahead)."
-BUILTIN["lookahead"] = _lookahead
-
-
-def _search(ctx: PolicyContext) -> Any:
-    from ._search import tuned
-
-    return tuned(ctx)
-
-
-_search.__doc__ = (
-    "Monte Carlo tree search over forks of the fight, set for the encounter's ruleset"
-    " (see actors._search)."
-)
-BUILTIN["search"] = _search
-
-
-def _human(ctx: PolicyContext) -> Any:
-    from ._human import Human
-
-    return Human(ctx)
-
-
-_human.__doc__ = "A person at this terminal chooses from numbered offers (see actors._human)."
-BUILTIN["human"] = _human

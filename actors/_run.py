@@ -30,11 +30,11 @@ from initiative.engine import (
 from initiative.events import EncounterSpec, Event, InitiativeError
 
 from ._combatant import FightOver, Message, PolicyRunner, combatant
+from ._context import PolicyContext
 from ._inline import Executor, choose, play_inline
 from ._joiners import joiner_runner
 from ._loading import PolicyChoice, check_names, load_policy
 from ._mailbox import Mailbox
-from ._policies import PolicyContext
 from ._wire import Hello
 
 log = structlog.get_logger("initiative.actors")
@@ -351,6 +351,24 @@ async def run_encounter(
         finally:
             structlog.contextvars.unbind_contextvars("encounter", "combatant")
     return Result(fight=fight, events=fight.events)
+
+
+def play_fight(
+    fight: Fight,
+    runners: Mapping[str, Any],
+    *,
+    executor: Executor = "auto",
+    decisions: Sequence[Decision] = (),
+    warm: bool = True,
+) -> str:
+    """Run ``fight`` to its end from synchronous code with the executor asked for; the
+    executor used (``"inline"`` or ``"trio"``). For batches: one call per encounter."""
+    seats = choose(runners, executor)
+    if seats is not None:
+        play_inline(fight, seats, decisions=decisions, warm=warm)
+        return "inline"
+    trio.run(lambda: schedule(fight, runners, decisions=decisions, warm=warm))
+    return "trio"
 
 
 def run_encounter_sync(encounter: EncounterSpec, seed: int, **kwargs: Any) -> Result:

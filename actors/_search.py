@@ -67,8 +67,9 @@ from typing import Any
 from initiative.engine import Rng, View
 from initiative.events import Action, Offer, PolicyLoadError
 
+from ._context import PolicyContext
 from ._lookahead import hp_balance
-from ._policies import BUILTIN, PolicyContext
+from ._policies import PLAIN
 from ._value import Value
 
 Evaluation = Callable[[Any, str], float]
@@ -556,12 +557,12 @@ def _model_or_callable(
     a fork, or any name without a context."""
     if not isinstance(model, str):
         return "", model
-    if ctx is None or model not in BUILTIN or model in _NOT_MODELS:
+    if ctx is None or model not in PLAIN or model in _NOT_MODELS:
         raise ValueError(f"{model!r} is not a built-in policy to roll out with")
     return model, None
 
 
 def _model(name: str, ctx: PolicyContext) -> Callable[[View], Action]:
-    policy = BUILTIN[name](ctx)
+    policy = PLAIN[name](ctx)
     decide: Callable[[View], Action] = getattr(policy, "decide", policy)
     return decide

@@ -54,10 +54,5 @@ from ._stats import (
     wilson as wilson,
 )
 from ._store import ResultStore as ResultStore, store as store
-from ._workers import (
-    PRELOAD as PRELOAD,
-    iter_batch as iter_batch,
-    quiet_logging as quiet_logging,
-    run_batch as run_batch,
-    run_tasks as run_tasks,
-)
+from ._tasks import PRELOAD as PRELOAD, quiet_logging as quiet_logging, run_tasks as run_tasks
+from ._workers import iter_batch as iter_batch, run_batch as run_batch

@@ -26,7 +26,7 @@ from initiative.engine import load_encounter
 from initiative.events import EncounterSpec, InitiativeError
 
 from ._fight import Summary, Task
-from ._workers import PRELOAD, chunks, quiet_logging, run_tasks
+from ._tasks import PRELOAD, chunks, quiet_logging, run_tasks
 
 
 def _run_chunk(

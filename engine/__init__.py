@@ -32,6 +32,7 @@ from ._given import (
     given_dice as given_dice,
     recorded_dice as recorded_dice,
 )
+from ._hooks import RulesetHooks as RulesetHooks
 from ._live import LiveState as LiveState, Snapshot as Snapshot, fold as fold
 from ._position import (
     Board as Board,
@@ -64,9 +65,7 @@ from ._sink import LogSink as LogSink
 from ._state import (
     CombatantState as CombatantState,
     EncounterState as EncounterState,
-    apply as apply,
     chain_step as chain_step,
-    fold_pure as fold_pure,
     state_digest as state_digest,
     state_to_builtins as state_to_builtins,
 )

@@ -18,22 +18,28 @@ of initiative takes for granted of every ruleset:
   twice, and the log re-simulates from its own header and recorded decisions (what
   ``initiative verify`` does) to the same bytes.
 
+  Within one process a hook that depends on the iteration order of a set of strings (or on
+  ``hash()``) cannot be seen (Python keeps that order for the whole process), so the fights are
+  then played once more in another process under another ``PYTHONHASHSEED``.
+
 The check lives in ``engine`` and needs only ``engine`` and ``events``: it re-simulates through
-the :class:`Stepper` itself rather than through ``replays``. Within one process it cannot see a
-hook that depends on the iteration order of a set of strings (Python keeps that order for the
-whole process): run the check in processes with different ``PYTHONHASHSEED`` values for that.
+the :class:`Stepper` itself rather than through ``replays``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import re
+import subprocess
+import sys
 import typing
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 from initiative.events import (
     Action,
     ActionDeclared,
@@ -53,14 +59,22 @@ from initiative.events import (
     decode_event,
     encode_event,
     parse_log,
-    register_actions,
 )
 
 from ._encounter import decode_encounter, load_encounter
 from ._fight import Fight
 from ._protocol import Decision, PriorityToken
 from ._rng import Rng
-from ._ruleset import _REGISTRY, Ruleset, _discover, find_ruleset
+from ._ruleset import (
+    _BUNDLED,
+    _REGISTRY,
+    Ruleset,
+    _discover,
+    _installed,
+    find_ruleset,
+    installed_class,
+    unfit,
+)
 from ._sink import LogSink
 from ._stepper import Stepper
 from ._units import ActionUnit
@@ -113,6 +127,9 @@ class RulesetCheck:
     never_offered: list[str] = field(default_factory=list)
     """Tags of ``Ruleset.actions`` no fight offered (so not checked: give encounters that
     make them possible)."""
+    hash_seed: str | None = None
+    """The ``PYTHONHASHSEED`` the fights were played again under, in another process (``None``
+    when they were not: see :func:`check_ruleset`)."""
 
 
 #: Encounter-file tables for :func:`check_ruleset` when none are given: a duel and a two-a-side
@@ -165,23 +182,35 @@ def _built(cls: type[Ruleset]) -> list[dict[str, Any]]:
 @contextlib.contextmanager
 def _lent(cls: type[Ruleset]) -> Iterator[None]:
     """``cls`` found by its name while the check runs, installed or not (a class a test or a
-    notebook defines), and its actions known to the log codec."""
+    notebook defines, or a variant of an installed ruleset under the installed one's name),
+    and its actions known to the log codec; afterwards the name finds what it found before."""
     _discover()
     known = _REGISTRY.get(cls.name)
-    if known is not None and known is not cls:
+    if cls.name in _BUNDLED and known is not cls:
         raise RulesetConformanceError(
-            cls.name, "another ruleset of that name is bundled or installed"
+            cls.name, "a bundled ruleset has that name: give a variant a name of its own"
         )
-    try:
-        register_actions(*cls.actions)
-    except (TypeError, ValueError) as err:
-        raise RulesetConformanceError(cls.name, str(err)) from None
+    problem = unfit(cls)
+    if problem is not None:
+        raise RulesetConformanceError(cls.name, problem)
     _REGISTRY[cls.name] = cls
     try:
         yield
     finally:
         if known is None:
             del _REGISTRY[cls.name]
+        else:
+            _REGISTRY[cls.name] = known
+
+
+def _named(name: str) -> type[Ruleset]:
+    """The ruleset class called ``name``: bundled, or an installed one's class as its entry
+    point gives it (not yet checked: the check reports what is wrong with it)."""
+    _discover()
+    installed = _installed()
+    if name not in _REGISTRY and name in installed:
+        return installed_class(name, installed[name])
+    return find_ruleset(name)
 
 
 def check_ruleset(
@@ -190,6 +219,7 @@ def check_ruleset(
     encounters: Iterable[EncounterSpec | Mapping[str, Any] | str | os.PathLike[str]] | None = None,
     seeds: Iterable[int] = (1, 2),
     max_decisions: int = 1500,
+    other_hash_seed: bool = True,
 ) -> RulesetCheck:
     """Play ``ruleset`` and check it conforms (see the module's docs); raise
     :class:`RulesetConformanceError` naming the first failure, or return what was checked.
@@ -199,12 +229,20 @@ def check_ruleset(
     files); by default a duel and a two-a-side skirmish built from its stats. Each is played
     with each of ``seeds``, every decision a uniformly random pick among the offers (seeded),
     up to ``max_decisions`` decisions a fight.
+
+    With ``other_hash_seed`` (the default), the same fights are then played once more in
+    another Python process under another ``PYTHONHASHSEED``, and must give the same logs: a
+    hook that depends on the order of a set or dict of strings fails there. That process
+    imports the class by its module and name, so the pass is left out (``hash_seed`` is then
+    ``None`` in the result) for a class no other process can import (one defined inside a
+    function, in ``__main__``, or in a module made in this process).
     """
-    cls = find_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+    cls = _named(ruleset) if isinstance(ruleset, str) else ruleset
     report = RulesetCheck(ruleset=cls.name)
     seeds = list(seeds)
     with _lent(cls):
         given = _built(cls) if encounters is None else list(encounters)
+        played: list[tuple[EncounterSpec, int, list[bytes]]] = []
         for item in given:
             spec = _spec(item)
             if spec.ruleset != cls.name:
@@ -212,7 +250,10 @@ def check_ruleset(
                     cls.name, f"the encounter's ruleset is {spec.ruleset!r}", encounter=spec.name
                 )
             for seed in seeds:
-                _check_one(cls, spec, seed, max_decisions, report)
+                played.append((spec, seed, _check_one(cls, spec, seed, max_decisions, report)))
+    where = _importable(cls, ruleset)
+    if other_hash_seed and where is not None and played:
+        report.hash_seed = _in_another_process(cls, where, played, max_decisions)
     report.never_offered = sorted(
         tag for a in cls.actions if (tag := str(a.__struct_config__.tag)) not in report.offered
     )
@@ -229,7 +270,8 @@ def _spec(item: EncounterSpec | Mapping[str, Any] | str | os.PathLike[str]) -> E
 
 def _check_one(
     cls: type[Ruleset], spec: EncounterSpec, seed: int, most: int, report: RulesetCheck
-) -> None:
+) -> list[bytes]:
+    """Play one fight twice, check it as it goes and verify its log; the log's lines."""
     name = spec.name or "<encounter>"
 
     def fail(seq: int | None, problem: str) -> RulesetConformanceError:
@@ -247,6 +289,7 @@ def _check_one(
         )
     _verify(spec, first, fail)
     report.fights += 1
+    return first
 
 
 def _play(
@@ -313,19 +356,18 @@ def _check_offer(
         return
     if problem := _said(cls, fight, token, action):
         raise fail(token.seq, f"offered {action.describe()} to {who}: {problem}")
-    reason = fight._check(who, action, window)
+    offered = f"offered {action.describe()} to {who} ({window.kind})"
+    reason = fight.ruleset.check(fight.rules, who, action, window)
     if reason is not None:
-        raise fail(
-            token.seq,
-            f"offered {action.describe()} to {who} ({window.kind}), which the ruleset's own"
-            f" check rejects: {reason}",
-        )
+        raise fail(token.seq, f"{offered}, which the ruleset's own check rejects: {reason}")
     wanted = fight.ruleset.cost(fight.rules, who, action, window)
     if wanted != cost:
         raise fail(
             token.seq,
-            f"offered {action.describe()} to {who} at {cost} AP, but its cost is {wanted} AP",
+            f"{offered} at {cost} AP, but its cost (the ruleset's cost hook) is {wanted} AP",
         )
+    if (ap := fight.get(who).ap) < cost:
+        raise fail(token.seq, f"{offered} at {cost} AP, which it cannot pay: it has {ap} AP")
 
 
 def _declared(cls: type[Ruleset], kind: type[Action]) -> str | None:
@@ -337,7 +379,7 @@ def _declared(cls: type[Ruleset], kind: type[Action]) -> str | None:
     tag = kind.__struct_config__.tag
     if tag != f"{cls.name}.{kind.__name__}":
         return (
-            f"its tag {tag!r} should be {cls.name}.{kind.__name__!r}: the log names it by its"
+            f"its tag {tag!r} should be '{cls.name}.{kind.__name__}': the log names it by its"
             " tag, screens and narration by its class name, and both should agree"
         )
     return None
@@ -463,3 +505,112 @@ def _verify(spec: EncounterSpec, lines: list[bytes], fail: Any) -> None:
             f" `initiative verify` does): recorded {_line(lines, seq)}, re-simulated"
             f" {_line(sink.lines, seq)}",
         )
+
+
+# -- the second pass: the same fights in another process, under another hash seed ------------
+
+
+class _Pass(msgspec.Struct, frozen=True):
+    """What the other process is asked to play: the ruleset (a name it is found by, or
+    ``module:qualname``), the fights (encounter and seed) and the decision limit."""
+
+    ruleset: str
+    by_name: bool
+    fights: list[tuple[EncounterSpec, int]]
+    most: int
+
+
+def _importable(cls: type[Ruleset], asked: type[Ruleset] | str) -> tuple[str, bool] | None:
+    """How another process finds ``cls``: its name (asked for by name), else its module and
+    qualified name; ``None`` when it cannot (a class of ``__main__`` or of a function)."""
+    if isinstance(asked, str):
+        return asked, True
+    module = sys.modules.get(cls.__module__)
+    if cls.__module__ == "__main__" or "<locals>" in cls.__qualname__ or module is None:
+        return None
+    if getattr(module, "__spec__", None) is None:
+        return None
+    return f"{cls.__module__}:{cls.__qualname__}", False
+
+
+def _other_hash_seed() -> str:
+    """A ``PYTHONHASHSEED`` other than this process's."""
+    return "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"
+
+
+def _in_another_process(
+    cls: type[Ruleset],
+    where: tuple[str, bool],
+    played: list[tuple[EncounterSpec, int, list[bytes]]],
+    most: int,
+) -> str | None:
+    """Play ``played``'s fights again in a Python process under another hash seed; raise when
+    one gives another log. The hash seed, or ``None`` when that process could not import the
+    class (a module only this process could import: the pass is left out)."""
+    hash_seed = _other_hash_seed()
+    asked = _Pass(where[0], where[1], [(spec, seed) for spec, seed, _ in played], most)
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD],
+        input=msgspec.json.encode(asked),
+        capture_output=True,
+        env=env,
+        check=False,
+    )
+    if done.returncode == _NOT_FOUND:
+        return None
+    if done.returncode != 0:
+        said = done.stderr.decode(errors="replace").strip().splitlines() or ["(nothing)"]
+        raise RulesetConformanceError(
+            cls.name,
+            f"playing the fights again under PYTHONHASHSEED={hash_seed} in another process"
+            f" failed: {said[-1]}",
+        )
+    logs = msgspec.json.decode(done.stdout, type=list[list[str]])
+    for (spec, seed, mine), theirs in zip(played, logs, strict=True):
+        other = [line.encode() for line in theirs]
+        if (seq := _first_difference(mine, other)) is not None:
+            raise RulesetConformanceError(
+                cls.name,
+                f"hooks depend on the hash seed: under PYTHONHASHSEED={hash_seed} the same seed"
+                f" and decisions gave a different log (here {_line(mine, seq)}; there"
+                f" {_line(other, seq)}); a hook orders something by a set or dict of strings,"
+                " or by hash()",
+                encounter=spec.name or "<encounter>",
+                seed=seed,
+                seq=seq,
+            )
+    return hash_seed
+
+
+_CHILD = "from initiative.engine._conformance import _play_asked; _play_asked()"
+_NOT_FOUND = 3
+"""The other process's exit status when it cannot import the class."""
+
+
+def _play_asked() -> None:
+    """The other process: read a :class:`_Pass` on stdin, play its fights, write their logs
+    (a JSON list of each log's lines) on stdout."""
+    asked = msgspec.json.decode(sys.stdin.buffer.read(), type=_Pass)
+    if asked.by_name:
+        cls = _named(asked.ruleset)
+    else:
+        module, qualname = asked.ruleset.split(":")
+        try:
+            found: Any = importlib.import_module(module)
+            for part in qualname.split("."):
+                found = getattr(found, part)
+        except (ImportError, AttributeError):
+            sys.exit(_NOT_FOUND)
+        cls = found
+
+    def fail(seq: int | None, problem: str) -> RulesetConformanceError:
+        return RulesetConformanceError(cls.name, problem, seq=seq)
+
+    with _lent(cls):
+        logs = [
+            [line.decode() for line in _play(cls, spec, seed, asked.most, None, fail)]
+            for spec, seed in asked.fights
+        ]
+    sys.stdout.buffer.write(msgspec.json.encode(logs))

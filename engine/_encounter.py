@@ -29,6 +29,8 @@ from initiative.events import (
 )
 from msgspec.structs import replace
 
+from ._ruleset import find_ruleset
+
 
 def _where(err: msgspec.ValidationError) -> tuple[str, str]:
     """Split msgspec's message into (what is wrong, the key path)."""
@@ -60,8 +62,6 @@ def decode_encounter(data: dict[str, Any], *, name: str = "<encounter>") -> Enco
     known: Callable[[str], bool] | None = None
     ruleset = data.get("ruleset")
     if isinstance(ruleset, str):
-        from ._ruleset import find_ruleset
-
         # Registers the ruleset's own actions, so that its scripts decode; an unknown ruleset
         # is reported by normalize, after the other keys are checked.
         with contextlib.suppress(UnknownRulesetError):
@@ -150,8 +150,6 @@ def normalize(spec: EncounterSpec, *, name: str = "<encounter>") -> EncounterSpe
 
     The result is what a log's header records: re-normalizing it changes nothing.
     """
-    from ._ruleset import find_ruleset
-
     total = sum(max(c.count, 1) for c in spec.combatants)
     if total > MAX_COMBATANTS:
         raise EncounterFileError(

@@ -14,8 +14,8 @@ copying the whole table, and keeps up the indexes the rules ask for on every dec
   at the cells around a point instead of at every combatant;
 - who holds each condition, and (built on first use) who has how many AP.
 
-:func:`engine.apply` is a second, independent writing of the same facts, kept only as the
-oracle the tests hold this transition to, event by event (``tests/engine/test_fold.py``).
+The tests hold this transition, event by event, to a second, independent writing of the same
+facts (``apply`` in ``tests/oracle.py``; ``tests/engine/test_fold.py``).
 The digest recorded at each round's end is taken from :meth:`LiveState.freeze`.
 """
 
@@ -659,8 +659,7 @@ def fold(events: Iterable[Event], upto: int | None = None) -> EncounterState:
 
     The live state's own transition (:data:`_CHANGES`) run over the events, then frozen: one
     definition of what each event changes, whether a fight is being played or a log is read.
-    (:func:`engine.fold_pure`, one :func:`engine.apply` per event, is the independent oracle
-    the tests hold this to.)"""
+    (The tests hold this to an independent oracle, ``fold_pure`` in ``tests/oracle.py``.)"""
     if upto is not None:
         events = takewhile(lambda e: e.seq <= upto, events)
     state = _Folding()

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Generator, Mapping
+from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -35,14 +35,9 @@ from initiative.events import (
 )
 
 from ._dice import parse_dice
+from ._hooks import Hook, RulesetHooks, wrong_hook
 from ._rules import HIDDEN, Condition, Counter, Rules
 from ._units import CORE_ACTIONS, ActionUnit
-
-if TYPE_CHECKING:
-    from ._protocol import Decision, PriorityToken
-
-#: What a hook generator yields to the driver and what it gets back.
-Hook = Generator["PriorityToken", "Decision", Any]
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -379,6 +374,10 @@ class Ruleset:
         return not c.has(HIDDEN.name) or c.side == fight.state.combatants[viewer].side
 
 
+if TYPE_CHECKING:
+    _HOOKS_FIT: type[RulesetHooks] = Ruleset  # (mypy holds the base's hooks to the Protocol)
+
+
 def _nothing() -> Hook:
     return None
     yield  # pragma: no cover - makes this a generator
@@ -405,6 +404,8 @@ def _suggest_field(err: msgspec.ValidationError, struct: type[msgspec.Struct]) -
 
 
 _REGISTRY: dict[str, type[Ruleset]] = {}
+#: The names of the bundled rulesets (``_REGISTRY`` also holds installed ones once loaded).
+_BUNDLED: set[str] = set()
 
 
 def _discover() -> None:
@@ -420,6 +421,7 @@ def _discover() -> None:
         if cls is not None:
             register_actions(*cls.actions)
             _REGISTRY[cls.name] = cls
+            _BUNDLED.add(cls.name)
 
 
 def _installed() -> dict[str, Any]:
@@ -430,6 +432,35 @@ def _installed() -> dict[str, Any]:
 
 
 def _load_installed(name: str, ep: Any, prefix: str) -> type[Ruleset]:
+    cls = installed_class(name, ep, prefix)
+    problem = unfit(cls)
+    if problem is not None:
+        raise UnknownRulesetError(f"{prefix}ruleset {name!r}: {problem}")
+    return cls
+
+
+def unfit(cls: type[Ruleset]) -> str | None:
+    """Why no fight can be played with ruleset ``cls`` (an action whose tag is not namespaced,
+    or is taken; a hook the engine cannot call), in one line; ``None`` when it can. Its actions
+    are then known to the log codec."""
+    for action in cls.actions:
+        if not (isinstance(action, type) and issubclass(action, Action)):
+            return f"{action!r} in {cls.__name__}.actions is not an Action class"
+        tag = action.__struct_config__.tag
+        if not (isinstance(tag, str) and "." in tag.strip(".")):
+            return (
+                f"action {action.__name__}: its tag {tag!r} is not namespaced by the ruleset:"
+                f' declare it with tag="{cls.name}.{action.__name__}"'
+            )
+    try:
+        register_actions(*cls.actions)
+    except (TypeError, ValueError) as err:
+        return str(err)
+    return wrong_hook(cls)
+
+
+def installed_class(name: str, ep: Any, prefix: str = "") -> type[Ruleset]:
+    """The ruleset class entry point ``ep`` (of ruleset ``name``) loads, not yet checked."""
     try:
         loaded = ep.load()
     except Exception as err:
@@ -446,10 +477,6 @@ def _load_installed(name: str, ep: Any, prefix: str) -> type[Ruleset]:
         raise UnknownRulesetError(
             f"{prefix}ruleset {name!r}: entry point {ep.value!r} names itself {cls.name!r}"
         )
-    try:
-        register_actions(*cls.actions)
-    except (TypeError, ValueError) as err:
-        raise UnknownRulesetError(f"{prefix}ruleset {name!r}: {err}") from None
     return cls
 
 

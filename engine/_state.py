@@ -1,47 +1,21 @@
-"""Encounter state values, their digest, and the reference transition ``apply``.
+"""Encounter state values and their digest.
 
 The state transition the program runs is the live state's (``_live.py``): a fight changes its
 :class:`~engine._live.LiveState` in place per event, and :func:`engine.fold` (what ``state``,
 ``verify`` and ``why`` rebuild a log with) runs those same per-event changes and freezes the
-result into an :class:`EncounterState`. :func:`apply` here is a second, independent writing
-of the same facts, one new value per event, kept only as the oracle the tests hold the
-transition to (``tests/engine/test_fold.py``); it shares no code with it. Neither ever
-validates or rolls: they record what the events say.
+result into an :class:`EncounterState`. The tests hold it to a second, independent writing of
+the same facts, one new value per event (``apply`` in ``tests/oracle.py``), which is not part
+of the program.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from hashlib import blake2b
 
 import msgspec
 from initiative.events import (
-    APChanged,
-    CombatantDefeated,
-    CombatantJoined,
-    CombatantLeft,
-    ConditionAdded,
-    ConditionRemoved,
-    CounterChanged,
-    DamageDealt,
-    EncounterEnded,
-    EncounterStarted,
-    Event,
-    Healed,
-    InitiativeOrdered,
-    InitiativeRolled,
-    InsertedTurnEnded,
-    Moved,
-    OpeningClosed,
-    OpeningOpened,
     Position,
-    PriorityGranted,
-    RoundStarted,
-    TurnEnded,
-    TurnInserted,
-    TurnStarted,
 )
-from msgspec.structs import replace
 
 
 class CombatantState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -104,91 +78,6 @@ class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
         placed = [self.combatants[c] for c in self.order if c in self.combatants]
         rest = [c for k, c in self.combatants.items() if k not in self.order]
         return [c for c in placed + rest if c.standing]
-
-
-def _with(state: EncounterState, who: str, **changes: object) -> EncounterState:
-    combatants = dict(state.combatants)
-    combatants[who] = replace(combatants[who], **changes)
-    return replace(state, combatants=combatants)
-
-
-def apply(state: EncounterState, event: Event) -> EncounterState:
-    """The state after ``event``: a pure fold that trusts the event.
-
-    The oracle for tests only (see the module's docstring): the program folds with
-    :func:`engine.fold`, which must give the same values (``tests/engine/test_fold.py``)."""
-    state = replace(state, seq=event.seq)
-    match event:
-        case EncounterStarted(ruleset=ruleset):
-            return replace(state, ruleset=ruleset)
-        case CombatantJoined(who=who, side=side, hp=hp, ap=ap, position=position):
-            combatants = dict(state.combatants)
-            combatants[who] = CombatantState(
-                id=who, side=side, hp=hp, max_hp=hp, ap=ap, position=position
-            )
-            return replace(state, combatants=combatants)
-        case InitiativeRolled(who=who, total=total):
-            combatants = dict(state.combatants)
-            for member in who:
-                if member in combatants:
-                    combatants[member] = replace(combatants[member], initiative=total)
-            return replace(state, combatants=combatants)
-        case InitiativeOrdered(order=order):
-            return replace(state, order=order)
-        case RoundStarted(round=number):
-            return replace(state, round=number)
-        case TurnStarted(who=who):
-            return replace(state, active=who, priority=None)
-        case PriorityGranted(who=who):
-            return replace(state, priority=who)
-        case TurnEnded():
-            return replace(state, active=None, priority=None)
-        case TurnInserted(who=who):
-            return replace(state, active=who, priority=None)
-        case InsertedTurnEnded(returns_to=holder):
-            return replace(state, active=holder, priority=None)
-        case OpeningOpened():
-            return replace(state, depth=state.depth + 1)
-        case OpeningClosed(returns_to=holder):
-            return replace(state, depth=max(0, state.depth - 1), priority=holder)
-        case APChanged(who=who, ap=ap):
-            return _with(state, who, ap=ap)
-        case Moved(who=who, to=to):
-            return _with(state, who, position=to)
-        case DamageDealt(who=who, hp=hp) | Healed(who=who, hp=hp):
-            return _with(state, who, hp=hp)
-        case ConditionAdded(who=who, condition=condition):
-            held = state.combatants[who].conditions
-            if condition in held:
-                return state
-            return _with(state, who, conditions=(*held, condition))
-        case ConditionRemoved(who=who, condition=condition):
-            held = state.combatants[who].conditions
-            return _with(state, who, conditions=tuple(c for c in held if c != condition))
-        case CounterChanged(who=who, name=name, value=value):
-            kept = [(k, v) for k, v in state.combatants[who].counters if k != name]
-            if value:
-                kept.append((name, value))
-            return _with(state, who, counters=tuple(sorted(kept)))
-        case CombatantDefeated(who=who):
-            return _with(state, who, defeated=True)
-        case CombatantLeft(who=who):
-            return _with(state, who, left=True)
-        case EncounterEnded(winner=winner):
-            return replace(state, ended=True, winner=winner, active=None, priority=None)
-    return state
-
-
-def fold_pure(events: Iterable[Event], upto: int | None = None) -> EncounterState:
-    """The state after event ``upto`` by :func:`apply` alone, one new state per event: the
-    oracle the tests hold :func:`engine.fold` (and so the live state) to. Nothing in the
-    program folds with it."""
-    state = EncounterState()
-    for event in events:
-        if upto is not None and event.seq > upto:
-            break
-        state = apply(state, event)
-    return state
 
 
 def state_to_builtins(state: EncounterState) -> dict[str, object]:

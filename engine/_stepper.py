@@ -23,6 +23,7 @@ from initiative.events import (
     Override,
 )
 
+from ._gm import as_override
 from ._protocol import Decision, PriorityToken, View
 
 if TYPE_CHECKING:
@@ -133,8 +134,6 @@ class Stepper:
         rules refuse it (then nothing is recorded)."""
         if self.token is None:
             raise IllegalOverrideError("the fight is over")
-        from ._gm import as_override
-
         o = as_override(self.fight, override)
         reason = self.fight.check_override(o)
         if reason is not None:

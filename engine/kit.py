@@ -22,10 +22,63 @@ writing its offers and checks by hand, for three reasons:
   rules (offers, check, cost, performance).
 
 Every helper takes the :class:`~initiative.engine.Rules` a hook receives (``fight``) and only
-reads and changes the fight through it. The names here are the kit's whole surface; the code
-lives in a private module of the bundled rulesets, which import it directly.
+reads and changes the fight through it. The code lives in a private module of the bundled
+rulesets, which import it directly.
+
+- **One import for an author.** Beside the helpers, the kit gathers every name a ruleset
+  imports from ``initiative.engine`` and ``initiative.events`` (``Ruleset``, ``Rules``,
+  ``ActionUnit``, ``Offer``, ``Trigger``, ``Window``, ``HIDDEN`` ...): each name a bundled
+  ruleset or the documented example uses is here (``tests/engine/test_kit.py`` holds it so), so
+  that ``from initiative.engine.kit import ...`` is all a ruleset needs.
 """
 
+from initiative.events import (
+    Action as Action,
+    APChanged as APChanged,
+    Attack as Attack,
+    AttackResolved as AttackResolved,
+    CheckResolved as CheckResolved,
+    CombatantLeft as CombatantLeft,
+    CombatantSpec as CombatantSpec,
+    ConditionAdded as ConditionAdded,
+    DiceRolled as DiceRolled,
+    Dodge as Dodge,
+    EncounterFileError as EncounterFileError,
+    EncounterSpec as EncounterSpec,
+    EndTurn as EndTurn,
+    Item as Item,
+    Move as Move,
+    Offer as Offer,
+    Parry as Parry,
+    Pass as Pass,
+    Position as Position,
+    ReadyWeapon as ReadyWeapon,
+    Trigger as Trigger,
+    Weapon as Weapon,
+    Window as Window,
+    did_you_mean as did_you_mean,
+    visible as visible,
+)
+
+from ._dice import parse_dice as parse_dice
+from ._geometry import approach as approach, at as at, away as away, distance as distance
+from ._hooks import Hook as Hook, RulesetHooks as RulesetHooks
+from ._rules import (
+    HIDDEN as HIDDEN,
+    Condition as Condition,
+    Counter as Counter,
+    Hidden as Hidden,
+    Rules as Rules,
+)
+from ._ruleset import Options as Options, Ruleset as Ruleset
+from ._state import CombatantState as CombatantState
+from ._units import (
+    ActionUnit as ActionUnit,
+    Say as Say,
+    listed as listed,
+    third_person as third_person,
+    words as words,
+)
 from .rulesets._common import (
     SPACE as SPACE,
     UNARMED as UNARMED,

@@ -151,13 +151,13 @@ SURFACE = {
         "Rules",
         "Say",
         "Ruleset",
+        "RulesetHooks",
         "RulesetCheck",
         "RulesetConformanceError",
         "Snapshot",
         "Stepper",
         "UndeclaredMarkError",
         "View",
-        "apply",
         "approach",
         "at",
         "away",
@@ -168,7 +168,6 @@ SURFACE = {
         "draw",
         "find_ruleset",
         "fold",
-        "fold_pure",
         "given_dice",
         "load_encounter",
         "normalize",
@@ -371,7 +370,8 @@ SURFACE = {
 
 
 #: ``initiative.engine.kit``: the ruleset author's kit (docs/rulesets.md), pinned like a package.
-KIT = [
+#: The shared helpers of the bundled rulesets (``engine.rulesets._common``), under public names.
+KIT_HELPERS = [
     "SPACE",
     "UNARMED",
     "AttackUnit",
@@ -392,6 +392,56 @@ KIT = [
     "resolve_attack",
     "weapon_named",
     "weapons",
+]
+
+#: And every name a ruleset imports from the engine and events, so the kit is one import.
+KIT = [
+    *KIT_HELPERS,
+    "APChanged",
+    "Action",
+    "ActionUnit",
+    "Attack",
+    "AttackResolved",
+    "CheckResolved",
+    "CombatantLeft",
+    "CombatantSpec",
+    "CombatantState",
+    "Condition",
+    "ConditionAdded",
+    "Counter",
+    "DiceRolled",
+    "Dodge",
+    "EncounterFileError",
+    "EncounterSpec",
+    "EndTurn",
+    "HIDDEN",
+    "Hidden",
+    "Hook",
+    "Item",
+    "Move",
+    "Offer",
+    "Options",
+    "Parry",
+    "Pass",
+    "Position",
+    "ReadyWeapon",
+    "Rules",
+    "Ruleset",
+    "RulesetHooks",
+    "Say",
+    "Trigger",
+    "Weapon",
+    "Window",
+    "approach",
+    "at",
+    "away",
+    "did_you_mean",
+    "distance",
+    "listed",
+    "parse_dice",
+    "third_person",
+    "visible",
+    "words",
 ]
 
 
@@ -420,12 +470,13 @@ def test_every_public_name_exists(package: str) -> None:
 
 
 def test_the_ruleset_kit_is_exactly_the_pinned_one() -> None:
-    """``engine.kit`` re-exports the shared helpers of the bundled rulesets, and only them."""
+    """``engine.kit`` re-exports the shared helpers of the bundled rulesets and the names a ruleset
+    imports from the engine and events, and nothing else."""
     kit = importlib.import_module(import_name("engine") + ".kit")
     names = sorted(n for n, v in vars(kit).items() if not n.startswith("_"))
     assert names == sorted(KIT)
     shared = importlib.import_module(import_name("engine") + ".rulesets._common")
-    assert all(getattr(kit, n) is getattr(shared, n) for n in KIT)
+    assert all(getattr(kit, n) is getattr(shared, n) for n in KIT_HELPERS)
 
 
 def test_the_old_name_of_the_stepped_fight_still_works_and_says_its_new_name() -> None:

@@ -1,7 +1,15 @@
-"""The ``serve`` command: a live fight with seats over the network (``join`` takes a seat)."""
+"""The ``serve`` command: a live fight with seats over the network (``join`` takes a seat).
 
+Its options are one typed value, :class:`ServeOptions`: it holds every option's default (the
+command's signature takes them from it), checks the values, and prints itself back as arguments
+(the command that goes on with a stopped fight, ``--resume LOG`` with the same seats), so that
+no default is written twice.
+"""
+
+import dataclasses
 import sys
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -11,11 +19,169 @@ from rich.markup import escape
 from ._app import QUIET, UsageProblem, app, err, out, parse_policies
 
 if TYPE_CHECKING:
-    from initiative.events import Event
+    from initiative import engine
+    from initiative.events import EncounterSpec, Event
 
     from ..table._serve import Served
 
 PANEL = "Live fights over the network"
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    """Every option of ``serve``, each with its default; in the order :meth:`arguments` prints
+    them (the order the resume command has always had)."""
+
+    resume: Path | None = None
+    seat: tuple[str, ...] = ()
+    policy: tuple[str, ...] = ()
+    deadline: float = 60.0
+    grace: float = 30.0
+    timeout: float | None = None
+    host: str = "127.0.0.1"
+    hello_timeout: float = 10.0
+    max_frame: int = 64 * 1024
+    max_connections: int = 64
+    tls: tuple[Path, Path] | None = None
+    port: int = 0
+    seed: int | None = None
+    out: Path | None = None
+    wait: bool = True
+    trust_log_policies: bool = False
+    quiet: bool = False
+
+    def check(self, encounter: Path | None) -> dict[str, str]:
+        """Refuse values no server can run with, as a :class:`UsageProblem` (one line); the
+        policies ``--policy`` chose, by combatant or side."""
+        if (encounter is None) == (self.resume is None):
+            raise UsageProblem(
+                "give either the ENCOUNTER file or --resume LOG (a served fight's log)"
+            )
+        if not self.seat:
+            raise UsageProblem("name at least one --seat (a combatant id or a side)")
+        chosen = parse_policies(list(self.policy))
+        for name, value, what in [
+            ("--hello-timeout", self.hello_timeout, "seconds"),
+            ("--max-frame", self.max_frame, "bytes"),
+            ("--max-connections", self.max_connections, "connections"),
+        ]:
+            if not value > 0:
+                raise UsageProblem(f"{name} must be a positive number of {what}, got {value:g}")
+        if not self.grace >= 0:
+            raise UsageProblem(
+                f"--grace must be zero or a positive number of seconds, got {self.grace:g}"
+            )
+        if self.resume is not None:
+            for given, option in [(self.seed, "--seed"), (self.out, "--out")]:
+                if given is not None:
+                    raise UsageProblem(f"{option} is not for --resume: the log says it")
+        return chosen
+
+    def arguments(self) -> list[str]:
+        """The options as ``serve`` takes them, each left out where it has its default."""
+        parts: list[str] = []
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if value == f.default:
+                continue
+            flag = {"quiet": "-q"}.get(f.name, "--" + f.name.replace("_", "-"))
+            if isinstance(value, bool):
+                parts.append(flag if value else flag.replace("--", "--no-", 1))
+            elif f.name == "tls":
+                parts += [flag, *map(str, value)]
+            elif isinstance(value, tuple):
+                for item in value:
+                    parts += [flag, str(item)]
+            else:
+                parts += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
+        return parts
+
+    def going_on(self, log: Path, port: int) -> str:
+        """The command that goes on with the fight in ``log``, served on ``port`` again."""
+        import shlex
+
+        again = dataclasses.replace(self, resume=log, port=port, seed=None, out=None)
+        return shlex.join(["initiative", "serve", *again.arguments()])
+
+
+_D = ServeOptions()  # (the defaults the command's signature shows)
+
+
+# The command's options, each typed once (their defaults are ServeOptions').
+_Seat = Annotated[
+    list[str],
+    typer.Option(help="A seat played over the network: a combatant id or a side; repeatable."),
+]
+
+_Resume = Annotated[
+    Path | None,
+    typer.Option(
+        help="Go on with the served fight in this log (after Ctrl-C or a stopped server),"
+        " with the same --seat options; fresh tokens are printed."
+    ),
+]
+
+_Host = Annotated[
+    str, typer.Option(help="Address to listen on (another than 127.0.0.1 opens it to others).")
+]
+
+_Port = Annotated[int, typer.Option(help="Port to listen on (0: pick a free one).")]
+
+_Seed = Annotated[int | None, typer.Option(help="Seed for every die (default: the file's).")]
+
+_OutPath = Annotated[
+    Path | None,
+    typer.Option("--out", "-o", help="Where to write the log (default: NAME.seedN.jsonl)."),
+]
+
+_Policy = Annotated[
+    list[str],
+    typer.Option(help="Override an unseated policy: ID=NAME or SIDE=NAME; repeatable."),
+]
+
+_Trust = Annotated[
+    bool,
+    typer.Option(
+        "--trust-log-policies",
+        help="With --resume: load the policy files the log names (they run as code).",
+    ),
+]
+
+_Deadline = Annotated[
+    float, typer.Option(help="Seconds a seat has per decision; past it, a recorded timeout.")
+]
+
+_Grace = Annotated[
+    float,
+    typer.Option(
+        help="Seconds a seat that drops while holding priority has to come back and make"
+        " the same decision (capped by the deadline); past it, a recorded fault."
+    ),
+]
+
+_Timeout = Annotated[
+    float | None, typer.Option(help="Seconds an unseated policy has per decision.")
+]
+
+_Wait = Annotated[bool, typer.Option(help="Start the fight once every seat has been taken.")]
+
+_HelloTimeout = Annotated[
+    float, typer.Option(help="Seconds a client has to say hello, and to finish any frame.")
+]
+
+_MaxFrame = Annotated[int, typer.Option(help="Bytes in one frame, at most.")]
+
+_MaxConnections = Annotated[int, typer.Option(help="Connections open at once, at most.")]
+
+_Tls = Annotated[
+    tuple[Path, Path] | None,
+    typer.Option(
+        metavar="CERT KEY",
+        help="Speak only TLS (https:// for browsers, join --tls), with this certificate and"
+        " its private key (PEM files; a self-signed certificate is fine: clients get it with"
+        " join --ca).",
+    ),
+]
 
 
 @app.command(rich_help_panel=PANEL)
@@ -23,189 +189,209 @@ def serve(
     encounter: Annotated[
         Path | None, typer.Argument(help="The encounter file (TOML); not with --resume.")
     ] = None,
-    seat: Annotated[
-        list[str],
-        typer.Option(help="A seat played over the network: a combatant id or a side; repeatable."),
-    ] = [],  # noqa: B006 - typer reads the default
-    resume: Annotated[
-        Path | None,
-        typer.Option(
-            help="Go on with the served fight in this log (after Ctrl-C or a stopped server),"
-            " with the same --seat options; fresh tokens are printed."
-        ),
-    ] = None,
-    host: Annotated[
-        str, typer.Option(help="Address to listen on (another than 127.0.0.1 opens it to others).")
-    ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on (0: pick a free one).")] = 0,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed for every die (default: the file's).")
-    ] = None,
-    out_path: Annotated[
-        Path | None,
-        typer.Option("--out", "-o", help="Where to write the log (default: NAME.seedN.jsonl)."),
-    ] = None,
-    policy: Annotated[
-        list[str],
-        typer.Option(help="Override an unseated policy: ID=NAME or SIDE=NAME; repeatable."),
-    ] = [],  # noqa: B006 - typer reads the default
-    trust: Annotated[
-        bool,
-        typer.Option(
-            "--trust-log-policies",
-            help="With --resume: load the policy files the log names (they run as code).",
-        ),
-    ] = False,
-    deadline: Annotated[
-        float, typer.Option(help="Seconds a seat has per decision; past it, a recorded timeout.")
-    ] = 60.0,
-    grace: Annotated[
-        float,
-        typer.Option(
-            help="Seconds a seat that drops while holding priority has to come back and make"
-            " the same decision (capped by the deadline); past it, a recorded fault."
-        ),
-    ] = 30.0,
-    timeout: Annotated[
-        float | None, typer.Option(help="Seconds an unseated policy has per decision.")
-    ] = None,
-    wait: Annotated[
-        bool, typer.Option(help="Start the fight once every seat has been taken.")
-    ] = True,
-    hello_timeout: Annotated[
-        float, typer.Option(help="Seconds a client has to say hello, and to finish any frame.")
-    ] = 10.0,
-    max_frame: Annotated[int, typer.Option(help="Bytes in one frame, at most.")] = 64 * 1024,
-    max_connections: Annotated[int, typer.Option(help="Connections open at once, at most.")] = 64,
-    tls: Annotated[
-        tuple[Path, Path] | None,
-        typer.Option(
-            metavar="CERT KEY",
-            help="Speak only TLS (https:// for browsers, join --tls), with this certificate and"
-            " its private key (PEM files; a self-signed certificate is fine: clients get it with"
-            " join --ca).",
-        ),
-    ] = None,
-    quiet: QUIET = False,
+    seat: _Seat = [],  # noqa: B006 - typer reads the default
+    resume: _Resume = _D.resume,
+    host: _Host = _D.host,
+    port: _Port = _D.port,
+    seed: _Seed = _D.seed,
+    out_path: _OutPath = _D.out,
+    policy: _Policy = [],  # noqa: B006 - typer reads the default
+    trust: _Trust = _D.trust_log_policies,
+    deadline: _Deadline = _D.deadline,
+    grace: _Grace = _D.grace,
+    timeout: _Timeout = _D.timeout,
+    wait: _Wait = _D.wait,
+    hello_timeout: _HelloTimeout = _D.hello_timeout,
+    max_frame: _MaxFrame = _D.max_frame,
+    max_connections: _MaxConnections = _D.max_connections,
+    tls: _Tls = _D.tls,
+    quiet: QUIET = _D.quiet,
 ) -> None:
     """Run an encounter live: each --seat is played by whoever connects with its token; the game
     master and spectators get links (and tokens) of their own.
 
     Ctrl-C stops it, printing the command that goes on (--resume LOG with the same seats)."""
-    import functools
-    import shlex
-
-    import trio
-
-    from initiative import engine
-    from initiative.actors import check_names, check_policies
-    from initiative.events import read_log
-    from initiative.replays import NothingToResume, TableNarrator, literal, visible
-
-    from ..table._serve import Limits, resume_served, self_signed, serve_fight, server_context
-
-    if (encounter is None) == (resume is None):
-        raise UsageProblem("give either the ENCOUNTER file or --resume LOG (a served fight's log)")
-    if not seat:
-        raise UsageProblem("name at least one --seat (a combatant id or a side)")
-    chosen = parse_policies(policy)
-    for name, value, what in [
-        ("--hello-timeout", hello_timeout, "seconds"),
-        ("--max-frame", max_frame, "bytes"),
-        ("--max-connections", max_connections, "connections"),
-    ]:
-        if not value > 0:
-            raise UsageProblem(f"{name} must be a positive number of {what}, got {value:g}")
-    if not grace >= 0:
-        raise UsageProblem(f"--grace must be zero or a positive number of seconds, got {grace:g}")
-    if resume is not None:
-        for given, option in [(seed, "--seed"), (out_path, "--out")]:
-            if given is not None:
-                raise UsageProblem(f"{option} is not for --resume: the log says it")
-        target = resume
-        spec = read_log(resume).header.encounter  # read again under the log's lock to go on
-    else:
-        assert encounter is not None
-        spec = engine.load_encounter(encounter)
-        the_seed = spec.seed if seed is None else seed
-        target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
-    check_names(spec, chosen, what="--policy {name}=...", where=str(encounter or resume))
-    check_policies(spec, chosen, where=str(encounter or resume))
-    context = server_context(*tls) if tls is not None else None
-    # A self-signed certificate is trusted by a terminal player given a copy of it.
-    ca = f" --ca {shlex.quote(tls[0].name)}" if tls is not None and self_signed(tls[0]) else ""
-    limits = Limits(
+    options = ServeOptions(
+        resume=resume,
+        seat=tuple(seat),
+        policy=tuple(policy),
+        deadline=deadline,
+        grace=grace,
+        timeout=timeout,
+        host=host,
         hello_timeout=hello_timeout,
-        frame_timeout=hello_timeout,
-        send_timeout=hello_timeout,
         max_frame=max_frame,
         max_connections=max_connections,
+        tls=tls,
+        port=port,
+        seed=seed,
+        out=out_path,
+        wait=wait,
+        trust_log_policies=trust,
+        quiet=quiet,
     )
-    narrate = TableNarrator()  # the table's sentences: initiative, dice, why a turn is lost
-    # Narrate from the first new event: a resumed fight's replayed ones are not news (nothing
-    # is narrated until the server says how many there were).
-    start = [0 if resume is None else sys.maxsize]
-    bound = [port]
+    _Served(encounter, options, options.check(encounter)).play()
 
-    def show(event: "Event") -> None:
-        line = narrate(event)  # always called, so names are known
-        if line is not None and not quiet and event.seq >= start[0]:
+
+class _Served:
+    """One ``serve`` from its checked options: the encounter and the log, what the console
+    says as the fight goes, and the fight on the network."""
+
+    def __init__(
+        self, encounter: Path | None, options: ServeOptions, chosen: dict[str, str]
+    ) -> None:
+        import shlex
+
+        from initiative import engine
+        from initiative.actors import check_names, check_policies
+        from initiative.events import read_log
+        from initiative.replays import TableNarrator
+
+        from ..table._serve import self_signed, server_context
+
+        self.options = options
+        self.chosen = chosen
+        self.seed: int | None = None
+        self.spec: EncounterSpec
+        if options.resume is not None:
+            self.target = options.resume
+            # (read again under the log's lock to go on)
+            self.spec = read_log(options.resume).header.encounter
+        else:
+            assert encounter is not None
+            self.spec = engine.load_encounter(encounter)
+            self.seed = self.spec.seed if options.seed is None else options.seed
+            self.target = options.out or Path(f"{encounter.stem}.seed{self.seed}.jsonl")
+        where = str(encounter or options.resume)
+        check_names(self.spec, self.chosen, what="--policy {name}=...", where=where)
+        check_policies(self.spec, self.chosen, where=where)
+        tls = options.tls
+        self.context = server_context(*tls) if tls is not None else None
+        # A self-signed certificate is trusted by a terminal player given a copy of it.
+        self.ca = f" --ca {shlex.quote(tls[0].name)}" if tls and self_signed(tls[0]) else ""
+        self.narrate = TableNarrator()  # the table's sentences: initiative, dice, lost turns
+        # Narrate from the first new event: a resumed fight's replayed ones are not news
+        # (nothing is narrated until the server says how many there were).
+        self.start = 0 if options.resume is None else sys.maxsize
+        self.port = options.port
+
+    def show(self, event: "Event") -> None:
+        line = self.narrate(event)  # always called, so names are known
+        if line is not None and not self.options.quiet and event.seq >= self.start:
             out.print(line)
 
-    def again() -> str:
+    def again(self) -> str:
         """The command that goes on with this fight."""
-        parts = ["initiative", "serve", "--resume", str(target)]
-        for name in seat:
-            parts += ["--seat", name]
-        for pair in policy:
-            parts += ["--policy", pair]
-        options: list[tuple[str, object, object]] = [
-            ("--deadline", deadline, 60.0),
-            ("--grace", grace, 30.0),
-            ("--timeout", timeout, None),
-            ("--host", host, "127.0.0.1"),
-            ("--hello-timeout", hello_timeout, 10.0),
-            ("--max-frame", max_frame, 64 * 1024),
-            ("--max-connections", max_connections, 64),
-        ]
-        for option, value, default in options:
-            if value != default:
-                parts += [option, f"{value:g}" if isinstance(value, float) else str(value)]
-        if tls is not None:
-            parts += ["--tls", str(tls[0]), str(tls[1])]
-        parts += ["--port", str(bound[0])]
-        if not wait:
-            parts.append("--no-wait")
-        if trust:
-            parts.append("--trust-log-policies")
-        if quiet:
-            parts.append("-q")
-        return shlex.join(parts)
+        return self.options.going_on(self.target, self.port)
 
-    def listening(served: "Served") -> None:
-        bound[0] = served.port
-        start[0] = served.resumed
+    def play(self) -> None:
+        """Serve the fight to its end; Ctrl-C stops it with the command that goes on."""
+        import shlex
+
+        import trio
+
+        from initiative.replays import NothingToResume, literal
+
+        try:
+            try:
+                fight = trio.run(self._serve)
+            except BaseExceptionGroup as group:
+                raise _unwrap(group) from None
+        except KeyboardInterrupt:
+            if self.options.resume is None and not (
+                self.target.exists() and self.target.stat().st_size
+            ):
+                err.print(
+                    "\ninterrupted before the fight began (no event was written). Start it again"
+                    f" with:\n  {literal(shlex.join(['initiative', *sys.argv[1:]]))}",
+                    soft_wrap=True,
+                )
+            else:
+                err.print(
+                    f"\ninterrupted; the log {literal(self.target)} keeps every event so far."
+                    f" Go on with:\n  {literal(self.again())}",
+                    soft_wrap=True,
+                )
+            raise typer.Exit(130) from None
+        except NothingToResume as done:
+            out.print(literal(done))
+            return
+        state = fight.state
+        err.print(
+            f"[dim]{len(fight.events)} events, {state.round} round(s), winner:"
+            f" {escape(state.winner or 'no one')}; log written to {escape(str(self.target))}[/dim]"
+        )
+
+    async def _serve(self) -> "engine.Fight":
+        import functools
+
+        import trio
+
+        from ..table._serve import Limits, resume_served, serve_fight
+
+        o = self.options
+        limits = Limits(
+            hello_timeout=o.hello_timeout,
+            frame_timeout=o.hello_timeout,
+            send_timeout=o.hello_timeout,
+            max_frame=o.max_frame,
+            max_connections=o.max_connections,
+        )
+        begin: Callable[..., Awaitable[engine.Fight]]
+        if o.resume is not None:
+            trust = o.trust_log_policies
+            begin = functools.partial(
+                resume_served, o.resume, list(o.seat), trust_log_policies=trust
+            )
+        else:
+            assert self.seed is not None  # (a fresh fight's seed: the file's or --seed)
+            begin = functools.partial(
+                serve_fight, self.spec, self.seed, list(o.seat), out=self.target
+            )
+        done: list[engine.Fight] = []
+
+        # What the server is given: the options it takes as they are, by their names, and more.
+        given: dict[str, object] = {
+            k: getattr(o, k) for k in ("host", "port", "deadline", "grace", "timeout", "wait")
+        }
+        given.update(policies=self.chosen, limits=limits, tls=self.context, on_event=self.show)
+
+        async def fight_task(task_status: "trio.TaskStatus[Served]") -> None:
+            done.append(await begin(**given, task_status=task_status))
+
+        async with trio.open_nursery() as nursery:
+            self.listening(await nursery.start(fight_task))
+        return done[0]
+
+    def listening(self, served: "Served") -> None:
+        """Say where the fight is served, each seat's token and links, and how to go on."""
+        from initiative.replays import visible
+
+        self.port = served.port
+        self.start = served.resumed
+        tls = self.options.tls
         shown = f"[{served.host}]" if ":" in served.host else served.host
+        address = f"{shown}:{served.port}"
         if served.resumed:
-            out.print(f"resuming {visible(target)} after its {served.resumed} events", markup=False)
-        over = " (TLS)" if served.tls else ""
-        out.print(f"listening on {shown}:{served.port}{over}", markup=False)
-        if ca:
+            out.print(
+                f"resuming {visible(self.target)} after its {served.resumed} events", markup=False
+            )
+        out.print(f"listening on {address}{' (TLS)' if served.tls else ''}", markup=False)
+        if self.ca and tls is not None:
             out.print(
                 f"the certificate is self-signed: give terminal players a copy of"
-                f" {visible(str(tls[0]) if tls else '')} for --ca; browsers warn until it is accepted",
+                f" {visible(str(tls[0]))} for --ca; browsers warn until it is accepted",
                 markup=False,
             )
-        scheme, join_tls = ("https", f" --tls{ca}") if served.tls else ("http", "")
+        scheme, join_tls = ("https", f" --tls{self.ca}") if served.tls else ("http", "")
         for s in served.seats.values():
             out.print(
                 f"seat {s.name} ({', '.join(s.combatants)}): token {s.token}\n"
-                f"  terminal: initiative join {shown}:{served.port}{join_tls} --seat {s.name}"
+                f"  terminal: initiative join {address}{join_tls} --seat {s.name}"
                 f" --token {s.token}\n"
-                f"  browser:  {scheme}://{shown}:{served.port}/seat/{s.name}#token={s.token}",
+                f"  browser:  {scheme}://{address}/seat/{s.name}#token={s.token}",
                 markup=False,
             )
-        address = f"{shown}:{served.port}"
         for role, path, flag, token in [
             ("gm", "gm", "--gm", served.gm_token),
             ("spectators", "watch", "--watch", served.spectator_token),
@@ -216,66 +402,10 @@ def serve(
                 f"  terminal: initiative join {address}{join_tls} {flag} --token {token}",
                 markup=False,
             )
-        out.print(f"if the server stops, go on with: {again()}", markup=False, soft_wrap=True)
-        out.print("waiting for every seat..." if wait else "the fight begins", markup=False)
+        out.print(f"if the server stops, go on with: {self.again()}", markup=False, soft_wrap=True)
+        waiting = "waiting for every seat..." if self.options.wait else "the fight begins"
+        out.print(waiting, markup=False)
         sys.stdout.flush()
-
-    fight_holder: list[engine.Fight] = []
-
-    async def run() -> None:
-        async with trio.open_nursery() as nursery:
-
-            async def fight_task(task_status: "trio.TaskStatus[Served]") -> None:
-                begin: Callable[..., Awaitable[engine.Fight]] = (
-                    functools.partial(resume_served, resume, seat, trust_log_policies=trust)
-                    if resume is not None
-                    else functools.partial(serve_fight, spec, the_seed, seat, out=target)
-                )
-                fight = await begin(
-                    host=host,
-                    port=port,
-                    deadline=deadline,
-                    grace=grace,
-                    policies=chosen,
-                    timeout=timeout,
-                    limits=limits,
-                    tls=context,
-                    wait=wait,
-                    on_event=show,
-                    task_status=task_status,
-                )
-                fight_holder.append(fight)
-
-            listening(await nursery.start(fight_task))
-
-    try:
-        try:
-            trio.run(run)
-        except BaseExceptionGroup as group:
-            raise _unwrap(group) from None
-    except KeyboardInterrupt:
-        if resume is None and not (target.exists() and target.stat().st_size):
-            err.print(
-                "\ninterrupted before the fight began (no event was written). Start it again"
-                f" with:\n  {literal(shlex.join(['initiative', *sys.argv[1:]]))}",
-                soft_wrap=True,
-            )
-        else:
-            err.print(
-                f"\ninterrupted; the log {literal(target)} keeps every event so far. Go on with:"
-                f"\n  {literal(again())}",
-                soft_wrap=True,
-            )
-        raise typer.Exit(130) from None
-    except NothingToResume as done:
-        out.print(literal(done))
-        return
-    fight = fight_holder[0]
-    state = fight.state
-    err.print(
-        f"[dim]{len(fight.events)} events, {state.round} round(s), winner:"
-        f" {escape(state.winner or 'no one')}; log written to {escape(str(target))}[/dim]"
-    )
 
 
 def _unwrap(group: BaseExceptionGroup[BaseException]) -> BaseException:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from initiative.batch import PRELOAD
-from initiative.batch._workers import chunks
+from initiative.batch._tasks import chunks
 
 from initiative.cli._cmd_batch import WORKER_PRELOAD
 

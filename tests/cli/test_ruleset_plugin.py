@@ -45,7 +45,8 @@ MODULE = '''
   target's 1d6 + might, and on a win the target is staggered (this ruleset's own condition)
   and has 1 AP less next turn.
 - Move (1 AP): up to one's speed, toward the nearest enemy or away from it.
-- No reactions: every action is taken in one's own turn.
+- Duck (1 AP, a reaction; this ruleset's own action): when an enemy attacks you, before the
+  blow lands, you may duck with an AP left from your own turn; the attack then needs 2 more.
 
 Each action is one unit (``initiative.engine.ActionUnit``) holding its offers, its check, its
 cost, what it does and its words. Offers, checks and the attack come from the kit
@@ -69,7 +70,7 @@ from initiative.engine.kit import (
     resolve_attack,
     weapon_named,
 )
-from initiative.events import Action, Attack, CombatantSpec, Move, Offer, Window
+from initiative.events import Action, Attack, CombatantSpec, Move, Offer, Trigger, Window
 
 
 class Shove(Action, frozen=True, tag="brawl.Shove"):
@@ -88,6 +89,13 @@ class Staggered(Condition, frozen=True):
 STAGGERED = Staggered()
 
 
+class Duck(Action, frozen=True, tag="brawl.Duck"):
+    """Duck the blow an enemy aims at you."""
+
+    is_reaction: ClassVar[bool] = True
+    is_defence: ClassVar[bool] = True
+
+
 def might(fight: Rules, who: str) -> int:
     return fight.spec(who).stats.get("might", 0)
 
@@ -103,11 +111,21 @@ class Punching(AttackUnit):
     def check(self, fight: Rules, who: str, action: Attack, window: Window) -> str | None:
         return check_plain_attack(fight, who, action)
 
-    def resolve(self, fight: Rules, who: str, action: Attack, window: Window) -> None:
+    def perform(self, fight: Rules, who: str, action: Attack, window: Window) -> Hook:
+        # Before the blow lands, an opening: the target may react (Ducking, below). The
+        # opening pauses this generator while the target decides; it returns the reactions
+        # taken, each with what its unit's perform returned (Reaction.result).
+        attacked = Trigger(kind="attacked", by=who, target=action.target, event=fight.cause)
+        reactions = yield from fight.opening(attacked, [action.target])
+        ducked = any(r.result == "ducked" for r in reactions)
         weapon = weapon_named(fight, who, action.weapon)
         assert weapon is not None  # (the check refuses a weapon not carried)
+        if not (fight.standing(who) and fight.standing(action.target)):
+            return None
+        against = 6 if ducked else 4
         bonus = might(fight, who)
-        resolve_attack(fight, who, action.target, weapon, bonus=bonus, against=4, die="1d6")
+        resolve_attack(fight, who, action.target, weapon, bonus=bonus, against=against, die="1d6")
+        return None
 
 
 class Shoving(ActionUnit[Shove]):
@@ -141,6 +159,36 @@ class Shoving(ActionUnit[Shove]):
         return f"shoves {say.name(action.target)}"
 
 
+class Ducking(ActionUnit[Duck]):
+    """Duck: a reaction, offered only in the opening an attack on oneself makes."""
+
+    action = Duck
+    when = ("opening",)  # never in one's own turn
+    answers = ("attacked",)  # only in openings of this trigger kind (Punching's)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if self.check(fight, who, Duck(), window) is not None:
+            return []
+        return [Offer(action=Duck(), cost=1)]
+
+    def check(self, fight: Rules, who: str, action: Duck, window: Window) -> str | None:
+        trigger = window.trigger
+        if trigger is None or trigger.kind != "attacked" or trigger.target != who:
+            return "one ducks only a blow aimed at oneself"
+        if fight.get(who).ap < 1:
+            return "no AP left to duck with"
+        return None
+
+    def resolve(self, fight: Rules, who: str, action: Duck, window: Window) -> str:
+        return "ducked"  # the reaction's result, which the attack reads
+
+    def offered(self, action: Duck, say: Say) -> str:
+        return "Duck the blow"
+
+    def told(self, action: Duck, say: Say) -> str:
+        return "ducks"
+
+
 class Walking(MoveUnit):
     """Move: the kit's offers and check, up to one's speed."""
 
@@ -170,7 +218,7 @@ class Brawl(Ruleset):
     stats = frozenset({"might"})
     initiative_die = 6
     roll_off_die = 6
-    units = (Punching(), Shoving(), Walking())  # its offers, in this order
+    units = (Punching(), Shoving(), Walking(), Ducking())  # its offers, in this order
     conditions = (Staggered,)
     options: BrawlOptions
 
@@ -191,8 +239,8 @@ class Brawl(Ruleset):
 
     def check(self, fight: Rules, who: str, action: Any, window: Window) -> str | None:
         # A rule every action shares: the unit's own check comes after it.
-        if not window.is_turn:
-            return "brawl has no reactions"
+        if not window.is_turn and not isinstance(action, Duck):
+            return "brawl's only reaction is Duck"
         return super().check(fight, who, action, window)
 '''
 
@@ -263,8 +311,9 @@ def log(brawl: Path) -> Path:
 
 POSITION_TEST = '''
 from initiative.engine import check_ruleset, position
+from initiative.events import Attack, AttackResolved
 
-from brawl import Brawl, Shove
+from brawl import Brawl, Duck, Shove
 
 TAVERN = [
     {"id": "bruno", "side": "locals", "hp": 12, "position": [0, 0], "stats": {"might": 2}},
@@ -284,11 +333,20 @@ def test_a_won_shove_staggers_and_costs_an_ap():
     assert next_turn.get("kasia").conditions == ()
 
 
+def test_a_duck_makes_the_blow_need_2_more():
+    """brawl: "when an enemy attacks you ... you may duck ...; the attack then needs 2 more" """
+    at = position("brawl", combatants=TAVERN, turn="bruno", ap={"kasia": 1})
+    events = at.act("bruno", Attack(target="kasia"), dice=[(3,)], reactions={"kasia": Duck()})
+    blow = next(e for e in events if isinstance(e, AttackResolved))
+    assert (blow.roll, blow.against, blow.hit) == (5, 6, False)  # 3+2 would hit 4, not 6
+    assert at.get("kasia").ap == 0
+
+
 def test_brawl_conforms():
     """Every offer passes brawl's own check, its actions survive the log and have words, and
     its hooks are deterministic (small fights it builds, two seeds)."""
     report = check_ruleset(Brawl)
-    assert "brawl.Shove" in report.offered
+    assert {"brawl.Shove", "brawl.Duck"} <= set(report.offered)
 '''
 
 

@@ -1,5 +1,6 @@
 """The state transition (the live state's, which ``engine.fold`` runs) against the oracle,
-``engine.apply`` event by event (``engine.fold_pure``), an independent writing of the same facts.
+``apply`` event by event (``fold_pure``, both in ``tests/oracle.py``), an independent writing of
+the same facts.
 
 Every state-changing event type is drawn here, with the orders a fight rarely makes (a
 combatant joining again, a condition gained twice or lost without being held, a counter set to
@@ -47,6 +48,7 @@ from initiative.events import (
 )
 
 from initiative import engine
+from tests import oracle
 
 GOLDEN = Path(__file__).parents[1] / "golden"
 IDS = ("a", "b", "c")
@@ -127,7 +129,7 @@ def logs(draw: st.DrawFn) -> list[Event]:
 
 
 def _same(events: list[Event], upto: int | None = None) -> None:
-    fast, reference = engine.fold(events, upto), engine.fold_pure(events, upto)
+    fast, reference = engine.fold(events, upto), oracle.fold_pure(events, upto)
     assert fast == reference
     # Equal values with the same insertion order: the digest (what round ends record) agrees.
     assert engine.state_digest(fast) == engine.state_digest(reference)
@@ -147,7 +149,7 @@ def test_fold_of_every_golden_log_equals_apply_at_every_event():
     for path in sorted(GOLDEN.glob("*.jsonl")):
         events = read_log(path).events
         for seq in range(len(events)):
-            assert engine.fold(events, seq) == engine.fold_pure(events, seq), (path.name, seq)
+            assert engine.fold(events, seq) == oracle.fold_pure(events, seq), (path.name, seq)
         _same(events)
 
 
@@ -168,7 +170,7 @@ def test_the_live_state_with_its_indexes_in_use_equals_the_oracle(events):
     live, reference = engine.LiveState(), engine.EncounterState()
     for event in events:
         live.apply(event)
-        reference = engine.apply(reference, event)
+        reference = oracle.apply(reference, event)
         assert live.freeze() == reference
         assert [c.id for c in live.standing()] == [c.id for c in reference.standing()]
         for side in ("x", "y"):
