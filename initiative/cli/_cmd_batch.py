@@ -331,7 +331,7 @@ def batch(
     draws = ended.stalemates + ended.undecided
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
     rows = [Fought({"encounter": str(encounter)}, spec, r) for r in results]
-    write_csv(csv, csv_combatants, rows, say=not as_json)
+    write_csv(csv, csv_combatants, rows)
     if as_json or report is not None:
         data: dict[str, object] = {
             "command": "batch",
@@ -582,7 +582,7 @@ def duel(
     ended = outcomes(results)
     fighters = combatant_stats(spec, results)
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
-    write_csv(csv, csv_combatants, _duel_rows(encounter, spec, a, b, results), say=not as_json)
+    write_csv(csv, csv_combatants, _duel_rows(encounter, spec, a, b, results))
     if as_json or report is not None:
         data: dict[str, object] = {
             "command": "duel",

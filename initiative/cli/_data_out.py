@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ._app import UsageProblem, out
+from ._app import UsageProblem, err, out
 
 if TYPE_CHECKING:
     from initiative.batch import Summary
     from initiative.events import EncounterSpec
 
     from ..analysis._csv import Fought
+    from ..analysis._league import Stage
 
 CSV = Annotated[
     Path | None,
@@ -53,24 +54,21 @@ def check_csv(fights: Path | None, combatants: Path | None) -> None:
         raise UsageProblem(f"--csv and --csv-combatants are both {fights}; give two files")
 
 
-def write_csv(
-    fights: Path | None, combatants: Path | None, rows: Sequence[Fought], *, say: bool
-) -> None:
-    """Write the files asked for; with ``say``, a line for each on the terminal."""
+def write_csv(fights: Path | None, combatants: Path | None, rows: Sequence[Fought]) -> None:
+    """Write the files asked for, each said in a line on standard error (beside the progress
+    bar, out of the way of ``--json``)."""
     from initiative.replays import plain
 
     from ..analysis._csv import write_combatants, write_fights
 
     if fights is not None:
         write_fights(fights, rows)
-        if say:
-            out.print(plain(f"fights written to {fights} (CSV, one row a fight)"))
+        err.print(plain(f"fights written to {fights} (CSV, one row a fight)"))
     if combatants is not None:
         write_combatants(combatants, rows)
-        if say:
-            out.print(
-                plain(f"combatants written to {combatants} (CSV, one row per combatant per fight)")
-            )
+        err.print(
+            plain(f"combatants written to {combatants} (CSV, one row per combatant per fight)")
+        )
 
 
 def print_groups(spec: EncounterSpec, results: Sequence[Summary]) -> None:
@@ -93,3 +91,51 @@ def print_groups(spec: EncounterSpec, results: Sequence[Summary]) -> None:
             cells += [f"{100 * g.rate(count):.1f}%", f"{100 * low:.1f}-{100 * high:.1f}%"]
         table.add_row(plain(g.side), *cells, g.hp_left.text(), str(g.start))
     print_table(out, table)
+
+
+def league_rows(
+    stages: Sequence[Stage], policies: Sequence[str], results: Sequence[Sequence[Summary]]
+) -> list[Fought]:
+    """A league's games for the CSV files: each with its encounter, its pair (``a``, ``b``, in
+    the order the policies were named), the side A played and the policy that won."""
+    from ..analysis._csv import Fought
+    from ..analysis._league import games_of
+
+    rows = []
+    for stage, summaries in zip(stages, results, strict=True):
+        one, two = stage.spec.sides
+        for game, summary in zip(
+            games_of(stage.spec, stage.name, policies, summaries), summaries, strict=True
+        ):
+            won = None if game.winner is None else ("A" if game.winner == game.a else "B")
+            context = {
+                "encounter": stage.path,
+                "a": game.a,
+                "b": game.b,
+                "a_side": two if game.swapped else one,
+                "won": won,
+            }
+            rows.append(Fought(context, stage.spec, summary))
+    return rows
+
+
+def sweep_rows(
+    encounter: Path, key: str, fought: Sequence[tuple[object, int, Summary]]
+) -> list[Fought]:
+    """A sweep's fights for the CSV files, value by value in the order fought, each value's
+    in seed order: each with the key and its value (the encounter as that value makes it)."""
+    from ..analysis._csv import Fought
+    from ..analysis._sweep import check, read_data, vary
+
+    data = read_data(encounter)
+    order: dict[object, int] = {}
+    specs: dict[object, EncounterSpec] = {}
+    for value, _, _ in fought:
+        if value not in order:
+            order[value] = len(order)
+            specs[value] = check(vary(data, key, value), f"{encounter} with {key}={value}")  # type: ignore[arg-type]
+    rows = sorted(fought, key=lambda row: (order[row[0]], row[1]))
+    return [
+        Fought({"encounter": str(encounter), "key": key, "value": value}, specs[value], summary)
+        for value, _, summary in rows
+    ]
