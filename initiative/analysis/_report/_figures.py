@@ -45,19 +45,17 @@ def shown_rounds(curves: list[dict[str, Any]]) -> int:
     return last
 
 
-def _round_chart(
-    curves: list[dict[str, Any]],
-    colours: dict[str, str],
+def round_chart(
+    lines: list[tuple[dict[str, Any], str, str, str]],
     what: str,
     y_title: str,
     last: int,
-    prefix: str,
 ) -> str:
-    """A line per side of ``what`` (``hp`` or ``damage``) by round, with its 95% band; each
-    point tied to its JSON field."""
+    """A line of ``what`` (``hp`` or ``damage``) by round with its 95% band for each of
+    ``lines``: ``(curve, colour, name, JSON key of the curve)``; each point tied to its field."""
     left, right, top, bottom = 80, W - 24, 20, 250
     top_value = 1.0
-    for c in curves:
+    for c, _, _, _ in lines:
         for r in c["rounds"][:last]:
             m = r[what]
             top_value = max(top_value, m["mean"], (m["ci95"] or [0, 0])[1])
@@ -67,31 +65,28 @@ def _round_chart(
     parts = [y_axis(scale_y, left, y_title, y_values, grid_right=right)]
     x_values = [v for v in ticks(1, max(last, 2), 10) if v == int(v)]
     parts.append(x_axis(scale_x, bottom, "round", x_values, tick_text, grid_top=top))
-    for k, c in enumerate(curves):
-        colour = colours.get(c["side"], "#777")
+    for c, colour, name, base in lines:
         rows = c["rounds"][:last]
-        band_top = [
-            (scale_x(r["round"]), scale_y((r[what]["ci95"] or [r[what]["mean"]] * 2)[1]))
-            for r in rows
-        ]
-        band_low = [
-            (scale_x(r["round"]), scale_y((r[what]["ci95"] or [r[what]["mean"]] * 2)[0]))
-            for r in reversed(rows)
-        ]
-        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in band_top + band_low)
+
+        def band(r: dict[str, Any], end: int) -> float:
+            m = r[what]
+            return float(scale_y(m["ci95"][end] if m["ci95"] else m["mean"]))
+
+        edge = [(scale_x(r["round"]), band(r, 1)) for r in rows]
+        edge += [(scale_x(r["round"]), band(r, 0)) for r in reversed(rows)]
+        path = " ".join(f"{x:.1f},{y:.1f}" for x, y in edge)
         parts.append(f'<polygon class="ci-band" points="{path}" fill="{colour}"/>')
         line = " ".join(f"{scale_x(r['round']):.1f},{scale_y(r[what]['mean']):.1f}" for r in rows)
         parts.append(f'<polyline class="curve" points="{line}" stroke="{colour}"/>')
         for i, r in enumerate(rows):
-            key = f"{prefix}curves.{k}.rounds.{i}.{what}.mean"
             value = r[what]["mean"]
             parts.append(
-                f'<circle class="point round-point" data-key="{esc(key)}"'
+                f'<circle class="point round-point" data-key="{esc(f"{base}.rounds.{i}.{what}.mean")}"'
                 f' data-value="{esc(json.dumps(value))}" cx="{scale_x(r["round"]):.1f}"'
                 f' cy="{scale_y(value):.1f}" r="3" fill="{colour}">'
-                f"<title>{esc(c['side'])}, round {r['round']}: {value:.1f}</title></circle>"
+                f"<title>{esc(name)}, round {r['round']}: {value:.1f}</title></circle>"
             )
-    return svg(bottom + 46, "".join(parts), f"{y_title} by round, per side")
+    return svg(bottom + 46, "".join(parts), f"{y_title} by round")
 
 
 def figure_sections(
@@ -111,8 +106,12 @@ def _curves_section(data: dict[str, Any], colours: dict[str, str], prefix: str) 
     last = shown_rounds(curves)
     if last == 0:
         return ""
-    hp = _round_chart(curves, colours, "hp", "hit points at the round's end", last, prefix)
-    damage = _round_chart(curves, colours, "damage", "damage dealt in the round", last, prefix)
+    lines = [
+        (c, colours.get(c["side"], "#777"), c["side"], f"{prefix}curves.{k}")
+        for k, c in enumerate(curves)
+    ]
+    hp = round_chart(lines, "hp", "hit points at the round's end", last)
+    damage = round_chart(lines, "damage", "damage dealt in the round", last)
     items = [(colours.get(c["side"], "#777"), "line", c["side"]) for c in curves]
     longest = len(curves[0]["rounds"])
     cut = (
