@@ -81,7 +81,7 @@ def _wins_section(data: dict[str, Any], colours: dict[str, str]) -> str:
     for i, v in enumerate(variants):
         cells = [
             swatch(_variant_colour(i)) + esc(v["label"]),
-            esc(v["encounter"]),
+            f'<span title="{esc(v["encounter"])}">{esc(Path(v["encounter"]).name)}</span>',
         ]
         for j, s in enumerate(v["sides"]):
             cells += [
