@@ -102,6 +102,9 @@ class FightStats:
         self.curves = Curves(encounter)
         """Each side's hit points and damage dealt by round."""
         self._weapons = {c.id: c.weapons for c in encounter.combatants}
+        self._weapon_names = {c.id: {w.name for w in c.weapons} for c in encounter.combatants}
+        self._kinds: dict[tuple[str, str], str] = {}
+        """The kind of each attacker's ``detail`` that names one of its weapons, once found."""
         self._weapon: dict[int, tuple[str, str]] = {}
         """Who declared each ``ActionDeclared`` that names a weapon, and the weapon."""
 
@@ -124,7 +127,14 @@ class FightStats:
                     self._weapon[event.seq] = (who, weapon)
             case AttackResolved(who=who, hit=hit, detail=detail):
                 if who in self.records:
-                    kind = attack_kind(self._weapons[who], detail, self._declared(event.cause, who))
+                    kind = self._kinds.get((who, detail))
+                    if kind is None:
+                        kind = attack_kind(self._weapons[who], detail, None)
+                        if kind in self._weapon_names[who]:  # else it may be the action's
+                            self._kinds[who, detail] = kind
+                        else:
+                            declared = self._declared(event.cause, who)
+                            kind = attack_kind(self._weapons[who], detail, declared)
                     tally = self.records[who].attacks.setdefault(kind, [0, 0])
                     tally[0 if hit else 1] += 1
             case DamageDealt(who=who, amount=amount, hp=hp, source=source):

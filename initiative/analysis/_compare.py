@@ -116,9 +116,9 @@ class PairedRate:
         a, b, c, d = self.both, self.second_only, self.first_only, self.neither
         # The table of (second, first): a both, b second only, c first only, d neither.
         rows = (a + b) * (c + d) * (a + c) * (b + d)
-        cross = a * d - b * c
+        cross = float(a * d - b * c)
         if cross > 0:
-            cross = max(cross - n / 2, 0)
+            cross = max(cross - n / 2, 0.0)
         phi = cross / math.sqrt(rows) if rows else 0.0
         diff = p2 - p1
         low = diff - math.sqrt(

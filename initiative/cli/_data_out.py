@@ -108,7 +108,7 @@ def league_rows(
             games_of(stage.spec, stage.name, policies, summaries), summaries, strict=True
         ):
             won = None if game.winner is None else ("A" if game.winner == game.a else "B")
-            context = {
+            context: dict[str, object] = {
                 "encounter": stage.path,
                 "a": game.a,
                 "b": game.b,
