@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from ..analysis._csv import Fought
 
 from ._app import UsageProblem, app, err, out, parse_policies
-from ._data_out import CSV, CSV_COMBATANTS, check_csv, print_groups, write_csv
+from ._data_out import CSV, CSV_COMBATANTS, check_csv, print_attacks, print_groups, write_csv
 from ._output import print_json, print_table, rounded
 
 RUNS = Annotated[int, typer.Option("--runs", "-n", help="How many encounters (seeds) to fight.")]
@@ -390,6 +390,7 @@ def batch(
     _print_outcomes(ended, spec)
     _print_combatants(fighters)
     print_groups(spec, results)
+    print_attacks(spec, results)
     out.print(
         plain(
             "faults by policy: "

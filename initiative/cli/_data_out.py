@@ -139,3 +139,31 @@ def sweep_rows(
         Fought({"encounter": str(encounter), "key": key, "value": value}, specs[value], summary)
         for value, _, summary in rows
     ]
+
+
+def print_attacks(spec: EncounterSpec, results: Sequence[Summary]) -> None:
+    """The hit rates of ``batch``: per combatant and attack kind (its weapon), with Wilson's
+    interval."""
+    from rich.table import Table
+
+    from initiative.batch import attack_rates
+    from initiative.replays import plain
+
+    from ._output import print_table
+
+    rates = attack_rates(spec, results)
+    if not rates:
+        return
+    table = Table(title="hit rate per attack", header_style="bold")
+    for column in ("combatant", "kind", "hits", "rate", "95% CI"):
+        table.add_column(column, justify="left" if column in ("combatant", "kind") else "right")
+    for a in rates:
+        low, high = a.interval
+        table.add_row(
+            plain(a.combatant),
+            plain(a.kind),
+            f"{a.hits}/{a.attacks}",
+            f"{100 * a.rate:.1f}%",
+            f"{100 * low:.1f}-{100 * high:.1f}%",
+        )
+    print_table(out, table)
