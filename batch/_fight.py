@@ -105,8 +105,8 @@ class FightStats:
         self._weapon_names = {c.id: {w.name for w in c.weapons} for c in encounter.combatants}
         self._kinds: dict[tuple[str, str], str] = {}
         """The kind of each attacker's ``detail`` that names one of its weapons, once found."""
-        self._weapon: dict[int, tuple[str, str]] = {}
-        """Who declared each ``ActionDeclared`` that names a weapon, and the weapon."""
+        self._declared_at: dict[int, ActionDeclared] = {}
+        """Each ``ActionDeclared`` by its ``seq`` (for the weapon an attack test came from)."""
 
     def _credited(self, seq: int | None) -> str | None:
         while seq is not None:
@@ -120,11 +120,9 @@ class FightStats:
         if type(event) not in _COUNTED:  # most events: one lookup, not a match over classes
             return
         match event:
-            case ActionDeclared(who=who, action=action):
+            case ActionDeclared(who=who):
                 self._credit[event.seq] = who
-                weapon = getattr(action, "weapon", None)
-                if isinstance(weapon, str):
-                    self._weapon[event.seq] = (who, weapon)
+                self._declared_at[event.seq] = event
             case AttackResolved(who=who, hit=hit, detail=detail):
                 if who in self.records:
                     kind = self._kinds.get((who, detail))
@@ -186,9 +184,10 @@ class FightStats:
     def _declared(self, seq: int | None, who: str) -> str | None:
         """The weapon named by the action ``who`` declared that ``seq`` came from, if any."""
         while seq is not None:
-            if seq in self._weapon:
-                by, weapon = self._weapon[seq]
-                return weapon if by == who else None
+            declared = self._declared_at.get(seq)
+            if declared is not None:
+                weapon = getattr(declared.action, "weapon", None)
+                return weapon if declared.who == who and isinstance(weapon, str) else None
             seq = self._cause.get(seq)
         return None
 
