@@ -54,6 +54,30 @@ def cpu_rate(python: str, encounter: Path, runs: int, folder: str) -> float:
     return float(done.stdout)
 
 
+#: The same engine, the old ``batch/_fight.py`` (its ``fight_one`` and the reader of events it
+#: had) against this tree's, alternating in one process: what the new reading alone costs.
+AB = """
+import importlib.util, sys, time
+from initiative.batch import _fight as new
+from initiative.engine import load_encounter
+found = importlib.util.spec_from_file_location("old_fight", sys.argv[3])
+old = importlib.util.module_from_spec(found)
+sys.modules["old_fight"] = old
+found.loader.exec_module(old)
+spec = load_encounter(sys.argv[1])
+runs, repeat = int(sys.argv[2]), int(sys.argv[4])
+old.fight_one(spec, 0, {}); new.fight_one(spec, 0, {})
+best = {"old": 1e9, "new": 1e9}
+for _ in range(repeat):
+    for name, module in (("old", old), ("new", new)):
+        start = time.process_time()
+        for seed in range(1, runs + 1):
+            module.fight_one(spec, seed, {})
+        best[name] = min(best[name], time.process_time() - start)
+print(runs / best["old"], runs / best["new"])
+"""
+
+
 def load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -64,6 +88,12 @@ def main() -> None:
     parser.add_argument("--encounter", type=Path, default=ROOT / "examples/openings-skirmish.toml")
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--old-fight",
+        type=Path,
+        help="the older tree's batch/_fight.py: also its fight_one against this one's, in one"
+        " process on this tree's engine",
+    )
     args = parser.parse_args()
     pythons = {"this tree": sys.executable, "baseline": args.baseline_python}
     best = {(n, kind): 0.0 for n in pythons for kind in ("wall", "cpu")}
@@ -82,6 +112,14 @@ def main() -> None:
             print(f"{what}: {name} {value:,.1f} fights/s (best of {args.repeat} x {args.runs})")
         ratio = best["this tree", kind] / best["baseline", kind]
         print(f"{what}: this tree / baseline {ratio:.3f}")
+    if args.old_fight is not None:
+        command = [sys.executable, "-c", AB, str(args.encounter), str(args.runs)]
+        command += [str(args.old_fight), str(args.repeat)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        before, after = map(float, done.stdout.split())
+        print(f"fight_one, the old reader and the new on one engine: {before:,.1f} and")
+        print(f"  {after:,.1f} fights per CPU second; new / old {after / before:.3f}")
+        print(f"load at the end: {load()}")
 
 
 if __name__ == "__main__":
