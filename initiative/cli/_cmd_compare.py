@@ -318,4 +318,8 @@ def _print_pair(pair: PairDifference) -> None:
             *_mean_cells(c.taken),
         )
     print_table(out, who)
-    out.print(f"rounds, {b.label} less {a.label}: {' '.join(_mean_cells(pair.rounds)).strip()}")
+    mean, interval = _mean_cells(pair.rounds)
+    shown = f"{mean} ({interval})" if interval else mean
+    out.print(
+        f"rounds, {b.label} less {a.label}: {shown} (mean per-seed difference, 95% t interval)"
+    )
