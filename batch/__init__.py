@@ -15,6 +15,7 @@ See ``docs/batch.md`` ("The library").
 """
 
 from ._cluster import check_cluster as check_cluster
+from ._curves import Curves as Curves, attack_kind as attack_kind
 from ._duel import (
     ALPHA as ALPHA,
     Duel as Duel,
@@ -33,6 +34,12 @@ from ._fight import (
     log_name as log_name,
     policy_of as policy_of,
     rerun_command as rerun_command,
+)
+from ._figures import (
+    attack_rates as attack_rates,
+    figures_json as figures_json,
+    group_outcomes as group_outcomes,
+    round_curves as round_curves,
 )
 from ._stats import (
     CombatantStats as CombatantStats,

@@ -16,6 +16,7 @@ from initiative.engine import Fight, LogSink
 from initiative.events import (
     ActionDeclared,
     ActionRejected,
+    AttackResolved,
     CombatantDefeated,
     CombatantJoined,
     CombatantLeft,
@@ -29,6 +30,8 @@ from initiative.events import (
     RoundEnded,
     RoundStarted,
 )
+
+from ._curves import Curves, attack_kind
 
 
 class BatchError(InitiativeError):
@@ -58,6 +61,12 @@ class CombatantRecord:
     fell: int | None = None
     """The round it was defeated in; ``None`` if it never was."""
     side: str = ""
+    hp: int | None = None
+    """Its hit points at the end (0 once defeated; one who fled keeps his); ``None`` for a row
+    stored before it was kept, or one that never joined."""
+    attacks: dict[str, list[int]] = field(default_factory=dict)
+    """Its attack tests by kind (the weapon, see :func:`~initiative.batch.attack_kind`):
+    ``[hits, misses]``."""
 
 
 STALEMATE_ROUNDS = 10
@@ -90,6 +99,14 @@ class FightStats:
         self._hp: dict[str, tuple[int, bool]] = {}
         self._before: tuple[tuple[str, int, bool], ...] | None = None
         self._calm_since = 0
+        self.curves = Curves(encounter)
+        """Each side's hit points and damage dealt by round."""
+        self._weapons = {c.id: c.weapons for c in encounter.combatants}
+        self._weapon_names = {c.id: {w.name for w in c.weapons} for c in encounter.combatants}
+        self._kinds: dict[tuple[str, str], str] = {}
+        """The kind of each attacker's ``detail`` that names one of its weapons, once found."""
+        self._declared_at: dict[int, ActionDeclared] = {}
+        """Each ``ActionDeclared`` by its ``seq`` (for the weapon an attack test came from)."""
 
     def _credited(self, seq: int | None) -> str | None:
         while seq is not None:
@@ -105,12 +122,26 @@ class FightStats:
         match event:
             case ActionDeclared(who=who):
                 self._credit[event.seq] = who
+                self._declared_at[event.seq] = event
+            case AttackResolved(who=who, hit=hit, detail=detail):
+                if who in self.records:
+                    kind = self._kinds.get((who, detail))
+                    if kind is None:
+                        kind = attack_kind(self._weapons[who], detail, None)
+                        if kind in self._weapon_names[who]:  # else it may be the action's
+                            self._kinds[who, detail] = kind
+                        else:
+                            declared = self._declared(event.cause, who)
+                            kind = attack_kind(self._weapons[who], detail, declared)
+                    tally = self.records[who].attacks.setdefault(kind, [0, 0])
+                    tally[0 if hit else 1] += 1
             case DamageDealt(who=who, amount=amount, hp=hp, source=source):
                 by = source if source is not None else self._credited(event.cause)
                 if by is not None:
                     self._credit[event.seq] = by
                     if by in self.records:
                         self.records[by].dealt += amount
+                        self.curves.dealt(self.records[by].side, self._round, amount)
                 if who in self.records:
                     self.records[who].taken += amount
                 self._hp[who] = (hp, self._hp.get(who, (hp, True))[1])
@@ -136,12 +167,29 @@ class FightStats:
                 if now != self._before:
                     self._calm_since = number
                 self._before = now
+                self.curves.standing(number, self._hp, self.records)
             case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
+                self.curves.standing(rounds, self._hp, self.records)
+                for who, (hp, _) in self._hp.items():
+                    if who in self.records:  # one who fled keeps his
+                        self.records[who].hp = (
+                            0 if self.records[who].fell is not None else max(0, hp)
+                        )
                 self.stalemate = reason.startswith("stalemate") or (
                     winner is None
                     and rounds >= self.max_rounds
                     and rounds - self._calm_since >= self.window
                 )
+
+    def _declared(self, seq: int | None, who: str) -> str | None:
+        """The weapon named by the action ``who`` declared that ``seq`` came from, if any."""
+        while seq is not None:
+            declared = self._declared_at.get(seq)
+            if declared is not None:
+                weapon = getattr(declared.action, "weapon", None)
+                return weapon if declared.who == who and isinstance(weapon, str) else None
+            seq = self._cause.get(seq)
+        return None
 
     def _print(self) -> tuple[tuple[str, int, bool], ...]:
         return tuple((who, hp, standing) for who, (hp, standing) in self._hp.items())
@@ -151,6 +199,7 @@ class FightStats:
 _COUNTED = frozenset(
     {
         ActionDeclared,
+        AttackResolved,
         DamageDealt,
         Healed,
         CombatantJoined,
@@ -184,6 +233,8 @@ class Summary:
     """Each combatant's record (empty for a row stored before they were kept)."""
     stalemate: bool = False
     """It ended undecided with nothing changing (see :class:`FightStats`)."""
+    curves: Curves | None = None
+    """Each side's hit points and damage dealt by round (``None`` for a stored row)."""
 
 
 def policy_of(encounter: EncounterSpec, chosen: dict[str, str]) -> dict[str, str]:
@@ -249,6 +300,7 @@ def fight_one(
         log=str(out) if out is not None else None,
         combatants=stats.records,
         stalemate=stats.stalemate,
+        curves=stats.curves,
     )
 
 

@@ -15,7 +15,10 @@ if TYPE_CHECKING:
     from initiative.batch import CombatantStats, Outcomes, ResultStore, Summary, Task
     from initiative.events import EncounterSpec
 
+    from ..analysis._csv import Fought
+
 from ._app import UsageProblem, app, err, out, parse_policies
+from ._data_out import CSV, CSV_COMBATANTS, check_csv, print_attacks, print_groups, write_csv
 from ._output import print_json, print_table, rounded
 
 RUNS = Annotated[int, typer.Option("--runs", "-n", help="How many encounters (seeds) to fight.")]
@@ -281,10 +284,14 @@ def batch(
     resume: RESUME = False,
     as_json: AS_JSON = False,
     report: REPORT = None,
+    csv: CSV = None,
+    csv_combatants: CSV_COMBATANTS = None,
 ) -> None:
     """Fight an encounter over many seeds: win rates with 95% intervals, rounds, damage and
-    policy faults per side; results optionally stored in SQLite."""
+    policy faults per side, hit points and damage by round, group outcomes, hit rates per
+    attack; results optionally stored in SQLite or written as CSV."""
     check_report(report)
+    check_csv(csv, csv_combatants)
     _start_worker_server(jobs, cluster)
     from initiative.batch import (
         Task,
@@ -292,11 +299,14 @@ def batch(
         combatant_stats,
         combatants_json,
         faults_by_policy,
+        figures_json,
         outcomes,
         rerun_command,
         side_stats,
     )
     from initiative.replays import plain
+
+    from ..analysis._csv import Fought
 
     chosen = parse_policies(policy)
     spec = _check(encounter, runs, jobs, chosen, seed_start)
@@ -321,6 +331,8 @@ def batch(
     fighters = combatant_stats(spec, results)
     draws = ended.stalemates + ended.undecided
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
+    rows = [Fought({"encounter": str(encounter)}, spec, r) for r in results]
+    write_csv(csv, csv_combatants, rows)
     if as_json or report is not None:
         data: dict[str, object] = {
             "command": "batch",
@@ -345,6 +357,7 @@ def batch(
             "no_winner": draws,
             **_outcomes_json(ended, spec),
             "combatants": combatants_json(fighters),
+            **figures_json(spec, results),
             "faults_by_policy": faults_by_policy(results),
             **_timing(clock, jobs, cluster),
             **_storage(saved, keep_logs),
@@ -377,6 +390,8 @@ def batch(
     print_table(out, table)
     _print_outcomes(ended, spec)
     _print_combatants(fighters)
+    print_groups(spec, results)
+    print_attacks(spec, results)
     out.print(
         plain(
             "faults by policy: "
@@ -387,6 +402,23 @@ def batch(
     _report_storage(saved, keep_logs, rerun)
     if report is not None:
         out.print(plain(f"report written to {report}"))
+
+
+def _duel_rows(
+    encounter: Path, spec: "EncounterSpec", a: str, b: str, results: "list[Summary]"
+) -> "list[Fought]":
+    """A duel's games for the CSV files: games alternate, A on the first side, then on the
+    second (as :func:`~initiative.batch.duel_tasks` orders them)."""
+    from ..analysis._csv import Fought
+
+    one, two = spec.sides
+    rows = []
+    for i, r in enumerate(results):
+        a_side = one if i % 2 == 0 else two
+        winner = None if r.winner is None else ("A" if r.winner == a_side else "B")
+        context = {"encounter": str(encounter), "a": a, "b": b, "a_side": a_side}
+        rows.append(Fought({**context, "won": winner}, spec, r))
+    return rows
 
 
 def _window(spec: "EncounterSpec") -> int:
@@ -532,11 +564,14 @@ def duel(
     resume: RESUME = False,
     as_json: AS_JSON = False,
     report: REPORT = None,
+    csv: CSV = None,
+    csv_combatants: CSV_COMBATANTS = None,
 ) -> None:
     """Pit two policies against each other: each of --runs seeds is fought twice, with the
     policies on one side and then on the other. Says which is better and how sure that is (an exact
     two-sided sign test over the seeds, paired: the two games of a seed share their dice)."""
     check_report(report)
+    check_csv(csv, csv_combatants)
     _start_worker_server(jobs, cluster)
     from initiative import engine
     from initiative.batch import (
@@ -586,6 +621,7 @@ def duel(
     ended = outcomes(results, spec.max_rounds)
     fighters = combatant_stats_by_policy(spec, results, [a, b])  # a row per policy played
     rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
+    write_csv(csv, csv_combatants, _duel_rows(encounter, spec, a, b, results))
     if as_json or report is not None:
         data: dict[str, object] = {
             "command": "duel",

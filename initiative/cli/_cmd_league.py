@@ -20,6 +20,7 @@ from ._cmd_batch import (
     check_report,
     write_report,
 )
+from ._data_out import CSV, CSV_COMBATANTS, check_csv, league_rows, write_csv
 from ._output import print_json, print_table, rounded
 
 if TYPE_CHECKING:
@@ -124,11 +125,14 @@ def league(
     timeout: TIMEOUT = None,
     as_json: AS_JSON = False,
     report: REPORT = None,
+    csv: CSV = None,
+    csv_combatants: CSV_COMBATANTS = None,
 ) -> None:
     """A round robin of policies: every pair plays every encounter on the same seeds, once on
     each side. Bradley-Terry ratings with 95% intervals, and each pair's wins, losses and
     undecided games with a paired sign test."""
     check_report(report)
+    check_csv(csv, csv_combatants)
     _start_worker_server(jobs, None)
     from ..analysis._league import LeagueError, league_of, plan_league
 
@@ -143,6 +147,7 @@ def league(
         raise UsageProblem(str(problem)) from None
     results, clock, run_ids = _fight(ctx, stages, names, jobs, timeout, db)
     played = league_of(stages, names, runs, seed_start, results)
+    write_csv(csv, csv_combatants, league_rows(stages, names, results))
     if as_json or report is not None:
         from ..analysis._report import league_page
 

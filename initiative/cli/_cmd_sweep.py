@@ -28,6 +28,7 @@ from ._cmd_batch import (
     check_report,
     write_report,
 )
+from ._data_out import CSV, CSV_COMBATANTS, check_csv, sweep_rows, write_csv
 from ._output import print_json, print_table, rounded
 
 if TYPE_CHECKING:
@@ -85,10 +86,13 @@ def sweep(
     timeout: TIMEOUT = None,
     as_json: AS_JSON = False,
     report: REPORT = None,
+    csv: CSV = None,
+    csv_combatants: CSV_COMBATANTS = None,
 ) -> None:
     """Vary one value of an encounter and report each side's win rate across the range, with
     95% intervals; with --target, find the value where a side's win rate crosses it."""
     check_report(report)
+    check_csv(csv, csv_combatants)
     start_worker_server(jobs, None)
     from ..analysis._sweep import Sweeper, parse_range, search, sweep as run_sweep, values_of
 
@@ -153,6 +157,7 @@ def sweep(
                 on_result=fights.done,
                 on_value=fights.probe,
             )
+    write_csv(csv, csv_combatants, sweep_rows(encounter, span.key, fights.fought))
     if target is None:
         _show_sweep(swept, span, fights, as_json, report)
     else:
@@ -284,6 +289,8 @@ class _Fights:
         self.run_ids: list[int] = []
         self.saved: ResultStore | None = None
         self.planned = 0
+        self.fought: list[tuple[Number, int, Summary]] = []
+        """Every fight as it finished: its value, its index among the value's, its summary."""
 
     def __enter__(self) -> _Fights:
         from initiative.replays import literal
@@ -349,6 +356,7 @@ class _Fights:
         with _whole():
             if self.saved is not None:
                 self.saved.add(index, summary)
+            self.fought.append((value, index, summary))
             self.clock.tick()
         self.progress.advance(self.bar, 1)
 

@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "_commands",
     "_cmd_debug",
     "_cmd_batch",
+    "_cmd_compare",
     "_cmd_league",
     "_cmd_sweep",
     "_cmd_serve",

@@ -64,17 +64,23 @@ def test_the_duel_of_seed_3_counted_by_hand() -> None:
     """tests/golden/openings-duel.seed3.jsonl, read line by line: tomas hits ilse for 11 (seq 58,
     round 1), 6 (130, round 3), 11 (198, round 5) and 9 (264, round 7: she is at -3, defeated
     at 265); ilse hits tomas for 6 (153), 7 (186) and 8 (221); the hound flees at seq 25
-    (round 1) without a blow. South wins in round 7."""
+    (round 1) without a blow. South wins in round 7. Ilse's rapier tests: 3 hits, 4 misses;
+    Tomas's longsword: 4 hits, 4 misses; Tomas ends with 22 - 21 = 1 hit point, the hound
+    (fled) with its 9."""
     log = read_log(GOLDEN / "openings-duel.seed3.jsonl")
     spec = log.events[0].encounter
     stats = records_of(log.events, spec)
     expected = {
         "ilse": CombatantRecord(
-            dealt=6 + 7 + 8, taken=11 + 6 + 11 + 9, kills=0, fell=7, side="north"
+            dealt=6 + 7 + 8, taken=11 + 6 + 11 + 9, kills=0, fell=7, side="north", hp=0,
+            attacks={"rapier": [3, 4]},
         ),
-        "tomas": CombatantRecord(dealt=11 + 6 + 11 + 9, taken=6 + 7 + 8, kills=1, side="south"),
-        "hound": CombatantRecord(side="south"),  # fled: never fell, so it survived
-    }
+        "tomas": CombatantRecord(
+            dealt=11 + 6 + 11 + 9, taken=6 + 7 + 8, kills=1, side="south", hp=1,
+            attacks={"longsword": [4, 4]},
+        ),
+        "hound": CombatantRecord(side="south", hp=9),  # fled: never fell, so it survived
+    }  # fmt: skip
     assert stats.records == expected
     assert not stats.stalemate
     # The batch worker reads the same fight, fought again from its seed, the same way.
@@ -121,8 +127,8 @@ def test_damage_without_a_source_is_credited_to_the_declared_action() -> None:
         EncounterEnded(seq=8, winner="north", reason="only north is left standing", rounds=1),
     ]
     stats = records_of(events, spec)
-    assert stats.records["ilse"] == CombatantRecord(dealt=6, kills=1, side="north")
-    assert stats.records["tomas"] == CombatantRecord(taken=6, fell=1, side="south")
+    assert stats.records["ilse"] == CombatantRecord(dealt=6, kills=1, side="north", hp=5)
+    assert stats.records["tomas"] == CombatantRecord(taken=6, fell=1, side="south", hp=0)
 
 
 # --- aggregates --------------------------------------------------------------------------------

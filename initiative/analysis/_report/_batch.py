@@ -24,6 +24,7 @@ from ._draw import (
     number,
     upper,
 )
+from ._figures import figure_sections
 from ._page import page, section, swatch, table
 
 if TYPE_CHECKING:
@@ -405,6 +406,7 @@ def batch_page(data: dict[str, Any], spec: EncounterSpec, results: Sequence[Summ
                 ident="wins",
             ),
             _rounds_section(data, fights, [(s, colours[s]) for s in spec.sides]),
+            figure_sections(data, {c.id: c.display for c in spec.combatants}, colours),
             _combatant_sections(data, spec, colours),
         ],
         footer=_footer(data),

@@ -60,6 +60,10 @@ def fmt(kind: str, value: Any) -> str:
             return f"{value:+.1f}"
         case "signed-range":
             return f"{value[0]:+.1f} to {value[1]:+.1f}"
+        case "pts":
+            return f"{100 * value:+.1f} pts"
+        case "pts-range":
+            return f"{100 * value[0]:+.1f} to {100 * value[1]:+.1f}"
         case "p":
             return f"{value:.3g}"
         case "list":
