@@ -16,7 +16,8 @@ seeds are silent the choices are plain and documented here and in ``docs/table.m
   ``RoundEnded``).
 - ``AddCombatant``: a new id, a side of the encounter, a point on the map that is free; it joins
   (``CombatantJoined``) and the ruleset's own hook for late arrivals places it in the initiative
-  (every bundled ruleset rolls its initiative and slots it into the order), so it acts from the
+  (every bundled ruleset rolls its initiative and slots it into the order as it stands, the
+  GM's reorders kept: see :func:`engine._initiative.roll_initiative`), so it acts from the
   next round on.
 - ``RemoveCombatant``: ``CombatantLeft`` with the reason; it no longer counts for any side.
 - ``MoveToken``: a point on the map that nobody else standing occupies (closer than
