@@ -8,7 +8,12 @@ from ._combatant import (
     combatant as combatant,
 )
 from ._conformance import Conformance as Conformance, check_policy as check_policy
-from ._gm_commands import GM_HELP as GM_HELP, is_gm as is_gm, parse_gm as parse_gm
+from ._gm_commands import (
+    GM_HELP as GM_HELP,
+    is_gm as is_gm,
+    parse_gm as parse_gm,
+    roster_text as roster_text,
+)
 from ._hosts import HOSTS as HOSTS
 from ._human import Human as Human
 from ._inline import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 from initiative.engine import Decision, View
 from initiative.events import Action, ActionRejected, Event, Override, visible
 
-from ._gm_commands import GM_HELP, is_gm, parse_gm
+from ._gm_commands import GM_HELP, is_gm, parse_gm, roster_text
 from ._policies import PolicyContext
 from ._screen import HELP, Names, parse_choice, present, render
 from ._terminal import Terminal, TimedOut, terminal
@@ -50,6 +50,10 @@ class Human:
         found = parse_gm(text)
         if found == "help":
             term.say(GM_HELP)
+            return None
+        if found == "who":
+            specs = self.names.specs.values()
+            term.say(roster_text((c.id, c.display, c.side) for c in specs))
             return None
         if isinstance(found, str):
             term.say(visible(found))

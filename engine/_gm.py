@@ -31,31 +31,47 @@ The map is the box around every starting position, :data:`MARGIN` metres wider o
 
 from __future__ import annotations
 
+import difflib
 import math
 from typing import TYPE_CHECKING
 
 import msgspec
 from initiative.events import (
+    MARKER_LIMIT,
+    NOTE_LIMIT,
     AddCombatant,
     AddCondition,
+    AddMarker,
     CombatantLeft,
+    CombatantReturned,
+    CombatantRevived,
     CombatantSpec,
     EndCondition,
+    GmNote,
     GmOverride,
+    GmRoll,
+    GmRolled,
     Healed,
     IllegalOverrideError,
     InitiativeError,
     InitiativeOrdered,
+    MarkerAdded,
+    MarkerRemoved,
     MoveToken,
     Override,
     Position,
     RemoveCombatant,
+    RemoveMarker,
     Reorder,
     SetHp,
+    Undo,
     convert_override,
 )
 
+from ._dice import Dice, parse_dice
 from ._geometry import distance
+from ._live import Undoable
+from ._rng import Rng
 
 if TYPE_CHECKING:
     from ._fight import Fight
@@ -83,8 +99,64 @@ def _point_problem(fight: Fight, where: Position, who: str | None) -> str | None
         return f"{where} is off the map ({x0:g}..{x1:g} by {y0:g}..{y1:g} m)"
     for c in fight.state.combatants.values():
         if c.id != who and c.standing and distance(c.position, where) < CLEARANCE:
-            return f"{where} is occupied by {c.id}"
+            return f"{where} is occupied by {name_of(fight, c.id)}"
     return None
+
+
+def name_of(fight: Fight, who: str) -> str:
+    """``who``'s display name (its id when it has none), as refusals and the table say it."""
+    spec = fight._specs.get(who)
+    return spec.display if spec is not None else who
+
+
+def find_combatant(fight: Fight, text: str) -> str:
+    """The id of the combatant ``text`` names: its id, or (case-insensitive) its id or its
+    name. Raises :class:`IllegalOverrideError` in one line: none matches (with "did you mean"),
+    or the name is two combatants' (naming both)."""
+    ids = list(fight.state.combatants)
+    if text in fight.state.combatants:
+        return text
+    folded = text.strip().casefold()
+    found = [k for k in ids if folded in (k.casefold(), name_of(fight, k).casefold())]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        both = ", ".join(f"{name_of(fight, k)} ({k})" for k in found)
+        raise IllegalOverrideError(f"{text!r} is {len(found)} combatants: {both}; use an id")
+    words = {k.casefold(): k for k in ids}
+    words.update({name_of(fight, k).casefold(): k for k in ids})
+    close = difflib.get_close_matches(folded, list(words), n=3, cutoff=0.6)
+    hint = dict.fromkeys(words[w] for w in close)
+    guess = " or ".join(f"{name_of(fight, k)} ({k})" for k in hint)
+    raise IllegalOverrideError(
+        f"no combatant {text!r}" + (f"; did you mean {guess}?" if guess else "; gm who lists them")
+    )
+
+
+def roster(fight: Fight) -> list[tuple[str, str, str, str]]:
+    """Every combatant in the fight: ``(id, name, side, how it stands)``, in initiative order
+    and then as they joined (what ``gm who`` lists)."""
+    state = fight.state
+    ids = [k for k in state.order if k in state.combatants]
+    ids += [k for k in state.combatants if k not in ids]
+    rows = []
+    for k in ids:
+        c = state.combatants[k]
+        how = "left" if c.left else "down" if c.defeated else "standing"
+        rows.append((k, name_of(fight, k), c.side, how))
+    return rows
+
+
+def condition_names(fight: Fight) -> list[str]:
+    """The conditions the ruleset declares, as the GM types them (``disarmed:WEAPON`` for one
+    that names something)."""
+    names = []
+    for kind in fight.ruleset.conditions:
+        fields = kind.__struct_fields__
+        if not kind.name:
+            continue  # (one whose wire form is free text, as thriller's special conditions)
+        names.append(kind.name + (kind.sep + fields[0].upper() if fields else ""))
+    return names
 
 
 def _present(fight: Fight, who: str) -> str | None:
@@ -93,14 +165,14 @@ def _present(fight: Fight, who: str) -> str | None:
     if c is None:
         return f"no combatant {who!r} in the fight"
     if c.left:
-        return f"{who} has left the fight"
+        return f"{name_of(fight, who)} has left the fight"
     return None
 
 
 def _standing(fight: Fight, who: str) -> str | None:
     problem = _present(fight, who)
     if problem is None and fight.state.combatants[who].defeated:
-        return f"{who} is down"
+        return f"{name_of(fight, who)} is down"
     return problem
 
 
@@ -110,11 +182,22 @@ def _new_spec(fight: Fight, o: AddCombatant) -> CombatantSpec | str:
         return "a new combatant needs an id"
     if o.id in fight.state.combatants or any(c.id == o.id for c in fight.encounter.combatants):
         return f"there is already a combatant {o.id!r}"
+    for label in dict.fromkeys(x for x in (o.id, o.name) if x is not None):
+        if not label.strip() or not label.isprintable():
+            return "a new combatant's name needs printable text"
+        clash = [
+            k
+            for k in fight.state.combatants
+            if label.casefold() in (k.casefold(), name_of(fight, k).casefold())
+        ]
+        if clash:
+            k = clash[0]
+            return f"{label!r} is already {name_of(fight, k)} ({k}): choose another name"
     if (o.like is None) == (o.combatant is None):
         return "a new combatant needs either like (an id) or a combatant table, not both"
     if o.like is not None:
         if o.like not in fight.state.combatants:
-            return f"no combatant {o.like!r} to copy"
+            return f"no combatant {o.like!r} to copy"  # (resolved by then: not reached)
         base = fight._specs[o.like]
         here = fight.state.combatants[o.like].position
     else:
@@ -187,32 +270,105 @@ def as_override(fight: Fight, obj: object) -> Override:
         raise IllegalOverrideError(f"not an override: {err}") from None
 
 
+def resolve(fight: Fight, o: Override) -> Override:
+    """``o`` as it is recorded: combatants named by their ids (a name or an id in any case is
+    accepted), a marker removed as it was put on, an ``Undo`` naming the override it undoes.
+    Raises :class:`IllegalOverrideError` in one line when a name matches none or several."""
+    changes: dict[str, object] = {}
+    for field in ("who", "before", "like"):
+        text = getattr(o, field, None)
+        if isinstance(text, str):
+            found = find_combatant(fight, text)
+            if found != text:
+                changes[field] = found
+    if changes:
+        o = msgspec.structs.replace(o, **changes)  # type: ignore[arg-type]
+    if isinstance(o, RemoveMarker):
+        held = fight.state.combatants[o.who].markers
+        same = [m for m in held if m.casefold() == o.text.strip().casefold()]
+        if same and same[0] != o.text:
+            o = msgspec.structs.replace(o, text=same[0])
+    if isinstance(o, AddMarker) and o.text != o.text.strip():
+        o = msgspec.structs.replace(o, text=o.text.strip())
+    if isinstance(o, Undo) and o.seq is None and fight.state.undo:
+        o = Undo(seq=fight.state.undo[-1].seq)
+    return o
+
+
 def check(fight: Fight, o: Override) -> str | None:
     """Why the GM cannot do ``o`` now (in words), or ``None`` when it can be done."""
     if fight.state.ended:
         return "the fight is over"
+    try:
+        o = resolve(fight, o)
+    except IllegalOverrideError as err:
+        return str(err)
     match o:
+        case AddMarker(who=who, text=text):
+            problem = _present(fight, who)
+            if problem is not None:
+                return problem
+            if not text or not text.isprintable():
+                return "a marker is a word or a short phrase of printable text"
+            if len(text) > MARKER_LIMIT:
+                return f"a marker has at most {MARKER_LIMIT} characters (this one has {len(text)})"
+            if any(m.casefold() == text.casefold() for m in fight.state.combatants[who].markers):
+                return f"{name_of(fight, who)} is marked {text!r} already"
+            return None
+        case RemoveMarker(who=who, text=text):
+            problem = _present(fight, who)
+            held = fight.state.combatants[who].markers if problem is None else ()
+            if problem is None and text not in held:
+                marks = ", ".join(repr(m) for m in held) or "none"
+                return f"{name_of(fight, who)} has no marker {text!r} (markers: {marks})"
+            return problem
+        case Undo(seq=seq):
+            stack = fight.state.undo
+            if not stack:
+                return "nothing to undo"
+            if seq != stack[-1].seq:
+                return f"only the last override not yet undone (#{stack[-1].seq}) can be undone"
+            return None
+        case GmRoll(expr=expr):
+            dice = gm_dice(expr)
+            return dice if isinstance(dice, str) else None
+        case GmNote(text=text):
+            if not text.strip() or not text.isprintable():
+                return "a note is a line of printable text"
+            if len(text) > NOTE_LIMIT:
+                return f"a note has at most {NOTE_LIMIT} characters (this one has {len(text)})"
+            return None
         case SetHp(who=who, hp=hp):
             problem = _standing(fight, who)
             if problem is None and hp > fight.state.combatants[who].max_hp:
                 most = fight.state.combatants[who].max_hp
-                return f"{who} has at most {most} hit points"
+                return f"{name_of(fight, who)} has at most {most} hit points"
             return problem
         case AddCondition(who=who, condition=condition, rounds=rounds):
             problem = _standing(fight, who)
             if problem is not None:
                 return problem
             if fight.rules.parse_condition(condition) is None:
-                return f"the {fight.ruleset.name} ruleset has no condition {condition!r}"
+                known = condition_names(fight)
+                if not known:
+                    return (
+                        f"the {fight.ruleset.name} ruleset declares no conditions;"
+                        f" a GM marker (gm mark) says {condition!r} instead"
+                    )
+                return (
+                    f"the {fight.ruleset.name} ruleset has no condition {condition!r}"
+                    f" (conditions: {', '.join(known)})"
+                )
             if condition in fight.state.combatants[who].conditions:
-                return f"{who} is {condition} already"
+                return f"{name_of(fight, who)} is {condition} already"
             if rounds is not None and rounds < 1:
                 return "rounds must be 1 or more (or null: until it is ended)"
             return None
         case EndCondition(who=who, condition=condition):
             problem = _present(fight, who)
             if problem is None and condition not in fight.state.combatants[who].conditions:
-                return f"{who} is not {condition}"
+                held = ", ".join(fight.state.combatants[who].conditions) or "none"
+                return f"{name_of(fight, who)} is not {condition} (conditions: {held})"
             return problem
         case AddCombatant():
             spec = _new_spec(fight, o)
@@ -227,9 +383,9 @@ def check(fight: Fight, o: Override) -> str | None:
             return _standing(fight, who) or _point_problem(fight, to, who)
         case Reorder(who=who, before=before):
             if who not in fight.state.order:
-                return f"{who} is not in the initiative order"
+                return f"{name_of(fight, who)} is not in the initiative order"
             if before is not None and before not in fight.state.order:
-                return f"{before} is not in the initiative order"
+                return f"{name_of(fight, before)} is not in the initiative order"
             if before == who:
                 return "a combatant cannot go before itself"
             return None
@@ -238,9 +394,33 @@ def check(fight: Fight, o: Override) -> str | None:
 
 def perform(fight: Fight, o: Override, granted: int | None) -> Drive:
     """Record ``o`` (checked) and what it does, caused by it; its ``GmOverride`` seq."""
+    o = resolve(fight, o)
+    undone = fight.state.undo[-1] if isinstance(o, Undo) else None
     seq = fight.emit(GmOverride(override=o), cause=granted)  # type: ignore[arg-type]
     with fight.caused_by(seq):
         match o:
+            case Undo():
+                assert undone is not None
+                _undo(fight, undone)
+            case AddMarker(who=who, text=text):
+                fight.emit(MarkerAdded(who=who, text=text))
+            case RemoveMarker(who=who, text=text):
+                fight.emit(MarkerRemoved(who=who, text=text))
+            case GmRoll(expr=expr, secret=secret):
+                dice = gm_dice(expr)
+                assert isinstance(dice, Dice)
+                faces, total = dice.roll(Rng(fight.seed, f"gm/{seq}"))
+                fight.emit(
+                    GmRolled(
+                        expr=str(dice),
+                        dice=faces,
+                        modifier=dice.modifier,
+                        total=total,
+                        gm_only=secret,
+                    )
+                )
+            case GmNote():
+                pass  # the note is the GmOverride's own
             case SetHp(who=who, hp=hp):
                 now = fight.get(who).hp
                 if hp < now:
@@ -263,12 +443,81 @@ def perform(fight: Fight, o: Override, granted: int | None) -> Drive:
             case MoveToken(who=who, to=to):
                 fight.move(who, Position(round(to.x, 2), round(to.y, 2)))
             case Reorder(who=who, before=before):
-                order = [k for k in fight.state.order if k != who]
-                at = len(order) if before is None else order.index(before)
-                order.insert(at, who)
-                fight.emit(InitiativeOrdered(order=tuple(order)))
-                _reorder_rest_of_round(fight, order)
+                _reorder(fight, who, before)
     return seq
+
+
+def _reorder(fight: Fight, who: str, before: str | None) -> None:
+    order = [k for k in fight.state.order if k != who]
+    at = order.index(before) if before in order else len(order)
+    order.insert(at, who)
+    fight.emit(InitiativeOrdered(order=tuple(order)))
+    _reorder_rest_of_round(fight, order)
+
+
+DICE_LIMIT = 40
+"""The longest dice expression the GM may roll, in characters."""
+
+
+def gm_dice(expr: str) -> Dice | str:
+    """The dice the GM asked for, or why they cannot be rolled (in one line)."""
+    if len(expr) > DICE_LIMIT or not expr.isprintable():
+        return f"not a dice expression: {expr[:DICE_LIMIT]!r}... (e.g. 2d6+1)"
+    try:
+        dice = parse_dice(expr)
+    except InitiativeError as err:
+        return str(err)
+    if dice.sides == 0:
+        return f"no dice in {expr!r} (e.g. 2d6+1)"
+    if abs(dice.modifier) > 1000:
+        return f"a modifier of at most 1000 (not {dice.modifier}) in {expr!r}"
+    return dice
+
+
+def _undo(fight: Fight, undone: Undoable) -> None:
+    """The compensating events for ``undone``: what it changed, changed back as far as it
+    still stands (what happened since is kept)."""
+    o, before = undone.override, undone.before
+    state = fight.state
+    match o:
+        case SetHp(who=who, hp=hp) if isinstance(before, int):
+            c = state.combatants[who]
+            if c.left or (c.defeated and hp > 0):
+                return  # gone, or downed since by the fight: the GM's change no longer counts
+            new = min(c.max_hp, c.hp + before - hp)
+            if new > c.hp:
+                fight.emit(Healed(who=who, amount=new - c.hp, hp=new))
+                if c.defeated and new > 0:
+                    fight.emit(CombatantRevived(who=who))
+            elif new < c.hp:
+                fight.damage(who, c.hp - new, source="gm")
+        case AddCondition(who=who, condition=condition):
+            fight.remove_condition(who, condition)
+        case EndCondition(who=who, condition=condition):
+            if condition not in state.combatants[who].conditions:
+                until = "" if not isinstance(before, int) else f"end of round {before}"
+                fight.add_condition(who, condition, until)
+        case AddCombatant(id=new):
+            if not state.combatants[new].left:
+                fight.emit(CombatantLeft(who=new, reason="undone"))
+        case RemoveCombatant(who=who):
+            if state.combatants[who].left:
+                fight.emit(CombatantReturned(who=who))
+                if who not in state.order:  # (a ruleset dropped it from the order meanwhile)
+                    fight.roll_initiative([who], insert=True)
+        case MoveToken(who=who) if isinstance(before, Position):
+            if state.combatants[who].standing:
+                back = before if _point_problem(fight, before, who) is None else None
+                fight.move(who, back or _beside(fight, before))
+        case Reorder(who=who):
+            if who in state.order:
+                _reorder(fight, who, before if isinstance(before, str) else None)
+        case AddMarker(who=who, text=text):
+            if text in state.combatants[who].markers:
+                fight.emit(MarkerRemoved(who=who, text=text))
+        case RemoveMarker(who=who, text=text):
+            if text not in state.combatants[who].markers:
+                fight.emit(MarkerAdded(who=who, text=text))
 
 
 def _reorder_rest_of_round(fight: Fight, order: list[str]) -> None:

@@ -30,6 +30,8 @@ from initiative.events import (
     CombatantDefeated,
     CombatantJoined,
     CombatantLeft,
+    CombatantReturned,
+    CombatantRevived,
     ConditionAdded,
     ConditionRemoved,
     DamageDealt,
@@ -40,13 +42,17 @@ from initiative.events import (
     EndTurn,
     Event,
     GmOverride,
+    GmRolled,
     Healed,
     InitiativeError,
     InitiativeOrdered,
     InitiativeRolled,
+    MarkerAdded,
+    MarkerRemoved,
     Moved,
     OpeningClosed,
     OpeningOpened,
+    Override,
     Position,
     PriorityGranted,
     PriorityPassed,
@@ -58,7 +64,7 @@ from initiative.events import (
     TurnStarted,
 )
 
-from ._gm_words import gm_line
+from ._gm_words import gm_line, rolled_words
 from ._literal import literal
 from ._words import (
     action_words,
@@ -149,6 +155,7 @@ class TableNarrator:
         self.ruleset: type[Ruleset] | None = None
         """The ruleset the log names, whose units word its actions (``None``: not installed)."""
         self.names: dict[str, str] = {}
+        self.gm_done: dict[int, Override] = {}
         self.weapon: dict[str, str] = {}
         self.open: list[_Sentence] = []
         self.acted = False
@@ -399,6 +406,16 @@ class TableNarrator:
                 return f"{n(who)} {how}"
             case GmOverride():
                 return gm_line(self, event)
+            case GmRolled():
+                return rolled_words(event)
+            case MarkerAdded(who=who, text=text):
+                return f"{n(who)} is marked {literal(text)}"
+            case MarkerRemoved(who=who, text=text):
+                return f"{n(who)} is no longer marked {literal(text)}"
+            case CombatantReturned(who=who):
+                return f"{n(who)} is back in the fight"
+            case CombatantRevived(who=who):
+                return f"{n(who)} stands again"
             case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
                 rounds_text = f"{rounds} round{'s' if rounds != 1 else ''}"
                 if winner:

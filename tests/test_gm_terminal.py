@@ -53,8 +53,8 @@ def test_the_gm_steps_in_from_the_human_prompt(tmp_path: Path) -> None:
         if program.status is None:
             program.kill()
     screen = program.screen
-    assert "gm order ID before OTHER | last" in screen
-    assert "The GM cannot do that: the openings ruleset has no condition 'stunned'" in screen
+    assert "gm order WHO before OTHER | last" in screen
+    assert "The GM cannot do that: the openings ruleset declares no conditions" in screen
     for said in (
         "The GM sets bo's hit points to 7.",
         "The GM brings in dax, like cur.",
@@ -106,7 +106,7 @@ def test_join_as_the_gm_sends_typed_commands_as_gm_frames(tmp_path: Path) -> Non
             wait_for(program, "the GM of Yard duel")
             seat.next("priority")  # ana decides: the fight waits at a decision point
             program.type("gm add-condition bo stunned")
-            wait_for(program, "The GM cannot do that: the openings ruleset has no condition")
+            wait_for(program, "The GM cannot do that: the openings ruleset declares no conditions")
             program.type("gm hp bo 0")
             wait_for(program, "The GM sets bo's hit points to 0.")
             program.type("gm hp cur 0")

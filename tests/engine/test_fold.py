@@ -19,6 +19,8 @@ from initiative.events import (
     CombatantDefeated,
     CombatantJoined,
     CombatantLeft,
+    CombatantReturned,
+    CombatantRevived,
     ConditionAdded,
     ConditionRemoved,
     CounterChanged,
@@ -31,6 +33,8 @@ from initiative.events import (
     InitiativeOrdered,
     InitiativeRolled,
     InsertedTurnEnded,
+    MarkerAdded,
+    MarkerRemoved,
     Moved,
     OpeningClosed,
     OpeningOpened,
@@ -102,6 +106,10 @@ EVENTS = {
     ),
     CombatantDefeated: st.builds(CombatantDefeated, who=who),
     CombatantLeft: st.builds(CombatantLeft, who=who),
+    CombatantReturned: st.builds(CombatantReturned, who=who),
+    CombatantRevived: st.builds(CombatantRevived, who=who),
+    MarkerAdded: st.builds(MarkerAdded, who=who, text=st.sampled_from(("blessed", "the key"))),
+    MarkerRemoved: st.builds(MarkerRemoved, who=who, text=st.sampled_from(("blessed", "x"))),
     StateDigested: st.builds(StateDigested, round=st.just(1), digest=st.just("")),
     EncounterEnded: st.builds(
         EncounterEnded, winner=st.none() | st.just("x"), reason=st.just("r"), rounds=st.just(1)
