@@ -125,7 +125,7 @@ def find_combatant(fight: Fight, text: str) -> str:
         raise IllegalOverrideError(f"{text!r} is {len(found)} combatants: {both}; use an id")
     words = {k.casefold(): k for k in ids}
     words.update({name_of(fight, k).casefold(): k for k in ids})
-    close = difflib.get_close_matches(folded, list(words), n=3, cutoff=0.6)
+    close = difflib.get_close_matches(folded, list(words), n=3, cutoff=0.75)
     hint = dict.fromkeys(words[w] for w in close)
     guess = " or ".join(f"{name_of(fight, k)} ({k})" for k in hint)
     raise IllegalOverrideError(
@@ -182,17 +182,6 @@ def _new_spec(fight: Fight, o: AddCombatant) -> CombatantSpec | str:
         return "a new combatant needs an id"
     if o.id in fight.state.combatants or any(c.id == o.id for c in fight.encounter.combatants):
         return f"there is already a combatant {o.id!r}"
-    for label in dict.fromkeys(x for x in (o.id, o.name) if x is not None):
-        if not label.strip() or not label.isprintable():
-            return "a new combatant's name needs printable text"
-        clash = [
-            k
-            for k in fight.state.combatants
-            if label.casefold() in (k.casefold(), name_of(fight, k).casefold())
-        ]
-        if clash:
-            k = clash[0]
-            return f"{label!r} is already {name_of(fight, k)} ({k}): choose another name"
     if (o.like is None) == (o.combatant is None):
         return "a new combatant needs either like (an id) or a combatant table, not both"
     if o.like is not None:
@@ -226,6 +215,17 @@ def _new_spec(fight: Fight, o: AddCombatant) -> CombatantSpec | str:
         initiative_roll=None,
         surprised=False,
     )
+    for label in dict.fromkeys((spec.id, spec.display)):
+        if not label.strip() or not label.isprintable():
+            return "a new combatant's name needs printable text"
+        clash = [
+            k
+            for k in fight.state.combatants
+            if label.casefold() in (k.casefold(), name_of(fight, k).casefold())
+        ]
+        if clash:
+            k = clash[0]
+            return f"{label!r} is already {name_of(fight, k)} ({k}): choose another name"
     try:
         fight.ruleset.check_combatant(spec, name="the new combatant")
     except Exception as err:  # the ruleset's own words on what is wrong with the table
@@ -282,7 +282,7 @@ def resolve(fight: Fight, o: Override) -> Override:
             if found != text:
                 changes[field] = found
     if changes:
-        o = msgspec.structs.replace(o, **changes)  # type: ignore[arg-type]
+        o = msgspec.structs.replace(o, **changes)
     if isinstance(o, RemoveMarker):
         held = fight.state.combatants[o.who].markers
         same = [m for m in held if m.casefold() == o.text.strip().casefold()]
@@ -367,8 +367,8 @@ def check(fight: Fight, o: Override) -> str | None:
         case EndCondition(who=who, condition=condition):
             problem = _present(fight, who)
             if problem is None and condition not in fight.state.combatants[who].conditions:
-                held = ", ".join(fight.state.combatants[who].conditions) or "none"
-                return f"{name_of(fight, who)} is not {condition} (conditions: {held})"
+                has = ", ".join(fight.state.combatants[who].conditions) or "none"
+                return f"{name_of(fight, who)} is not {condition} (conditions: {has})"
             return problem
         case AddCombatant():
             spec = _new_spec(fight, o)

@@ -6,7 +6,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from initiative.events import parse_log
+import pytest
+from cli_support import run as cli
+from initiative.actors import parse_gm, roster_text
+from initiative.engine import state_to_builtins
+from initiative.events import (
+    MARKER_LIMIT,
+    AddMarker,
+    GmRolled,
+    IllegalOverrideError,
+    Position,
+    SetHp,
+    gm_only,
+    parse_log,
+)
 from initiative.replays import verify_log
 
 import initiative
@@ -19,6 +32,11 @@ def verifies(step: initiative.SteppedFight) -> None:
     result = verify_log(parse_log(b"".join(step.lines), name="gm.jsonl"))
     assert result.divergence is None and result.events == len(step.lines)
     assert result.complete == step.over
+
+
+def finish(step: initiative.SteppedFight) -> None:
+    while not step.over:
+        step.send(step.offers[0].action)
 
 
 def end_turns(step: initiative.SteppedFight, until_round: int) -> None:
@@ -63,3 +81,240 @@ def test_a_rulesets_own_joiner_keeps_the_gms_reorder():
     end_turns(step, 4)
     assert step.state.order == ("orc", "goblin-3", "wilhelm", "gertrude", "goblin-1", "goblin-2")
     verifies(step)
+
+
+# --- 2. undo ------------------------------------------------------------------------------------
+
+
+def skirmish() -> initiative.SteppedFight:
+    return initiative.step(EXAMPLES / "openings-skirmish.toml", seed=7)
+
+
+def kinds(step: initiative.SteppedFight, seq: int) -> list[str]:
+    """The types of the events ``seq`` caused (the override's own effects or its undoing)."""
+    return [type(e).__name__ for e in step.events if e.cause == seq]
+
+
+def test_undo_reverts_the_last_override_with_compensating_events():
+    """Each undo takes back the last override not yet undone, by new events caused by it (the
+    log keeps the override and its undoing); the state is as before; the log verifies."""
+    step = skirmish()
+    start = step.state
+    done = [
+        step.override({"type": "SetHp", "who": "boss", "hp": 5}),
+        step.override({"type": "MoveToken", "who": "wren", "to": [-6, 4]}),
+        step.override({"type": "Reorder", "who": "boss", "before": "goblin-2"}),
+        step.override({"type": "AddMarker", "who": "wren", "text": "blessed"}),
+    ]
+    assert step.state.combatants["wren"].markers == ("blessed",)
+    undos = [step.override({"type": "Undo"}) for _ in range(4)]
+    assert [step.events[u].override.seq for u in undos] == done[::-1]
+    assert [kinds(step, u) for u in undos] == [
+        ["MarkerRemoved"],
+        ["InitiativeOrdered"],
+        ["Moved"],
+        ["Healed"],
+    ]
+    now = step.state
+    assert now.order == start.order
+    assert now.combatants == start.combatants
+    verifies(step)
+
+
+def test_an_undo_with_nothing_to_undo_is_refused_in_one_line():
+    """Issue 34: "an undo with nothing to undo" is one line; nothing is recorded."""
+    step = skirmish()
+    before = list(step.lines)
+    with pytest.raises(IllegalOverrideError, match=r"^nothing to undo$"):
+        step.override({"type": "Undo"})
+    step.override({"type": "GmNote", "text": "a note is not undone"})
+    with pytest.raises(IllegalOverrideError, match=r"^nothing to undo$"):
+        step.override({"type": "Undo"})
+    assert step.lines[: len(before)] == before
+
+
+def test_undo_brings_back_one_the_gm_downed_or_removed():
+    """A SetHp that downed a combatant, and a removal, are undone: it stands again."""
+    step = skirmish()
+    step.override({"type": "SetHp", "who": "goblin-1", "hp": 0})
+    assert step.state.combatants["goblin-1"].defeated
+    undo = step.override({"type": "Undo"})
+    assert kinds(step, undo) == ["Healed", "CombatantRevived"]
+    assert step.state.combatants["goblin-1"].standing
+    step.override({"type": "RemoveCombatant", "who": "wren", "reason": "fled"})
+    undo = step.override({"type": "Undo"})
+    assert kinds(step, undo) == ["CombatantReturned"]
+    assert step.state.combatants["wren"].standing
+    end_turns(step, 2)
+    taken = [e.who for e in step.events if type(e).__name__ == "TurnStarted" and e.round == 1]
+    assert {"goblin-1", "wren"} <= set(taken)
+    verifies(step)
+
+
+def test_undo_of_a_joiner_takes_it_away_and_replay_tells_what_was_undone(tmp_path):
+    """An AddCombatant undone: the newcomer leaves ("undone"); replay names what was undone."""
+    step = skirmish()
+    joined = step.override(
+        {"type": "AddCombatant", "id": "goblin7", "like": "goblin-5", "name": "Goblin 7"}
+    )
+    undo = step.override({"type": "Undo"})
+    assert kinds(step, undo) == ["CombatantLeft"]
+    finish(step)
+    verifies(step)
+    log = tmp_path / "undo.jsonl"
+    log.write_bytes(b"".join(step.lines))
+    done = cli("replay", str(log))
+    assert done.returncode == 0, done.stderr
+    told = " ".join(done.stdout.split())
+    assert f"The GM undoes #{joined}: brings in Goblin 7, like Goblin 5." in told
+    assert "Goblin 7 leaves the fight (undone)" in told
+
+
+# --- 3. names -----------------------------------------------------------------------------------
+
+
+def test_gm_hp_takes_the_name_grukk():
+    """Issue 34, reproduction 6: ``gm hp Grukk 15`` -> "no combatant 'Grukk'" (its id is boss).
+    A name or an id in any case now finds the combatant, and the log records the id."""
+    step = skirmish()
+    seq = step.override(parse_gm("gm hp Grukk 15"))
+    assert step.events[seq].override == SetHp(who="boss", hp=15)
+    seq = step.override(parse_gm("gm hp BOSS 14"))
+    assert step.events[seq].override == SetHp(who="boss", hp=14)
+    verifies(step)
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("gm hp Grukkk 15", "no combatant 'Grukkk'; did you mean Grukk (boss)?"),
+        ("gm hp Nobody 15", "no combatant 'Nobody'; gm who lists them"),
+        ("gm order osric before Brena", "no combatant 'Brena'; did you mean Brenna (brenna)?"),
+        (
+            "gm hp goblin 3",
+            "no combatant 'goblin'; did you mean Goblin 5 (goblin-5) or Goblin 4"
+            " (goblin-4) or Goblin 3 (goblin-3)?",
+        ),
+    ],
+)
+def test_a_name_matching_none_is_refused_with_did_you_mean(typed, reason):
+    """A misspelled name: one line, with the names it may have meant."""
+    with pytest.raises(IllegalOverrideError) as err:
+        skirmish().override(parse_gm(typed))
+    assert str(err.value) == reason
+
+
+def test_a_name_matching_two_combatants_is_refused_naming_both(tmp_path):
+    """Issue 34: "a name that matches two combatants" is one line naming both; a newcomer may
+    not take a name already in the fight."""
+    duel = (EXAMPLES / "openings-duel.toml").read_text()
+    (tmp_path / "duel.toml").write_text(duel.replace('name = "Tomas\'s hound"', 'name = "Tomas"'))
+    step = initiative.step(tmp_path / "duel.toml", seed=1)
+    with pytest.raises(IllegalOverrideError) as err:
+        step.override(parse_gm("gm hp TOMAS 1"))
+    assert str(err.value) == "'TOMAS' is 2 combatants: Tomas (tomas), Tomas (hound); use an id"
+    seq = step.override(parse_gm("gm hp tomas 9"))  # an id as it is written is one combatant
+    assert step.events[seq].override == SetHp(who="tomas", hp=9)
+    with pytest.raises(IllegalOverrideError) as err:
+        step.override(parse_gm("gm join ilse2 like ilse as ILSE"))
+    assert str(err.value) == "'ILSE' is already Ilse (ilse): choose another name"
+
+
+def test_gm_join_names_the_newcomer():
+    """``gm join goblin7 like goblin-5 as "Goblin 7"``: the newcomer is called Goblin 7, in the
+    state and the narration, and may be named so in the next command."""
+    step = skirmish()
+    seq = step.override(parse_gm('gm join goblin7 like goblin-5 at 9,0 as "Goblin 7"'))
+    o = step.events[seq].override
+    assert (o.id, o.name, o.at) == ("goblin7", "Goblin 7", Position(9.0, 0.0))
+    seq = step.override(parse_gm('gm mark "goblin 7" the one with the key'))
+    assert step.events[seq].override == AddMarker(who="goblin7", text="the one with the key")
+
+
+def test_gm_who_lists_names_and_ids():
+    """``gm who`` is answered at the prompt: every combatant's name, id and side."""
+    assert parse_gm("gm who") == "who"
+    text = roster_text([("boss", "Grukk", "goblins"), ("brenna", "Brenna", "wardens")])
+    assert text.splitlines() == [
+        "Combatants (name, id, side):",
+        "  Grukk   boss  (goblins)",
+        "  Brenna  brenna  (wardens)",
+    ]
+
+
+# --- 4. conditions and markers -------------------------------------------------------------
+
+
+def test_an_unknown_condition_is_refused_with_the_valid_names():
+    """Issue 34, reproduction 7: ``no condition 'stunned'`` did not list the valid names."""
+    step = initiative.step(EXAMPLES / "tactical-bridge.toml", seed=4)
+    who = step.state.order[0]
+    with pytest.raises(IllegalOverrideError) as err:
+        step.override({"type": "AddCondition", "who": who, "condition": "stunned"})
+    assert str(err.value).startswith(
+        "the tactical ruleset has no condition 'stunned' (conditions: prone, hidden, blinded,"
+    )
+    assert "disarmed:WEAPON" in str(err.value)
+
+
+def test_markers_are_recorded_shown_in_the_state_and_bounded():
+    """A marker: free text on a combatant, in ``state --json``; 10,000 characters are refused
+    in one line (the limit is MARKER_LIMIT, 80)."""
+    step = skirmish()
+    step.override(parse_gm("gm mark wren blessed by the river"))
+    with pytest.raises(IllegalOverrideError) as err:
+        step.override({"type": "AddMarker", "who": "wren", "text": "x" * 10_000})
+    assert str(err.value) == "a marker has at most 80 characters (this one has 10000)"
+    assert MARKER_LIMIT == 80
+    data = state_to_builtins(step.state)
+    assert data["combatants"]["wren"]["markers"] == ["blessed by the river"]
+    assert data["combatants"]["brenna"]["markers"] == []
+    with pytest.raises(IllegalOverrideError) as err:
+        step.override(parse_gm("gm unmark wren cursed"))
+    assert str(err.value) == "Wren has no marker 'cursed' (markers: 'blessed by the river')"
+    step.override(parse_gm("gm unmark Wren BLESSED BY THE RIVER"))
+    assert step.state.combatants["wren"].markers == ()
+    verifies(step)
+
+
+# --- 5. GM dice and notes ------------------------------------------------------------------------
+
+
+def test_gm_rolls_are_recorded_deterministically_and_secret_ones_are_gm_only():
+    """``gm roll 2d6+1`` and ``gm roll secret 1d20``: GmRolled with every die, the same on every
+    run of the same log; the secret one and a note are ``gm_only``, nothing else is."""
+    runs = []
+    for _ in range(2):
+        step = skirmish()
+        public = step.override(parse_gm("gm roll 2d6+1"))
+        secret = step.override(parse_gm("gm roll secret 1d20"))
+        note = step.override(parse_gm("gm note Grukk flees at 5 hp"))
+        runs.append(b"".join(step.lines))
+    assert runs[0] == runs[1]
+    rolled = step.events[public + 1]
+    assert isinstance(rolled, GmRolled) and rolled.expr == "2d6+1" and len(rolled.dice) == 2
+    assert rolled.total == sum(rolled.dice) + 1 and not rolled.gm_only
+    assert step.events[secret + 1].gm_only
+    only = [e.seq for e in step.events if gm_only(e)]
+    assert only == [secret, secret + 1, note]
+    verifies(step)
+
+
+@pytest.mark.parametrize(
+    ("typed", "reason"),
+    [
+        ("gm roll 2d0", "dice out of range: '2d0' (1-100 dice of 1-1000 sides)"),
+        ("gm roll 0d6", "dice out of range: '0d6' (1-100 dice of 1-1000 sides)"),
+        ("gm roll 1000d6", "dice out of range: '1000d6' (1-100 dice of 1-1000 sides)"),
+        ("gm roll 7", "no dice in '7' (e.g. 2d6+1)"),
+        ("gm roll fireball", "not a dice expression: 'fireball' (expected e.g. '1d8+2')"),
+    ],
+)
+def test_nonsense_dice_are_refused_in_one_line(typed, reason):
+    """Issue 34: "a roll like 2d0" is refused in one line; nothing is recorded."""
+    step = skirmish()
+    before = list(step.lines)
+    with pytest.raises(IllegalOverrideError) as err:
+        step.override(parse_gm(typed))
+    assert str(err.value) == reason
+    assert step.lines == before
