@@ -474,6 +474,14 @@ def gm_dice(expr: str) -> Dice | str:
     return dice
 
 
+def _back_in_order(fight: Fight, who: str) -> None:
+    """One brought back whom a ruleset dropped from the order meanwhile (percentile drops
+    those down when someone arrives) rolls again and is slotted in, as a late arrival is."""
+    if who not in fight.state.order:
+        fight.roll_initiative([who], insert=True)
+        _reorder_rest_of_round(fight, list(fight.state.order))
+
+
 def _undo(fight: Fight, undone: Undoable) -> None:
     """The compensating events for ``undone``: what it changed, changed back as far as it
     still stands (what happened since is kept)."""
@@ -489,6 +497,7 @@ def _undo(fight: Fight, undone: Undoable) -> None:
                 fight.emit(Healed(who=who, amount=new - c.hp, hp=new))
                 if c.defeated and new > 0:
                     fight.emit(CombatantRevived(who=who))
+                    _back_in_order(fight, who)
             elif new < c.hp:
                 fight.damage(who, c.hp - new, source="gm")
         case AddCondition(who=who, condition=condition):
@@ -503,8 +512,7 @@ def _undo(fight: Fight, undone: Undoable) -> None:
         case RemoveCombatant(who=who):
             if state.combatants[who].left:
                 fight.emit(CombatantReturned(who=who))
-                if who not in state.order:  # (a ruleset dropped it from the order meanwhile)
-                    fight.roll_initiative([who], insert=True)
+                _back_in_order(fight, who)
         case MoveToken(who=who) if isinstance(before, Position):
             if state.combatants[who].standing:
                 back = before if _point_problem(fight, before, who) is None else None
