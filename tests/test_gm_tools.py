@@ -318,3 +318,59 @@ def test_nonsense_dice_are_refused_in_one_line(typed, reason):
         step.override(parse_gm(typed))
     assert str(err.value) == reason
     assert step.lines == before
+
+
+# --- fork and view read the GM's new events ------------------------------------------------------
+
+
+def gm_night(tmp_path: Path) -> tuple[Path, int]:
+    """A skirmish log with a named joiner, a marker, an undo, dice and a note; the seq of the
+    undo."""
+    step = skirmish()
+    step.override(parse_gm('gm join goblin7 like goblin-5 as "Goblin 7"'))
+    step.override(parse_gm("gm mark wren blessed"))
+    step.override(parse_gm("gm hp Grukk 3"))
+    undo = step.override(parse_gm("gm undo"))
+    step.override(parse_gm("gm roll secret 1d20"))
+    step.override(parse_gm("gm note Grukk flees at 5 hp"))
+    finish(step)
+    log = tmp_path / "night.jsonl"
+    log.write_bytes(b"".join(step.lines))
+    return log, undo
+
+
+def test_a_fork_after_an_undo_goes_on_and_verifies(tmp_path):
+    """``fork --at`` past the GM's undo re-plays it (the undo stack is in the state the fork
+    copies) and goes on with live policies; the fork's log verifies."""
+    log, undo = gm_night(tmp_path)
+    out = tmp_path / "fork.jsonl"
+    done = cli("fork", str(log), "--at", str(undo + 3), "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert cli("verify", str(out)).returncode == 0
+    forked = parse_log(out.read_bytes(), name="fork.jsonl").events
+    assert [type(e).__name__ for e in forked[undo : undo + 2]] == ["GmOverride", "Healed"]
+
+
+@pytest.mark.slow
+def test_view_shows_markers_and_the_joiners_name(tmp_path):
+    """``view``: the state table has the GM's markers and calls the joiner by its name."""
+    from browser import CHROMIUM, Page
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed")
+    log, _ = gm_night(tmp_path)
+    html = tmp_path / "night.html"
+    assert cli("view", str(log), "-o", str(html)).returncode == 0
+    page = Page()
+    try:
+        page.open(html)
+        rows = page.js(
+            "Object.fromEntries([...document.querySelectorAll('#state-table tbody tr')]"
+            ".map(r => [r.dataset.who, [...r.children].map(c => c.textContent)]))"
+        )
+        assert page.errors == []
+    finally:
+        page.close()
+    assert rows["wren"][0] == "Wren" and rows["wren"][6] == "blessed"
+    assert rows["goblin7"][0] == "Goblin 7"
+    assert rows["boss"][7] in ("standing", "defeated")
