@@ -167,9 +167,8 @@ def parse_gm(text: str) -> Override | str:
 
 def roster_text(rows: Iterable[tuple[str, str, str]]) -> str:
     """``gm who``: each combatant's name, id and side, one a line (``rows``: id, name, side)."""
-    rows = list(rows)
-    width = max((len(name) for _, name, _ in rows), default=4)
-    lines = [
-        f"  {visible(name):<{width}}  {visible(cid)}  ({visible(side)})" for cid, name, side in rows
-    ]
+    rows = [(visible(cid), visible(name), visible(side)) for cid, name, side in rows]
+    wide = max((len(name) for _, name, _ in rows), default=4)
+    wide_id = max((len(cid) for cid, _, _ in rows), default=2)
+    lines = [f"  {name:<{wide}}  {cid:<{wide_id}}  ({side})" for cid, name, side in rows]
     return "Combatants (name, id, side):\n" + "\n".join(lines)

@@ -237,7 +237,7 @@ def test_gm_who_lists_names_and_ids():
     text = roster_text([("boss", "Grukk", "goblins"), ("brenna", "Brenna", "wardens")])
     assert text.splitlines() == [
         "Combatants (name, id, side):",
-        "  Grukk   boss  (goblins)",
+        "  Grukk   boss    (goblins)",
         "  Brenna  brenna  (wardens)",
     ]
 
