@@ -59,7 +59,10 @@ def test_the_gm_steps_in_over_the_wire_and_the_log_verifies(tmp_path: Path) -> N
             "type": "gm_result",
             "id": 2,
             "ok": False,
-            "reason": "the openings ruleset has no condition 'stunned'",
+            "reason": (
+                "the openings ruleset declares no conditions;"
+                " a GM marker (gm mark) says 'stunned' instead"
+            ),
         }
         overrides = [
             {"type": "SetHp", "who": "bo", "hp": 7},
@@ -110,3 +113,35 @@ def test_the_gm_steps_in_over_the_wire_and_the_log_verifies(tmp_path: Path) -> N
     assert [e["seq"] for e in recorded][: len(seqs)] == seqs
     assert all(events[e["seq"] - 1]["type"] == "PriorityGranted" for e in recorded)
     assert events_of(events, "CombatantLeft")[0]["who"] == "dax"
+
+
+def test_the_gm_undoes_over_the_wire(tmp_path: Path) -> None:
+    """Issue 34: ``{"type": "Undo"}`` in a ``gm`` frame reverts the last override (its result
+    the seq of the undo's GmOverride, which names the one undone); with nothing left to undo it
+    is refused in one line; names work as ids do; the log verifies."""
+    with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
+        gm = server.client()
+        gm.send({"type": "hello", "version": 1, "role": "gm", "token": gm_token(server)})
+        gm.next("welcome")
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        seat.next("priority")
+        nothing = step_in(gm, 1, {"type": "Undo"})
+        assert nothing == {"type": "gm_result", "id": 1, "ok": False, "reason": "nothing to undo"}
+        marked = step_in(gm, 2, {"type": "AddMarker", "who": "BO", "text": "blessed"})
+        assert marked["ok"] is True, marked
+        undone = step_in(gm, 3, {"type": "Undo"})
+        assert undone["ok"] is True, undone
+        again = step_in(gm, 4, {"type": "Undo"})
+        assert again["reason"] == "nothing to undo"
+        step_in(gm, 5, {"type": "SetHp", "who": "bo", "hp": 0})
+        step_in(gm, 6, {"type": "SetHp", "who": "cur", "hp": 0})
+        for client in server.clients:
+            client.close()
+        assert server.finish() == 0
+        events = server.verified()
+    recorded = events_of(events, "GmOverride")
+    assert recorded[0]["override"] == {"type": "AddMarker", "who": "bo", "text": "blessed"}
+    assert recorded[1]["seq"] == undone["seq"]
+    assert recorded[1]["override"] == {"type": "Undo", "seq": marked["seq"]}
+    assert next(e["type"] for e in events if e.get("cause") == undone["seq"]) == "MarkerRemoved"
