@@ -36,7 +36,10 @@ def test_the_gm_steps_in_from_the_human_prompt(tmp_path: Path) -> None:
     try:
         typed = [
             "gm help",
+            "gm who",
             "gm add-condition bo stunned",
+            "gm mark bo blessed",
+            "gm undo",
             "gm hp bo 7",
             "gm join dax like cur",
             "gm move cur 2,2.5",
@@ -55,7 +58,9 @@ def test_the_gm_steps_in_from_the_human_prompt(tmp_path: Path) -> None:
     screen = program.screen
     assert "gm order WHO before OTHER | last" in screen
     assert "The GM cannot do that: the openings ruleset declares no conditions" in screen
+    assert "Combatants (name, id, side):" in screen  # gm who (issue 34)
     for said in (
+        "The GM marks bo: blessed.",
         "The GM sets bo's hit points to 7.",
         "The GM brings in dax, like cur.",
         "The GM moves cur to (2, 2.5).",
@@ -70,6 +75,8 @@ def test_the_gm_steps_in_from_the_human_prompt(tmp_path: Path) -> None:
         e.override.__class__.__name__ for e in contents.events if type(e).__name__ == "GmOverride"
     ]
     assert kinds == [
+        "AddMarker",
+        "Undo",
         "SetHp",
         "AddCombatant",
         "MoveToken",
@@ -107,6 +114,10 @@ def test_join_as_the_gm_sends_typed_commands_as_gm_frames(tmp_path: Path) -> Non
             seat.next("priority")  # ana decides: the fight waits at a decision point
             program.type("gm add-condition bo stunned")
             wait_for(program, "The GM cannot do that: the openings ruleset declares no conditions")
+            program.type("gm who")
+            wait_for(program, "Combatants (name, id, side):")
+            program.type("gm undo")
+            wait_for(program, "The GM cannot do that: nothing to undo")
             program.type("gm hp bo 0")
             wait_for(program, "The GM sets bo's hit points to 0.")
             program.type("gm hp cur 0")
