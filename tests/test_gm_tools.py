@@ -4,6 +4,8 @@ undo, names in place of ids, markers, the GM's dice and notes. Each through
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
@@ -374,3 +376,15 @@ def test_view_shows_markers_and_the_joiners_name(tmp_path):
     assert rows["wren"][0] == "Wren" and rows["wren"][6] == "blessed"
     assert rows["goblin7"][0] == "Goblin 7"
     assert rows["boss"][7] in ("standing", "defeated")
+
+
+def test_state_shows_the_gms_markers(tmp_path):
+    """``state --json`` has each combatant's markers; the table gets a column for them."""
+    log, _ = gm_night(tmp_path)
+    done = cli("state", str(log), "--json")
+    assert done.returncode == 0, done.stderr
+    combatants = json.loads(done.stdout)["combatants"]
+    assert combatants["wren"]["markers"] == ["blessed"]
+    assert combatants["goblin7"]["markers"] == []
+    table = cli("state", str(log), env={**os.environ, "COLUMNS": "200"})
+    assert "GM markers" in table.stdout and "blessed" in table.stdout
