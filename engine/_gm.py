@@ -477,7 +477,7 @@ def gm_dice(expr: str) -> Dice | str:
 def _back_in_order(fight: Fight, who: str) -> None:
     """One brought back whom a ruleset dropped from the order meanwhile (percentile drops
     those down when someone arrives) rolls again and is slotted in, as a late arrival is."""
-    if who not in fight.state.order:
+    if who not in fight.state.order and fight.state.combatants[who].standing:
         fight.roll_initiative([who], insert=True)
         _reorder_rest_of_round(fight, list(fight.state.order))
 

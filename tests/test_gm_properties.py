@@ -7,7 +7,6 @@ Three things hold whatever the GM does: the turns are taken in the order the sta
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from initiative.events import (
     GmOverride,
     IllegalOverrideError,
     InitiativeOrdered,
+    PriorityGranted,
     RoundStarted,
     TurnStarted,
     Undo,
@@ -107,6 +107,32 @@ def an_override(
     return {"type": "Undo"}
 
 
+UNDONE_WHOLE = {"SetHp", "AddCondition", "EndCondition", "RemoveCombatant", "MoveToken",
+                "Reorder", "AddMarker", "RemoveMarker"}  # fmt: skip
+"""Overrides an undo at once puts the state back from (a joiner undone stays, as gone)."""
+
+
+def facets(step: initiative.SteppedFight) -> object:
+    """What an override changes and its undoing puts back: the order, and each combatant's
+    hit points, place, conditions (as a set), markers and whether it stands."""
+    state = step.state
+    return state.order, {
+        k: (c.hp, c.position, frozenset(c.conditions), c.markers, c.defeated, c.left)
+        for k, c in state.combatants.items()
+    }
+
+
+def still(made: list[Event]) -> bool:
+    """Whether the fight stood still while the GM stepped in: the override's own events, then
+    priority granted again (not the fight going on because it took the holder out)."""
+    ours = {made[0].seq}
+    for e in made[1:-1]:
+        if e.cause not in ours:
+            return False
+        ours.add(e.seq)
+    return isinstance(made[-1], PriorityGranted)
+
+
 def play(data: st.DataObject, ruleset: str) -> initiative.SteppedFight:
     """A fight of ``ruleset``'s example with overrides drawn between its decisions."""
     seed = data.draw(st.integers(0, 50), label="seed")
@@ -116,8 +142,18 @@ def play(data: st.DataObject, ruleset: str) -> initiative.SteppedFight:
             break
         if data.draw(st.integers(0, 4), label="gm?") == 0:
             override = an_override(data.draw, step, n)
-            with contextlib.suppress(IllegalOverrideError):  # refused in words, nothing recorded
+            before, start = facets(step), len(step.events)
+            try:
                 step.override(override)
+            except IllegalOverrideError:
+                continue  # refused in words, nothing recorded
+            if (
+                override["type"] in UNDONE_WHOLE
+                and still(step.events[start:])
+                and data.draw(st.booleans())
+            ):
+                step.override({"type": "Undo"})  # at once: the state is as it was
+                assert facets(step) == before, override
             continue
         offers = step.offers
         step.send(offers[data.draw(st.integers(0, len(offers) - 1), label="offer")].action)
