@@ -10,7 +10,7 @@ seeds are silent the choices are plain and documented here and in ``docs/table.m
 - ``SetHp``: below the current hit points is damage from the GM (``DamageDealt``, source
   ``gm``), above is healing (``Healed``), at most the combatant's starting hit points; 0 or
   below defeats it as any damage does (``CombatantDefeated``), and the fight may end there. One
-  who is down or gone is not brought back.
+  who is down or gone is not brought back (only an ``Undo`` does that).
 - ``AddCondition``: only a condition the ruleset declares; with ``rounds`` it ends at the end
   of the round ``rounds - 1`` after the current one (a ``ConditionRemoved`` caused by that
   ``RoundEnded``).
@@ -25,6 +25,17 @@ seeds are silent the choices are plain and documented here and in ``docs/table.m
 - ``Reorder``: ``InitiativeOrdered`` with the new order; in the round under way those still to
   act follow it (the turn under way and those done stay as they were), and it holds from the
   next round on.
+- ``AddMarker`` / ``RemoveMarker``: free text on a combatant (``MarkerAdded``/``MarkerRemoved``)
+  at most ``MARKER_LIMIT`` characters; no rule reads it.
+- ``Undo``: the last override not yet undone (the stack is the live state's ``undo``, which
+  forks copy), reverted by compensating events caused by it (:func:`_undo`); what happened since
+  is kept. Dice and notes are not on the stack.
+- ``GmRoll``: ``GmRolled`` with every die, from the stream ``gm/<seq>`` of the log's generator
+  (the fight's own dice are not shifted); ``GmNote``: nothing but its ``GmOverride``. A secret
+  roll and a note are GM only (``events.gm_only``).
+
+Combatants are named by id or by name, in any case (:func:`resolve`, :func:`find_combatant`):
+the recorded override holds the ids, and refusals say the names.
 
 The map is the box around every starting position, :data:`MARGIN` metres wider on each side.
 """
