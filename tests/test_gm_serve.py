@@ -145,3 +145,69 @@ def test_the_gm_undoes_over_the_wire(tmp_path: Path) -> None:
     assert recorded[1]["seq"] == undone["seq"]
     assert recorded[1]["override"] == {"type": "Undo", "seq": marked["seq"]}
     assert next(e["type"] for e in events if e.get("cause") == undone["seq"]) == "MarkerRemoved"
+
+
+def test_the_gm_page_undoes_rolls_and_notes(tmp_path: Path) -> None:
+    """The GM page's tools that need no combatant: undo (refused in one line when there is
+    nothing to undo), a roll, a secret roll and a note, each a gm frame recorded in the log."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    from browser import CHROMIUM
+
+    if CHROMIUM is None:
+        pytest.skip("no chromium")
+    with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        seat.next("priority")  # ana decides: the fight waits at a decision point
+        token = gm_token(server)
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                problems: list[str] = []
+                page.on("pageerror", lambda exc: problems.append(str(exc)))
+                page.goto(f"http://127.0.0.1:{server.port}/gm#token={token}")
+                page.wait_for_function("window.initiativePage && window.initiativePage.state")
+                said = "document.getElementById('gm-result').textContent"
+
+                def answered(start: str) -> str:
+                    page.wait_for_function(f"{said}.startsWith({start!r}) && !{said}.endsWith('…')")
+                    return str(page.evaluate(said))
+
+                page.click("#undo")
+                assert answered("Undo") == "Undo refused: nothing to undo"
+                page.fill("#dice", "2d0")
+                page.click("#f-roll button")
+                assert answered("Roll 2d0") == (
+                    "Roll 2d0 refused: dice out of range: '2d0' (1-100 dice of 1-1000 sides)"
+                )
+                page.fill("#dice", "2d6+1")
+                page.click("#f-roll button")
+                assert answered("Roll 2d6+1").startswith("Roll 2d6+1: recorded as event ")
+                page.check("#secret")
+                page.fill("#dice", "1d20")
+                page.click("#f-roll button")
+                assert answered("Secret roll 1d20").startswith("Secret roll 1d20: recorded")
+                page.fill("#note", "Bo flees at 5 hp")
+                page.click("#f-note button")
+                assert answered("Note").startswith("Note: recorded")
+                page.screenshot(path=str(tmp_path / "gm-tools.png"), full_page=True)
+                assert problems == []
+            finally:
+                browser.close()
+        gm = server.client()
+        gm.send({"type": "hello", "version": 1, "role": "gm", "token": token})
+        gm.next("welcome")
+        step_in(gm, 1, {"type": "SetHp", "who": "bo", "hp": 0})
+        step_in(gm, 2, {"type": "SetHp", "who": "cur", "hp": 0})
+        for client in server.clients:
+            client.close()
+        assert server.finish() == 0
+        events = server.verified()
+    recorded = [e["override"] for e in events_of(events, "GmOverride")]
+    assert recorded[:3] == [
+        {"type": "GmRoll", "expr": "2d6+1"},
+        {"type": "GmRoll", "expr": "1d20", "secret": True},
+        {"type": "GmNote", "text": "Bo flees at 5 hp"},
+    ]
+    assert [e["gm_only"] for e in events_of(events, "GmRolled")] == [False, True]

@@ -512,6 +512,19 @@ guarded("f-order", (who, n) => {
 guarded("f-remove", (who, n) => {
   override({type: "RemoveCombatant", who: who, reason: $("why").value.trim() || "removed"}, "Remove " + n);
 });
+// The GM's tools that need no combatant: undo, dice, a private note.
+function unguarded(form, build) {
+  $(form).addEventListener("submit", (event) => { event.preventDefault(); build(); });
+}
+unguarded("f-undo", () => override({type: "Undo"}, "Undo"));
+unguarded("f-roll", () => {
+  const expr = $("dice").value.trim(), secret = $("secret").checked;
+  if (expr) override({type: "GmRoll", expr: expr, secret: secret}, (secret ? "Secret roll " : "Roll ") + expr);
+});
+unguarded("f-note", () => {
+  const text = $("note").value.trim();
+  if (text) { override({type: "GmNote", text: text}, "Note"); $("note").value = ""; }
+});
 
 // -- the seat's decision -------------------------------------------------------------------
 
