@@ -44,20 +44,27 @@ def gm_line(narrator: _Naming, event: GmOverride) -> str:
     o = event.override
     if isinstance(o, AddCombatant):
         narrator.names[o.id] = o.name or (o.combatant.display if o.combatant else o.id)
-    narrator.gm_done[event.seq] = o
-    if isinstance(o, Undo) and o.seq is not None and o.seq in narrator.gm_done:
-        undone = gm_words(narrator.gm_done[o.seq], narrator.name).removeprefix("The GM ")
+    return told(event, narrator.gm_done, narrator.name)
+
+
+def told(event: GmOverride, done: dict[int, Override], n: Callable[[str | None], str]) -> str:
+    """The override of ``event`` in words, an undo saying which override it undid (``done``:
+    the overrides so far by seq, which this keeps up)."""
+    o = event.override
+    done[event.seq] = o
+    if isinstance(o, Undo) and o.seq is not None and o.seq in done:
+        undone = gm_words(done[o.seq], n).removeprefix("The GM ")
         return f"The GM undoes #{o.seq}: {undone.rstrip('.')}."
-    return gm_words(o, narrator.name)
+    return gm_words(o, n)
 
 
 def rolled_words(event: GmRolled) -> str:
-    """``The GM rolls 2d6+1: 2 + 6 + 1 = 9 (secret).``"""
+    """``2d6+1 comes up 2 + 6 + 1 = 9 (secret).``: the dice of the GM's roll."""
     faces = " + ".join(str(d) for d in event.dice)
     if event.modifier:
         faces += f" {'+' if event.modifier > 0 else '-'} {abs(event.modifier)}"
     secret = " (secret)" if event.gm_only else ""
-    return f"The GM rolls {literal(event.expr)}: {faces} = {event.total}{secret}."
+    return f"{literal(event.expr)} comes up {faces} = {event.total}{secret}."
 
 
 def gm_words(o: object, n: Callable[[str | None], str]) -> str:

@@ -21,8 +21,9 @@ from initiative.events import (
     SetHp,
     gm_only,
     parse_log,
+    read_log,
 )
-from initiative.replays import verify_log
+from initiative.replays import verify_log, view_data
 
 import initiative
 
@@ -388,3 +389,13 @@ def test_state_shows_the_gms_markers(tmp_path):
     assert combatants["goblin7"]["markers"] == []
     table = cli("state", str(log), env={**os.environ, "COLUMNS": "200"})
     assert "GM markers" in table.stdout and "blessed" in table.stdout
+
+
+def test_view_tells_overrides_with_names(tmp_path):
+    """The view's event list says the GM's overrides with names (a joiner's as the GM gave
+    it), and an undo which override it undid."""
+    log, undo = gm_night(tmp_path)
+    said = {e["seq"]: e["summary"] for e in view_data(read_log(log))["events"]}
+    assert "The GM brings in Goblin 7, like Goblin 5." in said.values()
+    assert "The GM sets Grukk's hit points to 3." in said.values()
+    assert said[undo] == f"The GM undoes #{undo - 3}: sets Grukk's hit points to 3."
