@@ -258,7 +258,7 @@ def test_the_commands_reproduce_and_show_a_log_with_overrides(tmp_path: Path):
     assert state["combatants"]["tomas"]["hp"] == 7
     assert "GmOverride" in cli("why", log, hp + 1, check=0).stdout
     cli("view", log, "-o", tmp_path / "gm.html", check=0)
-    assert "The GM sets tomas" in (tmp_path / "gm.html").read_text()
+    assert "The GM sets Tomas" in (tmp_path / "gm.html").read_text()  # names (issue 34)
     fork = tmp_path / "fork.jsonl"
     cli("fork", log, "--at", hp, "--out", fork, "--quiet", check=0)
     assert "verified: all" in cli("verify", fork, check=0).stdout
