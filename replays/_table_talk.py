@@ -62,6 +62,7 @@ from initiative.events import (
     TurnEnded,
     TurnInserted,
     TurnStarted,
+    gm_only,
 )
 
 from ._gm_words import gm_line, rolled_words
@@ -151,7 +152,10 @@ class _Say:
 class TableNarrator:
     """Call with each event in order; returns the lines to show now (possibly none)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, gm: bool = False) -> None:
+        self.gm = gm
+        """Whether the GM hears this narration: only then does it tell the GM's notes and secret
+        rolls (``events.gm_only``); anyone else's says nothing of them."""
         self.ruleset: type[Ruleset] | None = None
         """The ruleset the log names, whose units word its actions (``None``: not installed)."""
         self.names: dict[str, str] = {}
@@ -170,6 +174,8 @@ class TableNarrator:
         return literal(self.names.get(who, who) if who else "someone")
 
     def __call__(self, event: Event) -> str | None:
+        if not self.gm and gm_only(event):
+            return None  # a GM note or a secret roll: for the GM's ears only
         lines: list[str] = []
         if isinstance(event, OpeningOpened):
             self.triggers.append(event.trigger)

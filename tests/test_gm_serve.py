@@ -149,7 +149,9 @@ def test_the_gm_undoes_over_the_wire(tmp_path: Path) -> None:
 
 def test_the_gm_page_undoes_rolls_and_notes(tmp_path: Path) -> None:
     """The GM page's tools that need no combatant: undo (refused in one line when there is
-    nothing to undo), a roll, a secret roll and a note, each a gm frame recorded in the log."""
+    nothing to undo), a roll, a secret roll and a note, each a gm frame recorded in the log;
+    the secret roll's dice are shown on the GM's page, and a seat's narration tells neither it
+    nor the note."""
     playwright = pytest.importorskip("playwright.sync_api")
     from browser import CHROMIUM
 
@@ -183,11 +185,15 @@ def test_the_gm_page_undoes_rolls_and_notes(tmp_path: Path) -> None:
                 )
                 page.fill("#dice", "2d6+1")
                 page.click("#f-roll button")
-                assert answered("Roll 2d6+1").startswith("Roll 2d6+1: recorded as event ")
+                assert re.fullmatch(
+                    r"2d6\+1 comes up (\d) \+ (\d) \+ 1 = \d+\.", answered("2d6+1 comes up")
+                )
                 page.check("#secret")
                 page.fill("#dice", "1d20")
                 page.click("#f-roll button")
-                assert answered("Secret roll 1d20").startswith("Secret roll 1d20: recorded")
+                # the result comes to the GM's page alone (after the gm_result that it was done)
+                shown = answered("1d20 comes up")
+                assert re.fullmatch(r"1d20 comes up (\d+) = \1 \(secret\)\.", shown)
                 page.fill("#note", "Bo flees at 5 hp")
                 page.click("#f-note button")
                 assert answered("Note").startswith("Note: recorded")
@@ -200,6 +206,9 @@ def test_the_gm_page_undoes_rolls_and_notes(tmp_path: Path) -> None:
         gm.next("welcome")
         step_in(gm, 1, {"type": "SetHp", "who": "bo", "hp": 0})
         step_in(gm, 2, {"type": "SetHp", "who": "cur", "hp": 0})
+        heard: list[str] = []  # every sentence the seat was told
+        while (frame := seat.next("table", "end"))["type"] == "table":
+            heard += frame["said"]
         for client in server.clients:
             client.close()
         assert server.finish() == 0
@@ -211,3 +220,6 @@ def test_the_gm_page_undoes_rolls_and_notes(tmp_path: Path) -> None:
         {"type": "GmNote", "text": "Bo flees at 5 hp"},
     ]
     assert [e["gm_only"] for e in events_of(events, "GmRolled")] == [False, True]
+    # The seat hears of the open roll, not of the secret one nor of the note.
+    assert "The GM rolls 2d6+1." in heard
+    assert not [s for s in heard if "1d20" in s or "secret" in s or "flees" in s], heard

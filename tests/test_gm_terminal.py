@@ -118,6 +118,8 @@ def test_join_as_the_gm_sends_typed_commands_as_gm_frames(tmp_path: Path) -> Non
             wait_for(program, "Combatants (name, id, side):")
             program.type("gm undo")
             wait_for(program, "The GM cannot do that: nothing to undo")
+            program.type("gm roll secret 1d20")  # told to the GM's own terminal
+            wait_for(program, "(secret).")
             program.type("gm hp bo 0")
             wait_for(program, "The GM sets bo's hit points to 0.")
             program.type("gm hp cur 0")
@@ -132,4 +134,9 @@ def test_join_as_the_gm_sends_typed_commands_as_gm_frames(tmp_path: Path) -> Non
         assert server.finish() == 0
         events = server.verified()
     assert "the fight is over: north won" in program.screen
-    assert [e["override"]["who"] for e in events if e["type"] == "GmOverride"] == ["bo", "cur"]
+    overrides = [e["override"] for e in events if e["type"] == "GmOverride"]
+    assert overrides == [
+        {"type": "GmRoll", "expr": "1d20", "secret": True},
+        {"type": "SetHp", "who": "bo", "hp": 0},
+        {"type": "SetHp", "who": "cur", "hp": 0},
+    ]

@@ -23,7 +23,7 @@ from initiative.events import (
     parse_log,
     read_log,
 )
-from initiative.replays import verify_log, view_data
+from initiative.replays import TableNarrator, verify_log, view_data
 
 import initiative
 
@@ -399,3 +399,19 @@ def test_view_tells_overrides_with_names(tmp_path):
     assert "The GM brings in Goblin 7, like Goblin 5." in said.values()
     assert "The GM sets Grukk's hit points to 3." in said.values()
     assert said[undo] == f"The GM undoes #{undo - 3}: sets Grukk's hit points to 3."
+
+
+def test_the_tables_narration_tells_notes_and_secret_rolls_to_the_gm_only():
+    """What the table says to a seat or a spectator (``TableNarrator()``) tells of an open roll
+    but not of a secret one or a note; the GM's (``TableNarrator(gm=True)``) tells all three."""
+    step = skirmish()
+    step.override(parse_gm("gm roll 2d6+1"))
+    step.override(parse_gm("gm roll secret 1d20"))
+    step.override(parse_gm("gm note Grukk flees at 5 hp"))
+    told = {}
+    for gm in (False, True):
+        narrate = TableNarrator(gm=gm)
+        told[gm] = " ".join(line for e in step.events if (line := narrate(e)) is not None)
+    assert "2d6+1 comes up" in told[False] and "2d6+1 comes up" in told[True]
+    for secret in ("The GM rolls 1d20 in secret.", "(secret).", "The GM notes: Grukk flees"):
+        assert secret not in told[False] and secret in told[True]
