@@ -94,6 +94,9 @@ MARGIN = 30.0
 CLEARANCE = 0.5
 """A point closer than this to someone else standing is occupied, in metres."""
 
+NAME_LIMIT = 40
+"""The longest id or name the GM may give a newcomer, in characters."""
+
 
 def map_box(fight: Fight) -> tuple[float, float, float, float]:
     """``(x0, y0, x1, y1)``: the battle map, around every starting position."""
@@ -112,6 +115,17 @@ def _point_problem(fight: Fight, where: Position, who: str | None) -> str | None
         if c.id != who and c.standing and distance(c.position, where) < CLEARANCE:
             return f"{where} is occupied by {name_of(fight, c.id)}"
     return None
+
+
+def short(text: str, most: int = 60) -> str:
+    """``text`` cut after ``most`` characters (a name or a marker of 10,000 characters is
+    still refused in one short line)."""
+    return text if len(text) <= most else text[:most] + "…"
+
+
+def quoted(text: str, most: int = 60) -> str:
+    """``text`` as a refusal quotes it: in quotes, cut after ``most`` characters."""
+    return repr(short(text, most))
 
 
 def name_of(fight: Fight, who: str) -> str:
@@ -133,29 +147,16 @@ def find_combatant(fight: Fight, text: str) -> str:
         return found[0]
     if found:
         both = ", ".join(f"{name_of(fight, k)} ({k})" for k in found)
-        raise IllegalOverrideError(f"{text!r} is {len(found)} combatants: {both}; use an id")
+        raise IllegalOverrideError(f"{quoted(text)} is {len(found)} combatants: {both}; use an id")
     words = {k.casefold(): k for k in ids}
     words.update({name_of(fight, k).casefold(): k for k in ids})
     close = difflib.get_close_matches(folded, list(words), n=3, cutoff=0.75)
     hint = dict.fromkeys(words[w] for w in close)
     guess = " or ".join(f"{name_of(fight, k)} ({k})" for k in hint)
     raise IllegalOverrideError(
-        f"no combatant {text!r}" + (f"; did you mean {guess}?" if guess else "; gm who lists them")
+        f"no combatant {quoted(text)}"
+        + (f"; did you mean {guess}?" if guess else "; gm who lists them")
     )
-
-
-def roster(fight: Fight) -> list[tuple[str, str, str, str]]:
-    """Every combatant in the fight: ``(id, name, side, how it stands)``, in initiative order
-    and then as they joined (what ``gm who`` lists)."""
-    state = fight.state
-    ids = [k for k in state.order if k in state.combatants]
-    ids += [k for k in state.combatants if k not in ids]
-    rows = []
-    for k in ids:
-        c = state.combatants[k]
-        how = "left" if c.left else "down" if c.defeated else "standing"
-        rows.append((k, name_of(fight, k), c.side, how))
-    return rows
 
 
 def condition_names(fight: Fight) -> list[str]:
@@ -207,7 +208,7 @@ def _new_spec(fight: Fight, o: AddCombatant) -> CombatantSpec | str:
     side = o.side if o.side is not None else base.side
     if side not in fight.encounter.sides:
         sides = ", ".join(fight.encounter.sides)
-        return f"no side {side!r} in the encounter (sides: {sides})"
+        return f"no side {quoted(side)} in the encounter (sides: {sides})"
     if o.at is not None:
         where = Position(round(o.at.x, 2), round(o.at.y, 2))
     elif o.like is not None:
@@ -229,6 +230,8 @@ def _new_spec(fight: Fight, o: AddCombatant) -> CombatantSpec | str:
     for label in dict.fromkeys((spec.id, spec.display)):
         if not label.strip() or not label.isprintable():
             return "a new combatant's name needs printable text"
+        if len(label) > NAME_LIMIT:
+            return f"a new combatant's id or name has at most {NAME_LIMIT} characters"
         clash = [
             k
             for k in fight.state.combatants
@@ -236,7 +239,7 @@ def _new_spec(fight: Fight, o: AddCombatant) -> CombatantSpec | str:
         ]
         if clash:
             k = clash[0]
-            return f"{label!r} is already {name_of(fight, k)} ({k}): choose another name"
+            return f"{quoted(label)} is already {name_of(fight, k)} ({k}): choose another name"
     try:
         fight.ruleset.check_combatant(spec, name="the new combatant")
     except Exception as err:  # the ruleset's own words on what is wrong with the table
@@ -331,7 +334,7 @@ def check(fight: Fight, o: Override) -> str | None:
             held = fight.state.combatants[who].markers if problem is None else ()
             if problem is None and text not in held:
                 marks = ", ".join(repr(m) for m in held) or "none"
-                return f"{name_of(fight, who)} has no marker {text!r} (markers: {marks})"
+                return f"{name_of(fight, who)} has no marker {quoted(text)} (markers: {marks})"
             return problem
         case Undo(seq=seq):
             stack = fight.state.undo
@@ -364,10 +367,10 @@ def check(fight: Fight, o: Override) -> str | None:
                 if not known:
                     return (
                         f"the {fight.ruleset.name} ruleset declares no conditions;"
-                        f" a GM marker (gm mark) says {condition!r} instead"
+                        f" a GM marker (gm mark) says {quoted(condition)} instead"
                     )
                 return (
-                    f"the {fight.ruleset.name} ruleset has no condition {condition!r}"
+                    f"the {fight.ruleset.name} ruleset has no condition {quoted(condition)}"
                     f" (conditions: {', '.join(known)})"
                 )
             if condition in fight.state.combatants[who].conditions:
@@ -379,7 +382,7 @@ def check(fight: Fight, o: Override) -> str | None:
             problem = _present(fight, who)
             if problem is None and condition not in fight.state.combatants[who].conditions:
                 has = ", ".join(fight.state.combatants[who].conditions) or "none"
-                return f"{name_of(fight, who)} is not {condition} (conditions: {has})"
+                return f"{name_of(fight, who)} is not {short(condition)} (conditions: {has})"
             return problem
         case AddCombatant():
             spec = _new_spec(fight, o)

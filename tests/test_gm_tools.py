@@ -415,3 +415,23 @@ def test_the_tables_narration_tells_notes_and_secret_rolls_to_the_gm_only():
     assert "2d6+1 comes up" in told[False] and "2d6+1 comes up" in told[True]
     for secret in ("The GM rolls 1d20 in secret.", "(secret).", "The GM notes: Grukk flees"):
         assert secret not in told[False] and secret in told[True]
+
+
+@pytest.mark.parametrize(
+    "override",
+    [
+        {"type": "SetHp", "who": "x" * 10_000, "hp": 1},
+        {"type": "RemoveMarker", "who": "wren", "text": "x" * 10_000},
+        {"type": "AddCondition", "who": "wren", "condition": "x" * 10_000},
+        {"type": "AddCombatant", "id": "x" * 10_000, "like": "wren"},
+        {"type": "AddCombatant", "id": "g7", "like": "wren", "name": "x" * 10_000},
+        {"type": "GmNote", "text": "x" * 10_000},
+        {"type": "GmRoll", "expr": "1" * 10_000},
+    ],
+)
+def test_ten_thousand_characters_are_refused_in_one_short_line(override):
+    """Whatever field holds 10,000 characters, the refusal is one line that does not echo
+    them all."""
+    with pytest.raises(IllegalOverrideError) as err:
+        skirmish().override(override)
+    assert "\n" not in str(err.value) and len(str(err.value)) < 200, str(err.value)[:300]
