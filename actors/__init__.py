@@ -10,7 +10,12 @@ from ._combatant import (
 )
 from ._conformance import Conformance as Conformance, check_policy as check_policy
 from ._context import PolicyContext as PolicyContext
-from ._gm_commands import GM_HELP as GM_HELP, is_gm as is_gm, parse_gm as parse_gm
+from ._gm_commands import (
+    GM_HELP as GM_HELP,
+    is_gm as is_gm,
+    parse_gm as parse_gm,
+    roster_text as roster_text,
+)
 from ._hosts import HOSTS as HOSTS
 from ._human import Human as Human
 from ._inline import (

@@ -16,7 +16,7 @@ from initiative.engine import Decision, View
 from initiative.events import Action, ActionRejected, Event, Override, visible
 
 from ._context import PolicyContext
-from ._gm_commands import GM_HELP, is_gm, parse_gm
+from ._gm_commands import GM_HELP, is_gm, parse_gm, roster_text
 from ._screen import HELP, Names, parse_choice, present, render
 from ._terminal import Terminal, TimedOut, terminal
 from ._typed import MOVE_HELP, NotAMove, looks_like_move, move_hint, typed_move
@@ -50,6 +50,10 @@ class Human:
         found = parse_gm(text)
         if found == "help":
             term.say(GM_HELP)
+            return None
+        if found == "who":
+            specs = self.names.specs.values()
+            term.say(roster_text((c.id, c.display, c.side) for c in specs))
             return None
         if isinstance(found, str):
             term.say(visible(found))

@@ -31,8 +31,10 @@ def roll_initiative(
     """Roll (or take as given) one initiative per group, then record the order.
 
     Ties break by the ruleset's ``tie_keys``, then by a recorded roll-off. With ``insert``,
-    those already in the order keep their places and the newcomers are slotted in; with
-    ``drop_defeated`` too, those no longer standing leave the recorded order.
+    those already in the order keep their places, in the order as it stands (the GM's
+    ``Reorder`` included: it is never re-sorted), and each newcomer is slotted in just before
+    the first one placed whose result is lower than its own (after those placed when tied);
+    with ``drop_defeated`` too, those no longer standing leave the recorded order.
     """
     rolled: dict[str, int] = {}
     for group in groups(fight, ids):
@@ -103,15 +105,40 @@ def _order(
         if len(new) > 1:
             # A lone newcomer tied only with those already placed needs no roll-off.
             _roll_off(fight, new, roll_offs, ties, key)
-    return [
-        cid
-        for u in sorted(
-            unit_list,
-            key=lambda u: (unit_key[id(u)], roll_offs.get(id(u), ())),
-            reverse=True,
+    ranked = sorted(
+        unit_list, key=lambda u: (unit_key[id(u)], roll_offs.get(id(u), ())), reverse=True
+    )
+    if not placed:
+        return [cid for u in ranked for cid in u]
+    placed_set = set(placed)
+    arriving = [u for u in ranked if any(cid not in placed_set for cid in u)]
+    return _slot_in(placed, placed_set, arriving, keys)
+
+
+def _slot_in(
+    placed: list[str],
+    placed_set: set[str],
+    newcomers: list[list[str]],
+    keys: dict[str, tuple[int, ...]],
+) -> list[str]:
+    """The order as it stands (``placed``, which may be the GM's, never re-sorted) with each
+    newcomer unit (highest first) slotted in just before the first one placed whose result
+    is lower than its own; a tie goes after those placed, as above. A newcomer that joins its
+    group's place (same group, same result) goes right after the group's last member."""
+    order = list(placed)
+    for unit in newcomers:
+        key = keys[unit[0]]
+        fellows = [i for i, cid in enumerate(order) if cid in unit]  # its group, placed already
+        if fellows:
+            at = fellows[-1] + 1
+            order[at:at] = [cid for cid in unit if cid not in placed_set]
+            continue
+        at = next(
+            (i for i, cid in enumerate(order) if cid in placed_set and keys[cid] < key),
+            len(order),
         )
-        for cid in u
-    ]
+        order[at:at] = unit
+    return order
 
 
 def _roll_off(

@@ -24,35 +24,51 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from itertools import takewhile
-from typing import Any
+from typing import Any, NamedTuple
 
 from initiative.events import (
+    AddCombatant,
     AddCondition,
+    AddMarker,
     APChanged,
     CombatantDefeated,
     CombatantJoined,
     CombatantLeft,
+    CombatantReturned,
+    CombatantRevived,
     ConditionAdded,
     ConditionRemoved,
     CounterChanged,
     DamageDealt,
     EncounterEnded,
     EncounterStarted,
+    EndCondition,
     Event,
+    GmNote,
     GmOverride,
+    GmRoll,
     Healed,
     InitiativeOrdered,
     InitiativeRolled,
     InsertedTurnEnded,
+    MarkerAdded,
+    MarkerRemoved,
     Moved,
+    MoveToken,
     OpeningClosed,
     OpeningOpened,
+    Override,
     Position,
     PriorityGranted,
+    RemoveCombatant,
+    RemoveMarker,
+    Reorder,
     RoundStarted,
+    SetHp,
     TurnEnded,
     TurnInserted,
     TurnStarted,
+    Undo,
 )
 from msgspec.structs import replace
 
@@ -127,6 +143,7 @@ class LiveState:
         "ruleset",
         "seq",
         "timed",
+        "undo",
         "winner",
     )
 
@@ -165,6 +182,9 @@ class LiveState:
         self.timed: dict[tuple[str, str], int] = {}
         """Conditions the GM gave for a number of rounds: ``(who, condition)`` to the round
         at whose end it ends (the fight ends it then; not part of the frozen state)."""
+        self.undo: tuple[Undoable, ...] = ()
+        """The GM's overrides not yet undone, last on top, each with what its undoing needs
+        (see :mod:`engine._gm`; not part of the frozen state)."""
         self._shared = 0
         """The containers this state shares with a copy (bits such as ``_CELLS``): copied on
         the first write to them, by whichever of the two writes first."""
@@ -350,6 +370,7 @@ class LiveState:
         new._by_ap = self._by_ap
         new.holding = self.holding
         new.timed = self.timed
+        new.undo = self.undo  # (a tuple: replaced, never changed)
         new._own_ap = set()
         self._own_ap = set()
         new._shared = self._shared = _EVERYTHING
@@ -516,14 +537,89 @@ def _condition_removed(s: LiveState, e: ConditionRemoved) -> None:
         s.timed.pop((e.who, e.condition), None)
 
 
+class Undoable(NamedTuple):
+    """An override of the GM's that can still be undone, and what undoing it needs to know
+    of the state just before it (the events it made follow, each with its own change)."""
+
+    seq: int
+    """Its ``GmOverride``."""
+    override: Override
+    before: int | Position | str | None = None
+    """``SetHp``: the hit points before; ``MoveToken``: where the token stood; ``Reorder``: who
+    came next in the order (``None``: it was last); ``EndCondition``: the round at whose end
+    a condition given for some rounds was to end."""
+
+
+def _undoable(s: LiveState, seq: int, o: Override) -> Undoable | None:
+    """What undoing ``o`` needs, read from the state before it (``None``: nothing to undo)."""
+    c = s.combatants.get(getattr(o, "who", ""))
+    match o:
+        case SetHp() if c is not None:
+            return Undoable(seq, o, c.hp)
+        case MoveToken() if c is not None:
+            return Undoable(seq, o, c.position)
+        case Reorder(who=who) if who in s.order:
+            order = s.order
+            at = order.index(who)
+            return Undoable(seq, o, order[at + 1] if at + 1 < len(order) else None)
+        case EndCondition(who=who, condition=condition):
+            return Undoable(seq, o, s.timed.get((who, condition)))
+        case AddCondition() | AddCombatant() | RemoveCombatant() | AddMarker() | RemoveMarker():
+            return Undoable(seq, o)
+    return None  # GmRoll, GmNote: records, not changes; Undo
+
+
 def _gm(s: LiveState, e: GmOverride) -> None:
-    """A condition the GM gives for some rounds: when it ends (its ``ConditionAdded`` and the
-    other events the override makes follow, each with its own change)."""
+    """The GM stepped in: the override goes on the undo stack (an ``Undo`` takes its own off),
+    and a condition the GM gives for some rounds has the round it ends with (its
+    ``ConditionAdded`` and the other events the override makes follow, each with its own
+    change)."""
     o = e.override
     if isinstance(o, AddCondition) and o.rounds is not None:
         if s._shared & _TIMED:
             s._unshare(_TIMED)
         s.timed[(o.who, o.condition)] = max(s.round, 1) + o.rounds - 1
+    if isinstance(o, Undo):
+        if s.undo:
+            undone, s.undo = s.undo[-1], s.undo[:-1]
+            ended, last = undone.override, undone.before
+            if (
+                isinstance(ended, EndCondition)
+                and isinstance(last, int)
+                and ended.condition not in s.combatants[ended.who].conditions
+            ):
+                # back with the rounds it had left (its ``ConditionAdded`` follows)
+                if s._shared & _TIMED:
+                    s._unshare(_TIMED)
+                s.timed[(ended.who, ended.condition)] = last
+        return
+    if not isinstance(o, (GmRoll, GmNote)):
+        entry = _undoable(s, e.seq, o)
+        if entry is not None:
+            s.undo = (*s.undo, entry)
+
+
+def _marker_added(s: LiveState, e: MarkerAdded) -> None:
+    c = s.combatants[e.who]
+    if e.text not in c.markers:
+        s._put(replace(c, markers=(*c.markers, e.text)))
+
+
+def _marker_removed(s: LiveState, e: MarkerRemoved) -> None:
+    c = s.combatants[e.who]
+    s._put(replace(c, markers=tuple(m for m in c.markers if m != e.text)))
+
+
+def _returned(s: LiveState, e: CombatantReturned) -> None:
+    s.layout += 1
+    s._put(replace(s.combatants[e.who], left=False))
+    s._reindex()
+
+
+def _revived(s: LiveState, e: CombatantRevived) -> None:
+    s.layout += 1
+    s._put(replace(s.combatants[e.who], defeated=False))
+    s._reindex()
 
 
 def _counter(s: LiveState, e: CounterChanged) -> None:
@@ -636,6 +732,10 @@ _CHANGES: dict[type, Callable[[LiveState, Any], None]] = {
     EncounterStarted: _started,
     EncounterEnded: _ended,
     GmOverride: _gm,
+    MarkerAdded: _marker_added,
+    MarkerRemoved: _marker_removed,
+    CombatantReturned: _returned,
+    CombatantRevived: _revived,
 }
 
 

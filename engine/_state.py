@@ -35,6 +35,8 @@ class CombatantState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     defeated: bool = False
     left: bool = False
     """Left the fight without being defeated (fled)."""
+    markers: tuple[str, ...] = ()
+    """The GM's markers (free text, no rule effect), in the order they were put on."""
 
     @property
     def standing(self) -> bool:
@@ -82,6 +84,15 @@ class EncounterState(msgspec.Struct, frozen=True, kw_only=True):
 
 def state_to_builtins(state: EncounterState) -> dict[str, object]:
     """The state as plain JSON-ready data (the keys ``state --json`` promises)."""
+    data = _builtins(state)
+    for cid, c in state.combatants.items():
+        data["combatants"][cid]["markers"] = list(c.markers)  # type: ignore[index]
+    return data
+
+
+def _builtins(state: EncounterState) -> dict[str, object]:
+    """The state as plain data, without the GM's markers unless a combatant has some (what
+    the digest is taken of: a fight without markers digests as it did before them)."""
     return {
         "seq": state.seq,
         "ruleset": state.ruleset,
@@ -104,6 +115,7 @@ def state_to_builtins(state: EncounterState) -> dict[str, object]:
                 "counters": dict(c.counters),
                 "defeated": c.defeated,
                 "left": c.left,
+                **({"markers": list(c.markers)} if c.markers else {}),
             }
             for cid, c in state.combatants.items()
         },
@@ -114,11 +126,12 @@ _digest_encoder = msgspec.json.Encoder()
 
 
 def state_digest(state: EncounterState) -> str:
-    """BLAKE2b (16 bytes, hex) of the canonical JSON of :func:`state_to_builtins`.
+    """BLAKE2b (16 bytes, hex) of the canonical JSON of :func:`state_to_builtins` (a
+    combatant's ``markers`` only when it has some).
 
     Canonical because every map there is in insertion order (join order, field order), which the
     events alone decide; nothing depends on hash seeds or the clock."""
-    data = _digest_encoder.encode(state_to_builtins(state))
+    data = _digest_encoder.encode(_builtins(state))
     return blake2b(data, digest_size=16).hexdigest()
 
 

@@ -331,6 +331,46 @@ class GmOverride(Event, frozen=True, kw_only=True, tag="GmOverride"):
     """Who stepped in (the GM's role)."""
 
 
+class MarkerAdded(Event, frozen=True, kw_only=True, tag="MarkerAdded"):
+    """A GM marker was put on a combatant (free text; no rule reads it)."""
+
+    who: str
+    text: str
+
+
+class MarkerRemoved(Event, frozen=True, kw_only=True, tag="MarkerRemoved"):
+    """A GM marker was taken off a combatant."""
+
+    who: str
+    text: str
+
+
+class CombatantReturned(Event, frozen=True, kw_only=True, tag="CombatantReturned"):
+    """A combatant who left is back in the fight (the GM undid its removal)."""
+
+    who: str
+    reason: str = "undone"
+
+
+class CombatantRevived(Event, frozen=True, kw_only=True, tag="CombatantRevived"):
+    """A combatant who was downed stands again (the GM undid the hit points that downed it)."""
+
+    who: str
+    reason: str = "undone"
+
+
+class GmRolled(Event, frozen=True, kw_only=True, tag="GmRolled"):
+    """The GM's own dice (``GmRoll``): every die, from the log's generator, on a stream of
+    their own (``gm/<seq of the GmOverride>``), so the fight's dice are not shifted by them."""
+
+    expr: str
+    dice: tuple[int, ...]
+    modifier: int
+    total: int
+    gm_only: bool = False
+    """A secret roll: only the GM's connections may receive it (:func:`gm_only`)."""
+
+
 AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build decoders
     EncounterStarted,
     CombatantJoined,
@@ -366,8 +406,23 @@ AnyEvent = Union[  # noqa: UP007 - msgspec needs a real Union object to build de
     StateDigested,
     SeedChanged,
     GmOverride,
+    MarkerAdded,
+    MarkerRemoved,
+    CombatantReturned,
+    CombatantRevived,
+    GmRolled,
 ]
 """Every event type; the decoder's target for log lines."""
+
+
+def gm_only(event: Event) -> bool:
+    """Whether ``event`` is for the GM's eyes only: a GM note or a secret GM roll (the
+    ``GmOverride`` that records it, and the ``GmRolled`` with its dice). Everything a player's
+    or a spectator's connection receives is filtered by this; the log keeps it all."""
+    if isinstance(event, GmOverride):
+        return event.override.gm_only
+    return isinstance(event, GmRolled) and event.gm_only
+
 
 #: Events that answer a ``PriorityGranted`` (the recorded decisions a replay feeds back).
 DECISION_EVENTS = (ActionDeclared, ActionRejected, PriorityPassed, DecisionFailed)

@@ -6,6 +6,10 @@ engine checks it against the rules and the state, and an accepted one is recorde
 :class:`~events._events.GmOverride` event followed by the events it causes (``DamageDealt``,
 ``ConditionAdded``, ``CombatantJoined``, ``Moved``, ``InitiativeOrdered`` ...), each caused by
 it. A replay feeds the recorded override back at the same decision, as it feeds decisions.
+
+Some change nothing the rules read: markers (free text on a combatant), the GM's dice
+(:class:`GmRoll`) and notes (:class:`GmNote`); a note and a secret roll are for the GM only
+(:func:`events.gm_only` says which events a player's connection must never receive).
 """
 
 from __future__ import annotations
@@ -22,6 +26,11 @@ class Override(
     msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="type", gc=False
 ):
     """Base of every override."""
+
+    @property
+    def gm_only(self) -> bool:
+        """Whether only the GM may learn of it (a note, a secret roll)."""
+        return False
 
 
 class SetHp(Override, frozen=True, tag="SetHp"):
@@ -99,8 +108,77 @@ class Reorder(Override, frozen=True, tag="Reorder"):
     """Place it just before this one; ``None``: last in the order."""
 
 
+MARKER_LIMIT = 80
+"""The longest GM marker, in characters (a word or a short phrase on a token)."""
+
+NOTE_LIMIT = 2000
+"""The longest GM note, in characters."""
+
+
+class AddMarker(Override, frozen=True, tag="AddMarker"):
+    """Put a GM marker on a combatant: free text (``blessed``, ``the one with the key``) shown
+    beside it, with no effect on the rules."""
+
+    who: str
+    """The combatant."""
+    text: str
+    """The marker, at most :data:`MARKER_LIMIT` characters."""
+
+
+class RemoveMarker(Override, frozen=True, tag="RemoveMarker"):
+    """Take a GM marker off a combatant."""
+
+    who: str
+    """The combatant."""
+    text: str
+    """The marker, as it was put on (case-insensitive)."""
+
+
+class Undo(Override, frozen=True, tag="Undo"):
+    """Revert the GM's last override not yet undone, with compensating events (the log stays
+    append-only: the override and its undoing are both in it)."""
+
+    seq: int | None = None
+    """The ``GmOverride`` undone (recorded; ``None`` when sent: the last one not undone)."""
+
+
+class GmRoll(Override, frozen=True, tag="GmRoll"):
+    """The GM rolls dice at the table (``2d6+1``), in the open or in secret."""
+
+    expr: str
+    """The dice expression (``NdS``, ``NdS+M``, ``NdSkhK``)."""
+    secret: bool = False
+    """Seen by the GM only (the table's filter asks :func:`events.gm_only`)."""
+
+    @property
+    def gm_only(self) -> bool:
+        return self.secret
+
+
+class GmNote(Override, frozen=True, tag="GmNote"):
+    """A private note of the GM's, kept in the log at this point of the fight (GM only)."""
+
+    text: str
+    """The note, at most :data:`NOTE_LIMIT` characters."""
+
+    @property
+    def gm_only(self) -> bool:
+        return True
+
+
 AnyOverride = Union[  # noqa: UP007 - msgspec needs a real Union object to build decoders
-    SetHp, AddCondition, EndCondition, AddCombatant, RemoveCombatant, MoveToken, Reorder
+    SetHp,
+    AddCondition,
+    EndCondition,
+    AddCombatant,
+    RemoveCombatant,
+    MoveToken,
+    Reorder,
+    AddMarker,
+    RemoveMarker,
+    Undo,
+    GmRoll,
+    GmNote,
 ]
 """Every override; the decoder's target for a ``gm`` frame's ``override``."""
 

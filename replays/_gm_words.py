@@ -12,12 +12,19 @@ from typing import Protocol
 from initiative.events import (
     AddCombatant,
     AddCondition,
+    AddMarker,
     EndCondition,
+    GmNote,
     GmOverride,
+    GmRoll,
+    GmRolled,
     MoveToken,
+    Override,
     RemoveCombatant,
+    RemoveMarker,
     Reorder,
     SetHp,
+    Undo,
 )
 
 from ._literal import literal
@@ -25,6 +32,8 @@ from ._literal import literal
 
 class _Naming(Protocol):
     names: dict[str, str]
+    gm_done: dict[int, Override]
+    """The GM's overrides so far, by the seq of their ``GmOverride`` (what an undo undoes)."""
 
     def name(self, who: str | None) -> str: ...
 
@@ -35,12 +44,43 @@ def gm_line(narrator: _Naming, event: GmOverride) -> str:
     o = event.override
     if isinstance(o, AddCombatant):
         narrator.names[o.id] = o.name or (o.combatant.display if o.combatant else o.id)
-    return gm_words(o, narrator.name)
+    return told(event, narrator.gm_done, narrator.name)
+
+
+def told(event: GmOverride, done: dict[int, Override], n: Callable[[str | None], str]) -> str:
+    """The override of ``event`` in words, an undo saying which override it undid (``done``:
+    the overrides so far by seq, which this keeps up)."""
+    o = event.override
+    done[event.seq] = o
+    if isinstance(o, Undo) and o.seq is not None and o.seq in done:
+        undone = gm_words(done[o.seq], n).removeprefix("The GM ")
+        return f"The GM undoes #{o.seq}: {undone.rstrip('.')}."
+    return gm_words(o, n)
+
+
+def rolled_words(event: GmRolled) -> str:
+    """``2d6+1 comes up 2 + 6 + 1 = 9 (secret).``: the dice of the GM's roll."""
+    faces = " + ".join(str(d) for d in event.dice)
+    if event.modifier:
+        faces += f" {'+' if event.modifier > 0 else '-'} {abs(event.modifier)}"
+    secret = " (secret)" if event.gm_only else ""
+    return f"{literal(event.expr)} comes up {faces} = {event.total}{secret}."
 
 
 def gm_words(o: object, n: Callable[[str | None], str]) -> str:
     """An override in words, with ``n`` naming combatants."""
     match o:
+        case AddMarker(who=who, text=text):
+            return f"The GM marks {n(who)}: {literal(text)}."
+        case RemoveMarker(who=who, text=text):
+            return f"The GM takes the marker {literal(text)} off {n(who)}."
+        case Undo(seq=seq):
+            which = f" (#{seq})" if seq is not None else ""
+            return f"The GM undoes their last override{which}."
+        case GmRoll(expr=expr, secret=secret):
+            return f"The GM rolls {literal(expr)}{' in secret' if secret else ''}."
+        case GmNote(text=text):
+            return f"The GM notes: {literal(text)}"
         case SetHp(who=who, hp=hp):
             return f"The GM sets {n(who)}'s hit points to {hp}."
         case AddCondition(who=who, condition=c, rounds=rounds):

@@ -11,6 +11,8 @@ from initiative.events import (
     CombatantDefeated,
     CombatantJoined,
     CombatantLeft,
+    CombatantReturned,
+    CombatantRevived,
     ConditionAdded,
     ConditionRemoved,
     DamageDealt,
@@ -20,12 +22,16 @@ from initiative.events import (
     EndTurn,
     Event,
     GmOverride,
+    GmRolled,
     Healed,
     InitiativeOrdered,
     InitiativeRolled,
+    MarkerAdded,
+    MarkerRemoved,
     Moved,
     OpeningClosed,
     OpeningOpened,
+    Override,
     Position,
     PriorityPassed,
     RoundStarted,
@@ -33,7 +39,7 @@ from initiative.events import (
     TurnStarted,
 )
 
-from ._gm_words import gm_line, gm_words
+from ._gm_words import gm_line, gm_words, rolled_words
 from ._literal import literal
 
 
@@ -42,6 +48,7 @@ class Narrator:
 
     def __init__(self, *, verbose: bool = False) -> None:
         self.names: dict[str, str] = {}
+        self.gm_done: dict[int, Override] = {}
         self.depth = 0
         self.verbose = verbose
 
@@ -137,6 +144,16 @@ class Narrator:
                 return f"{n(who)} leaves the fight ({literal(reason)})"
             case GmOverride():
                 return gm_line(self, event)
+            case GmRolled():
+                return rolled_words(event)
+            case MarkerAdded(who=who, text=text):
+                return f"{n(who)} is marked {literal(text)}"
+            case MarkerRemoved(who=who, text=text):
+                return f"{n(who)} is no longer marked {literal(text)}"
+            case CombatantReturned(who=who):
+                return f"{n(who)} is back in the fight"
+            case CombatantRevived(who=who):
+                return f"{n(who)} stands again"
             case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
                 head = f"{literal(winner)} win" if winner else "No winner"
                 return f"[bold green]{head}[/bold green] after {rounds} round(s): {literal(reason)}"

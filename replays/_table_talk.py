@@ -30,6 +30,8 @@ from initiative.events import (
     CombatantDefeated,
     CombatantJoined,
     CombatantLeft,
+    CombatantReturned,
+    CombatantRevived,
     ConditionAdded,
     ConditionRemoved,
     DamageDealt,
@@ -40,13 +42,17 @@ from initiative.events import (
     EndTurn,
     Event,
     GmOverride,
+    GmRolled,
     Healed,
     InitiativeError,
     InitiativeOrdered,
     InitiativeRolled,
+    MarkerAdded,
+    MarkerRemoved,
     Moved,
     OpeningClosed,
     OpeningOpened,
+    Override,
     Position,
     PriorityGranted,
     PriorityPassed,
@@ -56,9 +62,10 @@ from initiative.events import (
     TurnEnded,
     TurnInserted,
     TurnStarted,
+    gm_only,
 )
 
-from ._gm_words import gm_line
+from ._gm_words import gm_line, rolled_words
 from ._literal import literal
 from ._words import (
     action_words,
@@ -145,10 +152,14 @@ class _Say:
 class TableNarrator:
     """Call with each event in order; returns the lines to show now (possibly none)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, gm: bool = False) -> None:
+        self.gm = gm
+        """Whether the GM hears this narration: only then does it tell the GM's notes and secret
+        rolls (``events.gm_only``); anyone else's says nothing of them."""
         self.ruleset: type[Ruleset] | None = None
         """The ruleset the log names, whose units word its actions (``None``: not installed)."""
         self.names: dict[str, str] = {}
+        self.gm_done: dict[int, Override] = {}
         self.weapon: dict[str, str] = {}
         self.open: list[_Sentence] = []
         self.acted = False
@@ -163,6 +174,8 @@ class TableNarrator:
         return literal(self.names.get(who, who) if who else "someone")
 
     def __call__(self, event: Event) -> str | None:
+        if not self.gm and gm_only(event):
+            return None  # a GM note or a secret roll: for the GM's ears only
         lines: list[str] = []
         if isinstance(event, OpeningOpened):
             self.triggers.append(event.trigger)
@@ -399,6 +412,16 @@ class TableNarrator:
                 return f"{n(who)} {how}"
             case GmOverride():
                 return gm_line(self, event)
+            case GmRolled():
+                return rolled_words(event)
+            case MarkerAdded(who=who, text=text):
+                return f"{n(who)} is marked {literal(text)}"
+            case MarkerRemoved(who=who, text=text):
+                return f"{n(who)} is no longer marked {literal(text)}"
+            case CombatantReturned(who=who):
+                return f"{n(who)} is back in the fight"
+            case CombatantRevived(who=who):
+                return f"{n(who)} stands again"
             case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
                 rounds_text = f"{rounds} round{'s' if rounds != 1 else ''}"
                 if winner:

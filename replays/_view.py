@@ -17,8 +17,16 @@ from importlib.resources import files
 from typing import Any
 
 import msgspec
-from initiative.events import CombatantSpec, EncounterStarted, LogContents
+from initiative.events import (
+    AddCombatant,
+    CombatantSpec,
+    EncounterStarted,
+    GmOverride,
+    LogContents,
+    Override,
+)
 
+from ._gm_words import told
 from ._narrate import summary, who_of
 from ._query import with_rounds
 
@@ -30,12 +38,20 @@ def view_data(contents: LogContents) -> dict[str, Any]:
     header = contents.header
     enc = header.encounter
     events = []
+    names = {c.id: c.display for c in enc.combatants}
+    done: dict[int, Override] = {}
     for row, line in zip(with_rounds(contents.events), contents.lines, strict=True):
         e = row.event
         raw = msgspec.json.decode(line)
         if isinstance(e, EncounterStarted):
             raw.pop("encounter", None)
-        text = summary(e)
+        if isinstance(e, GmOverride):  # the GM's words, with names (a joiner's as given)
+            o = e.override
+            if isinstance(o, AddCombatant):
+                names[o.id] = o.name or (o.combatant.display if o.combatant else o.id)
+            text = told(e, done, lambda who: names.get(who or "", who or "-"))
+        else:
+            text = summary(e)
         if len(text) > _SUMMARY_WIDTH:
             text = text[: _SUMMARY_WIDTH - 1] + "…"
         events.append(

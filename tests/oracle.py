@@ -85,6 +85,16 @@ def apply(state: EncounterState, event: ev.Event) -> EncounterState:
             return _with(state, who, defeated=True)
         case ev.CombatantLeft(who=who):
             return _with(state, who, left=True)
+        case ev.CombatantReturned(who=who):
+            return _with(state, who, left=False)
+        case ev.CombatantRevived(who=who):
+            return _with(state, who, defeated=False)
+        case ev.MarkerAdded(who=who, text=text):
+            held = state.combatants[who].markers
+            return state if text in held else _with(state, who, markers=(*held, text))
+        case ev.MarkerRemoved(who=who, text=text):
+            held = state.combatants[who].markers
+            return _with(state, who, markers=tuple(m for m in held if m != text))
         case ev.EncounterEnded(winner=winner):
             return replace(state, ended=True, winner=winner, active=None, priority=None)
     return state

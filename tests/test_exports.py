@@ -65,6 +65,20 @@ SURFACE = {
         "SetHp",
         "convert_override",
         "decode_override",
+        # The GM's undo, markers, dice and notes (issue 34).
+        "AddMarker",
+        "CombatantReturned",
+        "CombatantRevived",
+        "GmNote",
+        "GmRoll",
+        "GmRolled",
+        "MARKER_LIMIT",
+        "MarkerAdded",
+        "MarkerRemoved",
+        "NOTE_LIMIT",
+        "RemoveMarker",
+        "Undo",
+        "gm_only",
         "InitiativeError",
         "InitiativeOrdered",
         "InitiativeRolled",
@@ -185,6 +199,7 @@ SURFACE = {
         "GM_HELP",  # the gm command typed at a prompt (issue 23)
         "is_gm",
         "parse_gm",
+        "roster_text",  # gm who (issue 34)
         "AskDice",
         "BUILTIN",
         "Cautious",

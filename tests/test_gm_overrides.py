@@ -100,31 +100,34 @@ def test_every_override_kind_is_recorded_and_the_log_verifies():
 
 
 def test_a_condition_the_ruleset_does_not_declare_is_refused_and_nothing_is_recorded():
-    """The refusal names the ruleset and the condition; the log is as it was."""
+    """The refusal names the ruleset and the condition, and (openings declaring none) says so
+    and offers a marker instead (issue 34); the log is as it was."""
     step = duel()
     before = list(step.lines)
     with pytest.raises(IllegalOverrideError) as err:
         step.override({"type": "AddCondition", "who": "ilse", "condition": "stunned"})
-    assert str(err.value) == "the openings ruleset has no condition 'stunned'"
+    assert str(err.value) == (
+        "the openings ruleset declares no conditions; a GM marker (gm mark) says 'stunned' instead"
+    )
     assert step.lines == before
 
 
 @pytest.mark.parametrize(
     ("override", "reason"),
     [
-        ({"type": "SetHp", "who": "bo", "hp": 3}, "no combatant 'bo' in the fight"),
-        ({"type": "SetHp", "who": "ilse", "hp": 99}, "ilse has at most 34 hit points"),
+        ({"type": "SetHp", "who": "bo", "hp": 3}, "no combatant 'bo'"),
+        ({"type": "SetHp", "who": "ilse", "hp": 99}, "Ilse has at most 34 hit points"),
         ({"type": "MoveToken", "who": "ilse", "to": [500, 0]}, "(500, 0) is off the map"),
-        ({"type": "MoveToken", "who": "ilse", "to": [5, 0]}, "(5, 0) is occupied by tomas"),
+        ({"type": "MoveToken", "who": "ilse", "to": [5, 0]}, "(5, 0) is occupied by Tomas"),
         ({"type": "AddCombatant", "id": "tomas", "like": "hound"}, "already a combatant"),
         ({"type": "AddCombatant", "id": "x", "like": "hound", "side": "east"}, "no side 'east'"),
         ({"type": "Reorder", "who": "ilse", "before": "ilse"}, "cannot go before itself"),
-        ({"type": "EndCondition", "who": "ilse", "condition": "prone"}, "ilse is not prone"),
+        ({"type": "EndCondition", "who": "ilse", "condition": "prone"}, "Ilse is not prone"),
         ({"type": "Shout", "who": "ilse"}, "not an override"),
     ],
 )
 def test_refusals_say_why(override, reason):
-    """Each refusal is in words, naming what is wrong."""
+    """Each refusal is in words, naming what is wrong (combatants by their names)."""
     step = duel()
     with pytest.raises(IllegalOverrideError, match=reason.replace("(", r"\(").replace(")", r"\)")):
         step.override(override)
@@ -255,7 +258,7 @@ def test_the_commands_reproduce_and_show_a_log_with_overrides(tmp_path: Path):
     assert state["combatants"]["tomas"]["hp"] == 7
     assert "GmOverride" in cli("why", log, hp + 1, check=0).stdout
     cli("view", log, "-o", tmp_path / "gm.html", check=0)
-    assert "The GM sets tomas" in (tmp_path / "gm.html").read_text()
+    assert "The GM sets Tomas" in (tmp_path / "gm.html").read_text()  # names (issue 34)
     fork = tmp_path / "fork.jsonl"
     cli("fork", log, "--at", hp, "--out", fork, "--quiet", check=0)
     assert "verified: all" in cli("verify", fork, check=0).stdout

@@ -59,7 +59,10 @@ def test_the_gm_steps_in_over_the_wire_and_the_log_verifies(tmp_path: Path) -> N
             "type": "gm_result",
             "id": 2,
             "ok": False,
-            "reason": "the openings ruleset has no condition 'stunned'",
+            "reason": (
+                "the openings ruleset declares no conditions;"
+                " a GM marker (gm mark) says 'stunned' instead"
+            ),
         }
         overrides = [
             {"type": "SetHp", "who": "bo", "hp": 7},
@@ -110,3 +113,113 @@ def test_the_gm_steps_in_over_the_wire_and_the_log_verifies(tmp_path: Path) -> N
     assert [e["seq"] for e in recorded][: len(seqs)] == seqs
     assert all(events[e["seq"] - 1]["type"] == "PriorityGranted" for e in recorded)
     assert events_of(events, "CombatantLeft")[0]["who"] == "dax"
+
+
+def test_the_gm_undoes_over_the_wire(tmp_path: Path) -> None:
+    """Issue 34: ``{"type": "Undo"}`` in a ``gm`` frame reverts the last override (its result
+    the seq of the undo's GmOverride, which names the one undone); with nothing left to undo it
+    is refused in one line; names work as ids do; the log verifies."""
+    with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
+        gm = server.client()
+        gm.send({"type": "hello", "version": 1, "role": "gm", "token": gm_token(server)})
+        gm.next("welcome")
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        seat.next("priority")
+        nothing = step_in(gm, 1, {"type": "Undo"})
+        assert nothing == {"type": "gm_result", "id": 1, "ok": False, "reason": "nothing to undo"}
+        marked = step_in(gm, 2, {"type": "AddMarker", "who": "BO", "text": "blessed"})
+        assert marked["ok"] is True, marked
+        undone = step_in(gm, 3, {"type": "Undo"})
+        assert undone["ok"] is True, undone
+        again = step_in(gm, 4, {"type": "Undo"})
+        assert again["reason"] == "nothing to undo"
+        step_in(gm, 5, {"type": "SetHp", "who": "bo", "hp": 0})
+        step_in(gm, 6, {"type": "SetHp", "who": "cur", "hp": 0})
+        for client in server.clients:
+            client.close()
+        assert server.finish() == 0
+        events = server.verified()
+    recorded = events_of(events, "GmOverride")
+    assert recorded[0]["override"] == {"type": "AddMarker", "who": "bo", "text": "blessed"}
+    assert recorded[1]["seq"] == undone["seq"]
+    assert recorded[1]["override"] == {"type": "Undo", "seq": marked["seq"]}
+    assert next(e["type"] for e in events if e.get("cause") == undone["seq"]) == "MarkerRemoved"
+
+
+def test_the_gm_page_undoes_rolls_and_notes(tmp_path: Path) -> None:
+    """The GM page's tools that need no combatant: undo (refused in one line when there is
+    nothing to undo), a roll, a secret roll and a note, each a gm frame recorded in the log;
+    the secret roll's dice are shown on the GM's page, and a seat's narration tells neither it
+    nor the note."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    from browser import CHROMIUM
+
+    if CHROMIUM is None:
+        pytest.skip("no chromium")
+    with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        seat.next("priority")  # ana decides: the fight waits at a decision point
+        token = gm_token(server)
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                problems: list[str] = []
+                page.on("pageerror", lambda exc: problems.append(str(exc)))
+                page.goto(f"http://127.0.0.1:{server.port}/gm#token={token}")
+                page.wait_for_function("window.initiativePage && window.initiativePage.state")
+                said = "document.getElementById('gm-result').textContent"
+
+                def answered(start: str) -> str:
+                    page.wait_for_function(f"{said}.startsWith({start!r}) && !{said}.endsWith('…')")
+                    return str(page.evaluate(said))
+
+                page.click("#undo")
+                assert answered("Undo") == "Undo refused: nothing to undo"
+                page.fill("#dice", "2d0")
+                page.click("#f-roll button")
+                assert answered("Roll 2d0") == (
+                    "Roll 2d0 refused: dice out of range: '2d0' (1-100 dice of 1-1000 sides)"
+                )
+                page.fill("#dice", "2d6+1")
+                page.click("#f-roll button")
+                assert re.fullmatch(
+                    r"2d6\+1 comes up (\d) \+ (\d) \+ 1 = \d+\.", answered("2d6+1 comes up")
+                )
+                page.check("#secret")
+                page.fill("#dice", "1d20")
+                page.click("#f-roll button")
+                # the result comes to the GM's page alone (after the gm_result that it was done)
+                shown = answered("1d20 comes up")
+                assert re.fullmatch(r"1d20 comes up (\d+) = \1 \(secret\)\.", shown)
+                page.fill("#note", "Bo flees at 5 hp")
+                page.click("#f-note button")
+                assert answered("Note").startswith("Note: recorded")
+                page.screenshot(path=str(tmp_path / "gm-tools.png"), full_page=True)
+                assert problems == []
+            finally:
+                browser.close()
+        gm = server.client()
+        gm.send({"type": "hello", "version": 1, "role": "gm", "token": token})
+        gm.next("welcome")
+        step_in(gm, 1, {"type": "SetHp", "who": "bo", "hp": 0})
+        step_in(gm, 2, {"type": "SetHp", "who": "cur", "hp": 0})
+        heard: list[str] = []  # every sentence the seat was told
+        while (frame := seat.next("table", "end"))["type"] == "table":
+            heard += frame["said"]
+        for client in server.clients:
+            client.close()
+        assert server.finish() == 0
+        events = server.verified()
+    recorded = [e["override"] for e in events_of(events, "GmOverride")]
+    assert recorded[:3] == [
+        {"type": "GmRoll", "expr": "2d6+1"},
+        {"type": "GmRoll", "expr": "1d20", "secret": True},
+        {"type": "GmNote", "text": "Bo flees at 5 hp"},
+    ]
+    assert [e["gm_only"] for e in events_of(events, "GmRolled")] == [False, True]
+    # The seat hears of the open roll, not of the secret one nor of the note.
+    assert "The GM rolls 2d6+1." in heard
+    assert not [s for s in heard if "1d20" in s or "secret" in s or "flees" in s], heard

@@ -36,7 +36,10 @@ def test_the_gm_steps_in_from_the_human_prompt(tmp_path: Path) -> None:
     try:
         typed = [
             "gm help",
+            "gm who",
             "gm add-condition bo stunned",
+            "gm mark bo blessed",
+            "gm undo",
             "gm hp bo 7",
             "gm join dax like cur",
             "gm move cur 2,2.5",
@@ -53,9 +56,11 @@ def test_the_gm_steps_in_from_the_human_prompt(tmp_path: Path) -> None:
         if program.status is None:
             program.kill()
     screen = program.screen
-    assert "gm order ID before OTHER | last" in screen
-    assert "The GM cannot do that: the openings ruleset has no condition 'stunned'" in screen
+    assert "gm order WHO before OTHER | last" in screen
+    assert "The GM cannot do that: the openings ruleset declares no conditions" in screen
+    assert "Combatants (name, id, side):" in screen  # gm who (issue 34)
     for said in (
+        "The GM marks bo: blessed.",
         "The GM sets bo's hit points to 7.",
         "The GM brings in dax, like cur.",
         "The GM moves cur to (2, 2.5).",
@@ -70,6 +75,8 @@ def test_the_gm_steps_in_from_the_human_prompt(tmp_path: Path) -> None:
         e.override.__class__.__name__ for e in contents.events if type(e).__name__ == "GmOverride"
     ]
     assert kinds == [
+        "AddMarker",
+        "Undo",
         "SetHp",
         "AddCombatant",
         "MoveToken",
@@ -106,7 +113,13 @@ def test_join_as_the_gm_sends_typed_commands_as_gm_frames(tmp_path: Path) -> Non
             wait_for(program, "the GM of Yard duel")
             seat.next("priority")  # ana decides: the fight waits at a decision point
             program.type("gm add-condition bo stunned")
-            wait_for(program, "The GM cannot do that: the openings ruleset has no condition")
+            wait_for(program, "The GM cannot do that: the openings ruleset declares no conditions")
+            program.type("gm who")
+            wait_for(program, "Combatants (name, id, side):")
+            program.type("gm undo")
+            wait_for(program, "The GM cannot do that: nothing to undo")
+            program.type("gm roll secret 1d20")  # told to the GM's own terminal
+            wait_for(program, "(secret).")
             program.type("gm hp bo 0")
             wait_for(program, "The GM sets bo's hit points to 0.")
             program.type("gm hp cur 0")
@@ -121,4 +134,9 @@ def test_join_as_the_gm_sends_typed_commands_as_gm_frames(tmp_path: Path) -> Non
         assert server.finish() == 0
         events = server.verified()
     assert "the fight is over: north won" in program.screen
-    assert [e["override"]["who"] for e in events if e["type"] == "GmOverride"] == ["bo", "cur"]
+    overrides = [e["override"] for e in events if e["type"] == "GmOverride"]
+    assert overrides == [
+        {"type": "GmRoll", "expr": "1d20", "secret": True},
+        {"type": "SetHp", "who": "bo", "hp": 0},
+        {"type": "SetHp", "who": "cur", "hp": 0},
+    ]

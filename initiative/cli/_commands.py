@@ -386,7 +386,9 @@ def state(
         + (f", ended (winner: {literal(st.winner or 'no one')})" if st.ended else "")
     )
     table = Table(header_style="bold")
-    for column in ("id", "side", "init", "hp", "ap", "position", "conditions", "status"):
+    marked = any(c.markers for c in st.combatants.values())  # the GM's markers, when any
+    columns = ("id", "side", "init", "hp", "ap", "position", "conditions")
+    for column in (*columns, *(("GM markers",) if marked else ()), "status"):
         table.add_column(column)
     ids = [c for c in st.order if c in st.combatants]
     ids += [c for c in st.combatants if c not in ids]
@@ -401,6 +403,7 @@ def state(
             str(c.ap),
             str(c.position),
             plain(", ".join(c.conditions)),
+            *((plain(", ".join(c.markers)),) if marked else ()),
             status,
         )
     out.print(table)

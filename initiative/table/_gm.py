@@ -18,7 +18,7 @@ import msgspec
 import structlog
 import trio
 
-from initiative.actors import GM_HELP, is_gm, parse_gm
+from initiative.actors import GM_HELP, is_gm, parse_gm, roster_text
 from initiative.engine import Stepper
 from initiative.events import IllegalOverrideError, visible
 
@@ -101,6 +101,13 @@ async def gm_typed(client: Any, text: str) -> None:
     found = parse_gm(text)
     if found == "help":
         client.screen.say(GM_HELP)
+    elif found == "who":
+        names = getattr(client, "names", None)
+        if names is None:
+            client.screen.say("no names yet: the fight has not started")
+        else:
+            specs = names.specs.values()
+            client.screen.say(roster_text((c.id, c.display, c.side) for c in specs))
     elif isinstance(found, str):
         client.screen.say(found)
     else:

@@ -373,6 +373,7 @@ class Client:
         match frame.get("type"):
             case "welcome" if frame.get("role") == "gm":
                 self.screen.say(f"the GM of {visible(frame['encounter'])} (gm help lists commands)")
+                self.narrate = TableNarrator(gm=True)  # notes and secret rolls told, to the GM
             case "gm_result":
                 gm_said(self, frame)
             case "welcome" if frame["seat"] is None:

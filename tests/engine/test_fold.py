@@ -20,6 +20,8 @@ from initiative.events import (
     CombatantDefeated,
     CombatantJoined,
     CombatantLeft,
+    CombatantReturned,
+    CombatantRevived,
     ConditionAdded,
     ConditionRemoved,
     CounterChanged,
@@ -32,6 +34,8 @@ from initiative.events import (
     InitiativeOrdered,
     InitiativeRolled,
     InsertedTurnEnded,
+    MarkerAdded,
+    MarkerRemoved,
     Moved,
     OpeningClosed,
     OpeningOpened,
@@ -104,6 +108,10 @@ EVENTS = {
     ),
     CombatantDefeated: st.builds(CombatantDefeated, who=who),
     CombatantLeft: st.builds(CombatantLeft, who=who),
+    CombatantReturned: st.builds(CombatantReturned, who=who),
+    CombatantRevived: st.builds(CombatantRevived, who=who),
+    MarkerAdded: st.builds(MarkerAdded, who=who, text=st.sampled_from(("blessed", "the key"))),
+    MarkerRemoved: st.builds(MarkerRemoved, who=who, text=st.sampled_from(("blessed", "x"))),
     StateDigested: st.builds(StateDigested, round=st.just(1), digest=st.just("")),
     EncounterEnded: st.builds(
         EncounterEnded, winner=st.none() | st.just("x"), reason=st.just("r"), rounds=st.just(1)

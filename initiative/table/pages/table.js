@@ -27,7 +27,7 @@ const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 const seatName = kind === "seat" ? decodeURIComponent(location.pathname.replace(/^\/seat\//, "")) : null;
 const page = {
   state: null, board: null, names: {}, asked: null, shownAt: 0, clocks: {}, chosen: null,
-  ended: false, rolls: [], nextId: 1, pending: {}, mine: [], role: null,
+  ended: false, rolls: [], nextId: 1, pending: {}, gmRolls: {}, mine: [], role: null,
 };
 window.initiativePage = page;  // for tests and the curious: what the page was told
 
@@ -45,6 +45,12 @@ function banner(id, text, cls) {
   if (cls !== undefined) b.className = "banner " + cls;
 }
 function status(text) { $("status").textContent = text; }
+// The GM's own roll, as the GM's narration says it (a secret one is told to no one else).
+function rolled(e) {
+  let faces = e.dice.join(" + ");
+  if (e.modifier) faces += (e.modifier > 0 ? " + " : " - ") + Math.abs(e.modifier);
+  return e.expr + " comes up " + faces + " = " + e.total + (e.gm_only ? " (secret)" : "") + ".";
+}
 function waiting(title, text, stopped) {
   $("waiting").classList.toggle("stopped", Boolean(stopped));
   $("waiting-title").textContent = title;
@@ -99,6 +105,10 @@ function receive(frame) {
       break;
     case "news":
       if (page.asked && frame.event.seq > page.asked.seq) clearDecision("The fight has moved on: that decision is no longer asked.");
+      if (kind === "gm" && frame.event.type === "GmRolled") {  // (before or after its gm_result)
+        page.gmRolls[frame.event.cause] = rolled(frame.event);
+        banner("gm-result", page.gmRolls[frame.event.cause], "");
+      }
       break;
     case "table":
       table(frame);
@@ -117,7 +127,7 @@ function receive(frame) {
     case "gm_result": {
       const asked = page.pending[frame.id] || "override";
       delete page.pending[frame.id];
-      if (frame.ok) banner("gm-result", asked + ": recorded as event " + frame.seq + ".", "");
+      if (frame.ok) banner("gm-result", page.gmRolls[frame.seq] || asked + ": recorded as event " + frame.seq + ".", "");
       else banner("gm-result", asked + " refused: " + frame.reason, "bad");
       break;
     }
@@ -511,6 +521,19 @@ guarded("f-order", (who, n) => {
 });
 guarded("f-remove", (who, n) => {
   override({type: "RemoveCombatant", who: who, reason: $("why").value.trim() || "removed"}, "Remove " + n);
+});
+// The GM's tools that need no combatant: undo, dice, a private note.
+function unguarded(form, build) {
+  $(form).addEventListener("submit", (event) => { event.preventDefault(); build(); });
+}
+unguarded("f-undo", () => override({type: "Undo"}, "Undo"));
+unguarded("f-roll", () => {
+  const expr = $("dice").value.trim(), secret = $("secret").checked;
+  if (expr) override({type: "GmRoll", expr: expr, secret: secret}, (secret ? "Secret roll " : "Roll ") + expr);
+});
+unguarded("f-note", () => {
+  const text = $("note").value.trim();
+  if (text) { override({type: "GmNote", text: text}, "Note"); $("note").value = ""; }
 });
 
 // -- the seat's decision -------------------------------------------------------------------
