@@ -406,7 +406,7 @@ class Sweeper:
         checked (and its file written)."""
         if value not in self._checked:
             changed = self.data
-            for key, number in _pairs(self.key, value):
+            for key, number in pairs_of(self.key, value):
                 changed = vary(changed, key, number)
             spec = check(changed, f"{self.path} with {label(self.key, value)}")
             if spec.sides != self.base.sides:
@@ -435,7 +435,7 @@ class Sweeper:
         return point_of(value, self.sides, results)
 
 
-def _pairs(key: str | tuple[str, ...], value: Value) -> list[tuple[str, Number]]:
+def pairs_of(key: str | tuple[str, ...], value: Value) -> list[tuple[str, Number]]:
     keys = (key,) if isinstance(key, str) else key
     values = value if isinstance(value, tuple) else (value,)
     if len(keys) != len(values):
@@ -445,7 +445,7 @@ def _pairs(key: str | tuple[str, ...], value: Value) -> list[tuple[str, Number]]
 
 def label(key: str | tuple[str, ...], value: Value) -> str:
     """``combatants.tomas.hp=25``, or ``combatants.tomas.hp=25, combatants.ilse.hp=30``."""
-    return ", ".join(f"{k}={v}" for k, v in _pairs(key, value))
+    return ", ".join(f"{k}={v}" for k, v in pairs_of(key, value))
 
 
 @dataclass(frozen=True)

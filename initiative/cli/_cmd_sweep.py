@@ -104,7 +104,7 @@ def sweep(
         if target is not None:
             raise UsageProblem("--target bisects one --vary; give one --vary with --target")
         _grid(ctx, encounter, [parse_range(v) for v in vary], step, points, runs, jobs,
-              seed_start, side, db, timeout, as_json, report)  # fmt: skip
+              seed_start, side, db, timeout, as_json, report, csv, csv_combatants)  # fmt: skip
         return
     span = parse_range(vary[0])
     if target is not None:
@@ -178,6 +178,8 @@ def _grid(
     timeout: float | None,
     as_json: bool,
     report: Path | None,
+    csv: Path | None = None,
+    csv_combatants: Path | None = None,
 ) -> None:
     """Two ``--vary``: every pair of their values, fought on the same seeds, as a grid."""
     from ..analysis._sweep import Sweeper, grid, values_of
@@ -209,6 +211,7 @@ def _grid(
             on_result=fights.done,
             on_value=fights.value,
         )
+    write_csv(csv, csv_combatants, sweep_rows(encounter, keys, fights.fought))
     _show_grid(made, spans, chosen, fights, as_json, report)
 
 
@@ -289,7 +292,7 @@ class _Fights:
         self.run_ids: list[int] = []
         self.saved: ResultStore | None = None
         self.planned = 0
-        self.fought: list[tuple[Number, int, Summary]] = []
+        self.fought: list[tuple[Value, int, Summary]] = []
         """Every fight as it finished: its value, its index among the value's, its summary."""
 
     def __enter__(self) -> _Fights:

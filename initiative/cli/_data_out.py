@@ -120,12 +120,13 @@ def league_rows(
 
 
 def sweep_rows(
-    encounter: Path, key: str, fought: Sequence[tuple[object, int, Summary]]
+    encounter: Path, key: str | tuple[str, ...], fought: Sequence[tuple[object, int, Summary]]
 ) -> list[Fought]:
     """A sweep's fights for the CSV files, value by value in the order fought, each value's
-    in seed order: each with the key and its value (the encounter as that value makes it)."""
+    in seed order: each with the key and its value (the encounter as that value makes it). A
+    grid's key is the pair of keys, its value the pair of values, written ``a;b`` in a cell."""
     from ..analysis._csv import Fought
-    from ..analysis._sweep import check, read_data, vary
+    from ..analysis._sweep import check, label, pairs_of, read_data, vary
 
     data = read_data(encounter)
     order: dict[object, int] = {}
@@ -133,10 +134,21 @@ def sweep_rows(
     for value, _, _ in fought:
         if value not in order:
             order[value] = len(order)
-            specs[value] = check(vary(data, key, value), f"{encounter} with {key}={value}")  # type: ignore[arg-type]
+            changed = data
+            for one_key, number in pairs_of(key, value):  # type: ignore[arg-type]
+                changed = vary(changed, one_key, number)
+            specs[value] = check(changed, f"{encounter} with {label(key, value)}")  # type: ignore[arg-type]
     rows = sorted(fought, key=lambda row: (order[row[0]], row[1]))
+
+    def cell(item: object) -> object:
+        return ";".join(map(str, item)) if isinstance(item, tuple) else item
+
     return [
-        Fought({"encounter": str(encounter), "key": key, "value": value}, specs[value], summary)
+        Fought(
+            {"encounter": str(encounter), "key": cell(key), "value": cell(value)},
+            specs[value],
+            summary,
+        )
         for value, _, summary in rows
     ]
 

@@ -173,3 +173,31 @@ def test_an_unwritable_csv_is_one_line_before_any_fight(
             assert (done.returncode, done.stdout) == (2, "")
             assert done.stderr.strip().splitlines() == [f"error: {option} {where}: {why}"]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_two_value_sweep_writes_its_grid_to_csv(tmp_path: Path) -> None:
+    """Two ``--vary`` with ``--csv`` and ``--csv-combatants``: a row per pair of values and
+    seed (``a;b`` in the key and value cells), each pair's fights fought at both values (the
+    merge of the grid and the CSV once left the grid's files unwritten)."""
+    out, people = tmp_path / "g.csv", tmp_path / "gc.csv"
+    done = cli_support.run(
+        "sweep", DUEL, "--vary", "combatants.tomas.hp=20..21", "--vary",
+        "combatants.ilse.hp=30..31", "--runs", 2, "--csv", out, "--csv-combatants", people,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = read(out)
+    assert [(r["value"], r["seed"]) for r in rows] == [
+        (f"{t};{i}", str(s)) for t in (20, 21) for i in (30, 31) for s in (1, 2)
+    ]
+    assert {r["key"] for r in rows} == {"combatants.tomas.hp;combatants.ilse.hp"}
+    starts = {
+        (r["value"], r["combatant"], r["hp_start"])
+        for r in read(people)
+        if r["combatant"] in ("tomas", "ilse")
+    }
+    assert starts == {
+        (f"{t};{i}", who, str(hp))
+        for t in (20, 21)
+        for i in (30, 31)
+        for who, hp in (("tomas", t), ("ilse", i))
+    }
