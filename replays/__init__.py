@@ -3,6 +3,7 @@
 from initiative.events import visible as visible
 
 from ._diff import FieldDiff as FieldDiff, LogDiff as LogDiff, diff_logs as diff_logs
+from ._gm_words import gm_words as gm_words
 from ._fork import (
     NothingToResume as NothingToResume,
     fork_description as fork_description,

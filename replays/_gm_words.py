@@ -38,9 +38,13 @@ def gm_line(narrator: _Naming, event: GmOverride) -> str:
     return gm_words(o, narrator.name)
 
 
-def gm_words(o: object, n: Callable[[str | None], str]) -> str:
-    """An override in words, with ``n`` naming combatants."""
+def gm_words(o: object, n: Callable[[str | None], str], *, wounds: str | None = None) -> str:
+    """An override in words, with ``n`` naming combatants. With ``wounds`` (the hit points
+    in words, as a seat sees an enemy's: ``bloodied``), a hit-point override is told without
+    its number, for whoever may not see it: ``The GM changes Tomas's wounds: bloodied.``"""
     match o:
+        case SetHp(who=who) if wounds is not None:
+            return f"The GM changes {n(who)}'s wounds: {wounds}."
         case SetHp(who=who, hp=hp):
             return f"The GM sets {n(who)}'s hit points to {hp}."
         case AddCondition(who=who, condition=c, rounds=rounds):

@@ -21,6 +21,7 @@ from serve_support import ENCOUNTER
 
 from initiative.table import _wire as wire
 from initiative.table._join import Keyboard, Screen, ServerLost, play
+from initiative.table._sight import Sight
 from initiative.table._talk import TableTalk
 
 SPEC = encounter(ENCOUNTER.replace('id = "ana"\n', 'id = "ana"\nname = "Ana"\n'))
@@ -41,7 +42,10 @@ def opening_frames() -> tuple[list[bytes], bytes, int]:
     frames = [wire.encode(welcome)]
     frames += [wire.encode(wire.News(event=msgspec.Raw(line.rstrip(b"\n")))) for line in lines]
     talk = [line.rstrip(b"\n") for line in lines]
-    frames.append(TableTalk(SPEC).frame(talk, 0, len(talk), ["ana"]))
+    table = TableTalk(SPEC)
+    told = table.frame(talk, 0, len(talk), ["ana"])
+    seat = Sight(full=False, sides=frozenset({"north"}), side_of=table.side_of)
+    frames.append(seat.out(told))
     return frames, wire.priority(view, 60.0, SPEC), view.seq
 
 

@@ -31,7 +31,8 @@ def serve(
         Path | None,
         typer.Option(
             help="Go on with the served fight in this log (after Ctrl-C or a stopped server),"
-            " with the same --seat options; fresh tokens are printed."
+            " with the same --seat options; the tokens kept beside the log (LOG.tokens) stay"
+            " good, so every printed link does."
         ),
     ] = None,
     host: Annotated[
@@ -86,6 +87,14 @@ def serve(
             " join --ca).",
         ),
     ] = None,
+    spectators: Annotated[
+        str,
+        typer.Option(
+            help="What spectators see: 'seats' (what the seated players see together: their"
+            " sides' numbers, the others' health in words) or 'all' (every number, the log as"
+            " news).",
+        ),
+    ] = "seats",
     quiet: QUIET = False,
 ) -> None:
     """Run an encounter live: each --seat is played by whoever connects with its token; the game
@@ -109,6 +118,8 @@ def serve(
     if not seat:
         raise UsageProblem("name at least one --seat (a combatant id or a side)")
     chosen = parse_policies(policy)
+    if spectators not in ("seats", "all"):
+        raise UsageProblem(f"--spectators {spectators}: expected 'seats' or 'all'")
     for name, value, what in [
         ("--hello-timeout", hello_timeout, "seconds"),
         ("--max-frame", max_frame, "bytes"),
@@ -175,6 +186,8 @@ def serve(
         parts += ["--port", str(bound[0])]
         if not wait:
             parts.append("--no-wait")
+        if spectators != "seats":
+            parts += ["--spectators", spectators]
         if trust:
             parts.append("--trust-log-policies")
         if quiet:
@@ -187,6 +200,8 @@ def serve(
         shown = f"[{served.host}]" if ":" in served.host else served.host
         if served.resumed:
             out.print(f"resuming {visible(target)} after its {served.resumed} events", markup=False)
+        if served.warning:
+            err.print(f"warning: {visible(served.warning)}", markup=False)
         over = " (TLS)" if served.tls else ""
         out.print(f"listening on {shown}:{served.port}{over}", markup=False)
         if ca:
@@ -241,6 +256,7 @@ def serve(
                     tls=context,
                     wait=wait,
                     on_event=show,
+                    spectators="all" if spectators == "all" else "seats",
                     task_status=task_status,
                 )
                 fight_holder.append(fight)

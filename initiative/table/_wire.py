@@ -209,22 +209,27 @@ def encode(frame: msgspec.Struct) -> bytes:
 
 
 def priority(view: View, deadline: float, names: EncounterSpec | Names | None = None) -> bytes:
+    """The priority frame for ``view``, as a line (see :func:`priority_frame`)."""
+    return encode(priority_frame(view, deadline, names))
+
+
+def priority_frame(
+    view: View, deadline: float, names: EncounterSpec | Names | None = None
+) -> Priority:
     """The priority frame for ``view``; with the encounter's ``names`` (or the encounter) it
     carries its presentation. A served fight passes the names its table learnt from the log,
     which know the GM's joiners by name."""
     plain = msgspec.structs.replace(view, fork=None)
-    return encode(
-        Priority(
-            who=view.me.id,
-            seq=view.seq,
-            deadline=deadline,
-            window=view.window,
-            offers=view.legal,
-            view=plain,
-            screen=None
-            if names is None
-            else present(view, names if isinstance(names, Names) else Names(names)),
-        )
+    return Priority(
+        who=view.me.id,
+        seq=view.seq,
+        deadline=deadline,
+        window=view.window,
+        offers=view.legal,
+        view=plain,
+        screen=None
+        if names is None
+        else present(view, names if isinstance(names, Names) else Names(names)),
     )
 
 
@@ -262,20 +267,3 @@ class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
 
 
 ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace | Clock | GmResult
-
-
-#: What a seat is not told of an enemy in a priority frame's ``view`` (``reveal = "words"``).
-HIDDEN = ("hp", "max_hp", "ap")
-
-
-def hide_enemies(frame: bytes) -> bytes:
-    """A priority frame with its view's enemies' hit points and AP made ``null`` (the presentation
-    already gives their health in words)."""
-    data = msgspec.json.decode(frame)
-    view = data["view"]
-    enemies = {e["id"] for e in view["enemies"]}
-    for seen in [*view["enemies"], view.get("nearest")]:
-        if isinstance(seen, dict) and seen.get("id") in enemies:
-            for key in HIDDEN:
-                seen[key] = None
-    return _encoder.encode(data) + b"\n"

@@ -19,6 +19,7 @@ from initiative.events import read_log
 from serve_support import events_of
 
 import initiative
+from initiative.table._sight import EVERYTHING
 from initiative.table._talk import TableTalk
 
 pytestmark = [
@@ -101,7 +102,7 @@ def frames_of(example: Path, tmp: Path) -> list[str]:
     starts = [e.seq for e in events if type(e).__name__ == "TurnStarted"]
     points = [starts[0] + 1, starts[len(starts) // 2] + 1, len(lines)]
     talk = TableTalk(read_log(log).header.encounter)
-    return [talk.frame(lines[:n], 0, n, ()).decode() for n in points]
+    return [EVERYTHING.out(talk.frame(lines[:n], 0, n, ())).decode() for n in points]
 
 
 def test_gm_spectator_and_seat_pages_follow_the_fight(tmp_path: Path) -> None:
