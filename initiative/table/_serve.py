@@ -410,6 +410,7 @@ class SeatServer:
                 if isinstance(displaced, Connection):
                     displaced.taken_over = True
                     displaced.scope.cancel()
+            conn.cursor = max(0, hello.since)  # (what it heard before it lost the connection)
             log.info("connected", peer=peer, seat=hello.seat or f"({conn.role})")
             stopping = False  # the server is (Ctrl-C): the seat does not leave
             try:
@@ -564,12 +565,18 @@ class SeatServer:
                 await self._out(conn, self.talk.frame(self.lines, start, conn.cursor, seated))
             for other in self.seats.values():
                 waiting = other.in_grace()
-                if waiting is not None and conn.graces.get(other.name) != waiting.grace_ends:
+                told = conn.graces.get(other.name)
+                if waiting is not None and told != waiting.grace_ends:
                     conn.graces[other.name] = waiting.grace_ends
                     grace = wire.Grace(
-                        seat=other.name, who=waiting.who, remaining=_seconds(waiting.grace_left())
-                    )
+                        seat=other.name, who=waiting.who, remaining=_seconds(waiting.grace_left()),
+                        name=self.talk.names(waiting.who),
+                    )  # fmt: skip
                     await self._out(conn, grace)
+                elif waiting is None and told is not None:
+                    # Back (or the grace is over): the banner goes, on every page and terminal.
+                    conn.graces[other.name] = None
+                    await self._out(conn, wire.Grace(seat=other.name, who="", remaining=0.0))
             if conn.role != "seat":
                 for other in self.seats.values():
                     asked = other.pending

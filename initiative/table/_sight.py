@@ -60,6 +60,7 @@ class Told:
     said: tuple[Said, ...]
     state: StateTable
     board: wire.Board | None
+    lines: int = 0
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class Sight:
             return wire.encode(frame) if self.full else None
         if isinstance(frame, Told):
             frame = wire.TableFrame(
-                said=self.said(frame.said), state=frame.state, board=frame.board
+                said=self.said(frame.said), state=frame.state, board=frame.board, lines=frame.lines
             )
         if self.full:
             return wire.encode(frame)

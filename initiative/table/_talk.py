@@ -170,7 +170,7 @@ class TableTalk:
             if (c := frozen.combatants.get(row.id)) is not None else row
             for row in state.combatants
         ))  # fmt: skip
-        return Told(said=said, state=state, board=self.board(state, start, end))
+        return Told(said=said, state=state, board=self.board(state, start, end), lines=end)
 
     def side_of(self, who: str) -> str | None:
         """The side of ``who`` (as the lines folded so far know it)."""

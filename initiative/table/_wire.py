@@ -30,6 +30,10 @@ class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello"):
     """``gm`` or ``spectator`` (with that role's token); ``seat`` or omitted with a seat."""
     token: str | None = None
     """The seat's (or the role's) secret, as the game master received it from ``serve``."""
+    since: int = 0
+    """How many of the log's lines this client has already heard of (a client coming back
+    after a lost connection or a restarted server: a ``table`` frame's ``lines``); the news
+    and the table's words start after them."""
 
 
 class Decide(msgspec.Struct, frozen=True, kw_only=True, tag="decision"):
@@ -142,6 +146,9 @@ class TableFrame(msgspec.Struct, frozen=True, kw_only=True, tag="table"):
     """The fight after the last event folded in (``state.seq``)."""
     board: Board | None = None
     """The battle map, who holds priority, and the dice of the news just sent."""
+    lines: int = 0
+    """How many of the log's lines this connection has now heard of (its ``hello``'s
+    ``since`` when it comes back)."""
 
 
 class Clock(msgspec.Struct, frozen=True, kw_only=True, tag="clock"):
@@ -263,7 +270,10 @@ class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
     who: str
     """The combatant that holds priority (the pending decision's ``who``)."""
     remaining: float
-    """Seconds of grace left when the frame was sent."""
+    """Seconds of grace left when the frame was sent (0: the seat is back, or the grace is
+    over: the banner goes)."""
+    name: str = ""
+    """The name of ``who``, as screens show it."""
 
 
 ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace | Clock | GmResult

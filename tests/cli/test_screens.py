@@ -28,10 +28,10 @@ def initiative(*args: str) -> list[str]:
     return [sys.executable, "-m", "initiative", *args]
 
 
-def join_program(server: Server, tmp: Path) -> PtyProgram:
+def join_program(server: Server, tmp: Path, *more: str) -> PtyProgram:
     return PtyProgram(
         initiative("join", f"127.0.0.1:{server.port}", "--seat", "ana",
-                   "--token", server.tokens["ana"]),
+                   "--token", server.tokens["ana"], *more),
         cwd=str(tmp),
         env={**os.environ, "COLUMNS": "120", "TERM": "dumb"},
     )  # fmt: skip
@@ -59,9 +59,10 @@ def test_join_counts_down_shows_the_timeout_without_a_key_and_notices_a_dead_ser
     tmp_path: Path,
 ) -> None:
     """Under a 2 s deadline and no keypress, ``join`` counts down, shows the recorded timeout
-    and the next decision; the server killed, it exits 1 at once with one line."""
+    and the next decision; the server killed, with ``--reconnect 0`` it exits 1 at once with
+    one line."""
     with Server(tmp_path, "--seat", "ana", "--deadline", "2") as server:
-        join = join_program(server, tmp_path)
+        join = join_program(server, tmp_path, "--reconnect", "0")
         try:
             wait_for(join, r"choose 1-3 \(2 s left\): .*choose 1-3 \(1 s left\): ")
             wait_for(join, r"server: no decision for seq 31 within 2 s: recorded as a timeout")
