@@ -6,7 +6,10 @@ owner only."""
 from __future__ import annotations
 
 import json
+import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -130,3 +133,21 @@ def test_the_tokens_are_kept_beside_the_log_for_its_owner_only(tmp_path: Path) -
         logged = server.log.read_text()
     for token in [server.gm_token, server.spectator_token, *server.tokens.values()]:
         assert token not in logged
+
+
+def test_a_spectators_full_copy_is_refused_in_one_line(tmp_path: Path) -> None:
+    """``join --watch --out`` where the spectator sees what the seats see: one line, exit 2,
+    no copy left behind (a copy would not be the log)."""
+    copy = tmp_path / "copy.jsonl"
+    with Server(tmp_path, "--seat", "ana") as server:
+        watcher = subprocess.run(
+            [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{server.port}", "--watch",
+             "--token", server.spectator_token, "--out", str(copy)],
+            capture_output=True, text=True, timeout=60, env={**os.environ, "COLUMNS": "300"},
+        )  # fmt: skip
+    assert watcher.returncode == 2
+    assert watcher.stderr == (
+        "error: --out keeps the whole log, and this server shows spectators what the seats see"
+        " (a full copy needs serve --spectators all)\n"
+    )
+    assert not copy.exists()

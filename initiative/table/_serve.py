@@ -467,7 +467,8 @@ class SeatServer:
     def sight_of(self, conn: Connection) -> Sight:
         """Whose numbers ``conn`` may see (see :mod:`._sight`): the GM everyone's; a seat its
         own side's (``reveal = "all"``: everyone's); a spectator those of every side that has
-        a seat (``spectators = "all"`` or ``reveal = "all"``: everyone's)."""
+        a seat (``spectators = "all"``, ``reveal = "all"``, or a seat for every side:
+        everyone's, and the news)."""
         if conn.role == "gm" or self.reveal == "all":
             return EVERYTHING
         if conn.role == "spectator" and self.spectators == "all":
@@ -476,6 +477,8 @@ class SeatServer:
             who for seat in self.seats.values() for who in seat.combatants
         ]  # fmt: skip
         sides = {c.side for c in self.spec.combatants if c.id in seated}
+        if conn.seat is None and sides >= {c.side for c in self.spec.combatants}:
+            return EVERYTHING  # (every side has a seat: together they see every number)
         return Sight(full=False, sides=frozenset(sides), side_of=self.talk.side_of)
 
     async def _out(self, conn: Connection, frame: msgspec.Struct | Told) -> None:

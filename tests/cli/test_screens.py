@@ -163,7 +163,8 @@ def test_the_terminal_join_and_the_browser_show_a_decision_in_the_same_words(
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 def test_the_browser_counts_down_a_dropped_seats_grace(tmp_path: Path) -> None:
     """Another seat drops while it holds priority: the page names whom it waits for and
-    counts the grace down; the seat coming back and playing on clears it."""
+    counts the grace down; the seat coming back clears it at once, before it plays on
+    (issue 34, reproduction 9: the banner stayed, counting down)."""
     with Server(tmp_path, "--seat", "ana", "--seat", "south", encounter=NAMED) as server:
         page = Page()
         try:
@@ -183,8 +184,8 @@ def test_the_browser_counts_down_a_dropped_seats_grace(tmp_path: Path) -> None:
             back = server.client()
             back.hello("south", server.tokens["south"])
             again = back.next("priority")
-            back.decide(again, len(again["offers"]) - 1)
             page.page.wait_for_function(f"{banner} === ''")
+            back.decide(again, len(again["offers"]) - 1)
         finally:
             page.close()
     assert again["seq"] == held["seq"]  # the same decision, kept through the grace

@@ -161,7 +161,7 @@ def test_a_seat_killed_holding_priority_has_its_grace(tmp_path: Path) -> None:
         child.stdout.close()
         grace = watcher.next("grace")
         assert grace == {"type": "grace", "seat": "ana", "who": "ana",
-                         "remaining": grace["remaining"]}  # fmt: skip
+                         "remaining": grace["remaining"], "name": "ana"}  # fmt: skip
         assert 0 < grace["remaining"] <= 5
         again = retake(server, "ana")
         same = again.next("priority")
