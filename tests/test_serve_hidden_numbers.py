@@ -11,6 +11,7 @@ combatant and says one of the hit-point or AP values it had in the fight ("hit p
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import random
@@ -158,11 +159,9 @@ async def served_fight(
                 continue
             offers = frame["offers"]
             pick = choose.randrange(len(offers))
-            try:
+            with contextlib.suppress(trio.BrokenResourceError):  # (over: its end comes next)
                 await seat.send({"type": "decision", "who": frame["who"], "seq": frame["seq"],
                                  "offer": pick})  # fmt: skip
-            except trio.BrokenResourceError:  # (the fight is over: its end is read next)
-                pass
         with trio.move_on_after(10):
             while not watched or watched[-1]["type"] != "end":
                 await trio.sleep(0.01)
