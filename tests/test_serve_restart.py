@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import CHROMIUM, Page, answer_with_attack
 from tests.serve_support import STURDY, Server
 
 pytestmark = pytest.mark.slow
@@ -94,3 +95,42 @@ def test_a_corrupt_token_file_gives_new_tokens_and_one_warning(tmp_path: Path) -
         assert old.hello("ana", server.tokens["ana"])["reason"] == (
             "wrong or missing token for seat 'ana'"
         )
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+def test_a_seat_page_reconnects_by_itself_and_is_asked_again(tmp_path: Path) -> None:
+    """The seat's browser page, opened from the printed link: the server killed, it says it
+    tries again; the server resumed, it comes back by itself, shows the same decision, and a
+    click on it plays on to the end. The narration is not told twice."""
+    server = Server(tmp_path, "--seat", "ana")
+    page = Page()
+    try:
+        page.page.goto(server.url("ana"))
+        page.page.wait_for_selector("button.offer", timeout=60_000)
+        asked = page.js("window.initiativePage.asked.seq")
+        said = page.js("document.getElementById('story').textContent")
+        server.proc.kill()  # kill -9
+        server.proc.wait()
+        page.page.wait_for_function(
+            "document.getElementById('errors').textContent.startsWith("
+            "'The connection to the server is lost; trying again')"
+        )
+        resumed = Server(tmp_path, command=server.go_on(), name="resumed")
+        with resumed:
+            page.page.wait_for_function(
+                f"window.initiativePage.asked && window.initiativePage.asked.seq === {asked}",
+                timeout=30_000,
+            )
+            assert page.js("document.getElementById('errors').hidden") is True
+            assert page.js("document.getElementById('story').textContent") == said
+            while not page.js("window.initiativePage.ended"):
+                page.page.wait_for_function(
+                    "window.initiativePage.ended || window.initiativePage.asked", timeout=60_000
+                )
+                if not page.js("window.initiativePage.ended"):
+                    answer_with_attack(page.page)
+            assert resumed.finish() == 0
+            resumed.verified()
+    finally:
+        page.close()
+        server.kill()

@@ -54,6 +54,9 @@ function waiting(title, text, stopped) {
 // -- the connection ---------------------------------------------------------------------
 
 let ws = null;
+// A lost connection is tried again, backing off from half a second to five (a restarted
+// server, serve --resume, keeps the tokens); the hello's "since" says what was heard already.
+let retry = 500;
 function connect() {
   if (kind === "home") {
     waiting("This is a table of initiative serve",
@@ -68,15 +71,18 @@ function connect() {
     const hello = {type: "hello", version: 1, token: token};
     if (kind === "seat") hello.seat = seatName;
     else hello.role = kind === "gm" ? "gm" : "spectator";
+    if (page.lines) hello.since = page.lines;
     ws.send(JSON.stringify(hello));
     status("saying hello…");
   };
   ws.onclose = () => {
     if (page.ended || page.refused) return;
-    status("disconnected");
-    if (!page.state) waiting("Not connected", "The connection to the server is lost or was refused; see above.", true);
-    banner("errors", ($("errors").textContent || "The connection to the server is lost.") , "bad");
+    status("disconnected: trying again…");
+    if (!page.state) waiting("Not connected", "The connection to the server is lost; this page tries again by itself.", true);
+    banner("errors", "The connection to the server is lost; trying again in " + Math.ceil(retry / 1000) + " s.", "bad");
     clearDecision("The connection to the server is lost.");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
   };
   ws.onmessage = (message) => receive(JSON.parse(message.data));
 }
@@ -89,6 +95,12 @@ function send(frame) {
 function receive(frame) {
   switch (frame.type) {
     case "welcome":
+      retry = 500;
+      if (page.state) {  // back after a lost connection: the page keeps what it showed
+        banner("errors", "");
+        status("back at the table");
+        break;
+      }
       page.role = frame.role || (frame.seat ? "seat" : "spectator");
       page.mine = frame.combatants || [];
       $("title").textContent = frame.encounter;
@@ -110,8 +122,9 @@ function receive(frame) {
       page.clocks[frame.seat] = {who: frame.who, until: performance.now() + 1000 * frame.left, total: frame.left};
       tick();
       break;
-    case "grace":
-      page.grace = {who: frame.who, until: performance.now() + 1000 * frame.remaining};
+    case "grace":  // remaining 0: the seat is back (or its grace is over)
+      page.grace = frame.remaining > 0 ? {who: frame.who, name: frame.name, until: performance.now() + 1000 * frame.remaining} : null;
+      if (!page.grace) banner("grace", "");
       tick();
       break;
     case "gm_result": {
@@ -147,6 +160,7 @@ function receive(frame) {
 
 function table(frame) {
   page.heard = Date.now();  // when the latest table frame came (the tests measure the lag)
+  page.lines = Math.max(page.lines || 0, frame.lines || 0);
   page.state = frame.state;
   page.board = frame.board || page.board;
   for (const c of frame.state.combatants) page.names[c.id] = c.name;
@@ -494,7 +508,9 @@ function guarded(form, build) {
 }
 guarded("f-hp", (who, n) => {
   const hp = parseInt($("hp").value, 10);
-  if (Number.isFinite(hp)) override({type: "SetHp", who: who, hp: hp}, "Set " + n + "'s hp to " + hp);
+  const quiet = $("hp-quiet").checked;  // not told to the players
+  const o = quiet ? {type: "SetHp", who: who, hp: hp, quiet: true} : {type: "SetHp", who: who, hp: hp};
+  if (Number.isFinite(hp)) override(o, (quiet ? "Quietly set " : "Set ") + n + "'s hp to " + hp);
 });
 guarded("f-cond", (who, n) => {
   const condition = $("cond").value.trim().replace(/ /g, "_");
@@ -613,7 +629,7 @@ function tick() {
   }
   if (page.grace) {
     const g = Math.max(0, (page.grace.until - now) / 1000);
-    banner("grace", g > 0 ? "waiting for " + name(page.grace.who) + " to reconnect: " + Math.ceil(g) + " s" : "", "warn");
+    banner("grace", g > 0 ? "waiting for " + (page.grace.name || name(page.grace.who)) + " to reconnect: " + Math.ceil(g) + " s" : "", "warn");
     if (g <= 0) page.grace = null;
   }
 }
