@@ -9,6 +9,8 @@ seat, the GM or a spectator goes through (``_serve.SeatServer._out``), whatever 
 - anything else (a ``priority`` frame's view and screen, a ``table`` frame's state, the
   ``grace`` and ``clock`` frames, the end) with the hidden combatants' ``hp``, ``max_hp`` and
   ``ap`` made ``null``, wherever an object names a combatant by its ``id``;
+- a combatant that is hidden from it (the ``hidden`` condition) off its map, and its distance
+  ``null``: its place is a number the rules hide;
 - the table's sentences (:class:`Told`) in the words the sight may know: a GM's hit-point
   override on a hidden combatant is told as the change in its wounds ("The GM changes Tomas's
   wounds: bloodied."), the damage or healing it makes not at all, and a quiet override
@@ -34,6 +36,10 @@ from . import _wire as wire
 
 #: What a combatant's object loses for a sight that may not see its numbers.
 HIDDEN = ("hp", "max_hp", "ap")
+
+#: The condition of a combatant its enemies cannot see (the engine's ``Hidden``, which
+#: ``Ruleset.can_see`` reads): its place is hidden too, as the rules hide it from their views.
+UNSEEN = "hidden"
 
 _encoder = msgspec.json.Encoder()
 
@@ -81,14 +87,28 @@ class Sight:
         it may receive nothing of it."""
         if isinstance(frame, wire.News):
             return wire.encode(frame) if self.full else None
+        unseen: set[str] = set()
         if isinstance(frame, Told):
+            board = frame.board
+            if board is not None and not self.full:
+                unseen = {
+                    t.id
+                    for t in board.tokens
+                    if any(c[0] == UNSEEN for c in t.conditions) and not self.sees(t.id)
+                }
+                moved = board.last_move
+                board = msgspec.structs.replace(
+                    board,
+                    tokens=tuple(t for t in board.tokens if t.id not in unseen),
+                    last_move=None if moved is not None and moved[0] in unseen else moved,
+                )
             frame = wire.TableFrame(
-                said=self.said(frame.said), state=frame.state, board=frame.board, lines=frame.lines
+                said=self.said(frame.said), state=frame.state, board=board, lines=frame.lines
             )
         if self.full:
             return wire.encode(frame)
         data = msgspec.to_builtins(frame)
-        self._hide(data)
+        self._hide(data, unseen)
         return _encoder.encode(data) + b"\n"
 
     def said(self, sentences: Iterable[Said]) -> tuple[str, ...]:
@@ -103,19 +123,22 @@ class Sight:
                 heard.append(s.words)
         return tuple(heard)
 
-    def _hide(self, data: Any) -> None:
-        """Null the hidden numbers of every combatant object in ``data`` (in place)."""
+    def _hide(self, data: Any, unseen: set[str]) -> None:
+        """Null the hidden numbers of every combatant object in ``data`` (in place), and the
+        distance to those ``unseen``."""
         if isinstance(data, dict):
             who = data.get("id")
             if isinstance(who, str) and not self.sees(who):
                 for key in HIDDEN:
                     if key in data:
                         data[key] = None
+                if who in unseen and "distance" in data:
+                    data["distance"] = None
             for value in data.values():
-                self._hide(value)
+                self._hide(value, unseen)
         elif isinstance(data, (list, tuple)):  # (to_builtins keeps tuples)
             for value in data:
-                self._hide(value)
+                self._hide(value, unseen)
 
 
 #: The GM's sight (and everyone's with ``reveal = "all"``).
