@@ -18,13 +18,32 @@ def sight(*sides: str) -> Sight:
 
 
 def row(who: str, hp: int, distance: float | None) -> Seen:
-    return Seen(id=who, name=who.title(), side=SIDES[who], role="", health="hurt", hp=hp,
-                max_hp=20, ap=3, conditions=(), distance=distance, standing=True, acting=False)  # fmt: skip
+    return Seen(
+        id=who,
+        name=who.title(),
+        side=SIDES[who],
+        role="",
+        health="hurt",
+        hp=hp,
+        max_hp=20,
+        ap=3,
+        conditions=(),
+        distance=distance,
+        standing=True,
+        acting=False,
+    )
 
 
 def token(who: str, *conditions: str) -> wire.Token:
-    return wire.Token(id=who, name=who.title(), side=SIDES[who], at=(1.0, 2.0), size=2,
-                      reach=1.5, conditions=tuple((c, c, "") for c in conditions))  # fmt: skip
+    return wire.Token(
+        id=who,
+        name=who.title(),
+        side=SIDES[who],
+        at=(1.0, 2.0),
+        size=2,
+        reach=1.5,
+        conditions=tuple((c, c, "") for c in conditions),
+    )
 
 
 TOLD = Told(
@@ -37,15 +56,15 @@ TOLD = Told(
             "cur",
             "The GM changes Cur's wounds: hurt.",
             quiet=True,
-        ),  # fmt: skip
+        ),
     ),
     state=StateTable(
         seq=9, round=1, combatants=(row("ana", 12, None), row("bo", 7, 1.0), row("cur", 2, 3.0))
-    ),  # fmt: skip
+    ),
     board=wire.Board(
         tokens=(token("ana"), token("bo"), token("cur", "hidden")),
         last_move=("cur", (0.0, 0.0), (1.0, 2.0)),
-    ),  # fmt: skip
+    ),
     lines=10,
 )
 
@@ -63,8 +82,10 @@ def test_an_override_is_told_in_the_words_the_sight_may_know() -> None:
     """Hidden: the wounds, not the number, nor the damage; quiet: not at all; the GM: all."""
     assert sight("north").said(TOLD.said) == ("Round 1", "The GM changes Bo's wounds: bloodied.")
     assert sight("south").said(TOLD.said) == (
-        "Round 1", "The GM sets Bo's hit points to 7.", "Bo takes 13 damage"
-    )  # fmt: skip
+        "Round 1",
+        "The GM sets Bo's hit points to 7.",
+        "Bo takes 13 damage",
+    )
     assert EVERYTHING.said(TOLD.said) == tuple(
         s if isinstance(s, str) else s.full for s in TOLD.said
     )
