@@ -5,9 +5,9 @@ a seat playing one side with random choices, the GM stepping in with random over
 the seat decides, and a spectator with the default view. Random encounters in the four
 rulesets. Every frame the seat and the spectator receive is scanned, every string included:
 no ``news`` (a log line holds every number); no hit points, most hit points or AP of a
-combatant of an unseated side in any object that names it; and no string that names such a
-combatant and says one of the hit-point or AP values it had in the fight ("hit points to 7",
-"7 hp", "7 / 10", "3 AP")."""
+combatant of an unseated side in any object that names it; no place on the map of one that is
+hidden from the seat; and no string that names such a combatant and says one of the hit-point
+or AP values it had in the fight ("hit points to 7", "7 hp", "7 / 10", "3 AP")."""
 
 from __future__ import annotations
 
@@ -233,6 +233,12 @@ def leaks(frame: dict[str, Any], hidden: dict[str, set[int]]) -> list[str]:
                 walk(value)
 
     walk(frame)
+    board = frame.get("board") or {}
+    found.extend(  # the place of one hidden from its enemies (tactical's Hide)
+        f"{t['id']} hidden, at {t['at']}"
+        for t in board.get("tokens", [])
+        if t["id"] in hidden and any(c[0] == "hidden" for c in t["conditions"])
+    )
     for text in strings(frame):
         for who, values in hidden.items():
             if not re.search(rf"(?<![\w-]){re.escape(who)}(?![\w-])", text):
