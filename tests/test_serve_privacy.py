@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser import CHROMIUM, Page
 from tests.serve_support import STURDY, Client, Server
 
 pytestmark = pytest.mark.slow
@@ -151,3 +153,34 @@ def test_a_spectators_full_copy_is_refused_in_one_line(tmp_path: Path) -> None:
         " (a full copy needs serve --spectators all)\n"
     )
     assert not copy.exists()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+def test_the_gm_page_sets_hit_points_quietly(tmp_path: Path) -> None:
+    """The GM page's "quietly": the override is recorded with ``quiet``, and the seat is told
+    nothing of it."""
+    with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        seat.next("priority")
+        page = Page()
+        try:
+            page.page.goto(f"http://127.0.0.1:{server.port}/gm#token={server.gm_token}")
+            page.page.wait_for_selector("#tracker tr.row[data-id='bo']")
+            page.click("#tracker tr.row[data-id='bo'] td.name")
+            page.page.fill("#hp", "13")
+            page.page.check("#hp-quiet")
+            page.click("#f-hp button")
+            page.page.wait_for_function(
+                "document.getElementById('gm-result').textContent.includes('recorded')"
+            )
+            result = page.js("document.getElementById('gm-result').textContent")
+        finally:
+            page.close()
+        seq = int(re.search(r"event (\d+)", result).group(1))
+        heard = frames_until(seat, seq + 1)
+        logged = [json.loads(line) for line in server.log.read_text().splitlines()]
+    assert result.startswith("Quietly set bo's hp to 13")
+    assert logged[seq]["override"] == {"type": "SetHp", "who": "bo", "hp": 13, "quiet": True}
+    said = [s for f in heard if f["type"] == "table" for s in f["said"]]
+    assert not [s for s in said if "bo" in s.split() or "bo's" in s], said
