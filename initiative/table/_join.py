@@ -129,11 +129,14 @@ def _handshake_failure(err: BaseException) -> str:
 
 
 def standings(table: StateTable) -> str:
-    """The state table in one line: who stands (as this seat sees them) and who is down."""
+    """The state table in one line: who stands (as this seat sees them), who is down, and who
+    left the fight without falling (fled, or taken out by the GM)."""
     up = [f"{c.name} ({c.status()})" for c in table.combatants if c.standing]
-    down = [c.name for c in table.combatants if not c.standing]
+    down = [c.name for c in table.combatants if not c.standing and c.health != "gone"]
+    gone = [c.name for c in table.combatants if not c.standing and c.health == "gone"]
     text = "standing: " + (", ".join(up) or "no one")
-    return text + (f"; down: {', '.join(down)}" if down else "")
+    text += f"; down: {', '.join(down)}" if down else ""
+    return text + (f"; left the fight: {', '.join(gone)}" if gone else "")
 
 
 # -- the terminal ------------------------------------------------------------------------

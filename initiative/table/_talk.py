@@ -27,6 +27,7 @@ from initiative.events import (
     Event,
     GmOverride,
     Healed,
+    InitiativeRolled,
     Moved,
     SetHp,
     decode_event,
@@ -95,11 +96,26 @@ class TableTalk:
                         (event.start.x, event.start.y),
                         (event.to.x, event.to.y),
                     )
+                case InitiativeRolled():
+                    self._initiative(event)
                 case ConditionAdded():
                     self._until[(event.who, event.condition)] = event.until
                 case ConditionRemoved():
                     self._until.pop((event.who, event.condition), None)
             self._rolls.append(roll)
+
+    def _initiative(self, event: InitiativeRolled) -> None:
+        """The initiative die's card gets what the rules added to it (the die alone is rolled:
+        ``14 + 3 = 17``, as the narration says)."""
+        name = self.names(event.who[0])
+        for i in range(len(self._rolls) - 1, max(-1, len(self._rolls) - 8), -1):
+            roll = self._rolls[i]
+            if roll is not None and roll.purpose == "initiative" and roll.who == name:
+                if roll.total == event.die and roll.modifier == 0:
+                    self._rolls[i] = msgspec.structs.replace(
+                        roll, modifier=event.modifier, total=event.total
+                    )
+                return
 
     def _veil(self, event: Event) -> Veiled | None:
         """How the sentence of ``event`` is veiled, when it says a hidden number: a GM's
@@ -136,6 +152,8 @@ class TableTalk:
                     size=spec.size if spec is not None else 2,
                     reach=self.names.reach(cid),
                     standing=c.standing,
+                    left=c.left,
+                    initiative=c.initiative,
                     conditions=tuple(
                         (x, said, self._until.get((cid, x), ""))
                         for said, x in zip(row.conditions, c.conditions, strict=False)

@@ -98,6 +98,10 @@ class Token(msgspec.Struct, frozen=True, kw_only=True):
     reach: float
     """Its longest melee reach, in metres (shown on hover)."""
     standing: bool = True
+    left: bool = False
+    """Gone from the fight without falling (fled, taken out by the GM): not down."""
+    initiative: int | None = None
+    """Its initiative result (the die and what the rules add), as the narration gives it."""
     conditions: tuple[tuple[str, str, str], ...] = ()
     """Each condition: its name in the log (``in_cover``), in words (``in cover``), and how long
     it lasts in words (``end of round 2``; ``""``: until ended)."""

@@ -177,14 +177,14 @@ def test_gm_spectator_and_seat_pages_follow_the_fight(tmp_path: Path) -> None:
                 # the spectator page (what the seats see: issue 34, reproduction 3), while both
                 # see the seated side's numbers.
                 row = "#tracker tr.row[data-id='priest'] td"
-                assert re.search(r"\d+ / 12", gm.locator(row).nth(2).text_content())
+                assert re.search(r"\d+ / 12", gm.locator(row).nth(3).text_content())
                 for page in (seat, watch):
-                    assert page.locator(row).nth(2).text_content() in {
+                    assert page.locator(row).nth(3).text_content() in {
                         "unhurt", "hurt", "bloodied", "down"
                     }  # fmt: skip
-                    assert page.locator(row).nth(3).text_content() == ""
+                    assert page.locator(row).nth(4).text_content() == ""  # (no AP)
                     own = "#tracker tr.row[data-id='marlowe'] td"
-                    assert re.search(r"\d+ / 14", page.locator(own).nth(2).text_content())
+                    assert re.search(r"\d+ / 14", page.locator(own).nth(3).text_content())
                 # The GM chooses a token (the controls wake up), rests the pointer on it (its
                 # reach shows); then the three screenshots docs/table.md shows.
                 seat.wait_for_selector("button.offer", timeout=30_000)  # the fight waits

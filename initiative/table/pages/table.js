@@ -200,18 +200,26 @@ function tokenOf(id) {
   return page.board ? page.board.tokens.find((t) => t.id === id) : undefined;
 }
 
+// A counter in words: "attacks made: 2"; one kept in centimetres in metres ("moved: 12 m").
+function counterWords(counter, value) {
+  const cm = /(^|[_.])cm$/.test(counter);
+  const said = counter.replace(/(^|[_.])cm$/, "").replace(/[_.]/g, " ").trim();
+  return said + ": " + (cm ? +(value / 100).toFixed(2) + " m" : value);
+}
+
 function drawTracker() {
   const s = page.state;
   const rows = $("tracker");
   rows.replaceChildren();
   const head = el("tr");
-  const columns = ["", "Combatant", "Hit points", "AP"];
+  const columns = ["", "Combatant", "Init", "Hit points", "AP"];
   if (kind === "seat") columns.push("Away");
   for (const h of columns) head.append(el("th", h));
   rows.append(head);
   s.combatants.forEach((c, i) => {
     const t = tokenOf(c.id);
-    const tr = el("tr", undefined, "row" + (c.standing ? "" : " down") + (c.acting ? " turn" : "") + (page.chosen === c.id ? " chosen" : ""));
+    const gone = t ? t.left : c.health === "gone";  // left the fight: not down
+    const tr = el("tr", undefined, "row" + (c.standing ? "" : gone ? " down gone" : " down") + (c.acting ? " turn" : "") + (page.chosen === c.id ? " chosen" : ""));
     tr.dataset.id = c.id;
     tr.append(el("td", String(i + 1), "pos"));
     const cell = el("td", undefined, "name");
@@ -226,12 +234,12 @@ function drawTracker() {
     const chips = el("div", undefined, "chips");
     const conditions = t ? t.conditions : c.conditions.map((x) => [x, x, ""]);
     for (const [, what, until] of conditions) chips.append(el("span", until ? what + " · until " + until : what, "chip"));
-    for (const [counter, value] of (t ? t.counters : [])) chips.append(el("span", counter.replace(/[_.]/g, " ") + ": " + value, "chip counter"));
+    for (const [counter, value] of (t ? t.counters : [])) chips.append(el("span", counterWords(counter, value), "chip counter"));
     if (chips.children.length) cell.append(chips);
-    tr.append(cell);
+    tr.append(cell, el("td", t && t.initiative !== null && t.initiative !== undefined ? String(t.initiative) : "", "num init"));
     const hp = el("td");
     const box = el("div", undefined, "hp");
-    if (c.hp !== null && c.max_hp) {
+    if (c.hp !== null && c.max_hp && c.standing) {
       const bar = el("div", undefined, "bar");
       const share = Math.max(0, Math.min(1, c.hp / c.max_hp));
       const fill = el("div", undefined, "fill" + (share <= 0.25 ? " low" : share <= 0.5 ? " mid" : ""));
@@ -239,7 +247,7 @@ function drawTracker() {
       bar.append(fill);
       box.append(bar, el("span", c.standing ? c.hp + " / " + c.max_hp : c.health));
     } else {
-      box.append(el("span", c.health));
+      box.append(el("span", c.health));  // "gone" (left the fight) or "down"
     }
     hp.append(box);
     tr.append(hp, el("td", c.ap === null || !c.standing ? "" : String(c.ap), "num"));
@@ -321,11 +329,11 @@ function drawMap() {
   const ordered = [...board.tokens].sort((a, b) => (a.standing - b.standing));  // the fallen underneath
   for (const t of ordered) {
     const r = (RADIUS[t.size] || 0.45) * S;
-    const g = svg("g", {class: "token" + (t.standing ? "" : " down") + (page.chosen === t.id ? " chosen" : ""), "data-id": t.id});
+    const g = svg("g", {class: "token" + (t.standing ? "" : t.left ? " down gone" : " down") + (page.chosen === t.id ? " chosen" : ""), "data-id": t.id});
     g.append(svg("circle", {cx: X(t.at[0]), cy: Y(t.at[1]), r: r + t.reach * S, class: "reach"}));
     g.append(svg("circle", {cx: X(t.at[0]), cy: Y(t.at[1]), r: r, fill: colour(t.side), class: "body"}));
     if (board.priority === t.id) g.append(svg("circle", {cx: X(t.at[0]), cy: Y(t.at[1]), r: r + 4, class: "ring", stroke: "#f4a900"}));
-    if (!t.standing) {
+    if (!t.standing && !t.left) {  // a cross on the fallen; who left is only greyed
       const d = r * 0.6;
       g.append(svg("path", {d: `M ${X(t.at[0]) - d} ${Y(t.at[1]) - d} L ${X(t.at[0]) + d} ${Y(t.at[1]) + d} M ${X(t.at[0]) + d} ${Y(t.at[1]) - d} L ${X(t.at[0]) - d} ${Y(t.at[1]) + d}`, class: "cross"}));
     }
