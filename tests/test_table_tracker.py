@@ -69,7 +69,7 @@ def test_the_end_summary_tells_who_left_from_who_is_down() -> None:
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 def test_the_tracker_greys_who_left_gives_totals_and_counters_in_words(tmp_path: Path) -> None:
     """Reproduction 8 on the page: one who left kept a full green bar, there were no
-    initiative totals, and tactical showed ``moved cm: 1200``."""
+    initiative totals, tactical showed ``moved cm: 1200``, roll-card titles were cut."""
     frame = {
         "type": "table", "said": [], "lines": 3,
         "state": {"seq": 2, "round": 1, "turn": "Ana", "winner": None, "ended": False,
@@ -88,7 +88,9 @@ def test_the_tracker_greys_who_left_gives_totals_and_counters_in_words(tmp_path:
              "standing": False, "left": True, "initiative": 9, "conditions": [],
              "counters": []}],
             "sides": ["north", "south"], "priority": "ana", "window": "turn",
-            "last_move": None, "rolls": []},
+            "last_move": None, "rolls": [
+                {"seq": 1, "who": "Ana", "purpose": "attack on Sergeant Bartholomew Wainwright",
+                 "expr": "1d20+4", "dice": [11], "modifier": 4, "total": 15, "given": False}]},
     }  # fmt: skip
     with Server(tmp_path, "--seat", "ana") as server:
         page = Page()
@@ -103,6 +105,12 @@ def test_the_tracker_greys_who_left_gives_totals_and_counters_in_words(tmp_path:
                     id: tr.dataset.id, cls: tr.className, bar: !!tr.querySelector('.bar'),
                     cells: [...tr.querySelectorAll('td')].map((td) => td.textContent)}))"""
             )
+            title = page.js(
+                """(() => { const w = document.querySelector('#rolls .roll .what');
+                    return [w.textContent, w.scrollWidth <= w.clientWidth,
+                            w.getBoundingClientRect().right
+                              <= w.closest('.roll').getBoundingClientRect().right]; })()"""
+            )
             crossed = page.js("[...document.querySelectorAll('#map .token .cross')].length")
         finally:
             page.close()
@@ -111,3 +119,5 @@ def test_the_tracker_greys_who_left_gives_totals_and_counters_in_words(tmp_path:
     assert not gob["bar"] and "gone" in gob["cls"].split()
     assert gob["cells"][2:4] == ["9", "gone"]
     assert crossed == 0  # who left is greyed, not crossed out as the fallen are
+    # A roll card's title fits (it wraps), never cut (``attack on Sergean…``).
+    assert title == ["Ana · attack on Sergeant Bartholomew Wainwright", True, True]
