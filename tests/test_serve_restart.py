@@ -68,6 +68,8 @@ def test_the_links_survive_kill_9_and_serve_resume(tmp_path: Path) -> None:
         assert welcome["type"] == "welcome", welcome
         again = back.next("priority")
         assert (again["who"], again["seq"]) == (asked["who"], asked["seq"])
+        # (the watcher back before the fight goes on: a server whose fight is over goes away)
+        wait_until(lambda: "back at the table" in (tmp_path / "watch.out").read_text(), 60)
         back.decide(again, 0)
         end = back.play()
         assert end["type"] == "end"
