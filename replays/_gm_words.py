@@ -45,8 +45,8 @@ def gm_words(o: object, n: Callable[[str | None], str], *, wounds: str | None = 
     match o:
         case SetHp(who=who) if wounds is not None:
             return f"The GM changes {n(who)}'s wounds: {wounds}."
-        case SetHp(who=who, hp=hp):
-            return f"The GM sets {n(who)}'s hit points to {hp}."
+        case SetHp(who=who, hp=hp, quiet=quiet):
+            return f"The GM {'quietly ' if quiet else ''}sets {n(who)}'s hit points to {hp}."
         case AddCondition(who=who, condition=c, rounds=rounds):
             lasting = "" if rounds is None else f" for {rounds} round{'s' if rounds != 1 else ''}"
             return f"The GM makes {n(who)} {literal(c)}{lasting}."

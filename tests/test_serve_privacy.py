@@ -88,7 +88,7 @@ def test_a_quiet_override_is_not_told_to_the_players(tmp_path: Path) -> None:
         assert "The GM sets ana's hit points to 80." in said  # (her own: in numbers)
         assert row(heard[-1], "bo")["health"] == "bloodied"
         told = [s for f in frames_until(gm, seq + 1) if f["type"] == "table" for s in f["said"]]
-        assert "The GM sets bo's hit points to 13." in told
+        assert "The GM quietly sets bo's hit points to 13." in told
 
 
 def test_a_default_spectator_sees_what_the_seats_see(tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ import json
 
 import msgspec
 from initiative.actors import Seen, StateTable
+from initiative.events import SetHp
+from initiative.replays import gm_words
 
 from initiative.table import _wire as wire
 from initiative.table._sight import EVERYTHING, Sight, Told, Veiled
@@ -109,3 +111,14 @@ def test_news_reaches_only_a_sight_that_sees_everything() -> None:
     news = wire.News(event=msgspec.Raw(line))
     assert sight("north", "south").out(news) is None
     assert EVERYTHING.out(news) == b'{"type":"news","event":' + line + b"}\n"
+
+
+def test_the_words_of_a_hit_point_override() -> None:
+    """The GM's narration says a quiet one is quiet; a sight that may not see the number hears
+    the wounds it leaves."""
+    assert gm_words(SetHp(who="bo", hp=7, quiet=True), str) == (
+        "The GM quietly sets bo's hit points to 7."
+    )
+    assert gm_words(SetHp(who="bo", hp=7), str, wounds="bloodied") == (
+        "The GM changes bo's wounds: bloodied."
+    )

@@ -459,11 +459,6 @@ class SeatServer:
             " spectators need the spectator token (printed by serve)"
         )
 
-    def hears_news(self, conn: Connection) -> bool:
-        """Whether ``conn`` is sent the log's lines (which hold every hit point and AP): only
-        when it sees everything (:meth:`sight_of`)."""
-        return self.sight_of(conn).full
-
     def sight_of(self, conn: Connection) -> Sight:
         """Whose numbers ``conn`` may see (see :mod:`._sight`): the GM everyone's; a seat its
         own side's (``reveal = "all"``: everyone's); a spectator those of every side that has
