@@ -272,7 +272,7 @@ def test_no_hidden_number_reaches_a_seat_or_a_spectator(
 
 
 @pytest.mark.slow
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(case=encounters(), plan=overrides)
 def test_no_hidden_number_reaches_a_seat_or_a_spectator_in_many_fights(
     case: tuple[EncounterSpec, int], plan: list[tuple[Any, ...]], tmp_path: Path
