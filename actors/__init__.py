@@ -63,6 +63,7 @@ from ._screen import (
     Presentation as Presentation,
     Seen as Seen,
     StateTable as StateTable,
+    health as health,
     present as present,
     render as render,
     screen as screen,

@@ -40,6 +40,9 @@ class SetHp(Override, frozen=True, tag="SetHp"):
     """The combatant."""
     hp: int
     """Its hit points after the override."""
+    quiet: bool = False
+    """Not told to the players (a served fight tells it only to those who see every number;
+    the state they see still changes)."""
 
 
 class AddCondition(Override, frozen=True, tag="AddCondition"):

@@ -11,6 +11,7 @@ from ._fork import (
     read_to_resume as read_to_resume,
     resume_log as resume_log,
 )
+from ._gm_words import gm_words as gm_words
 from ._literal import literal as literal, plain as plain
 from ._narrate import Narrator as Narrator, summary as summary, who_of as who_of
 from ._query import (

@@ -67,8 +67,10 @@ def rolled_words(event: GmRolled) -> str:
     return f"{literal(event.expr)} comes up {faces} = {event.total}{secret}."
 
 
-def gm_words(o: object, n: Callable[[str | None], str]) -> str:
-    """An override in words, with ``n`` naming combatants."""
+def gm_words(o: object, n: Callable[[str | None], str], *, wounds: str | None = None) -> str:
+    """An override in words, with ``n`` naming combatants. With ``wounds`` (the hit points
+    in words, as a seat sees an enemy's: ``bloodied``), a hit-point override is told without
+    its number, for whoever may not see it: ``The GM changes Tomas's wounds: bloodied.``"""
     match o:
         case AddMarker(who=who, text=text):
             return f"The GM marks {n(who)}: {literal(text)}."
@@ -81,8 +83,10 @@ def gm_words(o: object, n: Callable[[str | None], str]) -> str:
             return f"The GM rolls {literal(expr)}{' in secret' if secret else ''}."
         case GmNote(text=text):
             return f"The GM notes: {literal(text)}"
-        case SetHp(who=who, hp=hp):
-            return f"The GM sets {n(who)}'s hit points to {hp}."
+        case SetHp(who=who) if wounds is not None:
+            return f"The GM changes {n(who)}'s wounds: {wounds}."
+        case SetHp(who=who, hp=hp, quiet=quiet):
+            return f"The GM {'quietly ' if quiet else ''}sets {n(who)}'s hit points to {hp}."
         case AddCondition(who=who, condition=c, rounds=rounds):
             lasting = "" if rounds is None else f" for {rounds} round{'s' if rounds != 1 else ''}"
             return f"The GM makes {n(who)} {literal(c)}{lasting}."

@@ -273,10 +273,12 @@ def test_the_table_state_names_a_joiner_by_the_name_the_gm_gave():
     """The served table's state (what every screen shows) says "Grey Wolf", not its id."""
     import msgspec
 
+    from initiative.table._sight import EVERYTHING
     from initiative.table._talk import TableTalk
 
     step = duel()
     step.override({"type": "AddCombatant", "id": "wolf", "name": "Grey Wolf", "like": "hound"})
     lines = [line.rstrip(b"\n") for line in step.lines]
-    frame = msgspec.json.decode(TableTalk(step.encounter).frame(lines, 0, len(lines), ()))
+    told = TableTalk(step.encounter).frame(lines, 0, len(lines), ())
+    frame = msgspec.json.decode(EVERYTHING.out(told))
     assert ("wolf", "Grey Wolf") in [(c["id"], c["name"]) for c in frame["state"]["combatants"]]

@@ -33,7 +33,7 @@ def test_the_gm_steps_in_over_the_wire_and_the_log_verifies(tmp_path: Path) -> N
     """Every kind accepted (each answered with the seq of its GmOverride), the undeclared
     condition refused in words, a seat's gm frame and a wrong GM token refused, a spectator
     hears each as news."""
-    with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
+    with Server(tmp_path, "--seat", "ana", "--spectators", "all", encounter=STURDY) as server:
         guess = server.client()
         guess.send({"type": "hello", "version": 1, "role": "gm", "token": "guess"})
         assert guess.next("error") == {

@@ -21,6 +21,7 @@ from serve_support import ENCOUNTER
 
 from initiative.table import _wire as wire
 from initiative.table._join import Keyboard, Screen, ServerLost, play
+from initiative.table._sight import Sight
 from initiative.table._talk import TableTalk
 
 SPEC = encounter(ENCOUNTER.replace('id = "ana"\n', 'id = "ana"\nname = "Ana"\n'))
@@ -41,7 +42,10 @@ def opening_frames() -> tuple[list[bytes], bytes, int]:
     frames = [wire.encode(welcome)]
     frames += [wire.encode(wire.News(event=msgspec.Raw(line.rstrip(b"\n")))) for line in lines]
     talk = [line.rstrip(b"\n") for line in lines]
-    frames.append(TableTalk(SPEC).frame(talk, 0, len(talk), ["ana"]))
+    table = TableTalk(SPEC)
+    told = table.frame(talk, 0, len(talk), ["ana"])
+    seat = Sight(full=False, sides=frozenset({"north"}), side_of=table.side_of)
+    frames.append(seat.out(told))
     return frames, wire.priority(view, 60.0, SPEC), view.seq
 
 
@@ -146,6 +150,31 @@ async def test_a_grace_period_counts_down_until_news(autojump_clock: trio.abc.Cl
         await trio.sleep(10)
         assert shown.live == "waiting for Ana to reconnect: 3 s"
         await server.send_all(news(DecisionFailed(seq=seq + 1, who="ana", kind="error")))
+        await trio.sleep(0.1)
+        assert shown.live == "round 1, cur's turn: waiting"
+        await server.aclose()
+
+
+async def test_a_seat_without_news_names_whom_it_waits_for_and_drops_the_banner(
+    autojump_clock: trio.abc.Clock,
+) -> None:
+    """Issue 34, reproduction 9: a seat that hears no news showed "waiting for osric to
+    reconnect" (an id) and kept it after Osric came back. The grace frame's name is shown,
+    counting down, and a grace frame with nothing left takes the banner away."""
+    welcome = wire.Welcome(version=1, seat="ana", combatants=("ana",), deadline=60.0,
+                           encounter="Yard duel", ruleset="openings", news=False)  # fmt: skip
+    frames, _, _ = opening_frames()
+    table = [f for f in frames if f.startswith(b'{"type":"table"')]
+    shown = Shown()
+    async with joined(shown) as (server, _):
+        await server.send_all(wire.encode(welcome) + b"".join(table))
+        grace = wire.Grace(seat="south", who="cur", remaining=12.5, name="The Yard Dog")
+        await server.send_all(wire.encode(grace))
+        await trio.sleep(0.1)
+        assert shown.live == "waiting for The Yard Dog to reconnect: 13 s"
+        await trio.sleep(5)
+        assert shown.live == "waiting for The Yard Dog to reconnect: 8 s"
+        await server.send_all(wire.encode(wire.Grace(seat="south", who="", remaining=0.0)))
         await trio.sleep(0.1)
         assert shown.live == "round 1, cur's turn: waiting"
         await server.aclose()

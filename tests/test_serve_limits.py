@@ -138,7 +138,8 @@ async def test_a_grace_never_outlasts_the_deadline(autojump_clock: trio.abc.Cloc
         await trio.sleep(8)
         await player.aclose()  # the seat hangs up holding priority
         grace = await frames_until(watcher, "grace", bytearray())
-        assert grace == {"type": "grace", "seat": "s", "who": token.who, "remaining": 2.0}
+        assert grace == {"type": "grace", "seat": "s", "who": token.who, "remaining": 2.0,
+                     "name": token.who}  # fmt: skip
         await trio.sleep(1)
         again = await connect(player_hello)
         same = await frames_until(again, "priority", bytearray())

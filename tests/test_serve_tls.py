@@ -33,7 +33,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 def serving(files: tuple[Path, Path]) -> SeatServer:
-    return SeatServer(encounter(ENCOUNTER), {}, LIMITS, tls=server_context(*files))
+    return SeatServer(
+        encounter(ENCOUNTER), {}, LIMITS, tls=server_context(*files), spectators="all"
+    )
 
 
 async def read_all(stream: trio.abc.ReceiveStream) -> bytes:

@@ -37,8 +37,21 @@ def join(
     ] = False,
     copy_path: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Keep a copy of the log as it arrives (a .jsonl file)."),
+        typer.Option(
+            "--out",
+            "-o",
+            help="Keep a copy of the log as it arrives (a .jsonl file): for a connection that"
+            " sees every number (the GM, a spectator of serve --spectators all, a seat with"
+            ' reveal = "all"); a spectator who sees what the seats see is refused.',
+        ),
     ] = None,
+    reconnect: Annotated[
+        float,
+        typer.Option(
+            help="Seconds to keep trying when the server goes away before the end (it comes"
+            " back with serve --resume, the same links and tokens); 0: stop at once.",
+        ),
+    ] = 300.0,
     tls: Annotated[
         bool,
         typer.Option(
@@ -59,12 +72,16 @@ def join(
     with the deadline counting down), or --watch it."""
     import trio
 
+    from initiative.events import InitiativeError
+
     from ..table._join import Keyboard, LeftFight, Screen, ServerLost, client_context, join_fight
 
     if (seat is not None) + watch + gm != 1:
         raise UsageProblem("give either --seat and --token, or --watch or --gm with --token")
     if seat is not None and token is None:
         raise UsageProblem(f"--seat {seat}: the seat's --token is needed too")
+    if not reconnect >= 0:
+        raise UsageProblem(f"--reconnect must be zero or a number of seconds, got {reconnect:g}")
     if token is None:
         raise UsageProblem(
             "--watch: the spectators' --token is needed too (printed by serve)"
@@ -94,6 +111,7 @@ def join(
                         copy=copy,
                         tls=context,
                         role="gm" if gm else "spectator",
+                        reconnect=reconnect,
                     )
                 )
             except BaseExceptionGroup as group:  # Ctrl-C while a task was running
@@ -108,4 +126,8 @@ def join(
         screen.close()
         err.print("left the fight")
         raise typer.Exit(1) from None
+    except InitiativeError:
+        if copy_path is not None and copy_path.exists() and not copy_path.stat().st_size:
+            copy_path.unlink()  # (refused before a line came: no empty copy left behind)
+        raise
     out.print(f"the fight is over: {winner or 'no one'} won", markup=False)

@@ -47,6 +47,7 @@ class ServeOptions:
     seed: int | None = None
     out: Path | None = None
     wait: bool = True
+    spectators: str = "seats"
     trust_log_policies: bool = False
     quiet: bool = False
 
@@ -60,6 +61,8 @@ class ServeOptions:
         if not self.seat:
             raise UsageProblem("name at least one --seat (a combatant id or a side)")
         chosen = parse_policies(list(self.policy))
+        if self.spectators not in ("seats", "all"):
+            raise UsageProblem(f"--spectators {self.spectators}: expected 'seats' or 'all'")
         for name, value, what in [
             ("--hello-timeout", self.hello_timeout, "seconds"),
             ("--max-frame", self.max_frame, "bytes"),
@@ -117,7 +120,8 @@ _Resume = Annotated[
     Path | None,
     typer.Option(
         help="Go on with the served fight in this log (after Ctrl-C or a stopped server),"
-        " with the same --seat options; fresh tokens are printed."
+        " with the same --seat options; the tokens kept beside the log (LOG.tokens) stay"
+        " good, so every printed link does."
     ),
 ]
 
@@ -183,6 +187,15 @@ _Tls = Annotated[
     ),
 ]
 
+_Spectators = Annotated[
+    str,
+    typer.Option(
+        help="What spectators see: 'seats' (what the seated players see together: their"
+        " sides' numbers, the others' health in words) or 'all' (every number, the log as"
+        " news).",
+    ),
+]
+
 
 @app.command(rich_help_panel=PANEL)
 def serve(
@@ -205,6 +218,7 @@ def serve(
     max_frame: _MaxFrame = _D.max_frame,
     max_connections: _MaxConnections = _D.max_connections,
     tls: _Tls = _D.tls,
+    spectators: _Spectators = _D.spectators,
     quiet: QUIET = _D.quiet,
 ) -> None:
     """Run an encounter live: each --seat is played by whoever connects with its token; the game
@@ -227,6 +241,7 @@ def serve(
         seed=seed,
         out=out_path,
         wait=wait,
+        spectators=spectators,
         trust_log_policies=trust,
         quiet=quiet,
     )
@@ -355,6 +370,7 @@ class _Served:
             k: getattr(o, k) for k in ("host", "port", "deadline", "grace", "timeout", "wait")
         }
         given.update(policies=self.chosen, limits=limits, tls=self.context, on_event=self.show)
+        given["spectators"] = "all" if o.spectators == "all" else "seats"
 
         async def fight_task(task_status: "trio.TaskStatus[Served]") -> None:
             done.append(await begin(**given, task_status=task_status))
@@ -376,6 +392,8 @@ class _Served:
             out.print(
                 f"resuming {visible(self.target)} after its {served.resumed} events", markup=False
             )
+        if served.warning:
+            err.print(f"warning: {visible(served.warning)}", markup=False)
         out.print(f"listening on {address}{' (TLS)' if served.tls else ''}", markup=False)
         if self.ca and tls is not None:
             out.print(

@@ -129,11 +129,14 @@ def _handshake_failure(err: BaseException) -> str:
 
 
 def standings(table: StateTable) -> str:
-    """The state table in one line: who stands (as this seat sees them) and who is down."""
+    """The state table in one line: who stands (as this seat sees them), who is down, and who
+    left the fight without falling (fled, or taken out by the GM)."""
     up = [f"{c.name} ({c.status()})" for c in table.combatants if c.standing]
-    down = [c.name for c in table.combatants if not c.standing]
+    down = [c.name for c in table.combatants if not c.standing and c.health != "gone"]
+    gone = [c.name for c in table.combatants if not c.standing and c.health == "gone"]
     text = "standing: " + (", ".join(up) or "no one")
-    return text + (f"; down: {', '.join(down)}" if down else "")
+    text += f"; down: {', '.join(down)}" if down else ""
+    return text + (f"; left the fight: {', '.join(gone)}" if gone else "")
 
 
 # -- the terminal ------------------------------------------------------------------------
@@ -344,6 +347,12 @@ class Client:
         self.news = True
         """Whether the server sends this connection the log's lines (a seat of an encounter
         with hidden numbers gets only the table's words: ``reveal``)."""
+        self.heard = 0
+        """How many of the log's lines this client has heard of (its hello's ``since`` when it
+        comes back after a lost connection)."""
+        self.welcomed = False
+        self.welcomed_again = False
+        """Welcomed again since the connection was last lost (the back-off starts over)."""
 
     # -- the server's side
 
@@ -371,14 +380,26 @@ class Client:
     def on_frame(self, line: bytes) -> None:
         frame = json.loads(line)
         match frame.get("type"):
+            case "welcome" if self.welcomed:
+                self.welcomed_again = True
+                self.screen.say("back at the table")
             case "welcome" if frame.get("role") == "gm":
+                self.welcomed = True
                 self.screen.say(f"the GM of {visible(frame['encounter'])} (gm help lists commands)")
                 self.narrate = TableNarrator(gm=True)  # notes and secret rolls told, to the GM
             case "gm_result":
                 gm_said(self, frame)
             case "welcome" if frame["seat"] is None:
+                self.welcomed = True
+                self.news = bool(frame.get("news", True))
+                if self.copy is not None and not self.news:
+                    raise InitiativeError(
+                        "--out keeps the whole log, and this server shows spectators what the"
+                        " seats see (a full copy needs serve --spectators all)"
+                    )
                 self.screen.say(f"watching {visible(frame['encounter'])}")
             case "welcome":
+                self.welcomed = True
                 who = ", ".join(frame["combatants"])
                 self.screen.say(f"seated as {visible(who)} in {visible(frame['encounter'])}")
                 self.news = bool(frame.get("news", True))
@@ -387,15 +408,20 @@ class Client:
             case "news":
                 self.on_news(line)
             case "table":
+                self.heard = max(self.heard, int(frame.get("lines", 0)))
                 self.table = msgspec.convert(frame["state"], StateTable)
                 if not self.news:  # the table's words are all this seat hears
                     for sentence in frame["said"]:
                         self.screen.say(visible(sentence))
             case "priority":
                 self.on_priority(frame)
+            case "grace" if float(frame["remaining"]) <= 0:
+                self.grace = None  # the seat is back (or its grace is over)
             case "grace":
-                name = self.names(frame["who"]) if self.names else visible(frame["who"])
-                self.grace = Grace(name, trio.current_time() + float(frame["remaining"]))
+                name = frame.get("name") or (
+                    self.names(frame["who"]) if self.names else visible(frame["who"])
+                )
+                self.grace = Grace(visible(name), trio.current_time() + float(frame["remaining"]))
             case "error" if frame.get("fatal"):
                 raise InitiativeError(f"the server refused: {visible(frame['reason'])}")
             case "error":
@@ -414,6 +440,7 @@ class Client:
             self.copy.write(event_line)
             self.copy.flush()
         event = decode_event(event_line)
+        self.heard = max(self.heard, event.seq + 1)
         if isinstance(event, EncounterStarted):
             self.names = Names(event.encounter)
         self.grace = None
@@ -553,6 +580,11 @@ def _tick(left: float, now: float) -> float:
     return now + (left - math.floor(left - 1e-9) if left > 1 else left)
 
 
+#: Seconds between tries to reach a server that went away: doubling from the first, at most
+#: the last.
+BACKOFF = (0.5, 5.0)
+
+
 async def join_fight(
     address: str,
     seat: str | None,
@@ -563,12 +595,53 @@ async def join_fight(
     copy: BinaryIO | None = None,
     tls: ssl.SSLContext | None = None,
     role: str = "spectator",
+    reconnect: float = 0.0,
 ) -> str | None:
     """Play ``seat`` until the end (or watch, without a seat); returns the winner. With
     ``tls`` (see :func:`client_context`), over TLS, the server's certificate checked first.
 
-    Raises :class:`ServerLost` when the connection ends first, :class:`LeftFight` when the
-    keyboard's input ends, :class:`~initiative.events.InitiativeError` when refused."""
+    When the connection is lost before the end, it is tried again for ``reconnect`` seconds
+    (backing off from half a second to five): a restarted server (``serve --resume``) keeps
+    the tokens, so the seat comes back, is told only what it has not heard yet, and is asked
+    its pending decision again.
+
+    Raises :class:`ServerLost` when the connection ends first (and does not come back),
+    :class:`LeftFight` when the keyboard's input ends,
+    :class:`~initiative.events.InitiativeError` when refused."""
+    client: Client | None = None
+    lost: float | None = None
+    wait = BACKOFF[0]
+    while True:
+        try:
+            stream = await _connect(address, tls)
+        except InitiativeError:
+            if lost is None:
+                raise
+        else:
+            if client is None:
+                client = Client(stream, screen, copy=copy)
+            try:
+                return await play(
+                    stream, seat, token, screen=screen, keyboard=keyboard, copy=copy,
+                    role=role, client=client,
+                )  # fmt: skip
+            except ServerLost:
+                if reconnect <= 0 or client.ended:
+                    raise
+                if lost is None or client.welcomed_again:
+                    lost, wait = trio.current_time(), BACKOFF[0]
+                    screen.say(
+                        f"the server is gone; trying again for {reconnect:g} s (Ctrl-C leaves)"
+                    )
+        assert lost is not None
+        if trio.current_time() - lost > reconnect:
+            raise ServerLost(f"the server did not come back within {reconnect:g} s")
+        await trio.sleep(wait)
+        wait = min(wait * 2, BACKOFF[1])
+
+
+async def _connect(address: str, tls: ssl.SSLContext | None) -> trio.abc.Stream:
+    """A connection to ``address`` (over TLS with ``tls``), or one line saying why not."""
     host, port = parse_address(address)
     stream: trio.abc.Stream
     try:
@@ -588,7 +661,7 @@ async def join_fight(
             raise InitiativeError(
                 f"cannot connect to {address} with TLS: {reason or _handshake_failure(err)}"
             ) from None
-    return await play(stream, seat, token, screen=screen, keyboard=keyboard, copy=copy, role=role)
+    return stream
 
 
 async def play(
@@ -600,10 +673,16 @@ async def play(
     keyboard: Keyboard | None = None,
     copy: BinaryIO | None = None,
     role: str = "spectator",
+    client: Client | None = None,
 ) -> str | None:
     """:func:`join_fight` on a connected ``stream``; without a seat, in ``role`` (``gm`` or
-    ``spectator``) with that role's ``token``."""
-    client = Client(stream, screen, copy=copy)
+    ``spectator``) with that role's ``token``. ``client``: the one that lost its connection
+    (what it heard is not told again)."""
+    if client is None:
+        client = Client(stream, screen, copy=copy)
+    client.stream = stream
+    client.asked = None
+    client.welcomed_again = False
     outcome: list[BaseException] = []
     async with stream:
         hello: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION}
@@ -611,6 +690,8 @@ async def play(
             hello.update(seat=seat, token=token)
         else:
             hello.update(role=role, token=token)
+        if client.heard:
+            hello["since"] = client.heard
         await client.send(hello)
         async with trio.open_nursery() as nursery:
 

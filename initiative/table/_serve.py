@@ -64,7 +64,9 @@ from initiative.replays import (
 
 from . import _http as http, _pages as pages, _wire as wire
 from ._gm import GmDesk, gm_frame
+from ._sight import EVERYTHING, Sight, Told
 from ._talk import TableTalk
+from ._tokens import read_tokens, write_tokens
 
 log = structlog.get_logger("initiative.serve")
 
@@ -232,6 +234,12 @@ class Connection:
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     """Around its play: cancelled when a new connection takes its seat over."""
     taken_over: bool = False
+    sight: Sight = EVERYTHING
+    """Whose numbers it may see (set from its hello): every frame it is sent goes through it."""
+
+
+#: What spectators see: what the seated players see together (``seats``), or everything.
+Spectators = Literal["seats", "all"]
 
 
 class SeatServer:
@@ -245,6 +253,8 @@ class SeatServer:
         *,
         tls: ssl.SSLContext | None = None,
         gm_token: str | None = None,
+        spectators: Spectators = "seats",
+        tokens: Mapping[str, str] | None = None,
     ) -> None:
         self.gm_token = gm_token or secrets.token_urlsafe(16)
         """The game master's secret (``hello`` with ``role: gm``), never in the log."""
@@ -254,10 +264,13 @@ class SeatServer:
         self.limits = limits or Limits()
         self.tls = tls
         """Serve over TLS with this context (see :func:`server_context`); plain text if None."""
-        self.gm_token = new_token()
+        kept = tokens or {}
+        self.gm_token = kept.get("gm") or gm_token or new_token()
         """The game master's secret (never in the event log)."""
-        self.spectator_token = new_token()
+        self.spectator_token = kept.get("spectators") or new_token()
         """The spectators' secret (one for all of them)."""
+        self.spectators: Spectators = spectators
+        """What spectators see: ``seats`` (what the seated players see together) or ``all``."""
         self.reveal: Literal["words", "all"] = (
             "words" if isinstance(spec.reveal, msgspec.UnsetType) else spec.reveal
         )
@@ -397,6 +410,7 @@ class SeatServer:
                 if isinstance(displaced, Connection):
                     displaced.taken_over = True
                     displaced.scope.cancel()
+            conn.cursor = max(0, hello.since)  # (what it heard before it lost the connection)
             log.info("connected", peer=peer, seat=hello.seat or f"({conn.role})")
             stopping = False  # the server is (Ctrl-C): the seat does not leave
             try:
@@ -445,28 +459,46 @@ class SeatServer:
             " spectators need the spectator token (printed by serve)"
         )
 
-    def hears_news(self, conn: Connection) -> bool:
-        """Whether ``conn`` is sent the log's lines: the GM and spectators are, a seat only
-        with ``reveal = "all"`` (the log holds every hit point and AP)."""
-        return conn.role != "seat" or self.reveal == "all"
+    def sight_of(self, conn: Connection) -> Sight:
+        """Whose numbers ``conn`` may see (see :mod:`._sight`): the GM everyone's; a seat its
+        own side's (``reveal = "all"``: everyone's); a spectator those of every side that has
+        a seat (``spectators = "all"``, ``reveal = "all"``, or a seat for every side:
+        everyone's, and the news)."""
+        if conn.role == "gm" or self.reveal == "all":
+            return EVERYTHING
+        if conn.role == "spectator" and self.spectators == "all":
+            return EVERYTHING
+        seated = conn.seat.combatants if conn.seat is not None else [
+            who for seat in self.seats.values() for who in seat.combatants
+        ]  # fmt: skip
+        sides = {c.side for c in self.spec.combatants if c.id in seated}
+        if conn.seat is None and sides >= {c.side for c in self.spec.combatants}:
+            return EVERYTHING  # (every side has a seat: together they see every number)
+        return Sight(full=False, sides=frozenset(sides), side_of=self.talk.side_of)
+
+    async def _out(self, conn: Connection, frame: msgspec.Struct | Told) -> None:
+        """Send ``frame`` to ``conn`` as its sight lets it (every frame of the writer goes
+        through here, and so through :meth:`Sight.out`)."""
+        data = conn.sight.out(frame)
+        if data is not None:
+            await self._send(conn, data)
 
     async def _play(self, conn: Connection) -> None:
         seat = conn.seat
+        conn.sight = self.sight_of(conn)
         try:
-            await self._send(
+            await self._out(
                 conn,
-                wire.encode(
-                    wire.Welcome(
-                        version=wire.PROTOCOL_VERSION,
-                        seat=seat.name if seat else None,
-                        combatants=seat.combatants if seat else (),
-                        deadline=seat.deadline if seat else 0.0,
-                        encounter=self.spec.name,
-                        ruleset=self.spec.ruleset,
-                        role=conn.role,
-                        news=self.hears_news(conn),
-                        reveal=self.reveal,
-                    )
+                wire.Welcome(
+                    version=wire.PROTOCOL_VERSION,
+                    seat=seat.name if seat else None,
+                    combatants=seat.combatants if seat else (),
+                    deadline=seat.deadline if seat else 0.0,
+                    encounter=self.spec.name,
+                    ruleset=self.spec.ruleset,
+                    role=conn.role,
+                    news=conn.sight.full,
+                    reveal=self.reveal,
                 ),
             )
         except LOST as err:
@@ -518,30 +550,31 @@ class SeatServer:
                 reason = (
                     f"no decision for seq {seq} within {seat.deadline:g} s: recorded as a timeout"
                 )
-                await self._send(conn, wire.encode(wire.Error(reason=reason)))
+                await self._out(conn, wire.Error(reason=reason))
             start = conn.cursor
-            news = self.hears_news(conn)
             while conn.cursor < len(self.lines):
                 line = self.lines[conn.cursor]
                 conn.cursor += 1
-                if news:
-                    await self._send(conn, wire.encode(wire.News(event=msgspec.Raw(line))))
+                await self._out(conn, wire.News(event=msgspec.Raw(line)))
                 if seat is not None and (refused := _refused(line, seat.combatants)):
-                    await self._send(conn, wire.encode(wire.Error(reason=refused)))
+                    await self._out(conn, wire.Error(reason=refused))
             if conn.cursor > start:
                 seated = seat.combatants if seat is not None else ()
-                reveal = self.reveal == "all" or conn.role != "seat"
-                await self._send(
-                    conn, self.talk.frame(self.lines, start, conn.cursor, seated, reveal=reveal)
-                )
+                await self._out(conn, self.talk.frame(self.lines, start, conn.cursor, seated))
             for other in self.seats.values():
                 waiting = other.in_grace()
-                if waiting is not None and conn.graces.get(other.name) != waiting.grace_ends:
+                told = conn.graces.get(other.name)
+                if waiting is not None and told != waiting.grace_ends:
                     conn.graces[other.name] = waiting.grace_ends
                     grace = wire.Grace(
-                        seat=other.name, who=waiting.who, remaining=_seconds(waiting.grace_left())
-                    )
-                    await self._send(conn, wire.encode(grace))
+                        seat=other.name, who=waiting.who, remaining=_seconds(waiting.grace_left()),
+                        name=self.talk.names(waiting.who),
+                    )  # fmt: skip
+                    await self._out(conn, grace)
+                elif waiting is None and told is not None:
+                    # Back (or the grace is over): the banner goes, on every page and terminal.
+                    conn.graces[other.name] = None
+                    await self._out(conn, wire.Grace(seat=other.name, who="", remaining=0.0))
             if conn.role != "seat":
                 for other in self.seats.values():
                     asked = other.pending
@@ -554,7 +587,7 @@ class SeatServer:
                         clock = wire.Clock(
                             seat=other.name, who=asked.who, left=_seconds(asked.left())
                         )
-                        await self._send(conn, wire.encode(clock))
+                        await self._out(conn, clock)
             request = seat.pending if seat is not None else None
             if (
                 seat is not None
@@ -563,16 +596,14 @@ class SeatServer:
                 and not request.answered.is_set()
             ):
                 conn.sent = request
-                frame = wire.priority(request.view, _seconds(request.left()), self.talk.names)
-                if self.reveal != "all":
-                    frame = wire.hide_enemies(frame)
-                await self._send(conn, frame)
+                await self._out(
+                    conn,
+                    wire.priority_frame(request.view, _seconds(request.left()), self.talk.names),
+                )
             if self.ended and conn.cursor == len(self.lines):
                 if conn.errors:  # (a GM's result left while the last news went out)
                     continue
-                await self._send(
-                    conn, wire.encode(wire.End(winner=self.winner, events=len(self.lines)))
-                )
+                await self._out(conn, wire.End(winner=self.winner, events=len(self.lines)))
                 return
             await changed.wait()
 
@@ -816,9 +847,14 @@ _HOST = re.compile(r"([A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(:\d+)?")
 
 
 def seats_for(
-    spec: EncounterSpec, names: Sequence[str], deadline: float, grace: float = 30.0
+    spec: EncounterSpec,
+    names: Sequence[str],
+    deadline: float,
+    grace: float = 30.0,
+    tokens: Mapping[str, str] | None = None,
 ) -> dict[str, Seat]:
-    """One seat per name, a combatant id or a side; a combatant sits in one seat at most."""
+    """One seat per name, a combatant id or a side; a combatant sits in one seat at most.
+    ``tokens``: the tokens kept for the fight (``seat:NAME``), a new one for a seat without."""
     seats: dict[str, Seat] = {}
     taken: dict[str, str] = {}
     for name in names:
@@ -833,7 +869,8 @@ def seats_for(
             if who in taken:
                 raise InitiativeError(f"--seat {name}: {who!r} already sits in seat {taken[who]!r}")
             taken[who] = name
-        seats[name] = Seat(name, members, deadline=deadline, grace=grace)
+        token = (tokens or {}).get(f"seat:{name}")
+        seats[name] = Seat(name, members, token=token, deadline=deadline, grace=grace)
     return seats
 
 
@@ -852,6 +889,8 @@ class Served:
     """The game master's token (``/gm#token=...``, ``join --gm``)."""
     spectator_token: str = ""
     """The spectators' token (``/watch#token=...``, ``join --watch``)."""
+    warning: str | None = None
+    """What went wrong with the tokens kept for a resumed fight (new ones were made)."""
 
 
 class _ServedSink(LogSink):
@@ -894,18 +933,22 @@ async def serve_fight(
     wait: bool = True,
     linger: float = 5.0,
     on_event: Callable[[Event], None] | None = None,
+    spectators: Spectators = "seats",
     task_status: trio.TaskStatus[Served] = trio.TASK_STATUS_IGNORED,
 ) -> Fight:
     """Listen, wait for every seat (with ``wait``), fight, and let clients hear the end.
 
     ``deadline`` is each seat's time per decision, ``grace`` the time a seat that dropped while
     holding priority has to come back; ``timeout`` the other policies'; ``tls`` a context from
-    :func:`server_context` to speak only TLS.
+    :func:`server_context` to speak only TLS; ``spectators`` what spectators see (``seats``:
+    what the seated players see together; ``all``). The tokens are kept beside the log
+    (:mod:`._tokens`) for :func:`resume_served`.
     """
     return await _serve(
         spec, seed, seat_names, lambda: _ServedSink(out), None, host=host, port=port, deadline=deadline,
         grace=grace, policies=policies, timeout=timeout, limits=limits, tls=tls, wait=wait,
-        linger=linger, on_event=on_event, task_status=task_status,
+        linger=linger, on_event=on_event, spectators=spectators, log=Path(out), tokens={},
+        task_status=task_status,
     )  # fmt: skip
 
 
@@ -925,10 +968,12 @@ async def resume_served(
     wait: bool = True,
     linger: float = 5.0,
     on_event: Callable[[Event], None] | None = None,
+    spectators: Spectators = "seats",
     task_status: trio.TaskStatus[Served] = trio.TASK_STATUS_IGNORED,
 ) -> Fight:
     """Go on with a served fight from its log (after a Ctrl-C or a killed server), appending
-    to it: the same seats (fresh tokens), the log's policies for the others.
+    to it: the same seats with the same tokens (kept beside the log; new ones, with
+    :attr:`Served.warning`, when they cannot be read), the log's policies for the others.
 
     Like ``resume``: the log's lock is taken first, a finished log raises
     :class:`~initiative.replays.NothingToResume`, a torn last line is cut off, the recorded
@@ -952,11 +997,13 @@ async def resume_served(
     except BaseException:
         sink.close()
         raise
+    tokens, warning = read_tokens(p)
     try:
         return await _serve(
             header.encounter, header.seed, seat_names, lambda: sink, prefix, host=host,
             port=port, deadline=deadline, grace=grace, policies=chosen, timeout=timeout,
             limits=limits, tls=tls, wait=wait, linger=linger, on_event=on_event,
+            spectators=spectators, log=p, tokens=tokens, warning=warning,
             task_status=task_status,
         )  # fmt: skip
     finally:
@@ -981,7 +1028,11 @@ async def _serve(
     wait: bool,
     linger: float,
     on_event: Callable[[Event], None] | None,
+    spectators: Spectators,
+    log: Path,
+    tokens: Mapping[str, str],
     task_status: trio.TaskStatus[Served],
+    warning: str | None = None,
 ) -> Fight:
     if not deadline > 0:
         raise InitiativeError(
@@ -991,12 +1042,12 @@ async def _serve(
         raise InitiativeError(
             f"the grace must be zero or a positive number of seconds, got {grace:g}"
         )
-    seats = seats_for(spec, seat_names, deadline, grace)
+    seats = seats_for(spec, seat_names, deadline, grace, tokens)
     runners: dict[str, PolicyRunner] = make_runners(spec, seed, policies, timeout=timeout)
     for seat in seats.values():
         for who in seat.combatants:
             runners[who] = seat.runner(who)
-    server = SeatServer(spec, seats, limits, tls=tls)
+    server = SeatServer(spec, seats, limits, tls=tls, spectators=spectators, tokens=tokens)
     listeners = await trio.open_tcp_listeners(port, host=host)
     try:
         sink = open_log()  # a fresh log is emptied only now: a refused start leaves it alone
@@ -1004,6 +1055,17 @@ async def _serve(
         for listener in listeners:
             await trio.aclose_forcefully(listener)
         raise
+    kept = {"gm": server.gm_token, "spectators": server.spectator_token}
+    kept |= {f"seat:{seat.name}": seat.token for seat in seats.values()}
+    try:
+        write_tokens(log, kept)
+    except OSError as err:
+        sink.close()
+        for listener in listeners:
+            await trio.aclose_forcefully(listener)
+        raise InitiativeError(
+            f"{log}.tokens: cannot keep the tokens beside the log: {err.strerror or err}"
+        ) from None
     bound = listeners[0].socket.getsockname()[1]
     # The sink writes the lines so far before anyone is asked, and clients hear them only once
     # written: so every event is on disk, whatever becomes of this process, before any client
@@ -1031,6 +1093,7 @@ async def _serve(
                     tls=tls is not None,
                     gm_token=server.gm_token,
                     spectator_token=server.spectator_token,
+                    warning=warning,
                 )
             )
             if wait and seats:

@@ -30,6 +30,10 @@ class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello"):
     """``gm`` or ``spectator`` (with that role's token); ``seat`` or omitted with a seat."""
     token: str | None = None
     """The seat's (or the role's) secret, as the game master received it from ``serve``."""
+    since: int = 0
+    """How many of the log's lines this client has already heard of (a client coming back
+    after a lost connection or a restarted server: a ``table`` frame's ``lines``); the news
+    and the table's words start after them."""
 
 
 class Decide(msgspec.Struct, frozen=True, kw_only=True, tag="decision"):
@@ -94,6 +98,10 @@ class Token(msgspec.Struct, frozen=True, kw_only=True):
     reach: float
     """Its longest melee reach, in metres (shown on hover)."""
     standing: bool = True
+    left: bool = False
+    """Gone from the fight without falling (fled, taken out by the GM): not down."""
+    initiative: int | None = None
+    """Its initiative result (the die and what the rules add), as the narration gives it."""
     conditions: tuple[tuple[str, str, str], ...] = ()
     """Each condition: its name in the log (``in_cover``), in words (``in cover``), and how long
     it lasts in words (``end of round 2``; ``""``: until ended)."""
@@ -142,6 +150,9 @@ class TableFrame(msgspec.Struct, frozen=True, kw_only=True, tag="table"):
     """The fight after the last event folded in (``state.seq``)."""
     board: Board | None = None
     """The battle map, who holds priority, and the dice of the news just sent."""
+    lines: int = 0
+    """How many of the log's lines this connection has now heard of (its ``hello``'s
+    ``since`` when it comes back)."""
 
 
 class Clock(msgspec.Struct, frozen=True, kw_only=True, tag="clock"):
@@ -209,22 +220,27 @@ def encode(frame: msgspec.Struct) -> bytes:
 
 
 def priority(view: View, deadline: float, names: EncounterSpec | Names | None = None) -> bytes:
+    """The priority frame for ``view``, as a line (see :func:`priority_frame`)."""
+    return encode(priority_frame(view, deadline, names))
+
+
+def priority_frame(
+    view: View, deadline: float, names: EncounterSpec | Names | None = None
+) -> Priority:
     """The priority frame for ``view``; with the encounter's ``names`` (or the encounter) it
     carries its presentation. A served fight passes the names its table learnt from the log,
     which know the GM's joiners by name."""
     plain = msgspec.structs.replace(view, fork=None)
-    return encode(
-        Priority(
-            who=view.me.id,
-            seq=view.seq,
-            deadline=deadline,
-            window=view.window,
-            offers=view.legal,
-            view=plain,
-            screen=None
-            if names is None
-            else present(view, names if isinstance(names, Names) else Names(names)),
-        )
+    return Priority(
+        who=view.me.id,
+        seq=view.seq,
+        deadline=deadline,
+        window=view.window,
+        offers=view.legal,
+        view=plain,
+        screen=None
+        if names is None
+        else present(view, names if isinstance(names, Names) else Names(names)),
     )
 
 
@@ -258,24 +274,10 @@ class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
     who: str
     """The combatant that holds priority (the pending decision's ``who``)."""
     remaining: float
-    """Seconds of grace left when the frame was sent."""
+    """Seconds of grace left when the frame was sent (0: the seat is back, or the grace is
+    over: the banner goes)."""
+    name: str = ""
+    """The name of ``who``, as screens show it."""
 
 
 ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace | Clock | GmResult
-
-
-#: What a seat is not told of an enemy in a priority frame's ``view`` (``reveal = "words"``).
-HIDDEN = ("hp", "max_hp", "ap")
-
-
-def hide_enemies(frame: bytes) -> bytes:
-    """A priority frame with its view's enemies' hit points and AP made ``null`` (the presentation
-    already gives their health in words)."""
-    data = msgspec.json.decode(frame)
-    view = data["view"]
-    enemies = {e["id"] for e in view["enemies"]}
-    for seen in [*view["enemies"], view.get("nearest")]:
-        if isinstance(seen, dict) and seen.get("id") in enemies:
-            for key in HIDDEN:
-                seen[key] = None
-    return _encoder.encode(data) + b"\n"

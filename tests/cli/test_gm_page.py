@@ -19,6 +19,7 @@ from initiative.events import read_log
 from serve_support import events_of
 
 import initiative
+from initiative.table._sight import EVERYTHING
 from initiative.table._talk import TableTalk
 
 pytestmark = [
@@ -101,13 +102,13 @@ def frames_of(example: Path, tmp: Path) -> list[str]:
     starts = [e.seq for e in events if type(e).__name__ == "TurnStarted"]
     points = [starts[0] + 1, starts[len(starts) // 2] + 1, len(lines)]
     talk = TableTalk(read_log(log).header.encounter)
-    return [talk.frame(lines[:n], 0, n, ()).decode() for n in points]
+    return [EVERYTHING.out(talk.frame(lines[:n], 0, n, ())).decode() for n in points]
 
 
 def test_gm_spectator_and_seat_pages_follow_the_fight(tmp_path: Path) -> None:
     """Before the seat is taken the GM page waits, designed; then every page shows the tracker,
     the map, the dice and the narration, and each decision reaches the GM's and the spectator's
-    pages within a second. The seat sees its enemies' health in words only."""
+    pages within a second. The seat and the spectator see the enemies' health in words only."""
     playwright = pytest.importorskip("playwright.sync_api")
     example = ROOT / "examples" / "thriller-ambush.toml"
     served = Served(tmp_path, example, "marlowe")  # starting while the rest gets ready
@@ -172,13 +173,18 @@ def test_gm_spectator_and_seat_pages_follow_the_fight(tmp_path: Path) -> None:
                 # Roll cards say whose die, for what, the expression, the faces and the total.
                 card = watch.locator("#rolls .roll").first.text_content()
                 assert re.search(r"\dd\d+", card) and ("rolled" in card or "given" in card)
-                # The GM and spectators see every number; the seat its enemies' health in words.
+                # The GM sees every number; the seat its enemies' health in words, and so does
+                # the spectator page (what the seats see: issue 34, reproduction 3), while both
+                # see the seated side's numbers.
                 row = "#tracker tr.row[data-id='priest'] td"
-                assert re.search(r"\d+ / 12", gm.locator(row).nth(2).text_content())
-                assert seat.locator(row).nth(2).text_content() in {
-                    "unhurt", "hurt", "bloodied", "down"
-                }  # fmt: skip
-                assert seat.locator(row).nth(3).text_content() == ""
+                assert re.search(r"\d+ / 12", gm.locator(row).nth(3).text_content())
+                for page in (seat, watch):
+                    assert page.locator(row).nth(3).text_content() in {
+                        "unhurt", "hurt", "bloodied", "down"
+                    }  # fmt: skip
+                    assert page.locator(row).nth(4).text_content() == ""  # (no AP)
+                    own = "#tracker tr.row[data-id='marlowe'] td"
+                    assert re.search(r"\d+ / 14", page.locator(own).nth(3).text_content())
                 # The GM chooses a token (the controls wake up), rests the pointer on it (its
                 # reach shows); then the three screenshots docs/table.md shows.
                 seat.wait_for_selector("button.offer", timeout=30_000)  # the fight waits

@@ -28,10 +28,10 @@ def initiative(*args: str) -> list[str]:
     return [sys.executable, "-m", "initiative", *args]
 
 
-def join_program(server: Server, tmp: Path) -> PtyProgram:
+def join_program(server: Server, tmp: Path, *more: str) -> PtyProgram:
     return PtyProgram(
         initiative("join", f"127.0.0.1:{server.port}", "--seat", "ana",
-                   "--token", server.tokens["ana"]),
+                   "--token", server.tokens["ana"], *more),
         cwd=str(tmp),
         env={**os.environ, "COLUMNS": "120", "TERM": "dumb"},
     )  # fmt: skip
@@ -59,9 +59,10 @@ def test_join_counts_down_shows_the_timeout_without_a_key_and_notices_a_dead_ser
     tmp_path: Path,
 ) -> None:
     """Under a 2 s deadline and no keypress, ``join`` counts down, shows the recorded timeout
-    and the next decision; the server killed, it exits 1 at once with one line."""
+    and the next decision; the server killed, with ``--reconnect 0`` it exits 1 at once with
+    one line."""
     with Server(tmp_path, "--seat", "ana", "--deadline", "2") as server:
-        join = join_program(server, tmp_path)
+        join = join_program(server, tmp_path, "--reconnect", "0")
         try:
             wait_for(join, r"choose 1-3 \(2 s left\): .*choose 1-3 \(1 s left\): ")
             wait_for(join, r"server: no decision for seq 31 within 2 s: recorded as a timeout")
@@ -162,7 +163,8 @@ def test_the_terminal_join_and_the_browser_show_a_decision_in_the_same_words(
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 def test_the_browser_counts_down_a_dropped_seats_grace(tmp_path: Path) -> None:
     """Another seat drops while it holds priority: the page names whom it waits for and
-    counts the grace down; the seat coming back and playing on clears it."""
+    counts the grace down; the seat coming back clears it at once, before it plays on
+    (issue 34, reproduction 9: the banner stayed, counting down)."""
     with Server(tmp_path, "--seat", "ana", "--seat", "south", encounter=NAMED) as server:
         page = Page()
         try:
@@ -182,8 +184,8 @@ def test_the_browser_counts_down_a_dropped_seats_grace(tmp_path: Path) -> None:
             back = server.client()
             back.hello("south", server.tokens["south"])
             again = back.next("priority")
-            back.decide(again, len(again["offers"]) - 1)
             page.page.wait_for_function(f"{banner} === ''")
+            back.decide(again, len(again["offers"]) - 1)
         finally:
             page.close()
     assert again["seq"] == held["seq"]  # the same decision, kept through the grace

@@ -89,8 +89,9 @@ def test_a_side_seat_plays_every_combatant_of_its_side(tmp_path: Path) -> None:
 
 
 def test_spectator_receives_the_log_line_for_line(tmp_path: Path) -> None:
-    """A spectator (with the spectators' token): every log line as news, then the end."""
-    with Server(tmp_path, "--seat", "ana") as server:
+    """A spectator (with the spectators' token) who sees everything (``--spectators all``):
+    every log line as news, then the end."""
+    with Server(tmp_path, "--seat", "ana", "--spectators", "all") as server:
         watcher = server.client()
         assert watcher.hello(None, server.spectator_token, "spectator")["seat"] is None
         player = server.client()
@@ -145,7 +146,7 @@ def test_a_seat_killed_holding_priority_has_its_grace(tmp_path: Path) -> None:
     decision is asked again (no fault). Gone past it: a recorded failure, and play goes on."""
     script = tmp_path / "client.py"
     script.write_text(KILLABLE)
-    with Server(tmp_path, "--seat", "ana", "--grace", "5") as server:
+    with Server(tmp_path, "--seat", "ana", "--grace", "5", "--spectators", "all") as server:
         watcher = server.client()
         watcher.hello(None, server.spectator_token, "spectator")
         token = server.tokens["ana"]
@@ -160,7 +161,7 @@ def test_a_seat_killed_holding_priority_has_its_grace(tmp_path: Path) -> None:
         child.stdout.close()
         grace = watcher.next("grace")
         assert grace == {"type": "grace", "seat": "ana", "who": "ana",
-                         "remaining": grace["remaining"]}  # fmt: skip
+                         "remaining": grace["remaining"], "name": "ana"}  # fmt: skip
         assert 0 < grace["remaining"] <= 5
         again = retake(server, "ana")
         same = again.next("priority")
@@ -185,7 +186,7 @@ def test_a_seat_killed_holding_priority_has_its_grace(tmp_path: Path) -> None:
 
 def test_with_no_grace_a_drop_is_a_fault_at_once(tmp_path: Path) -> None:
     """``--grace 0``: the drop of a seat holding priority is a recorded failure at once."""
-    with Server(tmp_path, "--seat", "ana", "--grace", "0") as server:
+    with Server(tmp_path, "--seat", "ana", "--grace", "0", "--spectators", "all") as server:
         watcher = server.client()
         watcher.hello(None, server.spectator_token, "spectator")
         client = server.client()

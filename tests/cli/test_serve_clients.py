@@ -165,7 +165,7 @@ def test_the_pages_are_self_contained(tmp_path: Path) -> None:
 def test_join_watch_narrates_and_keeps_a_byte_identical_copy(tmp_path: Path) -> None:
     """``join --watch -o`` spectates: narration, and a copy of the log that verifies."""
     copy = tmp_path / "copy.jsonl"
-    with Server(tmp_path, "--seat", "ana") as server:
+    with Server(tmp_path, "--seat", "ana", "--spectators", "all") as server:
         watcher = subprocess.Popen(
             [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{server.port}", "--watch",
              "--token", server.spectator_token,

@@ -76,8 +76,9 @@ def refused(port: int, hello: dict[str, Any]) -> str:
 
 
 def test_roles_tokens_and_a_seat_that_sees_no_hidden_number(tmp_path: Path) -> None:
-    """Without ``reveal``, the seat hears no news and sees enemies' numbers as null, while the
-    GM and a spectator (each with its own token, refused without it) get the log line for line."""
+    """Without ``reveal``, the seat hears no news and sees enemies' numbers as null, as does a
+    spectator (by default it sees what the seats see), while the GM gets the log line for line;
+    each role needs its own token."""
     with Server(tmp_path, "--seat", "ana") as server:
         port = server.port
         assert refused(port, {}).startswith("a hello names a seat")
@@ -102,7 +103,7 @@ def test_roles_tokens_and_a_seat_that_sees_no_hidden_number(tmp_path: Path) -> N
         gm, watcher, seat = server.client(), server.client(), server.client()
         assert gm.hello(None, server.gm_token, "gm")["role"] == "gm"
         welcome = watcher.hello(None, server.spectator_token, "spectator")
-        assert (welcome["role"], welcome["seat"], welcome["news"]) == ("spectator", None, True)
+        assert (welcome["role"], welcome["seat"], welcome["news"]) == ("spectator", None, False)
         welcome = seat.hello("ana", server.tokens["ana"])
         assert (welcome["role"], welcome["news"], welcome["reveal"]) == ("seat", False, "words")
         seen = raw_frames(seat)
@@ -114,6 +115,9 @@ def test_roles_tokens_and_a_seat_that_sees_no_hidden_number(tmp_path: Path) -> N
     kinds = {f["type"] for f in seen}
     assert "news" not in kinds and {"priority", "table", "end"} <= kinds
     assert [path for f in seen for path in hidden_values(f)] == []
+    # A spectator sees what the seat sees (serve --spectators all: everything).
+    assert "news" not in {f["type"] for f in watched}
+    assert [path for f in watched for path in hidden_values(f)] == []
     # `join --gm` narrates as the game master, to the end.
     assert first == "the GM of Yard duel (gm help lists commands)\n"
     assert re.search(r"^standing: .*$", told, re.M) and told.endswith(" won\n")
@@ -125,10 +129,9 @@ def test_roles_tokens_and_a_seat_that_sees_no_hidden_number(tmp_path: Path) -> N
     }  # fmt: skip
     views = [f["view"] for f in seen if f["type"] == "priority"]
     assert views and all(e["hp"] is None for v in views for e in v["enemies"])
-    # The GM's and the spectator's news are the log's lines, byte for byte.
-    for frames in (watched, ruled):
-        news = [f["event"] for f in frames if f["type"] == "news"]
-        assert [json.dumps(e, separators=(",", ":")).encode() for e in news] == lines
+    # The GM's news are the log's lines, byte for byte.
+    news = [f["event"] for f in ruled if f["type"] == "news"]
+    assert [json.dumps(e, separators=(",", ":")).encode() for e in news] == lines
 
 
 def test_reveal_all_shows_a_seat_everything(tmp_path: Path) -> None:

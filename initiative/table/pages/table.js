@@ -60,6 +60,9 @@ function waiting(title, text, stopped) {
 // -- the connection ---------------------------------------------------------------------
 
 let ws = null;
+// A lost connection is tried again, backing off from half a second to five (a restarted
+// server, serve --resume, keeps the tokens); the hello's "since" says what was heard already.
+let retry = 500;
 function connect() {
   if (kind === "home") {
     waiting("This is a table of initiative serve",
@@ -74,15 +77,18 @@ function connect() {
     const hello = {type: "hello", version: 1, token: token};
     if (kind === "seat") hello.seat = seatName;
     else hello.role = kind === "gm" ? "gm" : "spectator";
+    if (page.lines) hello.since = page.lines;
     ws.send(JSON.stringify(hello));
     status("saying hello…");
   };
   ws.onclose = () => {
     if (page.ended || page.refused) return;
-    status("disconnected");
-    if (!page.state) waiting("Not connected", "The connection to the server is lost or was refused; see above.", true);
-    banner("errors", ($("errors").textContent || "The connection to the server is lost.") , "bad");
+    status("disconnected: trying again…");
+    if (!page.state) waiting("Not connected", "The connection to the server is lost; this page tries again by itself.", true);
+    banner("errors", "The connection to the server is lost; trying again in " + Math.ceil(retry / 1000) + " s.", "bad");
     clearDecision("The connection to the server is lost.");
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
   };
   ws.onmessage = (message) => receive(JSON.parse(message.data));
 }
@@ -95,6 +101,12 @@ function send(frame) {
 function receive(frame) {
   switch (frame.type) {
     case "welcome":
+      retry = 500;
+      if (page.state) {  // back after a lost connection: the page keeps what it showed
+        banner("errors", "");
+        status("back at the table");
+        break;
+      }
       page.role = frame.role || (frame.seat ? "seat" : "spectator");
       page.mine = frame.combatants || [];
       $("title").textContent = frame.encounter;
@@ -120,8 +132,9 @@ function receive(frame) {
       page.clocks[frame.seat] = {who: frame.who, until: performance.now() + 1000 * frame.left, total: frame.left};
       tick();
       break;
-    case "grace":
-      page.grace = {who: frame.who, until: performance.now() + 1000 * frame.remaining};
+    case "grace":  // remaining 0: the seat is back (or its grace is over)
+      page.grace = frame.remaining > 0 ? {who: frame.who, name: frame.name, until: performance.now() + 1000 * frame.remaining} : null;
+      if (!page.grace) banner("grace", "");
       tick();
       break;
     case "gm_result": {
@@ -157,6 +170,7 @@ function receive(frame) {
 
 function table(frame) {
   page.heard = Date.now();  // when the latest table frame came (the tests measure the lag)
+  page.lines = Math.max(page.lines || 0, frame.lines || 0);
   page.state = frame.state;
   page.board = frame.board || page.board;
   for (const c of frame.state.combatants) page.names[c.id] = c.name;
@@ -196,18 +210,26 @@ function tokenOf(id) {
   return page.board ? page.board.tokens.find((t) => t.id === id) : undefined;
 }
 
+// A counter in words: "attacks made: 2"; one kept in centimetres in metres ("moved: 12 m").
+function counterWords(counter, value) {
+  const cm = /(^|[_.])cm$/.test(counter);
+  const said = counter.replace(/(^|[_.])cm$/, "").replace(/[_.]/g, " ").trim();
+  return said + ": " + (cm ? +(value / 100).toFixed(2) + " m" : value);
+}
+
 function drawTracker() {
   const s = page.state;
   const rows = $("tracker");
   rows.replaceChildren();
   const head = el("tr");
-  const columns = ["", "Combatant", "Hit points", "AP"];
+  const columns = ["", "Combatant", "Init", "Hit points", "AP"];
   if (kind === "seat") columns.push("Away");
   for (const h of columns) head.append(el("th", h));
   rows.append(head);
   s.combatants.forEach((c, i) => {
     const t = tokenOf(c.id);
-    const tr = el("tr", undefined, "row" + (c.standing ? "" : " down") + (c.acting ? " turn" : "") + (page.chosen === c.id ? " chosen" : ""));
+    const gone = t ? t.left : c.health === "gone";  // left the fight: not down
+    const tr = el("tr", undefined, "row" + (c.standing ? "" : gone ? " down gone" : " down") + (c.acting ? " turn" : "") + (page.chosen === c.id ? " chosen" : ""));
     tr.dataset.id = c.id;
     tr.append(el("td", String(i + 1), "pos"));
     const cell = el("td", undefined, "name");
@@ -222,12 +244,12 @@ function drawTracker() {
     const chips = el("div", undefined, "chips");
     const conditions = t ? t.conditions : c.conditions.map((x) => [x, x, ""]);
     for (const [, what, until] of conditions) chips.append(el("span", until ? what + " · until " + until : what, "chip"));
-    for (const [counter, value] of (t ? t.counters : [])) chips.append(el("span", counter.replace(/[_.]/g, " ") + ": " + value, "chip counter"));
+    for (const [counter, value] of (t ? t.counters : [])) chips.append(el("span", counterWords(counter, value), "chip counter"));
     if (chips.children.length) cell.append(chips);
-    tr.append(cell);
+    tr.append(cell, el("td", t && t.initiative !== null && t.initiative !== undefined ? String(t.initiative) : "", "num init"));
     const hp = el("td");
     const box = el("div", undefined, "hp");
-    if (c.hp !== null && c.max_hp) {
+    if (c.hp !== null && c.max_hp && c.standing) {
       const bar = el("div", undefined, "bar");
       const share = Math.max(0, Math.min(1, c.hp / c.max_hp));
       const fill = el("div", undefined, "fill" + (share <= 0.25 ? " low" : share <= 0.5 ? " mid" : ""));
@@ -235,7 +257,7 @@ function drawTracker() {
       bar.append(fill);
       box.append(bar, el("span", c.standing ? c.hp + " / " + c.max_hp : c.health));
     } else {
-      box.append(el("span", c.health));
+      box.append(el("span", c.health));  // "gone" (left the fight) or "down"
     }
     hp.append(box);
     tr.append(hp, el("td", c.ap === null || !c.standing ? "" : String(c.ap), "num"));
@@ -317,11 +339,11 @@ function drawMap() {
   const ordered = [...board.tokens].sort((a, b) => (a.standing - b.standing));  // the fallen underneath
   for (const t of ordered) {
     const r = (RADIUS[t.size] || 0.45) * S;
-    const g = svg("g", {class: "token" + (t.standing ? "" : " down") + (page.chosen === t.id ? " chosen" : ""), "data-id": t.id});
+    const g = svg("g", {class: "token" + (t.standing ? "" : t.left ? " down gone" : " down") + (page.chosen === t.id ? " chosen" : ""), "data-id": t.id});
     g.append(svg("circle", {cx: X(t.at[0]), cy: Y(t.at[1]), r: r + t.reach * S, class: "reach"}));
     g.append(svg("circle", {cx: X(t.at[0]), cy: Y(t.at[1]), r: r, fill: colour(t.side), class: "body"}));
     if (board.priority === t.id) g.append(svg("circle", {cx: X(t.at[0]), cy: Y(t.at[1]), r: r + 4, class: "ring", stroke: "#f4a900"}));
-    if (!t.standing) {
+    if (!t.standing && !t.left) {  // a cross on the fallen; who left is only greyed
       const d = r * 0.6;
       g.append(svg("path", {d: `M ${X(t.at[0]) - d} ${Y(t.at[1]) - d} L ${X(t.at[0]) + d} ${Y(t.at[1]) + d} M ${X(t.at[0]) + d} ${Y(t.at[1]) - d} L ${X(t.at[0]) - d} ${Y(t.at[1]) + d}`, class: "cross"}));
     }
@@ -504,7 +526,9 @@ function guarded(form, build) {
 }
 guarded("f-hp", (who, n) => {
   const hp = parseInt($("hp").value, 10);
-  if (Number.isFinite(hp)) override({type: "SetHp", who: who, hp: hp}, "Set " + n + "'s hp to " + hp);
+  const quiet = $("hp-quiet").checked;  // not told to the players
+  const o = quiet ? {type: "SetHp", who: who, hp: hp, quiet: true} : {type: "SetHp", who: who, hp: hp};
+  if (Number.isFinite(hp)) override(o, (quiet ? "Quietly set " : "Set ") + n + "'s hp to " + hp);
 });
 guarded("f-cond", (who, n) => {
   const condition = $("cond").value.trim().replace(/ /g, "_");
@@ -636,7 +660,7 @@ function tick() {
   }
   if (page.grace) {
     const g = Math.max(0, (page.grace.until - now) / 1000);
-    banner("grace", g > 0 ? "waiting for " + name(page.grace.who) + " to reconnect: " + Math.ceil(g) + " s" : "", "warn");
+    banner("grace", g > 0 ? "waiting for " + (page.grace.name || name(page.grace.who)) + " to reconnect: " + Math.ceil(g) + " s" : "", "warn");
     if (g <= 0) page.grace = null;
   }
 }

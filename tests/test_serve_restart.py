@@ -1,0 +1,138 @@
+"""Links that survive a restart (issue 34, reproduction 5): a served fight killed with
+``kill -9`` and gone on with ``serve --resume`` keeps every token, so the printed links still
+work; a seat that comes back is asked its decision again, and ``join`` reconnects by itself."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.browser import CHROMIUM, Page, answer_with_attack
+from tests.serve_support import STURDY, Server
+
+pytestmark = pytest.mark.slow
+
+
+def watch_join(server: Server, tmp: Path) -> subprocess.Popen[bytes]:
+    """``initiative join --watch`` as a spectator types it, its output in ``watch.out``."""
+    with (tmp / "watch.out").open("wb") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "initiative", "join", f"127.0.0.1:{server.port}", "--watch",
+             "--token", server.spectator_token, "--reconnect", "60"],
+            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            env={**os.environ, "COLUMNS": "200"},
+        )  # fmt: skip
+
+
+def wait_until(check, timeout: float = 30) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def test_the_links_survive_kill_9_and_serve_resume(tmp_path: Path) -> None:
+    """Reproduction 5: ``serve --resume`` changed every token, so the printed links were refused
+    (``wrong or missing token``). Now the seat's original token is taken again, the seat gets
+    its pending decision again, a watching ``join`` comes back by itself, and the log
+    verifies."""
+    server = Server(tmp_path, "--seat", "ana", encounter=STURDY)
+    try:
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        watcher = watch_join(server, tmp_path)
+        seat.decide(seat.next("priority"), 0)
+        asked = seat.next("priority")
+        wait_until(lambda: "watching Yard duel" in (tmp_path / "watch.out").read_text())
+        server.proc.kill()  # kill -9
+        server.proc.wait()
+        seat.close()
+        resumed = Server(tmp_path, command=server.go_on(), name="resumed", encounter=STURDY)
+    except BaseException:
+        server.kill()
+        raise
+    with resumed:
+        assert resumed.port == server.port
+        assert resumed.tokens == server.tokens
+        assert (resumed.gm_token, resumed.spectator_token) == (
+            server.gm_token,
+            server.spectator_token,
+        )
+        back = resumed.client()
+        welcome = back.hello("ana", server.tokens["ana"])  # the printed link's token
+        assert welcome["type"] == "welcome", welcome
+        again = back.next("priority")
+        assert (again["who"], again["seq"]) == (asked["who"], asked["seq"])
+        # (the watcher back before the fight goes on: a server whose fight is over goes away)
+        wait_until(lambda: "back at the table" in (tmp_path / "watch.out").read_text(), 60)
+        back.decide(again, 0)
+        end = back.play()
+        assert end["type"] == "end"
+        assert watcher.wait(60) == 0
+        resumed.finish()
+        resumed.verified()
+    shown = (tmp_path / "watch.out").read_text()
+    assert "the server is gone; trying again for 60 s (Ctrl-C leaves)" in shown
+    assert "back at the table" in shown
+    assert "the fight is over: " in shown and "Traceback" not in shown
+
+
+def test_a_corrupt_token_file_gives_new_tokens_and_one_warning(tmp_path: Path) -> None:
+    """The tokens cannot be read: new ones, a one-line warning, the old ones refused."""
+    with Server(tmp_path, "--seat", "ana") as server:
+        server.client().hello("ana", server.tokens["ana"])
+        wait_until(lambda: server.logged() > 3)
+    kept = server.log.with_name(server.log.name + ".tokens")
+    kept.write_text("{not json")
+    with Server(tmp_path, command=server.go_on(), name="resumed") as resumed:
+        warnings = [line for line in resumed.err.splitlines() if line.startswith("warning:")]
+        assert warnings == [f"warning: {kept}: not a token file; new tokens (and links) are made"]
+        assert resumed.tokens["ana"] != server.tokens["ana"]
+        old = resumed.client()
+        assert old.hello("ana", server.tokens["ana"])["reason"] == (
+            "wrong or missing token for seat 'ana'"
+        )
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
+def test_a_seat_page_reconnects_by_itself_and_is_asked_again(tmp_path: Path) -> None:
+    """The seat's browser page, opened from the printed link: the server killed, it says it
+    tries again; the server resumed, it comes back by itself, shows the same decision, and a
+    click on it plays on to the end. The narration is not told twice."""
+    server = Server(tmp_path, "--seat", "ana")
+    page = Page()
+    try:
+        page.page.goto(server.url("ana"))
+        page.page.wait_for_selector("button.offer", timeout=60_000)
+        asked = page.js("window.initiativePage.asked.seq")
+        said = page.js("document.getElementById('story').textContent")
+        server.proc.kill()  # kill -9
+        server.proc.wait()
+        page.page.wait_for_function(
+            "document.getElementById('errors').textContent.startsWith("
+            "'The connection to the server is lost; trying again')"
+        )
+        resumed = Server(tmp_path, command=server.go_on(), name="resumed")
+        with resumed:
+            page.page.wait_for_function(
+                f"window.initiativePage.asked && window.initiativePage.asked.seq === {asked}",
+                timeout=30_000,
+            )
+            assert page.js("document.getElementById('errors').hidden") is True
+            assert page.js("document.getElementById('story').textContent") == said
+            while not page.js("window.initiativePage.ended"):
+                page.page.wait_for_function(
+                    "window.initiativePage.ended || window.initiativePage.asked", timeout=60_000
+                )
+                if not page.js("window.initiativePage.ended"):
+                    answer_with_attack(page.page)
+            assert resumed.finish() == 0
+            resumed.verified()
+    finally:
+        page.close()
+        server.kill()
