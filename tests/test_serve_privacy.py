@@ -72,6 +72,59 @@ def test_a_gm_hit_point_override_on_an_enemy_reaches_a_seat_in_words(tmp_path: P
         assert "bo takes 47 damage" in told
 
 
+def test_an_undone_hit_point_override_stays_as_hidden_as_the_override(tmp_path: Path) -> None:
+    """Where the GM's undo meets the seat's sight: undoing a ``SetHp`` on an enemy told the seat
+    "The GM undoes #N: sets bo's hit points to 13." and the healing that put them back; now the
+    seat hears that a change to bo's wounds was undone, and no number of bo's."""
+    with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
+        gm = gm_of(server)
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        seat.next("priority")
+        seq = step_in(gm, 1, {"type": "SetHp", "who": "bo", "hp": 13})
+        undo = step_in(gm, 2, {"type": "Undo"})
+        heard = frames_until(seat, undo + 1)
+        said = [s for f in heard if f["type"] == "table" for s in f["said"]]
+        assert f"The GM undoes #{seq}: a change to bo's wounds." in said
+        assert not [s for s in said if re.search(r"\b(13|47|60)\b", s)], said
+        assert row(heard[-1], "bo")["hp"] is None and row(heard[-1], "bo")["health"] == "unhurt"
+
+
+def test_the_gms_notes_and_secret_rolls_reach_the_gm_alone(tmp_path: Path) -> None:
+    """Where ``--spectators all`` meets the GM's private events: a note and a secret roll reach
+    the GM's connection whole, and a full-view spectator's news has, at their seq, a note that
+    says it was withheld (so its copy of the log still reads), never their words or dice."""
+    with Server(tmp_path, "--seat", "ana", "--spectators", "all", encounter=STURDY) as server:
+        gm = gm_of(server)
+        watcher = server.client()
+        watcher.hello(None, server.spectator_token, "spectator")
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        seat.next("priority")
+        note = step_in(gm, 1, {"type": "GmNote", "text": "the orc carries the key"})
+        roll = step_in(gm, 2, {"type": "GmRoll", "expr": "3d6+100", "secret": True})
+        public = step_in(gm, 3, {"type": "GmRoll", "expr": "1d4"})
+        news = []
+        while not [e for e in news if e["seq"] >= public]:
+            frame = watcher.receive()
+            if frame["type"] == "news":
+                news.append(frame["event"])
+        private = [e for e in news if note <= e["seq"] < public and e["type"] != "PriorityGranted"]
+        assert len(private) == 3 and all(  # the note, the roll and its dice
+            e["type"] == "GmOverride" and e["override"]["type"] == "GmNote" for e in private
+        ), private
+        assert "key" not in json.dumps(news) and "3d6" not in json.dumps(news)
+        assert [e["seq"] for e in news] == list(range(news[0]["seq"], news[-1]["seq"] + 1))
+        gm_news = [f["event"] for f in gm.heard if f["type"] == "news"]  # type: ignore[attr-defined]
+        while not [e for e in gm_news if e["seq"] >= public]:
+            frame = gm.receive()
+            if frame["type"] == "news":
+                gm_news.append(frame["event"])
+        assert any(e.get("override", {}).get("text") == "the orc carries the key" for e in gm_news)
+        assert any(e["type"] == "GmRolled" and e["expr"] == "3d6+100" for e in gm_news)
+        assert roll > note
+
+
 def test_a_quiet_override_is_not_told_to_the_players(tmp_path: Path) -> None:
     """``quiet``: the seat hears nothing of it (its state still changes); the GM hears it."""
     with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:

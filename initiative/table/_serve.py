@@ -64,7 +64,7 @@ from initiative.replays import (
 
 from . import _http as http, _pages as pages, _wire as wire
 from ._gm import GmDesk, gm_frame
-from ._sight import EVERYTHING, Sight, Told
+from ._sight import EVERYTHING, THE_GM, Sight, Told
 from ._talk import TableTalk
 from ._tokens import read_tokens, write_tokens
 
@@ -464,7 +464,9 @@ class SeatServer:
         own side's (``reveal = "all"``: everyone's); a spectator those of every side that has
         a seat (``spectators = "all"``, ``reveal = "all"``, or a seat for every side:
         everyone's, and the news)."""
-        if conn.role == "gm" or self.reveal == "all":
+        if conn.role == "gm":
+            return THE_GM
+        if self.reveal == "all":
             return EVERYTHING
         if conn.role == "spectator" and self.spectators == "all":
             return EVERYTHING

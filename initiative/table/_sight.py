@@ -5,7 +5,11 @@ its side, unless the encounter says ``reveal = "all"``. A connection's :class:`S
 numbers it may see; :meth:`Sight.out` is the one door every frame the server writes to a
 seat, the GM or a spectator goes through (``_serve.SeatServer._out``), whatever the frame:
 
-- ``news`` (a log line holds every number) only to a sight that sees everything;
+- ``news`` (a log line holds every number) only to a sight that sees everything; an event for
+  the GM's eyes only (``events.gm_only``: a GM note, a secret roll) only to the GM, every
+  other sight getting in its place a ``GmOverride`` of a ``GmNote`` that says it was withheld,
+  with the same ``seq`` and ``cause``, so that a spectator's copy of the log (``join --watch
+  --out``) still reads whole in ``view`` and ``replay``;
 - anything else (a ``priority`` frame's view and screen, a ``table`` frame's state, the
   ``grace`` and ``clock`` frames, the end) with the hidden combatants' ``hp``, ``max_hp`` and
   ``ap`` made ``null``, wherever an object names a combatant by its ``id``;
@@ -31,6 +35,7 @@ from typing import Any
 import msgspec
 
 from initiative.actors import StateTable
+from initiative.events import GmNote, GmOverride, decode_event, encode_event, gm_only
 
 from . import _wire as wire
 
@@ -75,6 +80,8 @@ class Sight:
 
     full: bool
     sides: frozenset[str] = frozenset()
+    gm: bool = False
+    """The GM's own connection: the only one told the GM's notes and secret rolls."""
     side_of: Callable[[str], str | None] = lambda _who: None
     """A combatant's side, by id (the fight's current state: the GM's joiners too)."""
 
@@ -86,7 +93,11 @@ class Sight:
         """``frame`` as this sight may receive it (a line, with its newline), or ``None`` when
         it may receive nothing of it."""
         if isinstance(frame, wire.News):
-            return wire.encode(frame) if self.full else None
+            if not self.full:
+                return None
+            if not self.gm and _for_the_gm(frame.event):
+                frame = wire.News(event=msgspec.Raw(withheld(frame.event)))
+            return wire.encode(frame)
         unseen: set[str] = set()
         if isinstance(frame, Told):
             board = frame.board
@@ -141,5 +152,25 @@ class Sight:
                 self._hide(value, unseen)
 
 
-#: The GM's sight (and everyone's with ``reveal = "all"``).
+#: Every number (a seat's with ``reveal = "all"``, a spectator's with ``--spectators all``).
 EVERYTHING = Sight(full=True)
+
+#: The GM's sight: every number, and the GM's own notes and secret rolls.
+THE_GM = Sight(full=True, gm=True)
+
+#: What a connection other than the GM's reads in place of a note or a secret roll.
+WITHHELD = "(for the GM's eyes only: withheld)"
+
+
+def _for_the_gm(raw: msgspec.Raw) -> bool:
+    """Whether the log line ``raw`` is for the GM's eyes only (decoded only when it may be)."""
+    line = bytes(memoryview(raw))
+    return b'"Gm' in line and gm_only(decode_event(line))
+
+
+def withheld(raw: msgspec.Raw) -> bytes:
+    """The line a connection other than the GM's gets for a GM-only event: a GM note saying it
+    was withheld, with the event's ``seq`` and ``cause`` (none of its words or dice)."""
+    event = decode_event(bytes(memoryview(raw)))
+    placeholder = GmOverride(seq=event.seq, cause=event.cause, override=GmNote(text=WITHHELD))
+    return encode_event(placeholder).rstrip(b"\n")

@@ -30,6 +30,7 @@ from initiative.events import (
     InitiativeRolled,
     Moved,
     SetHp,
+    Undo,
     decode_event,
 )
 from initiative.replays import TableNarrator, gm_words
@@ -129,6 +130,19 @@ class TableTalk:
                 return None
             after = health(msgspec.structs.replace(c, hp=min(o.hp, c.max_hp)))
             words = Text.from_markup(gm_words(o, self.names, wounds=after)).plain
+            return Veiled("", o.who, words, quiet=o.quiet)
+        if (
+            isinstance(event, GmOverride)
+            and isinstance(event.override, Undo)
+            and event.override.seq in self._set_hp
+        ):
+            # An undone hit-point override: its number is as hidden as the override's was, and
+            # so are the damage or healing that put it back (caused by the undo).
+            o = self._set_hp[event.override.seq]
+            self._set_hp[event.seq] = o
+            words = (
+                f"The GM undoes #{event.override.seq}: a change to {self.names(o.who)}'s wounds."
+            )
             return Veiled("", o.who, words, quiet=o.quiet)
         if isinstance(event, (DamageDealt, Healed)) and event.cause in self._set_hp:
             return Veiled("", event.who, None, quiet=self._set_hp[event.cause].quiet)
