@@ -31,7 +31,10 @@ from tests.test_determinism import encounters
 
 #: What an override may be, drawn as (kind, a combatant's index, another index, a number, quiet).
 KINDS = ["SetHp", "SetHp", "SetHp", "MoveToken", "AddCombatant", "RemoveCombatant", "Reorder",
-         "AddCondition"]  # fmt: skip
+         "AddCondition", "Undo", "Undo", "GmNote", "GmRoll"]  # fmt: skip
+
+#: What the GM's notes and secret rolls say, which no seat or spectator may read.
+SECRET = "SECRET-NOTE"
 
 overrides = st.lists(
     st.tuples(
@@ -60,6 +63,12 @@ def override_of(draw: tuple[Any, ...], ids: list[str], made: int) -> dict[str, A
             return {"type": "RemoveCombatant", "who": who, "reason": "fled"}
         case "Reorder":
             return {"type": "Reorder", "who": who, "before": other if a % 3 else None}
+        case "Undo":
+            return {"type": "Undo"}
+        case "GmNote":
+            return {"type": "GmNote", "text": f"{SECRET} {made}"}
+        case "GmRoll":
+            return {"type": "GmRoll", "expr": f"1d6+{700 + made}", "secret": True}
     return {"type": "AddCondition", "who": who, "condition": "prone", "rounds": 1 + n % 3}
 
 
@@ -240,6 +249,8 @@ def leaks(frame: dict[str, Any], hidden: dict[str, set[int]]) -> list[str]:
         if t["id"] in hidden and any(c[0] == "hidden" for c in t["conditions"])
     )
     for text in strings(frame):
+        if SECRET in text or re.search(r"[+=] ?7\d\d\b", text):
+            found.append(f"{text!r}: the GM's private note or secret roll")
         for who, values in hidden.items():
             if not re.search(rf"(?<![\w-]){re.escape(who)}(?![\w-])", text):
                 continue
