@@ -334,13 +334,13 @@ STILL_LONG = {
     "_pair_section": 105,
     "batch": 134,
     "duel": 171,
-    "join": 97,
+    "join": 119,
     "sweep": 124,
     "run": 82,
     "verify": 92,
     "Encoder.__init__": 87,
     "Encoder.encode": 131,
-    "_serve": 84,
+    "_serve": 100,
 }
 
 

@@ -28,6 +28,7 @@ CHANGED = ServeOptions(
     seed=9,
     out=Path("elsewhere.jsonl"),
     wait=False,
+    spectators="all",
     trust_log_policies=True,
     quiet=True,
 )
