@@ -44,6 +44,23 @@ ASKED = re.compile(
 )
 
 
+#: A point of the map (page coordinates) where no token, label or reach ring is: the nearest to
+#: the given point on a grid of 8-pixel steps, at least 30 pixels from it.
+EMPTY_SPOT = """([x0, y0]) => {
+  const box = document.getElementById("map").getBoundingClientRect();
+  let best = null;
+  for (let x = box.left + 4; x < box.right - 4; x += 8) {
+    for (let y = box.top + 4; y < box.bottom - 4; y += 8) {
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || hit.closest(".token") || !hit.closest("#map")) continue;
+      const d = Math.hypot(x - x0, y - y0);
+      if (d > 30 && (!best || d < best[2])) best = [x, y, d];
+    }
+  }
+  return [best[0], best[1]];
+}"""
+
+
 def play_at_the_terminal(
     join: PtyProgram, answered: list[str], failed: list[BaseException]
 ) -> None:
@@ -167,6 +184,10 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
                 shown(f"([id]) => ({ROW})(id) !== ''", "acolyte-4")
                 choose("acolyte-3")
                 gm.fill("#why", "fled")
+                sent = gm.evaluate("window.initiativePage.nextId")
+                gm.click("#f-remove button")  # (issue 34: a removal asks to be confirmed)
+                assert gm.evaluate("window.initiativePage.nextId") == sent  # nothing sent yet
+                assert gm.locator("#f-remove button").text_content().startswith("Confirm: remove")
                 gm.click("#f-remove button")
                 recorded()
                 shown(f"([id]) => !({ROW})(id) || ({ROW})(id).includes('gone')", "acolyte-3")
@@ -196,6 +217,29 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
                     ".find((t) => t.id === 'acolyte-1'); return t.at[0] !== was[0] || t.at[1] !== was[1]; }",
                     before,
                 )
+                # A click on the map alone moves no one (issue 34: Wren moved for good by a
+                # stray click); it proposes the move, and "Move here" makes it.
+                choose("acolyte-2")
+                other = gm.locator("#map .token[data-id='acolyte-2'] circle.body").bounding_box()
+                assert other is not None
+                was = watch.evaluate(
+                    "window.initiativePage.board.tokens.find((t) => t.id === 'acolyte-2').at"
+                )
+                sent = gm.evaluate("window.initiativePage.nextId")
+                empty = gm.evaluate(EMPTY_SPOT, [other["x"], other["y"]])  # (no token there)
+                gm.mouse.click(*empty)
+                gm.wait_for_timeout(300)
+                assert gm.evaluate("window.initiativePage.nextId") == sent
+                assert gm.locator("#move-here").is_visible()
+                gm.screenshot(path=str(tmp_path / "move-here.png"))
+                gm.click("#move-here")
+                recorded()
+                shown(
+                    "([was]) => { const t = window.initiativePage.board.tokens"
+                    ".find((t) => t.id === 'acolyte-2'); return t.at[0] !== was[0] || t.at[1] !== was[1]; }",
+                    was,
+                )
+                assert not gm.locator("#move-here").is_visible()
                 # The player moves by clicking the map, a metre from where Marlowe stands.
                 # Asked again after the GM's last override (the grant it interrupted is gone).
                 last = int(re.findall(r"event (\d+)", gm.locator("#gm-result").text_content())[-1])

@@ -459,15 +459,34 @@ $("map").addEventListener("click", (event) => {
   if (move) {
     moveTo(at, move);
   } else if (kind === "gm" && page.chosen) {
-    override({type: "MoveToken", who: page.chosen, to: at}, "Move " + name(page.chosen));
+    offerMove(page.chosen, at);  // a click alone never moves a token: "Move here" does
   }
 });
+
+// A GM's click on the map only proposes a move: the token goes there when "Move here" is
+// pressed (a stray click, or one meant to choose nobody, moves no one).
+function offerMove(who, at) {
+  page.moveTo = {who: who, to: at};
+  $("move-here").textContent = "Move " + name(who) + " here (" + at[0].toFixed(1) + ", " + at[1].toFixed(1) + ")";
+  $("move-here-box").hidden = false;
+}
+function dropMove() {
+  page.moveTo = null;
+  $("move-here-box").hidden = true;
+}
+$("move-here").addEventListener("click", () => {
+  const m = page.moveTo;
+  dropMove();
+  if (m) override({type: "MoveToken", who: m.who, to: m.to}, "Move " + name(m.who));
+});
+$("move-cancel").addEventListener("click", dropMove);
 
 // -- the GM's overrides --------------------------------------------------------------------
 
 function choose(id) {
   if (kind !== "gm") return;
   page.chosen = page.chosen === id ? null : id;
+  dropMove();  // a proposed move was for the one chosen before
   drawTracker();
   drawMap();
   drawGm();
@@ -543,8 +562,24 @@ guarded("f-order", (who, n) => {
   const before = $("before").value || null;
   override({type: "Reorder", who: who, before: before}, "Move " + n + (before ? " before " + name(before) : " to the end"));
 });
+// Removal asks to be confirmed: the first press arms the button for a few seconds, for this
+// combatant only; the second sends it.
+let removing = null;
 guarded("f-remove", (who, n) => {
-  override({type: "RemoveCombatant", who: who, reason: $("why").value.trim() || "removed"}, "Remove " + n);
+  const button = $("f-remove").querySelector("button");
+  if (removing && removing.who === who) {
+    clearTimeout(removing.timer);
+    removing = null;
+    button.textContent = "Remove";
+    button.classList.remove("armed");
+    override({type: "RemoveCombatant", who: who, reason: $("why").value.trim() || "removed"}, "Remove " + n);
+    return;
+  }
+  if (removing) clearTimeout(removing.timer);
+  const disarm = () => { removing = null; button.textContent = "Remove"; button.classList.remove("armed"); };
+  removing = {who: who, timer: setTimeout(disarm, 6000)};
+  button.textContent = "Confirm: remove " + n;
+  button.classList.add("armed");
 });
 // The GM's tools that need no combatant: undo, dice, a private note.
 function unguarded(form, build) {
