@@ -1,0 +1,114 @@
+"""A PettingZoo AEC environment of an encounter, and a Gymnasium wrapper for one learner.
+
+Needs the ``env`` extra (``pip install 'initiative[env]'``)::
+
+    from initiative.env import env
+    e = env("examples/openings-duel.toml", log_dir="logs")
+    e.reset(seed=3)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else int(np.flatnonzero(obs["action_mask"])[0])
+        e.step(action)
+
+**Agents** are the encounter's combatants (their ids), all present from ``reset``. The agent
+selected is the one holding priority. A defeated combatant stays among the agents and is never
+selected again, so at the end it gets its side's reward with the rest; every agent is
+terminated when the encounter ends (truncated instead when it ended at the round limit).
+
+**Actions** are ``Discrete(max_offers)``: action ``k`` is the ``k``-th legal offer of the
+current priority token (``info["view"].legal[k]``, the engine's own order; the closing
+``EndTurn``/``Pass`` is always the last valid one). ``observation["action_mask"]`` has a 1 for
+each valid index. When a token has more offers than ``max_offers``, the first
+``max_offers - 1`` and the closing one are kept. An index outside the mask is recorded in the
+log as an invalid decision (``DecisionFailed``), as for any policy, and the combatant passes.
+
+**Observations** are ``{"observation": float32 vector, "action_mask": int8 vector}``. The
+vector has the same length for every encounter of a ruleset (given ``max_combatants``, default
+12 or the encounter's number of combatants if larger, and ``max_offers``), so one network reads
+a duel and a skirmish. It is three blocks (:meth:`Encoder.split` cuts them apart):
+
+- the global features (the round, turn or opening, the opening's trigger kind);
+- one row per combatant, ``max_combatants`` rows: the observer's own first, then its allies,
+  then its enemies, each in the encounter's order; a row is all 0 (``present`` 0) for a
+  combatant the observer does not see standing. A row holds hit points, AP, the position
+  relative to the observer, its weapons' reach, range and damage, its stats, one column per
+  condition and counter type the ruleset declares, and whether it made or is the target of
+  the opening's trigger;
+- one row per offer slot, ``max_offers`` rows: its kind (one column per action kind of the
+  ruleset, :func:`action_kinds`: the shared tags and the ruleset's declared actions, sorted by
+  tag), the action's markers, its cost, the combatant row it names, its weapon, and a
+  destination relative to the actor.
+
+Every feature lies in a documented range, which the ``Box``'s bounds state feature by feature;
+:func:`feature_table` lists them (docs/env.md shows that table).
+
+``info["view"]`` is the typed :class:`engine.View` (without ``fork``) for the agent selected.
+:class:`Encoder` gives the same observation and mask from any view (``encoder(view)``), and
+:func:`model_policy` makes a policy of a model trained on them (``model(observation, mask) ->
+index``), for ``initiative.run``, ``batch``, ``duel`` and ``--policy ID=file.py:NAME``.
+
+**Rewards**: ``reward="win"`` (default) gives +1 to each combatant of the winning side and -1
+to the others when the encounter ends (0 to all for no winner); ``reward="damage"`` gives each
+combatant the damage it deals, as it deals it; ``"win+damage"`` both. A function
+``reward(event, agent) -> float`` is called for every new event and agent.
+
+**Seeds**: ``reset(seed=s)`` fights the encounter with seed ``s``, so the same seed and actions
+give the same fight and the same log bytes; ``reset()`` without a seed takes the next seed
+after the last (the encounter file's seed the first time).
+
+**Rendering**: with ``render_mode="ansi"``, ``render()`` returns the events since the last
+render as text; ``step()`` prints nothing. ``step()`` after the end raises
+:class:`EpisodeEndedError` (PettingZoo's order-enforcing wrapper of :func:`env` warns first).
+
+**Logs**: with ``log_dir``, every episode writes ``NAME.seedS.epN.jsonl`` there; a log is a
+normal log that ``initiative verify`` accepts once its episode ended. Without it, the lines are
+kept in memory (``env.unwrapped.stepper.lines``).
+"""
+
+from __future__ import annotations
+
+try:
+    import gymnasium  # noqa: F401
+    import numpy  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as missing:  # pragma: no cover - depends on the installed extras
+    raise ImportError(
+        f"initiative.env needs the 'env' extra ({missing.name} is missing):"
+        " pip install 'initiative[env]'"
+    ) from None
+
+from ._aec import EpisodeEndedError as EpisodeEndedError, env as env, raw_env as raw_env
+from ._encoder import Encoder as Encoder
+from ._features import (
+    ACTION_FLAGS as ACTION_FLAGS,
+    ACTION_KINDS as ACTION_KINDS,
+    DEFAULT_MAX_COMBATANTS as DEFAULT_MAX_COMBATANTS,
+    TRIGGER_KINDS as TRIGGER_KINDS,
+    Feature as Feature,
+    action_kinds as action_kinds,
+    feature_docs as feature_docs,
+    feature_table as feature_table,
+    mark_names as mark_names,
+)
+from ._gym import SingleAgentEnv as SingleAgentEnv, single_agent as single_agent
+from ._models import Model as Model, model_policy as model_policy
+
+__all__ = [
+    "ACTION_FLAGS",
+    "ACTION_KINDS",
+    "DEFAULT_MAX_COMBATANTS",
+    "TRIGGER_KINDS",
+    "Encoder",
+    "EpisodeEndedError",
+    "Feature",
+    "Model",
+    "SingleAgentEnv",
+    "action_kinds",
+    "env",
+    "feature_docs",
+    "feature_table",
+    "mark_names",
+    "model_policy",
+    "raw_env",
+    "single_agent",
+]

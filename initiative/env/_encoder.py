@@ -1,0 +1,392 @@
+"""The encoder: an observation and an action mask from any view, and an index back to an action."""
+
+from __future__ import annotations
+
+import math
+import os
+import typing
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from initiative import engine
+from initiative.engine import Decision, View
+from initiative.events import Action, EncounterSpec, Offer, Position
+
+from ._features import (
+    _AP,
+    _COMBATANT_HEAD,
+    _DAMAGE,
+    _DEPTH,
+    _HP,
+    _METRES,
+    _RANGE,
+    _REACH,
+    _STAT,
+    _WEAPON_COLUMNS,
+    _WEAPONS,
+    ACTION_FLAGS,
+    DEFAULT_MAX_COMBATANTS,
+    TRIGGER_KINDS,
+    _clip,
+    _layout,
+    _mark_name,
+    _squash,
+)
+
+
+def _spec(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
+    return encounter if isinstance(encounter, EncounterSpec) else engine.load_encounter(encounter)
+
+
+def kept_offers(offers: tuple[Offer, ...], size: int) -> tuple[Offer, ...]:
+    """The offers the action indices stand for: all, or the first ``size - 1`` and the last."""
+    if len(offers) <= size:
+        return offers
+    return (*offers[: size - 1], offers[-1])
+
+
+class _ActionShape(typing.NamedTuple):
+    """What the encoder reads from an action class, found once per class."""
+
+    kind: int  # column of its kind
+    flags: tuple[int, ...]  # columns of its markers
+    target: tuple[str, ...]  # fields that may name a combatant, in field order
+    weapon: bool  # has a ``weapon`` field
+    point: tuple[str, ...]  # fields that may hold a Position
+    is_attack: bool
+
+
+class Encoder:
+    """Observations and action masks for one encounter: what the environments give a learner,
+    from any :class:`engine.View`.
+
+    The observation is one float32 vector, the same length for every encounter of a ruleset
+    (with the same ``max_combatants`` and ``max_offers``): the global features, then
+    ``max_combatants`` combatant rows (the observer's first, then its allies, then its enemies,
+    each in the encounter's order; a row of a combatant the observer does not see standing is
+    all 0, ``present`` 0), then ``max_offers`` offer rows (a slot without an offer is all 0).
+    :meth:`split` cuts it into those three blocks; :attr:`global_features`,
+    :attr:`combatant_features` and :attr:`offer_features` name their columns (see
+    docs/env.md for every feature's range and meaning, and ``observation_space()`` for the bounds).
+
+    A trained model comes back as a policy through it (or :func:`model_policy`)::
+
+        encoder = Encoder("examples/openings-duel.toml")
+        observation, mask = encoder(view)          # view.me's, as the environments encode it
+        action = encoder.action(view, int(model(observation, mask)))
+    """
+
+    def __init__(
+        self,
+        encounter: str | os.PathLike[str] | EncounterSpec,
+        max_offers: int = 32,
+        *,
+        max_combatants: int | None = None,
+    ) -> None:
+        spec = _spec(encounter)
+        if max_offers < 2:
+            raise ValueError(f"max_offers={max_offers}: must be at least 2")
+        count = len(spec.combatants)
+        rows = max(DEFAULT_MAX_COMBATANTS, count) if max_combatants is None else max_combatants
+        if rows < count:
+            raise ValueError(
+                f"max_combatants={rows}: the encounter has {count} combatants, one row each"
+            )
+        cls = engine.find_ruleset(spec.ruleset)
+        rules = cls(spec)
+        self.ruleset = spec.ruleset
+        self.ids = [c.id for c in spec.combatants]
+        self.index = {cid: i for i, cid in enumerate(self.ids)}
+        self.side = {c.id: c.side for c in spec.combatants}
+        self.max_offers = max_offers
+        self.max_combatants = rows
+        layout = _layout(spec.ruleset, rows, max_offers)
+        self.vocabulary = v = layout.vocabulary
+        self.global_features = tuple(f.name for f in layout.globals)
+        self.combatant_features = tuple(f.name for f in layout.combatant)
+        self.offer_features = tuple(f.name for f in layout.offer)
+        self.size = layout.size
+        self.low, self.high = layout.low, layout.high
+        self._g, self._c, self._f = len(layout.globals), len(layout.combatant), len(layout.offer)
+        self._max_rounds = max(1, spec.max_rounds)
+        self._trigger = {k: layout.global_at[f"trigger[{k}]"] for k in TRIGGER_KINDS}
+        self._trigger_other = layout.global_at["trigger[other]"]
+        # Static facts per combatant: its row with the columns that never change filled in.
+        self._c_at = layout.combatant_at
+        self._o_at = layout.offer_at
+        self._static: dict[str, np.ndarray] = {}
+        self._max_ap: dict[str, int] = {}
+        self._reach: dict[str, float] = {}
+        self._weapons: dict[str, dict[str, list[float]]] = {}
+        self._first_weapon: dict[str, list[float] | None] = {}
+        for c in spec.combatants:
+            row = [0.0] * self._c
+            max_ap = rules.max_ap(c)
+            self._max_ap[c.id] = max_ap
+            means = [engine.parse_dice(w.damage).mean for w in c.weapons]
+            reaches = [0.0 if w.ranged else float(w.reach) for w in c.weapons]
+            ranges = [float(w.range or 0.0) for w in c.weapons]
+            # An offer's weapon columns: (1 + index) / 4, damage, reach and range, scaled.
+            weapons = {
+                w.name: [
+                    _clip((i + 1) / _WEAPONS),
+                    _clip(means[i] / _DAMAGE),
+                    _clip(reaches[i] / _REACH),
+                    _clip(ranges[i] / _RANGE),
+                ]
+                for i, w in reversed(list(enumerate(c.weapons)))  # the first of a name wins
+            }
+            self._weapons[c.id] = weapons
+            self._first_weapon[c.id] = weapons[c.weapons[0].name] if c.weapons else None
+            reach = max(reaches, default=0.0)
+            self._reach[c.id] = reach
+            row[self._c_at["max_hp"]] = _clip(c.hp / _HP)
+            row[self._c_at["max_ap"]] = _clip(max_ap / _AP)
+            row[self._c_at["reach"]] = _clip(reach / _REACH)
+            row[self._c_at["range"]] = _clip(max(ranges, default=0.0) / _RANGE)
+            row[self._c_at["damage"]] = _clip(max(means, default=0.0) / _DAMAGE)
+            for stat in v.stats:
+                value = c.stats.get(stat, 0)
+                bounds = v.stat_ranges.get(stat)
+                if bounds is not None and bounds[1] > bounds[0]:
+                    scaled = (value - bounds[0]) / (bounds[1] - bounds[0])
+                else:
+                    scaled = value / _STAT
+                row[self._c_at[f"stat[{stat}]"]] = _clip(scaled, -1.0, 1.0)
+            self._static[c.id] = np.array(row, np.float32)
+        self._condition_types = [(m, _mark_name(m)) for m in cls.conditions]
+        self._counter_types = [(m, _mark_name(m)) for m in cls.counters]
+        self._marks: dict[tuple[bool, str], int | None] = {}
+        self._orders: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {}
+        self._kinds = {tag: layout.offer_at[f"kind[{tag}]"] for tag in v.kinds}
+        self._kind_other = layout.offer_at["kind[other]"]
+        weapon = self.offer_features.index("weapon")
+        assert self.offer_features[weapon : weapon + 4] == _WEAPON_COLUMNS  # written as a slice
+        self._shapes: dict[type[Any], _ActionShape] = {}
+
+    # --- the public face --------------------------------------------------------------------
+
+    def __call__(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+        """``(observation, action_mask)`` of ``view.me``: the vector and the mask the
+        environments give that combatant (the mask is all 0 for a view without offers)."""
+        encoded = self.encode(view.me.id, view, bool(view.legal))
+        return encoded["observation"], encoded["action_mask"]
+
+    def action(self, view: View, index: int) -> Action | Decision:
+        """The action that index ``index`` stands for in ``view`` (the ``index``-th kept
+        offer), or, outside the mask, a recorded invalid decision, as the environments make."""
+        offers = kept_offers(view.legal, self.max_offers)
+        if 0 <= index < len(offers):
+            return offers[index].action
+        return Decision(
+            failure="invalid", detail=f"action {index} is not among the {len(offers)} offers"
+        )
+
+    def observation_space(self) -> spaces.Dict:
+        """The environments' observation space: the vector's ``Box`` with each feature's
+        bounds, and the action mask's."""
+        return spaces.Dict(
+            {
+                "observation": spaces.Box(self.low, self.high, (self.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self.max_offers,), np.int8),
+            }
+        )
+
+    def split(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """The vector cut into its blocks (views, not copies): ``globals`` ``(G,)``,
+        ``combatants`` ``(max_combatants, C)`` and ``offers`` ``(max_offers, F)``; works on a
+        batch too (leading axes kept)."""
+        lead = observation.shape[:-1]
+        g, c = self._g, self._g + self.max_combatants * self._c
+        return {
+            "globals": observation[..., :g],
+            "combatants": observation[..., g:c].reshape(*lead, self.max_combatants, self._c),
+            "offers": observation[..., c:].reshape(*lead, self.max_offers, self._f),
+        }
+
+    def rows(self, who: str) -> tuple[str, ...]:
+        """The combatant ids in row order for observer ``who``: itself, its allies, its
+        enemies, each in the encounter's order."""
+        return self._order(who)[1]
+
+    # --- encoding ---------------------------------------------------------------------------
+
+    def _order(self, who: str) -> tuple[dict[str, int], tuple[str, ...]]:
+        found = self._orders.get(who)
+        if found is None:
+            side = self.side[who]
+            ids = (
+                who,
+                *(c for c in self.ids if c != who and self.side[c] == side),
+                *(c for c in self.ids if self.side[c] != side),
+            )
+            found = self._orders[who] = ({cid: r for r, cid in enumerate(ids)}, ids)
+        return found
+
+    def _mark(self, counter: bool, text: str) -> int | None:
+        """The column of a condition's or counter's wire form (``None``: an undeclared one)."""
+        key = (counter, text)
+        if key not in self._marks:
+            column = None
+            for mark, name in self._counter_types if counter else self._condition_types:
+                if mark.parse(text) is not None:
+                    column = self._c_at[f"{'counter' if counter else 'condition'}[{name}]"]
+                    break
+            self._marks[key] = column
+        return self._marks[key]
+
+    def _shape(self, cls: type[Any]) -> _ActionShape:
+        shape = self._shapes.get(cls)
+        if shape is None:
+            tag = str(cls.__struct_config__.tag)
+            hints = typing.get_type_hints(cls)
+            fields = cls.__struct_fields__
+            shape = self._shapes[cls] = _ActionShape(
+                kind=self._kinds.get(tag, self._kind_other),
+                flags=tuple(self._o_at[f] for f in ACTION_FLAGS if getattr(cls, f, False)),
+                target=tuple(f for f in fields if f != "weapon" and str in _types(hints[f])),
+                weapon="weapon" in fields,
+                point=tuple(f for f in fields if Position in _types(hints[f])),
+                is_attack=bool(getattr(cls, "is_attack", False)),
+            )
+        return shape
+
+    def encode(self, who: str, view: View, holds: bool) -> dict[str, np.ndarray]:
+        """The observation and mask of ``who`` from ``view`` (``who``'s view), with offers when
+        it ``holds`` priority."""
+        vec = np.zeros(self.size, np.float32)
+        mask = np.zeros(self.max_offers, np.int8)
+        me = view.me
+        window = view.window
+        trigger = window.trigger
+        kept = kept_offers(view.legal, self.max_offers) if holds else ()
+        head = [0.0] * self._g
+        head[0] = _clip(view.round / self._max_rounds)
+        head[1] = 1.0 if window.kind == "turn" else 0.0
+        head[2] = _clip(window.depth / _DEPTH)
+        head[3] = 1.0 if holds else 0.0
+        head[4] = 1.0 if view.active == who else 0.0
+        head[5] = len(kept) / self.max_offers
+        if trigger is not None:
+            head[self._trigger.get(trigger.kind, self._trigger_other)] = 1.0
+        vec[: self._g] = head
+        rows, _ = self._order(who)
+        mx, my = me.position.x, me.position.y
+        my_reach = self._reach[who]
+        by = trigger.by if trigger is not None else None
+        aimed = trigger.target if trigger is not None else None
+        side = self.side[who]
+        seen = (me, *view.allies, *view.enemies)
+        enemies: list[tuple[float, float]] = []
+        where: dict[str, tuple[float, float]] = {}
+        head_size = len(_COMBATANT_HEAD)
+        for c in seen:
+            cid = c.id
+            r = rows.get(cid)
+            if r is None:
+                continue
+            start = self._g + self._c * r
+            static = self._static[cid]
+            vec[start : start + self._c] = static  # max hp and AP, weapons, stats
+            ally = self.side[cid] == side
+            max_ap = self._max_ap[cid]
+            hp = c.hp / c.max_hp if c.max_hp > 0 else 0.0
+            points = c.hp / _HP
+            ap = c.ap / max_ap if max_ap > 0 else 0.0
+            dx, dy = (c.position.x - mx) / _METRES, (c.position.y - my) / _METRES
+            far = math.hypot(dx, dy)
+            vec[start : start + head_size] = (
+                1.0,
+                1.0 if cid == who else 0.0,
+                1.0 if ally and cid != who else 0.0,
+                0.0 if ally else 1.0,
+                1.0 if view.active == cid else 0.0,
+                1.0 if by == cid else 0.0,
+                1.0 if aimed == cid else 0.0,
+                0.0 if hp < 0.0 else 1.0 if hp > 1.0 else hp,
+                0.0 if points < 0.0 else 1.0 if points > 1.0 else points,
+                static[9],
+                0.0 if ap < 0.0 else 1.0 if ap > 1.0 else ap,
+                static[11],
+                -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx,
+                -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy,
+                1.0 if far > 1.0 else far,
+                static[15],
+                static[16],
+                static[17],
+                1.0 if cid != who and far * _METRES <= self._reach[cid] + 1e-9 else 0.0,
+                1.0 if cid != who and far * _METRES <= my_reach + 1e-9 else 0.0,
+            )
+            for text in c.conditions:
+                column = self._mark(False, text)
+                if column is not None:
+                    vec[start + column] = 1.0
+            if c.counters:
+                sums: dict[int, float] = {}
+                for text, value in c.counters:
+                    column = self._mark(True, text)
+                    if column is not None:
+                        sums[column] = sums.get(column, 0.0) + value
+                for column, total in sums.items():
+                    vec[start + column] = _squash(total)
+            where[cid] = (c.position.x, c.position.y)
+            if not ally:
+                enemies.append(where[cid])
+        if kept:
+            base = self._g + self._c * self.max_combatants
+            my_ap = self._max_ap[who]
+            weapons = self._weapons[who]
+            o = self._o_at
+            target0 = o["target[0]"]
+            weapon0 = o["weapon"]
+            for k, offer in enumerate(kept):
+                mask[k] = 1
+                action = offer.action
+                shape = self._shape(type(action))
+                row = [0.0] * self._f
+                row[0] = 1.0
+                row[shape.kind] = 1.0
+                for column in shape.flags:
+                    row[column] = 1.0
+                row[o["cost"]] = _clip(offer.cost / my_ap) if my_ap > 0 else 1.0
+                for name in shape.target:
+                    value = getattr(action, name)
+                    r = rows.get(value) if isinstance(value, str) else None
+                    if r is not None:
+                        row[target0 + r] = 1.0
+                        row[o["has_target"]] = 1.0
+                        them = where.get(value)
+                        if them is not None:
+                            gap = math.hypot(them[0] - mx, them[1] - my)
+                            row[o["target_distance"]] = _clip(gap / _METRES)
+                        break
+                if shape.weapon or shape.is_attack:
+                    named: str | None = getattr(action, "weapon", None)
+                    weapon = weapons.get(named) if named is not None else None
+                    if weapon is None and named is None and shape.is_attack:
+                        weapon = self._first_weapon[who]
+                    if weapon is not None:
+                        row[weapon0 : weapon0 + 4] = weapon
+                for name in shape.point:
+                    to = getattr(action, name)
+                    if isinstance(to, Position):
+                        row[o["has_destination"]] = 1.0
+                        row[o["to_dx"]] = _clip((to.x - mx) / _METRES, -1.0, 1.0)
+                        row[o["to_dy"]] = _clip((to.y - my) / _METRES, -1.0, 1.0)
+                        near = min(
+                            (math.hypot(ex - to.x, ey - to.y) for ex, ey in enemies),
+                            default=_METRES,
+                        )
+                        row[o["to_nearest_enemy"]] = _clip(near / _METRES)
+                        break
+                start = base + self._f * k
+                vec[start : start + self._f] = row
+        return {"observation": vec, "action_mask": mask}
+
+
+def _types(hint: Any) -> tuple[Any, ...]:
+    """The types a field's annotation admits (``str | None`` admits ``str`` and ``None``)."""
+    args = typing.get_args(hint)
+    return args if args else (hint,)
