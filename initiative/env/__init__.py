@@ -3,7 +3,7 @@
 Needs the ``env`` extra (``pip install 'initiative[env]'``)::
 
     from initiative.env import env
-    e = env("examples/openings-duel.toml", log_dir="logs")
+    e = env("openings-duel", log_dir="logs")   # a path, a bundled example's name or its id
     e.reset(seed=3)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -19,10 +19,14 @@ terminated when the encounter ends (truncated instead when it ended at the round
 current priority token (``info["view"].legal[k]``, the engine's own order; the closing
 ``EndTurn``/``Pass`` is always the last valid one). ``observation["action_mask"]`` has a 1 for
 each valid index. When a token has more offers than ``max_offers``, the first
-``max_offers - 1`` and the closing one are kept. An index outside the mask is recorded in the
-log as an invalid decision (``DecisionFailed``), as for any policy, and the combatant passes.
+``max_offers - 1`` and the closing one are kept. An index outside the mask raises
+:class:`InvalidActionError` (``invalid_action="refuse"``, the default); with
+``invalid_action="pass"`` it is recorded in the log as an invalid decision (``DecisionFailed``),
+as for any policy, and the combatant passes; with a number ``p`` nothing is sent, the same agent
+decides again and its reward is ``-p``.
 
-**Observations** are ``{"observation": float32 vector, "action_mask": int8 vector}``. The
+**Observations** are ``{"observation": float32 vector, "observations": the same vector (the key
+RLlib's action-masking models read), "action_mask": int8 vector}``. The
 vector has the same length for every encounter of a ruleset (given ``max_combatants``, default
 12 or the encounter's number of combatants if larger, and ``max_offers``), so one network reads
 a duel and a skirmish. It is three blocks (:meth:`Encoder.split` cuts them apart):
@@ -52,9 +56,20 @@ to the others when the encounter ends (0 to all for no winner); ``reward="damage
 combatant the damage it deals, as it deals it; ``"win+damage"`` both. A function
 ``reward(event, agent) -> float`` is called for every new event and agent.
 
-**Seeds**: ``reset(seed=s)`` fights the encounter with seed ``s``, so the same seed and actions
-give the same fight and the same log bytes; ``reset()`` without a seed takes the next seed
-after the last (the encounter file's seed the first time).
+**Seeds**, as Gymnasium does it: ``reset(seed=s)`` fights the encounter with seed ``s`` (the
+same seed and actions give the same fight and the same log bytes) and seeds the environment's
+generator; a later ``reset()`` without a seed draws the next fight's seed from that generator,
+so copies seeded ``s, s+1, ...`` never fight each other's fights. A first ``reset()`` without a
+seed draws from the system's entropy. Every info holds ``info["seed"]``, the fight's seed:
+``initiative run ENCOUNTER --seed S`` with the same decisions replays the episode.
+
+**Registered ids**: importing :mod:`initiative.env` registers
+``initiative/<example>-v0`` for every bundled example (``gymnasium.make(id, learner=...)`` is
+:func:`single_agent` in a ``TimeLimit`` of ``max_rounds * STEPS_PER_ROUND`` steps) and
+``initiative/encounter-v0`` (``encounter=PATH``); :func:`env` takes the same ids.
+
+**Pickling**: every environment pickles (``AsyncVectorEnv``, ``SubprocVecEnv``): a copy has
+the same options and seed generator, not the fight under way (call ``reset()`` on it).
 
 **Rendering**: with ``render_mode="ansi"``, ``render()`` returns the events since the last
 render as text; ``step()`` prints nothing. ``step()`` after the end raises
@@ -77,7 +92,12 @@ except ImportError as missing:  # pragma: no cover - depends on the installed ex
         " pip install 'initiative[env]'"
     ) from None
 
-from ._aec import EpisodeEndedError as EpisodeEndedError, env as env, raw_env as raw_env
+from ._aec import (
+    EpisodeEndedError as EpisodeEndedError,
+    InvalidActionError as InvalidActionError,
+    env as env,
+    raw_env as raw_env,
+)
 from ._encoder import Encoder as Encoder
 from ._features import (
     ACTION_FLAGS as ACTION_FLAGS,
@@ -92,8 +112,21 @@ from ._features import (
 )
 from ._gym import SingleAgentEnv as SingleAgentEnv, single_agent as single_agent
 from ._models import Model as Model, model_policy as model_policy
+from ._registry import (
+    ENCOUNTER_ID as ENCOUNTER_ID,
+    STEPS_PER_ROUND as STEPS_PER_ROUND,
+    example_ids as example_ids,
+    register_examples as register_examples,
+)
+
+register_examples()
 
 __all__ = [
+    "ENCOUNTER_ID",
+    "STEPS_PER_ROUND",
+    "InvalidActionError",
+    "example_ids",
+    "register_examples",
     "ACTION_FLAGS",
     "ACTION_KINDS",
     "DEFAULT_MAX_COMBATANTS",

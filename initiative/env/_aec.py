@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import functools
+import math
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -18,7 +18,7 @@ from initiative.events import DamageDealt, EncounterEnded, EncounterSpec, Event,
 
 from .._logging import ensure_configured
 from .._stepping import SteppedFight
-from ._encoder import Encoder, _spec, kept_offers
+from ._encoder import Encoder, _name, _spec, kept_offers
 
 Reward = Callable[[Event, str], float]
 
@@ -28,28 +28,67 @@ class EpisodeEndedError(InitiativeError, gymnasium.error.ResetNeeded):
     ``reset()`` first. Both one of initiative's errors and Gymnasium's ``ResetNeeded``."""
 
 
-def _reward_fn(reward: str | Reward, spec: EncounterSpec) -> Reward:
-    if callable(reward):
-        return reward
-    side = {c.id: c.side for c in spec.combatants}
-    parts = reward.split("+")
-    if not parts or any(p not in ("win", "damage") for p in parts):
-        raise ValueError(f"reward={reward!r}: use 'win', 'damage', 'win+damage' or a function")
+class InvalidActionError(InitiativeError, ValueError):
+    """An action index outside the mask, with ``invalid_action="refuse"`` (the default): the
+    message names the index, the agent and its valid indices; nothing was sent to the fight."""
 
-    def score(event: Event, agent: str) -> float:
+
+class _Score:
+    """The built-in rewards (``"win"``, ``"damage"``, ``"win+damage"``): a class rather than a
+    closure so that an environment pickles (``AsyncVectorEnv``, ``SubprocVecEnv``)."""
+
+    def __init__(self, parts: tuple[str, ...], side: dict[str, str]) -> None:
+        self.parts = parts
+        self.side = side
+        # The only events it scores: the environment skips the rest (most of them) unasked.
+        self.reads = frozenset(
+            ({EncounterEnded} if "win" in parts else set())
+            | ({DamageDealt} if "damage" in parts else set())
+        )
+
+    def __call__(self, event: Event, agent: str) -> float:
         total = 0.0
-        if "win" in parts and isinstance(event, EncounterEnded) and event.winner is not None:
-            total += 1.0 if side[agent] == event.winner else -1.0
-        if "damage" in parts and isinstance(event, DamageDealt) and event.source == agent:
+        if "win" in self.parts and isinstance(event, EncounterEnded) and event.winner is not None:
+            total += 1.0 if self.side[agent] == event.winner else -1.0
+        if "damage" in self.parts and isinstance(event, DamageDealt) and event.source == agent:
             total += float(event.amount)
         return total
 
-    # The only events it scores: the environment skips the rest (most of them) unasked.
-    score.reads = frozenset(  # type: ignore[attr-defined]
-        ({EncounterEnded} if "win" in parts else set())
-        | ({DamageDealt} if "damage" in parts else set())
-    )
-    return score
+
+def _reward_fn(reward: str | Reward, spec: EncounterSpec) -> Reward:
+    if callable(reward):
+        return reward
+    parts = tuple(reward.split("+"))
+    if not parts or any(p not in ("win", "damage") for p in parts):
+        raise ValueError(f"reward={reward!r}: use 'win', 'damage', 'win+damage' or a function")
+    return _Score(parts, {c.id: c.side for c in spec.combatants})
+
+
+InvalidAction = str | float
+"""What an action outside the mask does: ``"refuse"`` (raise :class:`InvalidActionError`),
+``"pass"`` (a recorded invalid decision: the agent passes, as any policy's would), or a number
+``p`` (nothing happens, the same agent decides again, and its reward is ``-p``)."""
+
+
+def _check_invalid_action(value: InvalidAction) -> InvalidAction:
+    if isinstance(value, bool) or not (
+        value in ("refuse", "pass")
+        or (isinstance(value, (int, float)) and math.isfinite(value) and value >= 0)
+    ):
+        raise ValueError(
+            f"invalid_action={value!r}: use 'refuse', 'pass' or a penalty (a number >= 0)"
+        )
+    return value if isinstance(value, str) else float(value)
+
+
+def draw_seed(generator: np.random.Generator) -> int:
+    """A fight's seed drawn from an environment's generator (below 2**53, so a page's script
+    reads it exactly)."""
+    return int(generator.integers(SEED_BOUND))
+
+
+#: Fights' seeds drawn by the environments lie in ``range(SEED_BOUND)``.
+SEED_BOUND = 2**53
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -70,19 +109,28 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         reward: str | Reward = "win",
         log_dir: str | os.PathLike[str] | None = None,
         render_mode: str | None = None,
+        invalid_action: InvalidAction = "refuse",
     ) -> None:
         super().__init__()
         ensure_configured()
+        self._init_args = (
+            encounter,
+            {
+                "max_offers": max_offers,
+                "max_combatants": max_combatants,
+                "reward": reward,
+                "log_dir": log_dir,
+                "render_mode": render_mode,
+                "invalid_action": invalid_action,
+            },
+        )
+        self.invalid_action = _check_invalid_action(invalid_action)
         if max_offers < 2:
             raise ValueError(f"max_offers={max_offers}: must be at least 2")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode={render_mode!r}: use None or 'ansi'")
         self.spec = _spec(encounter)
-        self.name = (
-            Path(str(encounter)).stem
-            if not isinstance(encounter, EncounterSpec)
-            else (self.spec.name or self.spec.ruleset)
-        )
+        self.name = _name(encounter, self.spec)
         self.encoder = Encoder(self.spec, max_offers, max_combatants=max_combatants)
         self.reward_of = _reward_fn(reward, self.spec)
         self._reads: frozenset[type] | None = (
@@ -95,26 +143,45 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._act_space = spaces.Discrete(max_offers)
         self.episode = 0
         self.seed: int | None = None
+        """The seed of the fight under way (``None`` before the first ``reset``)."""
+        self.seeds: np.random.Generator | None = None
+        """The generator later resets draw their fights' seeds from (seeded by
+        ``reset(seed=s)``; from the system's entropy at a first ``reset()`` without one)."""
         self.stepper: SteppedFight | None = None
         self.log_path: Path | None = None
 
-    @functools.cache  # noqa: B019 - one space object per agent, as PettingZoo expects
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self._obs_space
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy needs: how it was made and its seed generator, not the fight under way
+        (a fight's scheduler is a running generator): a copy needs ``reset()`` first."""
+        return {"args": self._init_args, "seeds": self.seeds, "episode": self.episode}
 
-    @functools.cache  # noqa: B019
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        encounter, options = state["args"]
+        self.__init__(encounter, **options)  # type: ignore[misc]
+        self.seeds, self.episode = state["seeds"], state["episode"]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._obs_space  # one space object for every agent, as PettingZoo expects
+
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._act_space
 
     # --- the episode ------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        if seed is not None:
+            self.seeds = np.random.default_rng(int(seed))
+            self._start(int(seed))
+        else:
+            if self.seeds is None:
+                self.seeds = np.random.default_rng()  # the system's entropy, as Gymnasium does
+            self._start(draw_seed(self.seeds))
+
+    def _start(self, seed: int) -> None:
+        """A new episode: the fight of ``seed``."""
         if self.stepper is not None:
             self.stepper.close()
-        if seed is not None:
-            self.seed = int(seed)
-        else:
-            self.seed = self.spec.seed if self.seed is None else self.seed + 1
+        self.seed = seed
         self.episode += 1
         self.log_path = None
         if self.log_dir is not None:
@@ -127,7 +194,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {"seed": seed} for a in self.agents}
         self._rendered = 0
         self._settle()
 
@@ -143,8 +210,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         score, rewards = self.reward_of, self.rewards
         for agent in self.agents:
             rewards[agent] = float(sum(score(e, agent) for e in fresh)) if fresh else 0.0
+        seed = self.seed
         for agent in self.agents:
-            self.infos[agent] = {}
+            self.infos[agent] = {"seed": seed}
         if stepper.over:
             end = stepper.events[-1]
             cut = isinstance(end, EncounterEnded) and end.winner is None and "limit" in end.reason
@@ -152,12 +220,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                 self.terminations[agent] = not cut
                 self.truncations[agent] = cut
             self.agent_selection = self.agents[0]
-            self.infos[self.agent_selection] = {"log": self.log_path, "winner": stepper.winner}
+            self.infos[self.agent_selection] = {
+                "seed": seed,
+                "log": self.log_path,
+                "winner": stepper.winner,
+            }
         else:
             who = stepper.who
             assert who is not None and stepper.view is not None
             self.agent_selection = who
             self.infos[who] = {
+                "seed": seed,
                 "view": msgspec.structs.replace(stepper.view, fork=None),
                 "action_mask": self._mask(who),
             }
@@ -173,8 +246,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         assert stepper is not None
         holds = stepper.who == agent
         if agent not in stepper.state.combatants:  # not joined yet
+            vector = np.zeros(self.encoder.size, np.float32)
             return {
-                "observation": np.zeros(self.encoder.size, np.float32),
+                "observation": vector,
+                "observations": vector,
                 "action_mask": np.zeros(self.encoder.max_offers, np.int8),
             }
         return self.encoder.encode(agent, stepper.view_of(agent), holds)
@@ -191,7 +266,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             return
         self._cumulative_rewards[agent] = 0.0
         assert stepper.view is not None
-        stepper.send(self.encoder.action(stepper.view, int(action)))
+        index = int(action)
+        valid = len(kept_offers(stepper.offers, self.encoder.max_offers))
+        if not 0 <= index < valid and self.invalid_action != "pass":
+            if self.invalid_action == "refuse":
+                raise InvalidActionError(
+                    f"action {index} for {agent}: not in its action mask (the valid actions"
+                    f" now are 0 to {valid - 1}); invalid_action='pass' or a penalty allows it"
+                )
+            # A penalty: nothing is sent; the same agent decides again.
+            for other in self.agents:
+                self.rewards[other] = 0.0
+            self.rewards[agent] = -float(self.invalid_action)
+            self._accumulate_rewards()
+            return
+        stepper.send(self.encoder.action(stepper.view, index))
         self._settle()
         self._accumulate_rewards()
 
@@ -215,8 +304,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
 
 def env(encounter: str | os.PathLike[str] | EncounterSpec, **options: Any) -> raw_env:
-    """The AEC environment of ``encounter`` (options: ``max_offers``, ``max_combatants``,
-    ``reward``, ``log_dir``, ``render_mode``), wrapped in PettingZoo's order-enforcing checks."""
+    """The AEC environment of ``encounter`` (a path, a bundled example's name or its registered
+    id; options: ``max_offers``, ``max_combatants``, ``reward``, ``log_dir``, ``render_mode``,
+    ``invalid_action``), wrapped in PettingZoo's order-enforcing checks."""
     from pettingzoo.utils import wrappers
 
     return wrappers.OrderEnforcingWrapper(raw_env(encounter, **options))  # type: ignore[no-any-return]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import os
 import typing
+from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -12,8 +14,16 @@ from gymnasium import spaces
 
 from initiative import engine
 from initiative.engine import Decision, View
-from initiative.events import Action, EncounterSpec, Offer, Position
+from initiative.events import (
+    Action,
+    EncounterFileError,
+    EncounterSpec,
+    Offer,
+    Position,
+    did_you_mean,
+)
 
+from .._examples import SUFFIX, examples
 from ._features import (
     _AP,
     _COMBATANT_HEAD,
@@ -35,9 +45,47 @@ from ._features import (
     _squash,
 )
 
+#: The prefix and version of the registered ids: ``initiative/openings-duel-v0``.
+ID_PREFIX, ID_VERSION = "initiative/", "-v0"
+
+
+def _bundled_name(encounter: str) -> str | None:
+    """The bundled example's name that ``encounter`` stands for: its name (``openings-duel``),
+    its file name (``openings-duel.toml``) or its registered id (``initiative/openings-duel-v0``)."""
+    name = encounter
+    if name.startswith(ID_PREFIX) and name.endswith(ID_VERSION):
+        name = name[len(ID_PREFIX) : -len(ID_VERSION)]
+    name = name.removesuffix(SUFFIX)
+    return name if name in examples() else None
+
 
 def _spec(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
-    return encounter if isinstance(encounter, EncounterSpec) else engine.load_encounter(encounter)
+    """The encounter a path, a bundled example's name or its registered id stands for (a file
+    that exists wins over a bundled example of the same name)."""
+    if isinstance(encounter, EncounterSpec):
+        return encounter
+    if isinstance(encounter, str) and not Path(encounter).exists():
+        name = _bundled_name(encounter)
+        if name is not None:
+            with resources.as_file(examples()[name]) as path:
+                return engine.load_encounter(path)
+        if "/" not in encounter and "\\" not in encounter and not encounter.endswith(SUFFIX):
+            raise EncounterFileError(
+                f"{encounter}: no such encounter file or bundled example"
+                + did_you_mean(encounter, examples())
+            )
+    return engine.load_encounter(encounter)
+
+
+def _name(encounter: str | os.PathLike[str] | EncounterSpec, spec: EncounterSpec) -> str:
+    """The environment's name: the file's stem, the bundled example's name, or the spec's."""
+    if isinstance(encounter, EncounterSpec):
+        return spec.name or spec.ruleset
+    if isinstance(encounter, str) and not Path(encounter).exists():
+        name = _bundled_name(encounter)
+        if name is not None:
+            return name
+    return Path(str(encounter)).stem
 
 
 def kept_offers(offers: tuple[Offer, ...], size: int) -> tuple[Offer, ...]:
@@ -186,10 +234,13 @@ class Encoder:
 
     def observation_space(self) -> spaces.Dict:
         """The environments' observation space: the vector's ``Box`` with each feature's
-        bounds, and the action mask's."""
+        bounds (under ``observation``, and under ``observations``, the key RLlib's action-masking
+        models read), and the action mask's."""
+        vector = spaces.Box(self.low, self.high, (self.size,), np.float32)
         return spaces.Dict(
             {
-                "observation": spaces.Box(self.low, self.high, (self.size,), np.float32),
+                "observation": vector,
+                "observations": vector,  # the same array under the key RLlib's models read
                 "action_mask": spaces.Box(0, 1, (self.max_offers,), np.int8),
             }
         )
@@ -383,7 +434,7 @@ class Encoder:
                         break
                 start = base + self._f * k
                 vec[start : start + self._f] = row
-        return {"observation": vec, "action_mask": mask}
+        return {"observation": vec, "observations": vec, "action_mask": mask}
 
 
 def _types(hint: Any) -> tuple[Any, ...]:

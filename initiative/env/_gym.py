@@ -13,7 +13,7 @@ from initiative.actors import PolicyChoice, PolicyContext, check_names, load_pol
 from initiative.engine import Decision, View, policy_rng
 from initiative.events import Action, EncounterSpec, InitiativeError, did_you_mean
 
-from ._aec import EpisodeEndedError, raw_env
+from ._aec import EpisodeEndedError, draw_seed, raw_env
 from ._models import Model
 
 SELF = "self"
@@ -51,8 +51,11 @@ class SingleAgentEnv(gymnasium.Env):
         *,
         policies: Mapping[str, PolicyChoice] | None = None,
         self_play: Model | None = None,
+        observation: str = "vector",
         **options: Any,
     ) -> None:
+        if observation not in ("vector", "dict"):
+            raise ValueError(f"observation={observation!r}: use 'vector' or 'dict'")
         self.aec = raw_env(encounter, **options)
         if learner not in self.aec.possible_agents:
             raise InitiativeError(
@@ -68,9 +71,27 @@ class SingleAgentEnv(gymnasium.Env):
         self.self_play = self_play
         """The learner's current policy, ``(observation, mask) -> index``, for ``"self"``."""
         self.render_mode = self.aec.render_mode
-        self.observation_space = self.aec.observation_space(learner)["observation"]  # type: ignore[index]
+        self.observation = observation
+        space = self.aec.observation_space(learner)
+        self.observation_space = space if observation == "dict" else space["observation"]  # type: ignore[index]
         self.action_space = self.aec.action_space(learner)
         self._over = True
+        # The mask after the end: only action 0, a placeholder (Gymnasium's next-step
+        # autoreset sends one more action, which it never steps with).
+        self._end_mask = np.zeros(self.aec.encoder.max_offers, np.int8)
+        self._end_mask[0] = 1
+        self._end_mask.flags.writeable = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the fight under way and its opponents' deciders: a copy (in
+        another process, say) needs ``reset()`` first."""
+        state = self.__dict__.copy()
+        state.pop("_deciders", None)
+        state["_over"] = True
+        return state
+
+    def _observe(self, observed: dict[str, np.ndarray]) -> Any:
+        return observed if self.observation == "dict" else observed["observation"]
 
     def _others(self, seed: int) -> tuple[dict[str, Any], dict[str, str]]:
         """Each opponent's decider for the episode of ``seed``, and its policy's label."""
@@ -120,14 +141,16 @@ class SingleAgentEnv(gymnasium.Env):
             assert stepper is not None
             if stepper.over:
                 self._over = True
-                obs = aec.observe(self.learner)["observation"]
+                observed = aec.observe(self.learner)
+                observed["action_mask"] = self._end_mask
                 return (
-                    obs,
+                    self._observe(observed),
                     reward,
                     aec.terminations[self.learner],
                     aec.truncations[self.learner],
                     {
-                        "action_mask": np.zeros(aec.encoder.max_offers, np.int8),
+                        "seed": aec.seed,
+                        "action_mask": self._end_mask,
                         "winner": stepper.winner,
                         "log": aec.log_path,
                     },
@@ -135,7 +158,7 @@ class SingleAgentEnv(gymnasium.Env):
             who = aec.agent_selection
             if who == self.learner:
                 info = dict(aec.infos[who])
-                return aec.observe(who)["observation"], reward, False, False, info
+                return self._observe(aec.observe(who)), reward, False, False, info
             assert stepper.view is not None
             stepper.send(self._deciders[who](stepper.view))
             aec._settle()
@@ -143,10 +166,10 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: Mapping[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        super().reset(seed=seed)
-        self.aec.reset(seed=seed)
-        assert self.aec.seed is not None
-        self._deciders, opponents = self._others(self.aec.seed)
+        super().reset(seed=seed)  # seeds self.np_random (from the system's entropy if never)
+        fight = int(seed) if seed is not None else draw_seed(self.np_random)
+        self._deciders, opponents = self._others(fight)
+        self.aec._start(fight)
         self._over = False
         obs, _, _, _, info = self._advance()
         info["opponents"] = opponents
@@ -163,11 +186,13 @@ class SingleAgentEnv(gymnasium.Env):
         return self._advance()
 
     def action_masks(self) -> np.ndarray:
-        """The learner's valid action indices now, as booleans (all ``False`` once the episode
-        has ended): what sb3-contrib's ``MaskablePPO`` calls ``action_masks()`` for."""
+        """The learner's valid action indices now, as booleans: what sb3-contrib's
+        ``MaskablePPO`` calls ``action_masks()`` for. Never all ``False``: once the episode
+        has ended (or before the first reset) only action 0 is valid, a placeholder that
+        Gymnasium's next-step autoreset sends and never steps with."""
         stepper = self.aec.stepper
         if self._over or stepper is None or stepper.who != self.learner:
-            return np.zeros(self.aec.encoder.max_offers, bool)
+            return self._end_mask.astype(bool)
         return self.aec._mask(self.learner).astype(bool)
 
     def render(self) -> str | None:
