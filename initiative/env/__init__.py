@@ -98,7 +98,7 @@ from ._aec import (
     env as env,
     raw_env as raw_env,
 )
-from ._encoder import Encoder as Encoder
+from ._encoder import Encoder as Encoder, find_encounter as find_encounter
 from ._features import (
     ACTION_FLAGS as ACTION_FLAGS,
     ACTION_KINDS as ACTION_KINDS,
@@ -139,6 +139,7 @@ __all__ = [
     "action_kinds",
     "env",
     "feature_docs",
+    "find_encounter",
     "feature_table",
     "mark_names",
     "model_policy",

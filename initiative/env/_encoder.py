@@ -59,9 +59,15 @@ def _bundled_name(encounter: str) -> str | None:
     return name if name in examples() else None
 
 
+def find_encounter(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
+    """The encounter a path, a bundled example's name (``"openings-duel"``) or its registered
+    id (``"initiative/openings-duel-v0"``) stands for, read and normalized (a file that exists
+    wins over a bundled example of the same name; an encounter given is returned as it is).
+    A name that is neither is an :class:`EncounterFileError` naming a near miss."""
+    return _spec(encounter)
+
+
 def _spec(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
-    """The encounter a path, a bundled example's name or its registered id stands for (a file
-    that exists wins over a bundled example of the same name)."""
     if isinstance(encounter, EncounterSpec):
         return encounter
     if isinstance(encounter, str) and not Path(encounter).exists():
