@@ -15,11 +15,15 @@ selected is the one holding priority. A defeated combatant stays among the agent
 selected again, so at the end it gets its side's reward with the rest; every agent is
 terminated when the encounter ends (truncated instead when it ended at the round limit).
 
-**Actions** are ``Discrete(max_offers)``: action ``k`` is the ``k``-th legal offer of the
+**Actions** are ``Discrete(max_offers + move slots)``: action ``k < max_offers`` is the ``k``-th legal offer of the
 current priority token (``info["view"].legal[k]``, the engine's own order; the closing
 ``EndTurn``/``Pass`` is always the last valid one). ``observation["action_mask"]`` has a 1 for
 each valid index. When a token has more offers than ``max_offers``, the first
-``max_offers - 1`` and the closing one are kept. An index outside the mask raises
+``max_offers - 1`` and the closing one are kept. The move slots follow: for each combatant row
+but the observer's own (``max_combatants - 1`` rows), one slot per :data:`MOVE_KINDS` (toward
+it to strike, to just outside its reach, away, around it either way), open when the fight
+offers a ``Move`` now and the point is one it accepts; :meth:`Encoder.slot` names a slot. The
+size is fixed per ruleset (87 with the defaults). An index outside the mask raises
 :class:`InvalidActionError` (``invalid_action="refuse"``, the default); with
 ``invalid_action="pass"`` it is recorded in the log as an invalid decision (``DecisionFailed``),
 as for any policy, and the combatant passes; with a number ``p`` nothing is sent, the same agent
@@ -29,7 +33,7 @@ decides again and its reward is ``-p``.
 RLlib's action-masking models read), "action_mask": int8 vector}``. The
 vector has the same length for every encounter of a ruleset (given ``max_combatants``, default
 12 or the encounter's number of combatants if larger, and ``max_offers``), so one network reads
-a duel and a skirmish. It is three blocks (:meth:`Encoder.split` cuts them apart):
+a duel and a skirmish. It is four blocks (:meth:`Encoder.split` cuts them apart):
 
 - the global features (the round, turn or opening, the opening's trigger kind);
 - one row per combatant, ``max_combatants`` rows: the observer's own first, then its allies,
@@ -42,6 +46,8 @@ a duel and a skirmish. It is three blocks (:meth:`Encoder.split` cuts them apart
   ruleset, :func:`action_kinds`: the shared tags and the ruleset's declared actions, sorted by
   tag), the action's markers, its cost, the combatant row it names, its weapon, and a
   destination relative to the actor.
+- one row per move slot: whether it is open, where it ends, how far it goes, and how far the
+  point is from its combatant and from the nearest enemy.
 
 Every feature lies in a documented range, which the ``Box``'s bounds state feature by feature;
 :func:`feature_table` lists them (docs/env.md shows that table).
@@ -103,6 +109,7 @@ from ._features import (
     ACTION_FLAGS as ACTION_FLAGS,
     ACTION_KINDS as ACTION_KINDS,
     DEFAULT_MAX_COMBATANTS as DEFAULT_MAX_COMBATANTS,
+    MOVE_KINDS as MOVE_KINDS,
     TRIGGER_KINDS as TRIGGER_KINDS,
     Feature as Feature,
     action_kinds as action_kinds,
@@ -130,6 +137,7 @@ __all__ = [
     "ACTION_FLAGS",
     "ACTION_KINDS",
     "DEFAULT_MAX_COMBATANTS",
+    "MOVE_KINDS",
     "TRIGGER_KINDS",
     "Encoder",
     "EpisodeEndedError",

@@ -18,7 +18,7 @@ from initiative.events import DamageDealt, EncounterEnded, EncounterSpec, Event,
 
 from .._logging import ensure_configured
 from .._stepping import SteppedFight
-from ._encoder import Encoder, _name, _spec, kept_offers
+from ._encoder import Encoder, _name, _spec
 
 Reward = Callable[[Event, str], float]
 
@@ -140,7 +140,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.render_mode = render_mode
         self.possible_agents = list(self.encoder.ids)
         self._obs_space = self.encoder.observation_space()
-        self._act_space = spaces.Discrete(max_offers)
+        self._act_space = spaces.Discrete(self.encoder.actions)
+        self._held: dict[str, np.ndarray] | None = None  # the holder's encoded observation
         self.episode = 0
         self.seed: int | None = None
         """The seed of the fight under way (``None`` before the first ``reset``)."""
@@ -225,32 +226,37 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
                 "log": self.log_path,
                 "winner": stepper.winner,
             }
+            self._held = None
         else:
             who = stepper.who
-            assert who is not None and stepper.view is not None
+            view = stepper.view
+            assert who is not None and view is not None
             self.agent_selection = who
+            # The holder's observation, encoded once for the info's mask, observe() and step().
+            self._held = self.encoder.encode(who, view, True)
             self.infos[who] = {
                 "seed": seed,
-                "view": msgspec.structs.replace(stepper.view, fork=None),
-                "action_mask": self._mask(who),
+                "view": msgspec.structs.replace(view, fork=None),
+                "action_mask": self._held["action_mask"],
             }
 
     def _mask(self, agent: str) -> np.ndarray:
-        mask = np.zeros(self.encoder.max_offers, np.int8)
-        if self.stepper is not None and self.stepper.who == agent:
-            mask[: len(kept_offers(self.stepper.offers, self.encoder.max_offers))] = 1
-        return mask
+        if self._held is not None and self.stepper is not None and self.stepper.who == agent:
+            return self._held["action_mask"]
+        return np.zeros(self.encoder.actions, np.int8)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         stepper = self.stepper
         assert stepper is not None
         holds = stepper.who == agent
+        if holds and self._held is not None:
+            return dict(self._held)
         if agent not in stepper.state.combatants:  # not joined yet
             vector = np.zeros(self.encoder.size, np.float32)
             return {
                 "observation": vector,
                 "observations": vector,
-                "action_mask": np.zeros(self.encoder.max_offers, np.int8),
+                "action_mask": np.zeros(self.encoder.actions, np.int8),
             }
         return self.encoder.encode(agent, stepper.view_of(agent), holds)
 
@@ -267,12 +273,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._cumulative_rewards[agent] = 0.0
         assert stepper.view is not None
         index = int(action)
-        valid = len(kept_offers(stepper.offers, self.encoder.max_offers))
-        if not 0 <= index < valid and self.invalid_action != "pass":
+        mask = self._mask(agent)
+        if not (0 <= index < len(mask) and mask[index]) and self.invalid_action != "pass":
             if self.invalid_action == "refuse":
+                valid = ", ".join(str(int(i)) for i in np.flatnonzero(mask))
                 raise InvalidActionError(
-                    f"action {index} for {agent}: not in its action mask (the valid actions"
-                    f" now are 0 to {valid - 1}); invalid_action='pass' or a penalty allows it"
+                    f"action {index} for {agent}: not in its action mask (valid now: {valid});"
+                    " invalid_action='pass' or a penalty allows it"
                 )
             # A penalty: nothing is sent; the same agent decides again.
             for other in self.agents:

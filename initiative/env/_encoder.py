@@ -18,6 +18,7 @@ from initiative.events import (
     Action,
     EncounterFileError,
     EncounterSpec,
+    Move,
     Offer,
     Position,
     did_you_mean,
@@ -38,6 +39,7 @@ from ._features import (
     _WEAPONS,
     ACTION_FLAGS,
     DEFAULT_MAX_COMBATANTS,
+    MOVE_KINDS,
     TRIGGER_KINDS,
     _clip,
     _layout,
@@ -120,9 +122,10 @@ class Encoder:
     (with the same ``max_combatants`` and ``max_offers``): the global features, then
     ``max_combatants`` combatant rows (the observer's first, then its allies, then its enemies,
     each in the encounter's order; a row of a combatant the observer does not see standing is
-    all 0, ``present`` 0), then ``max_offers`` offer rows (a slot without an offer is all 0).
-    :meth:`split` cuts it into those three blocks; :attr:`global_features`,
-    :attr:`combatant_features` and :attr:`offer_features` name their columns (see
+    all 0, ``present`` 0), then ``max_offers`` offer rows (a slot without an offer is all 0),
+    then :attr:`move_slots` move rows. :meth:`split` cuts it into those four blocks;
+    :attr:`global_features`, :attr:`combatant_features`, :attr:`offer_features` and
+    :attr:`move_features` name their columns (see
     docs/env.md for every feature's range and meaning, and ``observation_space()`` for the bounds).
 
     A trained model comes back as a policy through it (or :func:`model_policy`)::
@@ -161,6 +164,12 @@ class Encoder:
         self.global_features = tuple(f.name for f in layout.globals)
         self.combatant_features = tuple(f.name for f in layout.combatant)
         self.offer_features = tuple(f.name for f in layout.offer)
+        self.move_features = tuple(f.name for f in layout.move)
+        self.move_slots = layout.move_slots
+        """Move slots: ``(max_combatants - 1) * len(MOVE_KINDS)``, after the offers."""
+        self.actions = max_offers + self.move_slots
+        """The size of the action space: ``max_offers`` offers, then the move slots."""
+        self._m = len(layout.move)
         self.size = layout.size
         self.low, self.high = layout.low, layout.high
         self._g, self._c, self._f = len(layout.globals), len(layout.combatant), len(layout.offer)
@@ -229,14 +238,29 @@ class Encoder:
         return encoded["observation"], encoded["action_mask"]
 
     def action(self, view: View, index: int) -> Action | Decision:
-        """The action that index ``index`` stands for in ``view`` (the ``index``-th kept
-        offer), or, outside the mask, a recorded invalid decision, as the environments make."""
+        """The action that index ``index`` stands for in ``view``: the ``index``-th kept
+        offer, or (from ``max_offers`` on) the move of a move slot; outside the mask, a recorded
+        invalid decision, as the environments make."""
         offers = kept_offers(view.legal, self.max_offers)
         if 0 <= index < len(offers):
             return offers[index].action
+        if index >= self.max_offers:
+            slot = index - self.max_offers
+            for at_slot, to, _, _ in self._moves(view.me.id, view):
+                if at_slot == slot:
+                    return Move(to=to)
         return Decision(
             failure="invalid", detail=f"action {index} is not among the {len(offers)} offers"
         )
+
+    def slot(self, index: int) -> tuple[int, str] | None:
+        """The combatant row and move kind of action ``index`` if it is a move slot (see
+        :data:`MOVE_KINDS`), else ``None``."""
+        slot = index - self.max_offers
+        if not 0 <= slot < self.move_slots:
+            return None
+        row, kind = divmod(slot, len(MOVE_KINDS))
+        return row + 1, MOVE_KINDS[kind]
 
     def observation_space(self) -> spaces.Dict:
         """The environments' observation space: the vector's ``Box`` with each feature's
@@ -247,20 +271,22 @@ class Encoder:
             {
                 "observation": vector,
                 "observations": vector,  # the same array under the key RLlib's models read
-                "action_mask": spaces.Box(0, 1, (self.max_offers,), np.int8),
+                "action_mask": spaces.Box(0, 1, (self.actions,), np.int8),
             }
         )
 
     def split(self, observation: np.ndarray) -> dict[str, np.ndarray]:
         """The vector cut into its blocks (views, not copies): ``globals`` ``(G,)``,
-        ``combatants`` ``(max_combatants, C)`` and ``offers`` ``(max_offers, F)``; works on a
-        batch too (leading axes kept)."""
+        ``combatants`` ``(max_combatants, C)``, ``offers`` ``(max_offers, F)`` and ``moves``
+        ``(move_slots, M)``; works on a batch too (leading axes kept)."""
         lead = observation.shape[:-1]
         g, c = self._g, self._g + self.max_combatants * self._c
+        o = c + self.max_offers * self._f
         return {
             "globals": observation[..., :g],
             "combatants": observation[..., g:c].reshape(*lead, self.max_combatants, self._c),
-            "offers": observation[..., c:].reshape(*lead, self.max_offers, self._f),
+            "offers": observation[..., c:o].reshape(*lead, self.max_offers, self._f),
+            "moves": observation[..., o:].reshape(*lead, self.move_slots, self._m),
         }
 
     def rows(self, who: str) -> tuple[str, ...]:
@@ -314,7 +340,7 @@ class Encoder:
         """The observation and mask of ``who`` from ``view`` (``who``'s view), with offers when
         it ``holds`` priority."""
         vec = np.zeros(self.size, np.float32)
-        mask = np.zeros(self.max_offers, np.int8)
+        mask = np.zeros(self.actions, np.int8)
         me = view.me
         window = view.window
         trigger = window.trigger
@@ -440,7 +466,102 @@ class Encoder:
                         break
                 start = base + self._f * k
                 vec[start : start + self._f] = row
+            moves = self._moves(who, view)
+            if moves:
+                base = self._g + self._c * self.max_combatants + self._f * self.max_offers
+                for slot, to, moved, gap in moves:
+                    mask[self.max_offers + slot] = 1
+                    near = min(
+                        (math.hypot(ex - to.x, ey - to.y) for ex, ey in enemies),
+                        default=_METRES,
+                    )
+                    dx, dy = (to.x - mx) / _METRES, (to.y - my) / _METRES
+                    start = base + self._m * slot
+                    vec[start : start + self._m] = (
+                        1.0,
+                        -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx,
+                        -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy,
+                        _clip(moved / _METRES),
+                        _clip(gap / _METRES),
+                        _clip(near / _METRES),
+                    )
         return {"observation": vec, "observations": vec, "action_mask": mask}
+
+    def _moves(self, who: str, view: View) -> list[tuple[int, Position, float, float]]:
+        """The move slots open to ``who`` in ``view``: ``(slot, point, metres moved, metres
+        from the point to the slot's combatant)``. None unless the fight offers a ``Move``;
+        a point lies within the longest offered move (the move's limit now), apart from where
+        ``who`` stands, with nobody seen within :data:`SPACE` of it."""
+        here = view.me.position
+        limit = 0.0
+        for offer in view.legal:
+            action = offer.action
+            if type(action) is Move:
+                gap = engine.distance(here, action.to)
+                if gap > limit:
+                    limit = gap
+        if limit <= 0.0:
+            return []
+        rows, _ = self._order(who)
+        hx, hy = here.x, here.y
+        others = [c for c in (*view.allies, *view.enemies) if c.id != who]
+        my_reach = self._reach[who] or _UNARMED_REACH
+        kinds = len(MOVE_KINDS)
+        found: list[tuple[int, Position, float, float]] = []
+        for c in others:
+            r = rows.get(c.id)
+            if r is None or r == 0:
+                continue
+            cx, cy = c.position.x, c.position.y
+            gap = math.hypot(hx - cx, hy - cy)
+            ux, uy = ((hx - cx) / gap, (hy - cy) / gap) if gap > 0 else (1.0, 0.0)
+            their_reach = self._reach[c.id] or _UNARMED_REACH
+            strike = max(0.5, my_reach - 0.25)
+            edge = their_reach + 0.25
+            turn = 2.0 * math.asin(min(1.0, limit / (2.0 * gap))) if gap > 0 else 0.0
+            turn = min(turn, math.pi / 2)
+            cos, sin = math.cos(turn), math.sin(turn)
+            wanted = (
+                (cx + ux * strike, cy + uy * strike) if gap > strike else None,
+                (cx + ux * edge, cy + uy * edge),
+                (hx + ux * limit, hy + uy * limit),
+                (cx + (hx - cx) * cos - (hy - cy) * sin, cy + (hx - cx) * sin + (hy - cy) * cos),
+                (cx + (hx - cx) * cos + (hy - cy) * sin, cy - (hx - cx) * sin + (hy - cy) * cos),
+            )
+            for k, point in enumerate(wanted):
+                if point is None:
+                    continue
+                to = _within(here, point, limit)
+                moved = engine.distance(here, to)
+                if moved < _LEAST_MOVE or any(
+                    engine.distance(o.position, to) < _SPACE - 1e-9 for o in others
+                ):
+                    continue
+                found.append(((r - 1) * kinds + k, to, moved, math.hypot(to.x - cx, to.y - cy)))
+        return found
+
+
+#: The reach of fists (the engine's ``UNARMED``): a combatant without a melee weapon's.
+_UNARMED_REACH = 1.5
+#: Nobody ends a move within this of another standing combatant (the engine's ``SPACE``).
+_SPACE = 0.5
+#: A move slot shorter than this is no move (it is not offered).
+_LEAST_MOVE = 0.1
+
+
+def _within(here: Position, point: tuple[float, float], limit: float) -> Position:
+    """``point`` on the positions' grid, brought back along the straight line from ``here``
+    to within ``limit`` metres (after rounding, as the fight measures it)."""
+    dx, dy = point[0] - here.x, point[1] - here.y
+    gap = math.hypot(dx, dy)
+    if gap == 0:
+        return here
+    scale = min(1.0, limit / gap)
+    to = engine.at(here.x + dx * scale, here.y + dy * scale)
+    while engine.distance(here, to) > limit and scale > 0:
+        scale -= 0.01 / gap  # a centimetre shorter
+        to = engine.at(here.x + dx * scale, here.y + dy * scale)
+    return to
 
 
 def _types(hint: Any) -> tuple[Any, ...]:

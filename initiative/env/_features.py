@@ -39,6 +39,19 @@ ACTION_FLAGS: tuple[str, ...] = (
     "is_aim",
     "is_guard",
 )
+#: The move slots offered for each combatant row but the observer's own: where a move ends,
+#: relative to that combatant (see :func:`move_kinds_doc`). The action space holds
+#: ``max_offers`` engine offers, then ``(max_combatants - 1) * len(MOVE_KINDS)`` move slots.
+MOVE_KINDS: tuple[str, ...] = ("strike", "edge", "away", "left", "right")
+MOVE_MEANINGS: dict[str, str] = {
+    "strike": "toward it, stopping within one's own melee reach of it (reach - 0.25 m, at"
+    " least 0.5 m): where one's blow lands",
+    "edge": "toward or away from it, stopping just outside its melee reach (its reach + 0.25 m):"
+    " where its blows do not land, and leaving its space makes no opening",
+    "away": "straight away from it, as far as the move allows",
+    "left": "around it, counterclockwise, keeping the distance (an arc of at most 90 degrees)",
+    "right": "around it, clockwise, keeping the distance (an arc of at most 90 degrees)",
+}
 #: Combatant rows when neither ``max_combatants`` nor a larger encounter says otherwise.
 DEFAULT_MAX_COMBATANTS = 12
 
@@ -248,6 +261,34 @@ def _offer_features(v: _Vocabulary) -> list[Feature]:
     return rows
 
 
+def _move_features(v: _Vocabulary) -> list[Feature]:
+    return [
+        Feature(
+            "valid",
+            0,
+            1,
+            "1 for a move the fight allows now (the action mask's entry): a Move is offered, the"
+            " combatant is seen standing, the point is within the longest offered move, apart"
+            " from where one stands, and nobody stands within 0.5 m of it",
+        ),
+        Feature("to_dx", -1, 1, f"the point's x relative to the actor / {_METRES:g}, clipped"),
+        Feature("to_dy", -1, 1, f"the point's y relative to the actor / {_METRES:g}, clipped"),
+        Feature("moved", 0, 1, f"metres moved / {_METRES:g}, clipped"),
+        Feature(
+            "to_target",
+            0,
+            1,
+            f"metres from the point to the slot's combatant / {_METRES:g}, clipped",
+        ),
+        Feature(
+            "to_nearest_enemy",
+            0,
+            1,
+            f"metres from the point to the nearest enemy seen / {_METRES:g}, clipped (1: none)",
+        ),
+    ]
+
+
 def feature_table() -> typing.Iterator[tuple[str, str, str, str]]:
     """The observation's features, documented row by row: ``(group, name, range, meaning)``,
     where a name in brackets stands for one column per member of the ruleset's vocabulary
@@ -256,6 +297,7 @@ def feature_table() -> typing.Iterator[tuple[str, str, str, str]]:
         ("global", _global_features),
         ("combatant row", _combatant_features),
         ("offer row", _offer_features),
+        ("move slot", _move_features),
     ):
         for f in build(_SYMBOLIC):
             yield group, f.name, f"[{f.low:g}, {f.high:g}]", f.meaning
@@ -270,15 +312,17 @@ def feature_docs() -> str:
     ]
     lines += [
         "",
-        "| ruleset | action kinds | conditions | counters | stats | size (12 rows, 32 offers) |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| ruleset | action kinds | conditions | counters | stats | size (12 rows, 32 offers)"
+        " | actions (32 offers + move slots) |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name in engine.ruleset_names():
         cls = engine.find_ruleset(name)
         if cls.__module__.split(".")[0] not in ("engine", "initiative"):
             continue  # an installed ruleset: not part of this documentation
         v = _vocabulary(cls, DEFAULT_MAX_COMBATANTS)
-        size = _Layout(v, 32).size
+        layout = _Layout(v, 32)
+        size, actions = layout.size, 32 + layout.move_slots
 
         def listed(names: tuple[str, ...]) -> str:
             return ", ".join(f"`{n}`" for n in names) or "none"
@@ -287,6 +331,7 @@ def feature_docs() -> str:
         lines.append(
             f"| {name} | {len(v.kinds)}: the {len(ACTION_KINDS)} shared ones and {listed(own)} |"
             f" {listed(v.conditions)} | {listed(v.counters)} | {listed(v.stats)} | {size} |"
+            f" {actions} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -325,17 +370,21 @@ class _Layout:
         self.globals = _global_features(v)
         self.combatant = _combatant_features(v)
         self.offer = _offer_features(v)
+        self.move = _move_features(v)
+        self.move_slots = max(0, v.max_combatants - 1) * len(MOVE_KINDS)
         # Encoder.encode writes these leading columns by position.
         assert tuple(f.name for f in self.globals[: len(_GLOBAL_HEAD)]) == _GLOBAL_HEAD
         assert tuple(f.name for f in self.combatant[: len(_COMBATANT_HEAD)]) == _COMBATANT_HEAD
         g, c, f = len(self.globals), len(self.combatant), len(self.offer)
-        self.size = g + v.max_combatants * c + max_offers * f
+        self.size = g + v.max_combatants * c + max_offers * f + self.move_slots * len(self.move)
         low = [x.low for x in self.globals]
         high = [x.high for x in self.globals]
         low += [x.low for x in self.combatant] * v.max_combatants
         high += [x.high for x in self.combatant] * v.max_combatants
         low += [x.low for x in self.offer] * max_offers
         high += [x.high for x in self.offer] * max_offers
+        low += [x.low for x in self.move] * self.move_slots
+        high += [x.high for x in self.move] * self.move_slots
         self.low = np.array(low, np.float32)
         self.high = np.array(high, np.float32)
         self.low.flags.writeable = self.high.flags.writeable = False  # shared by the Encoders

@@ -78,7 +78,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._over = True
         # The mask after the end: only action 0, a placeholder (Gymnasium's next-step
         # autoreset sends one more action, which it never steps with).
-        self._end_mask = np.zeros(self.aec.encoder.max_offers, np.int8)
+        self._end_mask = np.zeros(self.aec.encoder.actions, np.int8)
         self._end_mask[0] = 1
         self._end_mask.flags.writeable = False
 
