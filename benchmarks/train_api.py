@@ -365,6 +365,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seeds", type=int, default=400)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", default=None)
+    parser.add_argument("--updates", type=int, default=None, help="stop after this many")
     parser.add_argument("--shaping", type=float, default=0.5)
     parser.add_argument("--move-bias", type=float, default=-2.0)
     args = parser.parse_args(argv)
@@ -381,7 +382,7 @@ def main(argv=None) -> None:
         e._train_obs = e.reset(seed=args.seed * 1_000 + 10_000 + i)[0]
     updates = decisions = 0
     recent: list[float] = []
-    while time.process_time() - started < args.minutes * 60:
+    while time.process_time() - started < args.minutes * 60 and updates != args.updates:
         batch, outcomes = collect(envs, policy, rng, args.steps)
         recent = (recent + outcomes)[-400:]
         n = len(batch[3])

@@ -228,6 +228,7 @@ class Encoder:
         weapon = self.offer_features.index("weapon")
         assert self.offer_features[weapon : weapon + 4] == _WEAPON_COLUMNS  # written as a slice
         self._shapes: dict[type[Any], _ActionShape] = {}
+        self._last_moves: tuple[View | None, list[tuple[int, Position, float, float]]] = (None, [])
 
     # --- the public face --------------------------------------------------------------------
 
@@ -246,7 +247,10 @@ class Encoder:
             return offers[index].action
         if index >= self.max_offers:
             slot = index - self.max_offers
-            for at_slot, to, _, _ in self._moves(view.me.id, view):
+            last_view, moves = self._last_moves
+            if last_view is not view:  # (the environments ask of the view they just encoded)
+                moves = self._moves(view.me.id, view)
+            for at_slot, to, _, _ in moves:
                 if at_slot == slot:
                     return Move(to=to)
         return Decision(
@@ -467,24 +471,33 @@ class Encoder:
                 start = base + self._f * k
                 vec[start : start + self._f] = row
             moves = self._moves(who, view)
+            self._last_moves = (view, moves)
             if moves:
                 base = self._g + self._c * self.max_combatants + self._f * self.max_offers
+                block = vec[base:].reshape(self.move_slots, self._m)
+                hypot = math.hypot
+                slots, lines = [], []
                 for slot, to, moved, gap in moves:
-                    mask[self.max_offers + slot] = 1
-                    near = min(
-                        (math.hypot(ex - to.x, ey - to.y) for ex, ey in enemies),
-                        default=_METRES,
+                    tx, ty = to.x, to.y
+                    near = _METRES
+                    for ex, ey in enemies:
+                        d = hypot(ex - tx, ey - ty)
+                        if d < near:
+                            near = d
+                    dx, dy = (tx - mx) / _METRES, (ty - my) / _METRES
+                    slots.append(slot)
+                    lines.append(
+                        (
+                            1.0,
+                            -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx,
+                            -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy,
+                            _clip(moved / _METRES),
+                            _clip(gap / _METRES),
+                            near / _METRES,
+                        )
                     )
-                    dx, dy = (to.x - mx) / _METRES, (to.y - my) / _METRES
-                    start = base + self._m * slot
-                    vec[start : start + self._m] = (
-                        1.0,
-                        -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx,
-                        -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy,
-                        _clip(moved / _METRES),
-                        _clip(gap / _METRES),
-                        _clip(near / _METRES),
-                    )
+                block[slots] = lines
+                mask[self.max_offers + np.array(slots)] = 1
         return {"observation": vec, "observations": vec, "action_mask": mask}
 
     def _moves(self, who: str, view: View) -> list[tuple[int, Position, float, float]]:
@@ -493,51 +506,63 @@ class Encoder:
         a point lies within the longest offered move (the move's limit now), apart from where
         ``who`` stands, with nobody seen within :data:`SPACE` of it."""
         here = view.me.position
+        hx, hy = here.x, here.y
         limit = 0.0
         for offer in view.legal:
             action = offer.action
             if type(action) is Move:
-                gap = engine.distance(here, action.to)
+                gap = math.hypot(action.to.x - hx, action.to.y - hy)
                 if gap > limit:
                     limit = gap
-        if limit <= 0.0:
+        # Short of the limit by more than the rounding to centimetres can add, so that the
+        # fight, which measures the rounded point, finds it within the limit.
+        limit -= _ROUNDING
+        if limit <= _LEAST_MOVE:
             return []
         rows, _ = self._order(who)
-        hx, hy = here.x, here.y
-        others = [c for c in (*view.allies, *view.enemies) if c.id != who]
+        others = [
+            (c.id, c.position.x, c.position.y) for c in (*view.allies, *view.enemies) if c.id != who
+        ]
         my_reach = self._reach[who] or _UNARMED_REACH
+        strike = max(0.5, my_reach - 0.25)
         kinds = len(MOVE_KINDS)
+        hypot, at = math.hypot, engine.at
         found: list[tuple[int, Position, float, float]] = []
-        for c in others:
-            r = rows.get(c.id)
+        for cid, cx, cy in others:
+            r = rows.get(cid)
             if r is None or r == 0:
                 continue
-            cx, cy = c.position.x, c.position.y
-            gap = math.hypot(hx - cx, hy - cy)
-            ux, uy = ((hx - cx) / gap, (hy - cy) / gap) if gap > 0 else (1.0, 0.0)
-            their_reach = self._reach[c.id] or _UNARMED_REACH
-            strike = max(0.5, my_reach - 0.25)
-            edge = their_reach + 0.25
-            turn = 2.0 * math.asin(min(1.0, limit / (2.0 * gap))) if gap > 0 else 0.0
-            turn = min(turn, math.pi / 2)
+            rx, ry = hx - cx, hy - cy
+            gap = hypot(rx, ry)
+            ux, uy = (rx / gap, ry / gap) if gap > 0 else (1.0, 0.0)
+            edge = (self._reach[cid] or _UNARMED_REACH) + 0.25
+            turn = min(2.0 * math.asin(min(1.0, limit / (2.0 * gap))), _QUARTER) if gap else 0.0
             cos, sin = math.cos(turn), math.sin(turn)
             wanted = (
                 (cx + ux * strike, cy + uy * strike) if gap > strike else None,
                 (cx + ux * edge, cy + uy * edge),
                 (hx + ux * limit, hy + uy * limit),
-                (cx + (hx - cx) * cos - (hy - cy) * sin, cy + (hx - cx) * sin + (hy - cy) * cos),
-                (cx + (hx - cx) * cos + (hy - cy) * sin, cy - (hx - cx) * sin + (hy - cy) * cos),
+                (cx + rx * cos - ry * sin, cy + rx * sin + ry * cos),
+                (cx + rx * cos + ry * sin, cy - rx * sin + ry * cos),
             )
+            base = (r - 1) * kinds
             for k, point in enumerate(wanted):
                 if point is None:
                     continue
-                to = _within(here, point, limit)
-                moved = engine.distance(here, to)
-                if moved < _LEAST_MOVE or any(
-                    engine.distance(o.position, to) < _SPACE - 1e-9 for o in others
-                ):
+                dx, dy = point[0] - hx, point[1] - hy
+                moved = hypot(dx, dy)
+                if moved > limit:
+                    dx, dy = dx * limit / moved, dy * limit / moved
+                to = at(hx + dx, hy + dy)
+                x, y = to.x, to.y
+                moved = hypot(x - hx, y - hy)
+                if moved < _LEAST_MOVE:
                     continue
-                found.append(((r - 1) * kinds + k, to, moved, math.hypot(to.x - cx, to.y - cy)))
+                for _, ox, oy in others:
+                    if hypot(ox - x, oy - y) < _CLEAR:
+                        break
+                else:
+                    found.append((base + k, to, moved, hypot(x - cx, y - cy)))
         return found
 
 
@@ -547,21 +572,12 @@ _UNARMED_REACH = 1.5
 _SPACE = 0.5
 #: A move slot shorter than this is no move (it is not offered).
 _LEAST_MOVE = 0.1
-
-
-def _within(here: Position, point: tuple[float, float], limit: float) -> Position:
-    """``point`` on the positions' grid, brought back along the straight line from ``here``
-    to within ``limit`` metres (after rounding, as the fight measures it)."""
-    dx, dy = point[0] - here.x, point[1] - here.y
-    gap = math.hypot(dx, dy)
-    if gap == 0:
-        return here
-    scale = min(1.0, limit / gap)
-    to = engine.at(here.x + dx * scale, here.y + dy * scale)
-    while engine.distance(here, to) > limit and scale > 0:
-        scale -= 0.01 / gap  # a centimetre shorter
-        to = engine.at(here.x + dx * scale, here.y + dy * scale)
-    return to
+#: What rounding a point to centimetres can add to a distance (both coordinates by half a
+#: centimetre, and the distance itself rounded), with room to spare.
+_ROUNDING = 0.015
+#: A point this near another combatant is not offered (the fight's SPACE, and the rounding).
+_CLEAR = _SPACE + 0.006
+_QUARTER = math.pi / 2
 
 
 def _types(hint: Any) -> tuple[Any, ...]:
