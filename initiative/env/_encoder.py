@@ -428,26 +428,43 @@ class Encoder:
             o = self._o_at
             target0 = o["target[0]"]
             weapon0 = o["weapon"]
+            cost_at, has_target = o["cost"], o["has_target"]
+            target_distance, has_destination = o["target_distance"], o["has_destination"]
+            to_dx, to_dy, to_nearest = o["to_dx"], o["to_dy"], o["to_nearest_enemy"]
+            # Every value written is gathered first, then set in one assignment: an offer row
+            # has a handful of non-zero columns among many.
+            at: list[int] = []
+            values: list[float] = []
+            put, value_of = at.append, values.append
+            shapes, shape_of = self._shapes, self._shape
+            hypot = math.hypot
+            f = self._f
             for k, offer in enumerate(kept):
-                mask[k] = 1
                 action = offer.action
-                shape = self._shape(type(action))
-                row = [0.0] * self._f
-                row[0] = 1.0
-                row[shape.kind] = 1.0
+                cls = type(action)
+                shape = shapes.get(cls) or shape_of(cls)
+                start = base + f * k
+                put(start)
+                value_of(1.0)
+                put(start + shape.kind)
+                value_of(1.0)
                 for column in shape.flags:
-                    row[column] = 1.0
-                row[o["cost"]] = _clip(offer.cost / my_ap) if my_ap > 0 else 1.0
+                    put(start + column)
+                    value_of(1.0)
+                put(start + cost_at)
+                value_of(_clip(offer.cost / my_ap) if my_ap > 0 else 1.0)
                 for name in shape.target:
-                    value = getattr(action, name)
-                    r = rows.get(value) if isinstance(value, str) else None
+                    named_id = getattr(action, name)
+                    r = rows.get(named_id) if isinstance(named_id, str) else None
                     if r is not None:
-                        row[target0 + r] = 1.0
-                        row[o["has_target"]] = 1.0
-                        them = where.get(value)
+                        put(start + target0 + r)
+                        value_of(1.0)
+                        put(start + has_target)
+                        value_of(1.0)
+                        them = where.get(named_id)
                         if them is not None:
-                            gap = math.hypot(them[0] - mx, them[1] - my)
-                            row[o["target_distance"]] = _clip(gap / _METRES)
+                            put(start + target_distance)
+                            value_of(_clip(hypot(them[0] - mx, them[1] - my) / _METRES))
                         break
                 if shape.weapon or shape.is_attack:
                     named: str | None = getattr(action, "weapon", None)
@@ -455,21 +472,29 @@ class Encoder:
                     if weapon is None and named is None and shape.is_attack:
                         weapon = self._first_weapon[who]
                     if weapon is not None:
-                        row[weapon0 : weapon0 + 4] = weapon
+                        at.extend(range(start + weapon0, start + weapon0 + 4))
+                        values.extend(weapon)
                 for name in shape.point:
                     to = getattr(action, name)
                     if isinstance(to, Position):
-                        row[o["has_destination"]] = 1.0
-                        row[o["to_dx"]] = _clip((to.x - mx) / _METRES, -1.0, 1.0)
-                        row[o["to_dy"]] = _clip((to.y - my) / _METRES, -1.0, 1.0)
-                        near = min(
-                            (math.hypot(ex - to.x, ey - to.y) for ex, ey in enemies),
-                            default=_METRES,
+                        near = _METRES
+                        for ex, ey in enemies:
+                            d = hypot(ex - to.x, ey - to.y)
+                            if d < near:
+                                near = d
+                        at.extend((start + has_destination, start + to_dx, start + to_dy))
+                        at.append(start + to_nearest)
+                        values.extend(
+                            (
+                                1.0,
+                                _clip((to.x - mx) / _METRES, -1.0, 1.0),
+                                _clip((to.y - my) / _METRES, -1.0, 1.0),
+                                near / _METRES,
+                            )
                         )
-                        row[o["to_nearest_enemy"]] = _clip(near / _METRES)
                         break
-                start = base + self._f * k
-                vec[start : start + self._f] = row
+            vec[at] = values
+            mask[: len(kept)] = 1
             moves = self._moves(who, view)
             self._last_moves = (view, moves)
             if moves:
