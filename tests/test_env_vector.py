@@ -56,11 +56,12 @@ def run_vector(envs, steps: int, seed: int | None = 1):
 @pytest.mark.parametrize("mode", MODES, ids=lambda m: m.value)
 def test_copies_of_a_sync_vector_env_never_replay_each_others_fights(mode) -> None:
     """Four copies seeded 1, 2, 3, 4 (``reset(seed=1)``): every episode has its own seed (the
-    report: 63 episodes, 17 distinct seeds), and every mask handed out has a valid action."""
+    report: 63 episodes, 17 distinct seeds; before the fix this run played 14 seeds in 42
+    episodes), and every mask handed out has a valid action (before: all False at every end)."""
     envs = SyncVectorEnv([duel_learner] * 4, autoreset_mode=mode)
-    seeds, masks = run_vector(envs, 500)
+    seeds, masks = run_vector(envs, 250)
     envs.close()
-    assert len(seeds) > 30
+    assert len(seeds) >= 15
     assert len(set(seeds)) == len(seeds)
     assert seeds[:4] == [1, 2, 3, 4]
     assert all(m.any() for m in masks)
