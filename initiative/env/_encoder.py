@@ -180,6 +180,7 @@ class Encoder:
         self._c_at = layout.combatant_at
         self._o_at = layout.offer_at
         self._static: dict[str, np.ndarray] = {}
+        self._static_head: dict[str, tuple[float, ...]] = {}
         self._max_ap: dict[str, int] = {}
         self._reach: dict[str, float] = {}
         self._weapons: dict[str, dict[str, list[float]]] = {}
@@ -219,6 +220,8 @@ class Encoder:
                     scaled = value / _STAT
                 row[self._c_at[f"stat[{stat}]"]] = _clip(scaled, -1.0, 1.0)
             self._static[c.id] = np.array(row, np.float32)
+            # The static columns of the head, as Python floats (read at every encoding).
+            self._static_head[c.id] = tuple(float(np.float32(row[i])) for i in (9, 11, 15, 16, 17))
         self._condition_types = [(m, _mark_name(m)) for m in cls.conditions]
         self._counter_types = [(m, _mark_name(m)) for m in cls.counters]
         self._marks: dict[tuple[bool, str], int | None] = {}
@@ -375,8 +378,8 @@ class Encoder:
             if r is None:
                 continue
             start = self._g + self._c * r
-            static = self._static[cid]
-            vec[start : start + self._c] = static  # max hp and AP, weapons, stats
+            vec[start : start + self._c] = self._static[cid]  # max hp and AP, weapons, stats
+            max_hp_col, max_ap_col, reach_col, range_col, damage_col = self._static_head[cid]
             ally = self.side[cid] == side
             max_ap = self._max_ap[cid]
             hp = c.hp / c.max_hp if c.max_hp > 0 else 0.0
@@ -394,15 +397,15 @@ class Encoder:
                 1.0 if aimed == cid else 0.0,
                 0.0 if hp < 0.0 else 1.0 if hp > 1.0 else hp,
                 0.0 if points < 0.0 else 1.0 if points > 1.0 else points,
-                static[9],
+                max_hp_col,
                 0.0 if ap < 0.0 else 1.0 if ap > 1.0 else ap,
-                static[11],
+                max_ap_col,
                 -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx,
                 -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy,
                 1.0 if far > 1.0 else far,
-                static[15],
-                static[16],
-                static[17],
+                reach_col,
+                range_col,
+                damage_col,
                 1.0 if cid != who and far * _METRES <= self._reach[cid] + 1e-9 else 0.0,
                 1.0 if cid != who and far * _METRES <= my_reach + 1e-9 else 0.0,
             )
