@@ -16,9 +16,12 @@ state (the observation's globals and combatant rows) goes through one hidden lay
 action has a feature row (an offer's row with the row of the combatant it names, or a move
 slot's row with its kind and its combatant's row), and its logit is that row times ``A h + b``;
 the value is ``u . h``. PPO with the clipped objective, generalised advantage estimation and
-Adam, gradients written out by hand. The reward is +1 for a win of the learner's side, -1 for
-a loss, 0 for neither; each fight's seed is drawn by the environment (``reset()`` without a
-seed: each copy its own).
+Adam, gradients written out by hand. The training reward (:class:`Shaped`, through the
+environment's ``reward=`` option) is +1 for a win of the learner's side, -1 for a loss,
+``--draw`` (-1) for a fight that reached its round limit, and ``--shaping`` (0.5) times the
+share of hit points each blow takes, + for a blow on an enemy and - for one on the learner's
+side; each fight's seed is drawn by the environment (``reset()`` without a seed: each copy
+its own). The evaluation counts wins and losses only.
 
 Run from any folder (the encounters are the bundled example by name and the text below).
 """
@@ -220,17 +223,22 @@ class Policy:
 
 class Shaped:
     """The training reward, through the environment's ``reward=`` option: +1 a win of the
-    learner's side, -1 a loss; and, as they happen, ``shaping`` times the share of hit points
-    each blow takes (of the one struck): + when an enemy is struck, - when its side is."""
+    learner's side, -1 a loss, ``draw`` a fight that reached its round limit (a learner that
+    only runs away must not gain by it); and, as they happen, ``shaping`` times the share of
+    hit points each blow takes (of the one struck): + when an enemy is struck, - when its side
+    is."""
 
-    def __init__(self, spec, shaping=0.5):
+    def __init__(self, spec, shaping=0.5, draw=-1.0):
         self.side = {c.id: c.side for c in spec.combatants}
         self.hp = {c.id: c.hp for c in spec.combatants}
         self.shaping = shaping
+        self.draw = draw
 
     def __call__(self, event, agent):
         kind = type(event).__name__
-        if kind == "EncounterEnded" and event.winner is not None:
+        if kind == "EncounterEnded":
+            if event.winner is None:
+                return self.draw
             return 1.0 if event.winner == self.side[agent] else -1.0
         if kind == "DamageDealt" and event.who in self.side:
             share = self.shaping * event.amount / max(1, self.hp[event.who])
@@ -238,7 +246,7 @@ class Shaped:
         return 0.0
 
 
-def learners(encounter, policy, rng, shaping):
+def learners(encounter, policy, rng, shaping, draw):
     """One environment per combatant of ``encounter``: it learns; its side's others play the
     current policy (sampled), the other side ``aggressive``."""
     spec = find_encounter(encounter)
@@ -257,7 +265,7 @@ def learners(encounter, policy, rng, shaping):
                 c.id,
                 policies=policies,
                 self_play=sampled,
-                reward=Shaped(spec, shaping),
+                reward=Shaped(spec, shaping, draw),
             )
         )
     return envs
@@ -367,6 +375,7 @@ def main(argv=None) -> None:
     parser.add_argument("--save", default=None)
     parser.add_argument("--updates", type=int, default=None, help="stop after this many")
     parser.add_argument("--shaping", type=float, default=0.5)
+    parser.add_argument("--draw", type=float, default=-1.0, help="the reward of a draw")
     parser.add_argument("--move-bias", type=float, default=-2.0)
     args = parser.parse_args(argv)
     started = time.process_time()
@@ -377,7 +386,9 @@ def main(argv=None) -> None:
     # Start near the engine's own offers: every move slot's logit lowered by --move-bias.
     f = policy.features
     policy.params["b"][f._f + f._m + f.kinds] = args.move_bias
-    envs = [e for enc in named.values() for e in learners(enc, policy, rng, args.shaping)]
+    envs = [
+        e for enc in named.values() for e in learners(enc, policy, rng, args.shaping, args.draw)
+    ]
     for i, e in enumerate(envs):  # each copy its own sequence of fights
         e._train_obs = e.reset(seed=args.seed * 1_000 + 10_000 + i)[0]
     updates = decisions = 0
