@@ -107,6 +107,7 @@ def test_reset_with_a_seed_then_without_repeats_the_same_sequence() -> None:
     assert len(set(aec_seeds)) == 6 and aec_seeds[0] == 7
 
 
+@pytest.mark.slow  # the command in a process of its own
 def test_initiative_run_with_the_episodes_seed_replays_it(tmp_path: Path) -> None:
     """An episode reset without a seed names its seed; ``initiative run ENC --seed S`` with the
     same opponents (the learner's choices those of ``first``) writes the same events."""
