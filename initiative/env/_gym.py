@@ -23,9 +23,12 @@ SELF = "self"
 class SingleAgentEnv(gymnasium.Env):
     """One combatant learns; every other combatant plays a policy.
 
-    Observations are the AEC environment's vector (``Box``); the action mask is
-    :meth:`action_masks` (what sb3-contrib's ``MaskablePPO`` asks for) and
-    ``info["action_mask"]``; ``info["view"]`` is the typed view; the reward is the learner's.
+    Observations are the AEC environment's vector (``Box``), or with ``observation="dict"``
+    its whole observation (the vector under ``observation`` and ``observations``, the mask
+    under ``action_mask``); the action mask is :meth:`action_masks` (what sb3-contrib's
+    ``MaskablePPO`` asks for) and ``info["action_mask"]``, never all 0 (action 0 alone once
+    the episode has ended); ``info["view"]`` is the typed view, ``info["seed"]`` the fight's
+    seed; the reward is the learner's.
 
     ``policies`` maps combatant ids or sides (the encounter file's policy otherwise) to:
 
