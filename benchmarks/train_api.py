@@ -376,6 +376,7 @@ def main(argv=None) -> None:
     parser.add_argument("--updates", type=int, default=None, help="stop after this many")
     parser.add_argument("--shaping", type=float, default=0.5)
     parser.add_argument("--draw", type=float, default=-1.0, help="the reward of a draw")
+    parser.add_argument("--gamma", type=float, default=0.99, help="the discount per decision")
     parser.add_argument("--move-bias", type=float, default=-2.0)
     args = parser.parse_args(argv)
     started = time.process_time()
@@ -394,7 +395,7 @@ def main(argv=None) -> None:
     updates = decisions = 0
     recent: list[float] = []
     while time.process_time() - started < args.minutes * 60 and updates != args.updates:
-        batch, outcomes = collect(envs, policy, rng, args.steps)
+        batch, outcomes = collect(envs, policy, rng, args.steps, gamma=args.gamma)
         recent = (recent + outcomes)[-400:]
         n = len(batch[3])
         decisions += n
