@@ -34,7 +34,7 @@ policy once on each side, the same dice; an exact two-sided sign test over the s
 did better):
 
 - on ``openings-duel``, where it trained;
-- on ``benchmarks/openings-2v2.toml``, a 2v2 it never saw (transfer).
+- on ``TWO_V_TWO`` (below), a 2v2 of the same ruleset it never saw (transfer).
 
     python benchmarks/train_example.py [--games N] [--forks N] [--rounds N] [--round-games N]
         [--round-forks N] [--plain] [--margin X] [--seeds N] [--save model.npz] [--hidden N]
@@ -49,7 +49,7 @@ from initiative.actors import aggressive, in_line
 from initiative.batch import paired
 
 import initiative
-from initiative.env import Encoder, model_policy
+from initiative.env import Encoder, find_encounter, model_policy
 
 
 class Scorer:
@@ -120,7 +120,7 @@ def collect(
     of the learner's decisions with a choice: the offers' features, the offer ``aggressive``
     would choose there, and each offer's value by rollouts on forks, the rest of each fork
     played as the fight is (``learner`` on its side, ``aggressive`` on the other)."""
-    spec = initiative.load_encounter(encounter)
+    spec = find_encounter(encounter)
     sides = tuple(spec.sides)
     side_of = {c.id: c.side for c in spec.combatants}
     xs, chosen, values = [], [], []
@@ -189,7 +189,7 @@ def duel(encounter, policy, seeds, *, start=1, opponent="aggressive"):
     """As ``initiative duel``: each seed fought twice, ``policy`` once on each side against
     ``opponent``, with the same dice. Returns the seeds where ``policy`` did better, those
     where ``opponent`` did, the even ones, and the exact two-sided sign test's p."""
-    spec = initiative.load_encounter(encounter)
+    spec = find_encounter(encounter)
     one, two = spec.sides
     scores = []
     for seed in range(start, start + seeds):
@@ -215,15 +215,69 @@ def choose_tau(scorer, encounter, taus, seeds, *, start=5_001):
 
 # --- end of the example ---
 
+#: A 2v2 under the ``openings`` rules: a policy trained on ``openings-duel`` (one against two)
+#: is evaluated here unchanged (transfer).
+TWO_V_TWO = """\
+ruleset = "openings"
+name = "Bridge brawl"
+description = "A swordsman and a hound on each bank."
+seed = 5
+
+[options]
+reaction_move = 2.0
+
+[[combatants]]
+id = "ilse"
+side = "north"
+hp = 24
+position = [0, 0]
+stats = { agility = 5, strength = 4, defense = 5 }
+weapons = [{ name = "rapier", damage = "1d8+1", reach = 1.5 }]
+policy = "aggressive"
+
+[[combatants]]
+id = "wolf"
+side = "north"
+hp = 10
+position = [-1, 2]
+speed = 9
+stats = { agility = 6, strength = 2, defense = 2 }
+weapons = [{ name = "bite", damage = "1d6" }]
+policy = "aggressive"
+
+[[combatants]]
+id = "tomas"
+side = "south"
+hp = 22
+position = [6, 0]
+stats = { agility = 3, strength = 4, defense = 3 }
+weapons = [{ name = "longsword", damage = "1d10+1", reach = 2.0 }]
+policy = "aggressive"
+
+[[combatants]]
+id = "hound"
+side = "south"
+hp = 9
+position = [7, 2]
+speed = 9
+stats = { agility = 6, strength = 2, defense = 2 }
+weapons = [{ name = "bite", damage = "1d6" }]
+policy = "aggressive"
+"""
+
 
 def main() -> None:
     import argparse
     import time
+    import tomllib
     from pathlib import Path
 
-    root = Path(__file__).parents[1]
-    duel_file = root / "examples" / "openings-duel.toml"
-    transfer = root / "benchmarks" / "openings-2v2.toml"
+    from initiative.engine import decode_encounter
+
+    # The bundled example by its name, and the 2v2 from the text below: the script runs from
+    # any folder, copied anywhere, with initiative installed.
+    duel_file = "openings-duel"
+    transfer = decode_encounter(tomllib.loads(TWO_V_TWO), name="openings-2v2")
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)

@@ -11,12 +11,13 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
+gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import initiative  # noqa: E402
-from initiative.env import env, raw_env, single_agent  # noqa: E402
+from initiative.env import env, example_ids, raw_env, single_agent  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
 EXAMPLES = {
@@ -52,19 +53,23 @@ def random_episode(aec, seed: int) -> dict[str, float]:
     return final
 
 
-@pytest.mark.parametrize("ruleset", sorted(EXAMPLES))
-def test_pettingzoo_api_test_and_seed_test_pass(ruleset: str, capsys) -> None:
-    """PettingZoo's ``api_test`` and ``seed_test`` pass for each of the four rulesets."""
-    quietly(api_test, env(EXAMPLES[ruleset]), num_cycles=100)
-    quietly(seed_test, lambda: env(EXAMPLES[ruleset]), num_cycles=30)
+@pytest.mark.parametrize("env_id", sorted(example_ids().values()))
+def test_pettingzoo_api_test_and_seed_test_pass(env_id: str, capsys) -> None:
+    """PettingZoo's ``api_test`` and ``seed_test`` pass for every bundled example (all four
+    rulesets), made by its registered id."""
+    quietly(api_test, env(env_id), num_cycles=100)
+    quietly(seed_test, lambda: env(env_id), num_cycles=30)
     assert "Passed API test" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("ruleset", sorted(EXAMPLES))
-def test_the_single_agent_wrapper_passes_check_env(ruleset: str) -> None:
-    """Gymnasium's ``check_env`` passes with one learner and named policies for the rest."""
-    learner = raw_env(EXAMPLES[ruleset]).possible_agents[0]
-    check_env(single_agent(EXAMPLES[ruleset], learner), skip_render_check=True)
+@pytest.mark.parametrize("env_id", sorted(example_ids().values()))
+def test_the_single_agent_wrapper_passes_check_env(env_id: str) -> None:
+    """Gymnasium's ``check_env`` passes through the registered id of every bundled example,
+    with one learner and named policies for the rest (it samples actions without the mask,
+    so an action outside it passes instead of raising)."""
+    learner = env(env_id).possible_agents[0]
+    made = gymnasium.make(env_id, learner=learner, invalid_action="pass")
+    check_env(made.unwrapped, skip_render_check=True)
 
 
 def test_every_episode_writes_a_log_that_verifies_and_reset_reproduces(tmp_path: Path) -> None:
@@ -125,7 +130,7 @@ def test_the_observation_follows_the_documented_layout() -> None:
     parts = encoder.split(obs["observation"])
     column = {name: i for i, name in enumerate(encoder.offer_features)}
     rows = encoder.rows(who)
-    assert obs["action_mask"].sum() == len(view.legal)
+    assert obs["action_mask"][: encoder.max_offers].sum() == len(view.legal)
     for k, offer in enumerate(view.legal):
         slot = parts["offers"][k]
         tag = type(offer.action).__struct_config__.tag
@@ -141,13 +146,42 @@ def test_the_observation_follows_the_documented_layout() -> None:
     assert me[c["hp"]] == pytest.approx(view.me.hp / view.me.max_hp)
 
 
-def test_an_action_outside_the_mask_is_a_recorded_invalid_decision() -> None:
-    """An index past the offers is logged as ``DecisionFailed`` (invalid), not an exception."""
+def test_an_action_outside_the_mask_is_refused_by_default() -> None:
+    """By default an index past the offers raises ``InvalidActionError`` naming the valid
+    indices, and nothing reaches the fight."""
+    from initiative.env import InvalidActionError
+
     aec = env(EXAMPLES["openings"])
+    aec.reset(seed=2)
+    who, events = aec.agent_selection, len(aec.unwrapped.stepper.events)
+    valid = ", ".join(str(i) for i in np.flatnonzero(aec.observe(who)["action_mask"]))
+    with pytest.raises(InvalidActionError, match=rf"^action 31 for {who}: not in its") as caught:
+        aec.step(31)
+    assert f"(valid now: {valid}); invalid_action='pass'" in str(caught.value)
+    assert len(aec.unwrapped.stepper.events) == events and aec.agent_selection == who
+
+
+def test_with_invalid_action_pass_it_is_a_recorded_invalid_decision() -> None:
+    """``invalid_action="pass"``: the index is logged as ``DecisionFailed`` (invalid) and the
+    combatant passes, as any policy's invalid decision."""
+    aec = env(EXAMPLES["openings"], invalid_action="pass")
     aec.reset(seed=2)
     aec.step(31)
     failed = [e for e in aec.unwrapped.stepper.events if type(e).__name__ == "DecisionFailed"]
     assert failed and failed[0].kind == "invalid"
+
+
+def test_with_a_penalty_the_same_agent_decides_again_and_loses_the_penalty() -> None:
+    """``invalid_action=0.5``: nothing is sent, the same learner decides again with the same
+    mask, and the step's reward is -0.5."""
+    learner = single_agent(EXAMPLES["openings"], "ilse", invalid_action=0.5)
+    observation, info = learner.reset(seed=2)
+    events = len(learner.aec.stepper.events)
+    again, reward, terminated, truncated, info2 = learner.step(31)
+    assert (reward, terminated, truncated) == (-0.5, False, False)
+    assert (again == observation).all()
+    assert (info2["action_mask"] == info["action_mask"]).all()
+    assert len(learner.aec.stepper.events) == events
 
 
 def test_the_worked_example_prints_win_rates() -> None:
@@ -183,20 +217,21 @@ def play_out(learner_env, seed: int) -> tuple[float, dict]:
 
 
 def test_action_masks_is_the_learners_mask_as_booleans() -> None:
-    """``action_masks()`` (what MaskablePPO calls) equals ``info["action_mask"]`` at every step,
-    and is all False once the episode has ended."""
+    """``action_masks()`` (what MaskablePPO calls) equals ``info["action_mask"]`` at every step;
+    once the episode has ended only the placeholder action 0 is valid, never none."""
     learner = single_agent(EXAMPLES["tactical"], raw_env(EXAMPLES["tactical"]).possible_agents[0])
     _, info = learner.reset(seed=4)
     steps = 0
     while True:
         masks = learner.action_masks()
-        assert masks.dtype == bool and masks.shape == (32,)
+        assert masks.dtype == bool and masks.shape == (87,)  # 32 offers, 11 rows x 5 moves
         assert (masks == info["action_mask"].astype(bool)).all() and masks.any()
         _, _, terminated, truncated, info = learner.step(int(np.flatnonzero(masks)[-1]))
         steps += 1
         if terminated or truncated:
             break
-    assert steps > 3 and not learner.action_masks().any()
+    assert steps > 3 and learner.action_masks().tolist() == [True] + [False] * 86
+    assert (info["action_mask"] == learner.action_masks()).all()
 
 
 def test_render_returns_the_text_and_step_prints_nothing(capsys) -> None:
@@ -219,7 +254,9 @@ def test_the_single_agent_wrapper_passes_check_env_with_its_render_mode() -> Non
         warnings.filterwarnings(
             "ignore", message=".*alternative render modes", category=UserWarning
         )
-        check_env(single_agent(EXAMPLES["openings"], "ilse", render_mode="ansi"))
+        check_env(
+            single_agent(EXAMPLES["openings"], "ilse", render_mode="ansi", invalid_action="pass")
+        )
 
 
 def test_step_after_the_end_or_before_reset_is_a_clear_error() -> None:

@@ -115,3 +115,24 @@ def test_the_script_prints_its_figures(example: Any, monkeypatch: pytest.MonkeyP
     )
     assert lines[5].startswith("openings-2v2 (transfer): trained ")
     assert lines[6].startswith("total: ")
+
+
+@pytest.mark.slow  # a process of its own
+def test_the_script_runs_copied_out_of_the_repository(tmp_path: Path) -> None:
+    """Copied to another folder and run from there, the script finds its encounters (the
+    report: "no such encounter file")."""
+    import shutil
+    import subprocess
+
+    shutil.copy(ROOT / "benchmarks" / "train_example.py", tmp_path / "train.py")
+    argv = ["--games", "1", "--forks", "1", "--steps", "5", "--rounds", "1"]
+    argv += ["--taus", "10", "--validation", "1", "--seeds", "1"]
+    done = subprocess.run(
+        [sys.executable, "train.py", *argv],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-2].startswith("openings-2v2 (transfer): trained ")

@@ -1,0 +1,614 @@
+"""The encoder: an observation and an action mask from any view, and an index back to an action."""
+
+from __future__ import annotations
+
+import math
+import os
+import typing
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+from initiative import engine
+from initiative.engine import Decision, View
+from initiative.events import (
+    Action,
+    EncounterFileError,
+    EncounterSpec,
+    Move,
+    Offer,
+    Position,
+    did_you_mean,
+)
+
+from .._examples import SUFFIX, examples
+from ._features import (
+    _AP,
+    _COMBATANT_HEAD,
+    _DAMAGE,
+    _DEPTH,
+    _HP,
+    _METRES,
+    _RANGE,
+    _REACH,
+    _STAT,
+    _WEAPON_COLUMNS,
+    _WEAPONS,
+    ACTION_FLAGS,
+    DEFAULT_MAX_COMBATANTS,
+    MOVE_KINDS,
+    TRIGGER_KINDS,
+    _clip,
+    _layout,
+    _mark_name,
+    _squash,
+)
+
+#: The prefix and version of the registered ids: ``initiative/openings-duel-v0``.
+ID_PREFIX, ID_VERSION = "initiative/", "-v0"
+
+
+def _bundled_name(encounter: str) -> str | None:
+    """The bundled example's name that ``encounter`` stands for: its name (``openings-duel``),
+    its file name (``openings-duel.toml``) or its registered id (``initiative/openings-duel-v0``)."""
+    name = encounter
+    if name.startswith(ID_PREFIX) and name.endswith(ID_VERSION):
+        name = name[len(ID_PREFIX) : -len(ID_VERSION)]
+    name = name.removesuffix(SUFFIX)
+    return name if name in examples() else None
+
+
+def find_encounter(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
+    """The encounter a path, a bundled example's name (``"openings-duel"``) or its registered
+    id (``"initiative/openings-duel-v0"``) stands for, read and normalized (a file that exists
+    wins over a bundled example of the same name; an encounter given is returned as it is).
+    A name that is neither is an :class:`EncounterFileError` naming a near miss."""
+    return _spec(encounter)
+
+
+def _spec(encounter: str | os.PathLike[str] | EncounterSpec) -> EncounterSpec:
+    if isinstance(encounter, EncounterSpec):
+        return encounter
+    if isinstance(encounter, str) and not Path(encounter).exists():
+        name = _bundled_name(encounter)
+        if name is not None:
+            with resources.as_file(examples()[name]) as path:
+                return engine.load_encounter(path)
+        if "/" not in encounter and "\\" not in encounter and not encounter.endswith(SUFFIX):
+            raise EncounterFileError(
+                f"{encounter}: no such encounter file or bundled example"
+                + did_you_mean(encounter, examples())
+            )
+    return engine.load_encounter(encounter)
+
+
+def _name(encounter: str | os.PathLike[str] | EncounterSpec, spec: EncounterSpec) -> str:
+    """The environment's name: the file's stem, the bundled example's name, or the spec's."""
+    if isinstance(encounter, EncounterSpec):
+        return spec.name or spec.ruleset
+    if isinstance(encounter, str) and not Path(encounter).exists():
+        name = _bundled_name(encounter)
+        if name is not None:
+            return name
+    return Path(str(encounter)).stem
+
+
+def kept_offers(offers: tuple[Offer, ...], size: int) -> tuple[Offer, ...]:
+    """The offers the action indices stand for: all, or the first ``size - 1`` and the last."""
+    if len(offers) <= size:
+        return offers
+    return (*offers[: size - 1], offers[-1])
+
+
+class _ActionShape(typing.NamedTuple):
+    """What the encoder reads from an action class, found once per class."""
+
+    kind: int  # column of its kind
+    flags: tuple[int, ...]  # columns of its markers
+    target: tuple[str, ...]  # fields that may name a combatant, in field order
+    weapon: bool  # has a ``weapon`` field
+    point: tuple[str, ...]  # fields that may hold a Position
+    is_attack: bool
+
+
+class Encoder:
+    """Observations and action masks for one encounter: what the environments give a learner,
+    from any :class:`engine.View`.
+
+    The observation is one float32 vector, the same length for every encounter of a ruleset
+    (with the same ``max_combatants`` and ``max_offers``): the global features, then
+    ``max_combatants`` combatant rows (the observer's first, then its allies, then its enemies,
+    each in the encounter's order; a row of a combatant the observer does not see standing is
+    all 0, ``present`` 0), then ``max_offers`` offer rows (a slot without an offer is all 0),
+    then :attr:`move_slots` move rows. :meth:`split` cuts it into those four blocks;
+    :attr:`global_features`, :attr:`combatant_features`, :attr:`offer_features` and
+    :attr:`move_features` name their columns (see
+    docs/env.md for every feature's range and meaning, and ``observation_space()`` for the bounds).
+
+    A trained model comes back as a policy through it (or :func:`model_policy`)::
+
+        encoder = Encoder("examples/openings-duel.toml")
+        observation, mask = encoder(view)          # view.me's, as the environments encode it
+        action = encoder.action(view, int(model(observation, mask)))
+    """
+
+    def __init__(
+        self,
+        encounter: str | os.PathLike[str] | EncounterSpec,
+        max_offers: int = 32,
+        *,
+        max_combatants: int | None = None,
+    ) -> None:
+        spec = _spec(encounter)
+        if max_offers < 2:
+            raise ValueError(f"max_offers={max_offers}: must be at least 2")
+        count = len(spec.combatants)
+        rows = max(DEFAULT_MAX_COMBATANTS, count) if max_combatants is None else max_combatants
+        if rows < count:
+            raise ValueError(
+                f"max_combatants={rows}: the encounter has {count} combatants, one row each"
+            )
+        cls = engine.find_ruleset(spec.ruleset)
+        rules = cls(spec)
+        self.ruleset = spec.ruleset
+        self.ids = [c.id for c in spec.combatants]
+        self.index = {cid: i for i, cid in enumerate(self.ids)}
+        self.side = {c.id: c.side for c in spec.combatants}
+        self.max_offers = max_offers
+        self.max_combatants = rows
+        layout = _layout(spec.ruleset, rows, max_offers)
+        self.vocabulary = v = layout.vocabulary
+        self.global_features = tuple(f.name for f in layout.globals)
+        self.combatant_features = tuple(f.name for f in layout.combatant)
+        self.offer_features = tuple(f.name for f in layout.offer)
+        self.move_features = tuple(f.name for f in layout.move)
+        self.move_slots = layout.move_slots
+        """Move slots: ``(max_combatants - 1) * len(MOVE_KINDS)``, after the offers."""
+        self.actions = max_offers + self.move_slots
+        """The size of the action space: ``max_offers`` offers, then the move slots."""
+        self._m = len(layout.move)
+        self.size = layout.size
+        self.low, self.high = layout.low, layout.high
+        self._g, self._c, self._f = len(layout.globals), len(layout.combatant), len(layout.offer)
+        self._max_rounds = max(1, spec.max_rounds)
+        self._trigger = {k: layout.global_at[f"trigger[{k}]"] for k in TRIGGER_KINDS}
+        self._trigger_other = layout.global_at["trigger[other]"]
+        # Static facts per combatant: its row with the columns that never change filled in.
+        self._c_at = layout.combatant_at
+        self._o_at = layout.offer_at
+        self._static: dict[str, np.ndarray] = {}
+        self._static_head: dict[str, tuple[float, ...]] = {}
+        self._max_ap: dict[str, int] = {}
+        self._reach: dict[str, float] = {}
+        self._weapons: dict[str, dict[str, list[float]]] = {}
+        self._first_weapon: dict[str, list[float] | None] = {}
+        for c in spec.combatants:
+            row = [0.0] * self._c
+            max_ap = rules.max_ap(c)
+            self._max_ap[c.id] = max_ap
+            means = [engine.parse_dice(w.damage).mean for w in c.weapons]
+            reaches = [0.0 if w.ranged else float(w.reach) for w in c.weapons]
+            ranges = [float(w.range or 0.0) for w in c.weapons]
+            # An offer's weapon columns: (1 + index) / 4, damage, reach and range, scaled.
+            weapons = {
+                w.name: [
+                    _clip((i + 1) / _WEAPONS),
+                    _clip(means[i] / _DAMAGE),
+                    _clip(reaches[i] / _REACH),
+                    _clip(ranges[i] / _RANGE),
+                ]
+                for i, w in reversed(list(enumerate(c.weapons)))  # the first of a name wins
+            }
+            self._weapons[c.id] = weapons
+            self._first_weapon[c.id] = weapons[c.weapons[0].name] if c.weapons else None
+            reach = max(reaches, default=0.0)
+            self._reach[c.id] = reach
+            row[self._c_at["max_hp"]] = _clip(c.hp / _HP)
+            row[self._c_at["max_ap"]] = _clip(max_ap / _AP)
+            row[self._c_at["reach"]] = _clip(reach / _REACH)
+            row[self._c_at["range"]] = _clip(max(ranges, default=0.0) / _RANGE)
+            row[self._c_at["damage"]] = _clip(max(means, default=0.0) / _DAMAGE)
+            for stat in v.stats:
+                value = c.stats.get(stat, 0)
+                bounds = v.stat_ranges.get(stat)
+                if bounds is not None and bounds[1] > bounds[0]:
+                    scaled = (value - bounds[0]) / (bounds[1] - bounds[0])
+                else:
+                    scaled = value / _STAT
+                row[self._c_at[f"stat[{stat}]"]] = _clip(scaled, -1.0, 1.0)
+            self._static[c.id] = np.array(row, np.float32)
+            # The static columns of the head, as Python floats (read at every encoding).
+            self._static_head[c.id] = tuple(float(np.float32(row[i])) for i in (9, 11, 15, 16, 17))
+        self._condition_types = [(m, _mark_name(m)) for m in cls.conditions]
+        self._counter_types = [(m, _mark_name(m)) for m in cls.counters]
+        self._marks: dict[tuple[bool, str], int | None] = {}
+        self._orders: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {}
+        self._kinds = {tag: layout.offer_at[f"kind[{tag}]"] for tag in v.kinds}
+        self._kind_other = layout.offer_at["kind[other]"]
+        weapon = self.offer_features.index("weapon")
+        assert self.offer_features[weapon : weapon + 4] == _WEAPON_COLUMNS  # written as a slice
+        self._shapes: dict[type[Any], _ActionShape] = {}
+        self._last_moves: tuple[View | None, list[tuple[int, Position, float, float]]] = (None, [])
+
+    # --- the public face --------------------------------------------------------------------
+
+    def __call__(self, view: View) -> tuple[np.ndarray, np.ndarray]:
+        """``(observation, action_mask)`` of ``view.me``: the vector and the mask the
+        environments give that combatant (the mask is all 0 for a view without offers)."""
+        encoded = self.encode(view.me.id, view, bool(view.legal))
+        return encoded["observation"], encoded["action_mask"]
+
+    def action(self, view: View, index: int) -> Action | Decision:
+        """The action that index ``index`` stands for in ``view``: the ``index``-th kept
+        offer, or (from ``max_offers`` on) the move of a move slot; outside the mask, a recorded
+        invalid decision, as the environments make."""
+        offers = kept_offers(view.legal, self.max_offers)
+        if 0 <= index < len(offers):
+            return offers[index].action
+        if index >= self.max_offers:
+            slot = index - self.max_offers
+            last_view, moves = self._last_moves
+            if last_view is not view:  # (the environments ask of the view they just encoded)
+                moves = self._moves(view.me.id, view)
+            for at_slot, to, _, _ in moves:
+                if at_slot == slot:
+                    return Move(to=to)
+        return Decision(
+            failure="invalid", detail=f"action {index} is not among the {len(offers)} offers"
+        )
+
+    def slot(self, index: int) -> tuple[int, str] | None:
+        """The combatant row and move kind of action ``index`` if it is a move slot (see
+        :data:`MOVE_KINDS`), else ``None``."""
+        slot = index - self.max_offers
+        if not 0 <= slot < self.move_slots:
+            return None
+        row, kind = divmod(slot, len(MOVE_KINDS))
+        return row + 1, MOVE_KINDS[kind]
+
+    def observation_space(self) -> spaces.Dict:
+        """The environments' observation space: the vector's ``Box`` with each feature's
+        bounds (under ``observation``, and under ``observations``, the key RLlib's action-masking
+        models read), and the action mask's."""
+        vector = spaces.Box(self.low, self.high, (self.size,), np.float32)
+        return spaces.Dict(
+            {
+                "observation": vector,
+                "observations": vector,  # the same array under the key RLlib's models read
+                "action_mask": spaces.Box(0, 1, (self.actions,), np.int8),
+            }
+        )
+
+    def split(self, observation: np.ndarray) -> dict[str, np.ndarray]:
+        """The vector cut into its blocks (views, not copies): ``globals`` ``(G,)``,
+        ``combatants`` ``(max_combatants, C)``, ``offers`` ``(max_offers, F)`` and ``moves``
+        ``(move_slots, M)``; works on a batch too (leading axes kept)."""
+        lead = observation.shape[:-1]
+        g, c = self._g, self._g + self.max_combatants * self._c
+        o = c + self.max_offers * self._f
+        return {
+            "globals": observation[..., :g],
+            "combatants": observation[..., g:c].reshape(*lead, self.max_combatants, self._c),
+            "offers": observation[..., c:o].reshape(*lead, self.max_offers, self._f),
+            "moves": observation[..., o:].reshape(*lead, self.move_slots, self._m),
+        }
+
+    def rows(self, who: str) -> tuple[str, ...]:
+        """The combatant ids in row order for observer ``who``: itself, its allies, its
+        enemies, each in the encounter's order."""
+        return self._order(who)[1]
+
+    # --- encoding ---------------------------------------------------------------------------
+
+    def _order(self, who: str) -> tuple[dict[str, int], tuple[str, ...]]:
+        found = self._orders.get(who)
+        if found is None:
+            side = self.side[who]
+            ids = (
+                who,
+                *(c for c in self.ids if c != who and self.side[c] == side),
+                *(c for c in self.ids if self.side[c] != side),
+            )
+            found = self._orders[who] = ({cid: r for r, cid in enumerate(ids)}, ids)
+        return found
+
+    def _mark(self, counter: bool, text: str) -> int | None:
+        """The column of a condition's or counter's wire form (``None``: an undeclared one)."""
+        key = (counter, text)
+        if key not in self._marks:
+            column = None
+            for mark, name in self._counter_types if counter else self._condition_types:
+                if mark.parse(text) is not None:
+                    column = self._c_at[f"{'counter' if counter else 'condition'}[{name}]"]
+                    break
+            self._marks[key] = column
+        return self._marks[key]
+
+    def _shape(self, cls: type[Any]) -> _ActionShape:
+        shape = self._shapes.get(cls)
+        if shape is None:
+            tag = str(cls.__struct_config__.tag)
+            hints = typing.get_type_hints(cls)
+            fields = cls.__struct_fields__
+            shape = self._shapes[cls] = _ActionShape(
+                kind=self._kinds.get(tag, self._kind_other),
+                flags=tuple(self._o_at[f] for f in ACTION_FLAGS if getattr(cls, f, False)),
+                target=tuple(f for f in fields if f != "weapon" and str in _types(hints[f])),
+                weapon="weapon" in fields,
+                point=tuple(f for f in fields if Position in _types(hints[f])),
+                is_attack=bool(getattr(cls, "is_attack", False)),
+            )
+        return shape
+
+    def encode(self, who: str, view: View, holds: bool) -> dict[str, np.ndarray]:
+        """The observation and mask of ``who`` from ``view`` (``who``'s view), with offers when
+        it ``holds`` priority."""
+        vec = np.zeros(self.size, np.float32)
+        mask = np.zeros(self.actions, np.int8)
+        me = view.me
+        window = view.window
+        trigger = window.trigger
+        kept = kept_offers(view.legal, self.max_offers) if holds else ()
+        head = [0.0] * self._g
+        head[0] = _clip(view.round / self._max_rounds)
+        head[1] = 1.0 if window.kind == "turn" else 0.0
+        head[2] = _clip(window.depth / _DEPTH)
+        head[3] = 1.0 if holds else 0.0
+        head[4] = 1.0 if view.active == who else 0.0
+        head[5] = len(kept) / self.max_offers
+        if trigger is not None:
+            head[self._trigger.get(trigger.kind, self._trigger_other)] = 1.0
+        vec[: self._g] = head
+        rows, _ = self._order(who)
+        mx, my = me.position.x, me.position.y
+        my_reach = self._reach[who]
+        by = trigger.by if trigger is not None else None
+        aimed = trigger.target if trigger is not None else None
+        side = self.side[who]
+        seen = (me, *view.allies, *view.enemies)
+        enemies: list[tuple[float, float]] = []
+        where: dict[str, tuple[float, float]] = {}
+        head_size = len(_COMBATANT_HEAD)
+        for c in seen:
+            cid = c.id
+            r = rows.get(cid)
+            if r is None:
+                continue
+            start = self._g + self._c * r
+            vec[start : start + self._c] = self._static[cid]  # max hp and AP, weapons, stats
+            max_hp_col, max_ap_col, reach_col, range_col, damage_col = self._static_head[cid]
+            ally = self.side[cid] == side
+            max_ap = self._max_ap[cid]
+            hp = c.hp / c.max_hp if c.max_hp > 0 else 0.0
+            points = c.hp / _HP
+            ap = c.ap / max_ap if max_ap > 0 else 0.0
+            dx, dy = (c.position.x - mx) / _METRES, (c.position.y - my) / _METRES
+            far = math.hypot(dx, dy)
+            vec[start : start + head_size] = (
+                1.0,
+                1.0 if cid == who else 0.0,
+                1.0 if ally and cid != who else 0.0,
+                0.0 if ally else 1.0,
+                1.0 if view.active == cid else 0.0,
+                1.0 if by == cid else 0.0,
+                1.0 if aimed == cid else 0.0,
+                0.0 if hp < 0.0 else 1.0 if hp > 1.0 else hp,
+                0.0 if points < 0.0 else 1.0 if points > 1.0 else points,
+                max_hp_col,
+                0.0 if ap < 0.0 else 1.0 if ap > 1.0 else ap,
+                max_ap_col,
+                -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx,
+                -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy,
+                1.0 if far > 1.0 else far,
+                reach_col,
+                range_col,
+                damage_col,
+                1.0 if cid != who and far * _METRES <= self._reach[cid] + 1e-9 else 0.0,
+                1.0 if cid != who and far * _METRES <= my_reach + 1e-9 else 0.0,
+            )
+            for text in c.conditions:
+                column = self._mark(False, text)
+                if column is not None:
+                    vec[start + column] = 1.0
+            if c.counters:
+                sums: dict[int, float] = {}
+                for text, value in c.counters:
+                    column = self._mark(True, text)
+                    if column is not None:
+                        sums[column] = sums.get(column, 0.0) + value
+                for column, total in sums.items():
+                    vec[start + column] = _squash(total)
+            where[cid] = (c.position.x, c.position.y)
+            if not ally:
+                enemies.append(where[cid])
+        if kept:
+            base = self._g + self._c * self.max_combatants
+            my_ap = self._max_ap[who]
+            weapons = self._weapons[who]
+            o = self._o_at
+            target0 = o["target[0]"]
+            weapon0 = o["weapon"]
+            cost_at, has_target = o["cost"], o["has_target"]
+            target_distance, has_destination = o["target_distance"], o["has_destination"]
+            to_dx, to_dy, to_nearest = o["to_dx"], o["to_dy"], o["to_nearest_enemy"]
+            # Every value written is gathered first, then set in one assignment: an offer row
+            # has a handful of non-zero columns among many.
+            at: list[int] = []
+            values: list[float] = []
+            put, value_of = at.append, values.append
+            shapes, shape_of = self._shapes, self._shape
+            hypot = math.hypot
+            f = self._f
+            for k, offer in enumerate(kept):
+                action = offer.action
+                cls = type(action)
+                shape = shapes.get(cls) or shape_of(cls)
+                start = base + f * k
+                put(start)
+                value_of(1.0)
+                put(start + shape.kind)
+                value_of(1.0)
+                for column in shape.flags:
+                    put(start + column)
+                    value_of(1.0)
+                put(start + cost_at)
+                value_of(_clip(offer.cost / my_ap) if my_ap > 0 else 1.0)
+                for name in shape.target:
+                    named_id = getattr(action, name)
+                    r = rows.get(named_id) if isinstance(named_id, str) else None
+                    if r is not None:
+                        put(start + target0 + r)
+                        value_of(1.0)
+                        put(start + has_target)
+                        value_of(1.0)
+                        them = where.get(named_id)
+                        if them is not None:
+                            put(start + target_distance)
+                            value_of(_clip(hypot(them[0] - mx, them[1] - my) / _METRES))
+                        break
+                if shape.weapon or shape.is_attack:
+                    named: str | None = getattr(action, "weapon", None)
+                    weapon = weapons.get(named) if named is not None else None
+                    if weapon is None and named is None and shape.is_attack:
+                        weapon = self._first_weapon[who]
+                    if weapon is not None:
+                        at.extend(range(start + weapon0, start + weapon0 + 4))
+                        values.extend(weapon)
+                for name in shape.point:
+                    to = getattr(action, name)
+                    if isinstance(to, Position):
+                        near = _METRES
+                        for ex, ey in enemies:
+                            d = hypot(ex - to.x, ey - to.y)
+                            if d < near:
+                                near = d
+                        at.extend((start + has_destination, start + to_dx, start + to_dy))
+                        at.append(start + to_nearest)
+                        values.extend(
+                            (
+                                1.0,
+                                _clip((to.x - mx) / _METRES, -1.0, 1.0),
+                                _clip((to.y - my) / _METRES, -1.0, 1.0),
+                                near / _METRES,
+                            )
+                        )
+                        break
+            vec[at] = values
+            mask[: len(kept)] = 1
+            moves = self._moves(who, view)
+            self._last_moves = (view, moves)
+            if moves:
+                base = self._g + self._c * self.max_combatants + self._f * self.max_offers
+                block = vec[base:].reshape(self.move_slots, self._m)
+                hypot = math.hypot
+                slots, lines = [], []
+                for slot, to, moved, gap in moves:
+                    tx, ty = to.x, to.y
+                    near = _METRES
+                    for ex, ey in enemies:
+                        d = hypot(ex - tx, ey - ty)
+                        if d < near:
+                            near = d
+                    dx, dy = (tx - mx) / _METRES, (ty - my) / _METRES
+                    slots.append(slot)
+                    lines.append(
+                        (
+                            1.0,
+                            -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx,
+                            -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy,
+                            _clip(moved / _METRES),
+                            _clip(gap / _METRES),
+                            near / _METRES,
+                        )
+                    )
+                block[slots] = lines
+                mask[self.max_offers + np.array(slots)] = 1
+        return {"observation": vec, "observations": vec, "action_mask": mask}
+
+    def _moves(self, who: str, view: View) -> list[tuple[int, Position, float, float]]:
+        """The move slots open to ``who`` in ``view``: ``(slot, point, metres moved, metres
+        from the point to the slot's combatant)``. None unless the fight offers a ``Move``;
+        a point lies within the longest offered move (the move's limit now), apart from where
+        ``who`` stands, with nobody seen within :data:`SPACE` of it."""
+        here = view.me.position
+        hx, hy = here.x, here.y
+        limit = 0.0
+        for offer in view.legal:
+            action = offer.action
+            if type(action) is Move:
+                gap = math.hypot(action.to.x - hx, action.to.y - hy)
+                if gap > limit:
+                    limit = gap
+        # Short of the limit by more than the rounding to centimetres can add, so that the
+        # fight, which measures the rounded point, finds it within the limit.
+        limit -= _ROUNDING
+        if limit <= _LEAST_MOVE:
+            return []
+        rows, _ = self._order(who)
+        others = [
+            (c.id, c.position.x, c.position.y) for c in (*view.allies, *view.enemies) if c.id != who
+        ]
+        my_reach = self._reach[who] or _UNARMED_REACH
+        strike = max(0.5, my_reach - 0.25)
+        kinds = len(MOVE_KINDS)
+        hypot, at = math.hypot, engine.at
+        found: list[tuple[int, Position, float, float]] = []
+        for cid, cx, cy in others:
+            r = rows.get(cid)
+            if r is None or r == 0:
+                continue
+            rx, ry = hx - cx, hy - cy
+            gap = hypot(rx, ry)
+            ux, uy = (rx / gap, ry / gap) if gap > 0 else (1.0, 0.0)
+            edge = (self._reach[cid] or _UNARMED_REACH) + 0.25
+            turn = min(2.0 * math.asin(min(1.0, limit / (2.0 * gap))), _QUARTER) if gap else 0.0
+            cos, sin = math.cos(turn), math.sin(turn)
+            wanted = (
+                (cx + ux * strike, cy + uy * strike) if gap > strike else None,
+                (cx + ux * edge, cy + uy * edge),
+                (hx + ux * limit, hy + uy * limit),
+                (cx + rx * cos - ry * sin, cy + rx * sin + ry * cos),
+                (cx + rx * cos + ry * sin, cy - rx * sin + ry * cos),
+            )
+            base = (r - 1) * kinds
+            for k, point in enumerate(wanted):
+                if point is None:
+                    continue
+                dx, dy = point[0] - hx, point[1] - hy
+                moved = hypot(dx, dy)
+                if moved > limit:
+                    dx, dy = dx * limit / moved, dy * limit / moved
+                to = at(hx + dx, hy + dy)
+                x, y = to.x, to.y
+                moved = hypot(x - hx, y - hy)
+                if moved < _LEAST_MOVE:
+                    continue
+                for _, ox, oy in others:
+                    if hypot(ox - x, oy - y) < _CLEAR:
+                        break
+                else:
+                    found.append((base + k, to, moved, hypot(x - cx, y - cy)))
+        return found
+
+
+#: The reach of fists (the engine's ``UNARMED``): a combatant without a melee weapon's.
+_UNARMED_REACH = 1.5
+#: Nobody ends a move within this of another standing combatant (the engine's ``SPACE``).
+_SPACE = 0.5
+#: A move slot shorter than this is no move (it is not offered).
+_LEAST_MOVE = 0.1
+#: What rounding a point to centimetres can add to a distance (both coordinates by half a
+#: centimetre, and the distance itself rounded), with room to spare.
+_ROUNDING = 0.015
+#: A point this near another combatant is not offered (the fight's SPACE, and the rounding).
+_CLEAR = _SPACE + 0.006
+_QUARTER = math.pi / 2
+
+
+def _types(hint: Any) -> tuple[Any, ...]:
+    """The types a field's annotation admits (``str | None`` admits ``str`` and ``None``)."""
+    args = typing.get_args(hint)
+    return args if args else (hint,)
