@@ -33,6 +33,7 @@ from ._given import (
     recorded_dice as recorded_dice,
 )
 from ._live import LiveState as LiveState, Snapshot as Snapshot, fold as fold
+from ._odds import Odds as Odds, Sighted as Sighted
 from ._position import (
     Board as Board,
     GivenDice as GivenDice,
