@@ -27,6 +27,7 @@ from ._loading import (
     check_names as check_names,
     load_policy as load_policy,
     names_file as names_file,
+    plain_code as plain_code,
     policy_label as policy_label,
     policy_names as policy_names,
 )

@@ -231,6 +231,7 @@ SURFACE = {
         "load_policy",
         "make_runners",
         "names_file",
+        "plain_code",
         "new_token",
         "offers_that",
         "play_fight",
