@@ -17,7 +17,7 @@ from math import hypot
 from operator import attrgetter, indexOf
 from typing import Any
 
-from initiative.engine import CombatantState, Rng, View, distance
+from initiative.engine import CombatantState, Rng, Sighted, View, distance, find_ruleset
 from initiative.events import (
     Action,
     Attack,
@@ -50,6 +50,15 @@ class PolicyContext:
     combatant: CombatantSpec
     encounter: EncounterSpec
     rng: Rng = field(compare=False)
+
+    @property
+    def known(self) -> dict[str, Sighted]:
+        """What the table knows of the combatant's enemies in the encounter, by id, as the
+        ruleset reveals them (the same as every ``View.known`` of the fight): for a policy
+        that sizes up its enemies once, when it is made."""
+        ruleset = find_ruleset(self.encounter.ruleset)(self.encounter)
+        side = self.combatant.side
+        return {c.id: ruleset.reveal(c) for c in self.encounter.combatants if c.side != side}
 
 
 def closing(view: View) -> Action:

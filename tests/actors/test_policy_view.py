@@ -122,3 +122,31 @@ def test_batch_plays_the_focus_policy_from_a_file(tmp_path: Path) -> None:
     report = json.loads(done.stdout)
     assert report["fought"] == 4
     assert report["faults_by_policy"][f"{focus}:focus"] == 0
+
+
+SIZER = """from initiative.actors import aggressive
+
+MET = []
+
+
+class Sizer:
+    def __init__(self, ctx):
+        self.known = ctx.known
+
+    def decide(self, view):
+        MET.append((self.known, dict(view.known)))
+        return aggressive(view)
+"""
+
+
+def test_the_context_knows_what_every_view_knows(tmp_path: Path) -> None:
+    """``PolicyContext.known``, for a class sizing up its enemies once, is ``View.known``."""
+    sizer = write(tmp_path, SIZER, "sizer.py")
+    initiative.run(SKIRMISH, 1, policies={"goblins": f"{sizer}:Sizer"}, executor="inline")
+    (module,) = [m for n, m in sys.modules.items() if n.startswith("initiative_user_policy_")
+                 and getattr(m, "__file__", "") == str(sizer)]  # fmt: skip
+    assert module.MET
+    for from_context, from_view in module.MET:
+        assert from_context == from_view
+        assert set(from_view) == {"brenna", "osric", "wren"}
+        assert from_view["wren"].range == 30.0 and from_view["brenna"].reach == 2.5
