@@ -86,9 +86,7 @@ def _decoder() -> msgspec.msgpack.Decoder[Any]:
 def portable(view: View | None) -> View | None:
     """The view without its ``fork`` and ``estimate`` functions (a look-ahead cannot cross a
     process; :meth:`View.odds` answers ``None`` there), ``known`` as a plain dict."""
-    if view is None:
-        return None
-    return msgspec.structs.replace(view, fork=None, estimate=None, known=dict(view.known))
+    return None if view is None else view.plain()
 
 
 class FrameReader:

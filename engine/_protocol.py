@@ -53,6 +53,12 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     """``estimate(action)``: the ruleset's :class:`Odds` of ``action`` if taken now
     (:meth:`Ruleset.odds`), or ``None``; :meth:`odds` calls it."""
 
+    def plain(self) -> View:
+        """The view as data, to send or compare: without ``fork`` and ``estimate`` (a
+        look-ahead and the odds cannot leave the process that holds the fight; ``odds``
+        answers ``None`` there), and ``known`` as a plain dict."""
+        return msgspec.structs.replace(self, fork=None, estimate=None, known=dict(self.known))
+
     def odds(self, what: Offer | Action) -> Odds | None:
         """The chance that an offer (or action) hits and the mean damage of a hit, as the
         ruleset computes them from the dice for this very decision, before any reaction;

@@ -42,7 +42,8 @@ a duel and a skirmish. It is three blocks (:meth:`Encoder.split` cuts them apart
 Every feature lies in a documented range, which the ``Box``'s bounds state feature by feature;
 :func:`feature_table` lists them (docs/env.md shows that table).
 
-``info["view"]`` is the typed :class:`engine.View` (without ``fork``) for the agent selected.
+``info["view"]`` is the typed :class:`engine.View` as data (``View.plain()``: without ``fork``)
+for the agent selected.
 :class:`Encoder` gives the same observation and mask from any view (``encoder(view)``), and
 :func:`model_policy` makes a policy of a model trained on them (``model(observation, mask) ->
 index``), for ``initiative.run``, ``batch``, ``duel`` and ``--policy ID=file.py:NAME``.
@@ -86,7 +87,6 @@ except ImportError as missing:  # pragma: no cover - depends on the installed ex
         " pip install 'initiative[env]'"
     ) from None
 
-import msgspec
 
 from initiative import engine
 from initiative.actors import PolicyChoice, PolicyContext, check_names, load_policy
@@ -971,7 +971,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             assert who is not None and stepper.view is not None
             self.agent_selection = who
             self.infos[who] = {
-                "view": msgspec.structs.replace(stepper.view, fork=None),
+                "view": stepper.view.plain(),
                 "action_mask": self._mask(who),
             }
 

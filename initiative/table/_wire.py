@@ -212,7 +212,7 @@ def priority(view: View, deadline: float, names: EncounterSpec | Names | None = 
     """The priority frame for ``view``; with the encounter's ``names`` (or the encounter) it
     carries its presentation. A served fight passes the names its table learnt from the log,
     which know the GM's joiners by name."""
-    plain = msgspec.structs.replace(view, fork=None)
+    plain = msgspec.structs.replace(view, fork=None, estimate=None, known={})
     return encode(
         Priority(
             who=view.me.id,
