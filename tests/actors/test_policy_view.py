@@ -11,7 +11,7 @@ from pathlib import Path
 import cli_support
 import pytest
 from initiative.engine import load_encounter
-from initiative.events import Attack, InitiativeError
+from initiative.events import Attack, InitiativeError, read_log
 
 import initiative
 
@@ -150,3 +150,31 @@ def test_the_context_knows_what_every_view_knows(tmp_path: Path) -> None:
         assert from_context == from_view
         assert set(from_view) == {"brenna", "osric", "wren"}
         assert from_view["wren"].range == 30.0 and from_view["brenna"].reach == 2.5
+
+
+CHILD = """from initiative.actors import aggressive
+from initiative.events import Attack
+
+
+def policy(view):
+    assert set(view.known) == {"brenna", "osric", "wren"}
+    for offer in view.offers_of(Attack):
+        assert view.sighted(offer.action.target).name
+        assert view.odds(offer) is None  # the odds stay with the process that has the fight
+    return aggressive(view)
+"""
+
+
+@pytest.mark.slow  # a real child process
+def test_a_policy_in_a_process_knows_the_enemies_but_gets_no_odds(tmp_path: Path) -> None:
+    """The process host sends ``known`` with the view and leaves ``estimate`` behind."""
+    child = write(tmp_path, CHILD, "child.py")
+    log = tmp_path / "child.jsonl"
+    done = cli_support.run(
+        "run", SKIRMISH, "--seed", "2", "--policy", f"goblins={child}:policy",
+        "--host", "goblins=process", "--out", log,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    events = read_log(log).events
+    assert not [e for e in events if type(e).__name__ == "DecisionFailed"]
+    assert any(type(e).__name__ == "ActionDeclared" and e.who.startswith("goblin") for e in events)
