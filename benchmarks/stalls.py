@@ -4,9 +4,9 @@ policies (one on each side, both ways round), ``--runs`` seeds each; ``search`` 
 ``tactician`` only.
 
 Prints a Markdown table per example and policy pairing: fights, how many reached
-``max_rounds``, how many of those were stalls (no hit points changed in the last 10 rounds),
-how many ended because a combatant kept out of reach (``CombatantLeft`` with reason
-``withdrew``), and the mean rounds; then the totals. The machine's load (``uptime``) is
+``max_rounds`` undecided, how many of those were stalls (``batch``'s reading: no hit points
+changed in the last 10 rounds), in how many someone withdrew (``CombatantLeft`` with reason
+``withdrew``: the rule of ``withdraw_turns``), and the mean rounds; then the totals. The machine's load (``uptime``) is
 printed before and after: quote it beside the figures.
 
     nice -n 10 python benchmarks/stalls.py [--runs 200] [--slow-runs 6] [--jobs 2]
@@ -22,8 +22,9 @@ from itertools import product
 from multiprocessing import Pool
 from pathlib import Path
 
+from initiative.batch import FightStats
 from initiative.engine import load_encounter
-from initiative.events import CombatantLeft, DamageDealt, Healed
+from initiative.events import CombatantLeft
 
 import initiative
 
@@ -31,8 +32,6 @@ ROOT = Path(__file__).parents[1]
 FAST = ["first", "random", "aggressive", "cautious", "tactician"]
 SLOW = ["lookahead", "search"]
 SLOW_AGAINST = ["first", "tactician"]
-CALM = 10
-"""A fight at ``max_rounds`` whose hit points last changed this many rounds before is a stall."""
 
 
 def load() -> str:
@@ -51,21 +50,19 @@ def pairings(policies: list[str], slow: list[str]) -> list[tuple[str, str, bool]
 
 def fight(task: tuple[str, int, dict[str, str]]) -> tuple[int, bool, bool, bool]:
     """One fight: its rounds, whether it reached ``max_rounds`` undecided, whether that was a
-    stall, and whether anyone withdrew."""
+    stall (``batch``'s own reading: no hit points changed, nobody joined, fell or left, in its
+    last 10 rounds), and whether anyone withdrew."""
     path, seed, policies = task
     spec = load_encounter(path)
     result = initiative.run(spec, seed, policies=policies)
-    changed, withdrew = 0, False
-    round_ = 0
+    stats = FightStats(spec)
+    withdrew = False
     for e in result.events:
-        if type(e).__name__ == "RoundStarted":
-            round_ = e.round  # type: ignore[attr-defined]
-        elif isinstance(e, DamageDealt | Healed):
-            changed = round_
-        elif isinstance(e, CombatantLeft) and e.reason == "withdrew":
+        stats.see(e)
+        if isinstance(e, CombatantLeft) and e.reason == "withdrew":
             withdrew = True
     at_max = result.winner is None and result.rounds >= spec.max_rounds
-    return result.rounds, at_max, at_max and result.rounds - changed >= CALM, withdrew
+    return result.rounds, at_max, at_max and stats.stalemate, withdrew
 
 
 def main() -> None:
@@ -75,7 +72,7 @@ def main() -> None:
     parser.add_argument("--seed-start", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--examples", nargs="+", default=None)
-    parser.add_argument("--policies", nargs="+", default=FAST)
+    parser.add_argument("--policies", nargs="*", default=FAST)
     parser.add_argument("--slow", nargs="*", default=SLOW)
     args = parser.parse_args()
     print(f"# before: {load()}")
