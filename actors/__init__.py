@@ -34,6 +34,7 @@ from ._loading import (
     check_policies as check_policies,
     load_policy as load_policy,
     names_file as names_file,
+    plain_code as plain_code,
     policy_label as policy_label,
     policy_names as policy_names,
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from initiative.engine import Rng
+from initiative.engine import Rng, Sighted, find_ruleset
 from initiative.events import CombatantSpec, EncounterSpec
 
 
@@ -19,3 +19,12 @@ class PolicyContext:
     combatant: CombatantSpec
     encounter: EncounterSpec
     rng: Rng = field(compare=False)
+
+    @property
+    def known(self) -> dict[str, Sighted]:
+        """What the table knows of the combatant's enemies in the encounter, by id, as the
+        ruleset reveals them (the same as every ``View.known`` of the fight): for a policy
+        that sizes up its enemies once, when it is made."""
+        ruleset = find_ruleset(self.encounter.ruleset)(self.encounter)
+        side = self.combatant.side
+        return {c.id: ruleset.reveal(c) for c in self.encounter.combatants if c.side != side}

@@ -80,12 +80,16 @@ class InlineSeat:
 
 
 def qualifies(loaded: Any) -> bool:
-    """Whether a loaded policy may run in line: trusted (or declared with :func:`in_line`)
-    and synchronous."""
+    """Whether a loaded policy may run in line: trusted, declared with :func:`in_line`, or
+    plain code from a file or an entry point (``LoadedPolicy.plain``); and synchronous. A
+    policy that says ``in_line = False`` never does."""
     policy = loaded.policy
     decide = getattr(policy, "decide", policy)
-    declared = bool(getattr(policy, "in_line", False) or getattr(decide, "in_line", False))
-    if not (loaded.trusted or declared):
+    said = getattr(policy, "in_line", None)
+    if said is False or getattr(decide, "in_line", None) is False:
+        return False
+    declared = bool(said or getattr(decide, "in_line", False))
+    if not (loaded.trusted or declared or getattr(loaded, "plain", False)):
         return False
     return not (inspect.iscoroutinefunction(decide) or inspect.isasyncgenfunction(decide))
 

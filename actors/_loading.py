@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import inspect
@@ -28,6 +29,87 @@ class LoadedPolicy:
     name: str
     policy: Any
     trusted: bool
+    plain: bool = False
+    """From a file or an entry point, and plain (:func:`plain_code`): the in-line executor
+    may call it directly, as it does the built-ins (the actors still host it in a thread)."""
+
+
+#: Modules a plain policy's module may import: the project's, and standard modules that
+#: compute without touching files, sockets, processes or the clock.
+PURE_MODULES = frozenset(
+    {
+        "__future__",
+        "abc",
+        "bisect",
+        "collections",
+        "copy",
+        "dataclasses",
+        "decimal",
+        "enum",
+        "fractions",
+        "functools",
+        "heapq",
+        "initiative",
+        "itertools",
+        "math",
+        "numbers",
+        "operator",
+        "random",
+        "re",
+        "statistics",
+        "string",
+        "types",
+        "typing",
+    }
+)
+
+#: Built-in names whose use makes a policy's module not plain (input and output, code run).
+IMPURE_NAMES = frozenset(
+    {"open", "input", "print", "exec", "eval", "compile", "__import__", "breakpoint"}
+)
+
+_PLAIN: dict[str, bool] = {}
+
+
+def plain_code(obj: Any) -> bool:
+    """Whether the module that defines ``obj`` is plain: it imports only :data:`PURE_MODULES`
+    (and the project), names none of :data:`IMPURE_NAMES`, and defines no ``async`` code; and
+    ``obj`` does not say ``in_line = False``. Such a policy is synchronous and does no input or
+    output, so calling it in line (no thread, no deadline) changes nothing but the speed. Read
+    from the module's source once per module."""
+    if getattr(obj, "in_line", None) is False:
+        return False
+    module = inspect.getmodule(obj)
+    if module is None:
+        return False
+    name = module.__name__
+    if name not in _PLAIN:
+        try:
+            tree = ast.parse(inspect.getsource(module))
+        except (OSError, TypeError, SyntaxError):
+            _PLAIN[name] = False
+        else:
+            _PLAIN[name] = _plain_tree(tree)
+    return _PLAIN[name]
+
+
+def _plain_tree(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots = [alias.name.partition(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            roots = [(node.module or "").partition(".")[0]] if node.level == 0 else ["."]
+        elif isinstance(node, ast.Name):
+            if node.id in IMPURE_NAMES:
+                return False
+            continue
+        elif isinstance(node, ast.AsyncFunctionDef | ast.Await | ast.AsyncFor | ast.AsyncWith):
+            return False
+        else:
+            continue
+        if any(root not in PURE_MODULES for root in roots):
+            return False
+    return True
 
 
 def _instantiate(obj: Any, ctx: PolicyContext, name: str) -> Any:
@@ -136,10 +218,11 @@ def load_policy(name: PolicyChoice, ctx: PolicyContext) -> LoadedPolicy:
 
         return LoadedPolicy(name, tuned(ctx, name.removeprefix("search:")), trusted=True)
     if names_file(name):
-        return LoadedPolicy(name, _instantiate(_from_file(name), ctx, name), trusted=False)
+        found = _from_file(name)
+        return LoadedPolicy(name, _instantiate(found, ctx, name), False, plain_code(found))
     found = _from_entry_point(name)
     if found is not None:
-        return LoadedPolicy(name, _instantiate(found, ctx, name), trusted=False)
+        return LoadedPolicy(name, _instantiate(found, ctx, name), False, plain_code(found))
     raise PolicyLoadError(
         f"unknown policy {name!r} for combatant {ctx.combatant.id!r}"
         f"{did_you_mean(name, policy_names())}: {_CHOICES.format(names=', '.join(policy_names()))}"

@@ -84,8 +84,9 @@ def _decoder() -> msgspec.msgpack.Decoder[Any]:
 
 
 def portable(view: View | None) -> View | None:
-    """The view without its ``fork`` function (a look-ahead cannot cross a process)."""
-    return None if view is None else msgspec.structs.replace(view, fork=None)
+    """The view without its ``fork`` and ``estimate`` functions (a look-ahead cannot cross a
+    process; :meth:`View.odds` answers ``None`` there), ``known`` as a plain dict."""
+    return None if view is None else view.plain()
 
 
 class FrameReader:

@@ -34,6 +34,7 @@ from ._given import (
 )
 from ._hooks import RulesetHooks as RulesetHooks
 from ._live import LiveState as LiveState, Snapshot as Snapshot, fold as fold
+from ._odds import Odds as Odds, Sighted as Sighted
 from ._position import (
     Board as Board,
     GivenDice as GivenDice,

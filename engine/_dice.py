@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
+from itertools import product
 
 from initiative.events import EncounterFileError
 
@@ -50,12 +52,43 @@ class Dice:
         faces = tuple(rng.die(self.sides) for _ in range(self.count))
         return faces, self.total(faces)
 
+    def distribution(self) -> dict[int, float]:
+        """Each total it can roll and its exact probability (in order of the total).
+
+        A plain sum of dice is convolved die by die; ``khK``/``klK`` is enumerated over every
+        outcome, which is refused (``ValueError``) beyond a million of them."""
+        return {total: float(p) for total, p in _distribution(self)}
+
     @property
     def mean(self) -> float:
         if self.sides == 0:
             return float(self.modifier)
         kept = self.keep or self.count
         return kept * (self.sides + 1) / 2 + self.modifier
+
+
+@lru_cache(maxsize=1024)
+def _distribution(dice: Dice) -> tuple[tuple[int, Fraction], ...]:
+    """Each total and its exact probability, as fractions (see :meth:`Dice.distribution`)."""
+    if dice.sides == 0:
+        return ((dice.modifier, Fraction(1)),)
+    if dice.keep is None or dice.keep >= dice.count:
+        ways = {0: 1}
+        for _ in range(dice.count):
+            step: dict[int, int] = {}
+            for total, n in ways.items():
+                for face in range(1, dice.sides + 1):
+                    step[total + face] = step.get(total + face, 0) + n
+            ways = step
+    else:
+        if dice.sides**dice.count > 1_000_000:
+            raise ValueError(f"too many outcomes to enumerate: {dice}")
+        ways = {}
+        for faces in product(range(1, dice.sides + 1), repeat=dice.count):
+            kept = sorted(faces, reverse=dice.highest)[: dice.keep]
+            ways[sum(kept)] = ways.get(sum(kept), 0) + 1
+    outcomes = dice.sides**dice.count
+    return tuple((t + dice.modifier, Fraction(ways[t], outcomes)) for t in sorted(ways))
 
 
 @lru_cache(maxsize=4096)

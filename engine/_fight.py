@@ -28,8 +28,10 @@ changes (one event each), the flow, one decision (``ask``, the view) and the end
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from importlib.metadata import PackageNotFoundError, version
+from types import MappingProxyType
 from typing import Any
 
 import msgspec
@@ -42,6 +44,7 @@ from initiative.events import (
     APChanged,
     CombatantDefeated,
     CombatantJoined,
+    CombatantLeft,
     CombatantSpec,
     ConditionAdded,
     ConditionRemoved,
@@ -86,6 +89,7 @@ from ._geometry import distance
 from ._given import DiceSource
 from ._initiative import groups, roll_initiative
 from ._live import _CHANGES, LiveState, Snapshot
+from ._odds import Sighted
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._queries import Queries
 from ._rng import ALGORITHM, PairedDice, Rng
@@ -189,6 +193,14 @@ class Fight(Queries):
         """With the encounter's ``stalemate_rounds``: after each round (0: before the first),
         the last round whose end found hit points or who stands changed, and what they were
         (kept by round, so a fork resumed in a round reads its past from its parent's)."""
+        self._sighted: tuple[object, dict[str, Mapping[str, Sighted]]] = (None, {})
+        """The ``View.known`` maps by side, and the specs they were made from."""
+        self._retreats: dict[str, int] = {}
+        """The withdrawal rule: each combatant's own turns in a row that it ended farther
+        from its nearest enemy than it began them, aiming nothing at an enemy."""
+        self._turn_from: tuple[float | None, bool] = (None, False)
+        """The current turn's distance to the nearest enemy when it began, and whether its
+        taker has aimed an action at an enemy since."""
         self.rules = Rules(self)
         """What the ruleset's hooks receive: the table of what rules may read and do."""
         self._place: tuple[int, list[str], int] = (-1, [], 0)
@@ -480,6 +492,8 @@ class Fight(Queries):
         R = self.ruleset
         if paused is None:
             started = self.emit(TurnStarted(who=who, round=self.state.round))
+            if self.options.withdraw_turns > 0:
+                self._turn_from = (self._nearest_distance(who), False)
         else:
             started = paused.turn_started
         self._turn_seq = started
@@ -494,6 +508,8 @@ class Fight(Queries):
                 else:
                     reason = yield from self._turn_decisions(who, top=True)
         ended = self.emit(TurnEnded(who=who, reason=reason), cause=started)
+        if self.options.withdraw_turns > 0:
+            self._withdraw(who, ended)
         with self.caused_by(ended):
             yield from R.turn_ended(self.rules, who)
 
@@ -692,6 +708,9 @@ class Fight(Queries):
                 if reason is None:
                     self.acted_in_round = self.state.round
                     declared = self.emit(ActionDeclared(who=who, action=action, cost=cost))
+                    target = getattr(action, "target", None)
+                    if target is not None and self.options.withdraw_turns > 0:
+                        self._aimed(who, target)
                     if cost:
                         self.emit(
                             APChanged(who=who, ap=self.get(who).ap - cost, reason="spent"),
@@ -770,7 +789,24 @@ class Fight(Queries):
             seq=seq,
             fork=forker(self, len(self.decisions)),
             nearest=self._nearest_at_grant(who, seq) if enemies else None,
+            known=self._known(me.side),
+            estimate=partial(self.ruleset.odds, self.rules, who),
         )
+
+    def _known(self, side: str) -> Mapping[str, Sighted]:
+        """What the table knows of the combatants not on ``side`` (one read-only map per side,
+        made once; anew when the GM brings someone in, which makes new specs)."""
+        specs, maps = self._sighted
+        if specs is not self._specs:
+            specs, maps = self._specs, {}
+            self._sighted = (specs, maps)
+        found = maps.get(side)
+        if found is None:
+            reveal = self.ruleset.reveal
+            found = maps[side] = MappingProxyType(
+                {c.id: reveal(c) for c in specs.values() if c.side != side}
+            )
+        return found
 
     # --- the end ------------------------------------------------------------------------------
 
@@ -810,6 +846,38 @@ class Fight(Queries):
         self._calm[number] = (since, now)
         if number - since >= window:
             self._end(None, f"stalemate: no hit points changed in {window} rounds")
+
+    def _nearest_distance(self, who: str) -> float | None:
+        enemy = self.nearest_enemy(who)
+        return None if enemy is None else distance(self.get(who).position, enemy.position)
+
+    def _aimed(self, who: str, target: str) -> None:
+        """``who`` aimed an action at ``target``: if at an enemy, it is not running away."""
+        c = self.state.combatants.get(target)
+        if c is not None and c.side != self.get(who).side:
+            self._retreats[who] = 0
+            if who == self.state.active:
+                self._turn_from = (self._turn_from[0], True)
+
+    def _withdraw(self, who: str, ended: int) -> None:
+        """At the end of ``who``'s turn: a turn it ended farther from its nearest enemy than
+        it began it, without aiming an action at an enemy, is a step of a retreat; after
+        ``withdraw_turns`` such turns in a row it has left the battle (``CombatantLeft``,
+        reason ``withdrew``). The seeds are silent on it: a plain default, so that a combatant
+        that keeps running cannot draw a fight out to ``max_rounds``."""
+        start, aimed = self._turn_from
+        self._turn_from = (None, False)
+        if not self.standing(who):
+            return
+        now = self._nearest_distance(who)
+        if aimed or start is None or now is None or now <= start + 0.01:
+            self._retreats[who] = 0
+            return
+        turns = self._retreats.get(who, 0) + 1
+        self._retreats[who] = turns
+        if turns >= self.options.withdraw_turns:
+            del self._retreats[who]
+            self.emit(CombatantLeft(who=who, reason="withdrew"), cause=ended)
 
     def _standing_print(self) -> tuple[tuple[str, int, bool], ...]:
         """Every combatant present: its hit points and whether it stands (join order)."""
@@ -857,6 +925,7 @@ class Fight(Queries):
             last_line=self.last_line,
             digested=self._digested,
             decisions=len(self.decisions),
+            retreats=(tuple(self._retreats.items()), self._turn_from),
         )
 
     def _restore(self, snap: Snapshot) -> None:
@@ -871,6 +940,8 @@ class Fight(Queries):
         self.chain = snap.chain
         self.last_line = snap.last_line
         self._digested = snap.digested
+        self._retreats = dict(snap.retreats[0])
+        self._turn_from = snap.retreats[1]
         self._reseed = {seq: n for seq, n in self.reseed.items() if seq >= snap.next_seq}
 
     # --- forks --------------------------------------------------------------------------------

@@ -786,6 +786,7 @@ class Snapshot:
         "last_line",
         "next_seq",
         "paired",
+        "retreats",
         "rng",
         "state",
     )
@@ -801,6 +802,10 @@ class Snapshot:
         digested: int,
         decisions: int,
         paired: PairedDice | None = None,
+        retreats: tuple[tuple[tuple[str, int], ...], tuple[float | None, bool]] = (
+            (),
+            (None, False),
+        ),
     ) -> None:
         self.state = state
         """A copy of the live state (copied again on each resume, so one serves many forks)."""
@@ -814,3 +819,6 @@ class Snapshot:
         self.digested = digested
         self.decisions = decisions
         """How many decisions the fight had been sent before this round."""
+        self.retreats = retreats
+        """The withdrawal rule's memory (see ``Options.withdraw_turns``): each combatant's
+        turns in a row of retreat, and the current turn's start."""

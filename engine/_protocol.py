@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 import msgspec
 from initiative.events import Action, CombatantSpec, Event, Offer, Window
 
 from ._geometry import distance
+from ._odds import Odds, Sighted
 from ._state import CombatantState
 
 
@@ -44,6 +45,34 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     nearest: CombatantState | None = None
     """The nearest enemy it can see (ties by id), found by the engine's position grid; ``None``
     when there is none. :meth:`nearest_enemy` returns it."""
+    known: Mapping[str, Sighted] = msgspec.field(default_factory=dict)
+    """What the table knows of every enemy in the encounter, by id, as the ruleset reveals it
+    (:meth:`Ruleset.reveal`): weapons, armour, reach, range, speed, size. Read-only, the same
+    for every decision of the fight; :meth:`sighted` gives the one of an enemy it can see."""
+    estimate: Callable[..., Any] | None = None
+    """``estimate(action)``: the ruleset's :class:`Odds` of ``action`` if taken now
+    (:meth:`Ruleset.odds`), or ``None``; :meth:`odds` calls it."""
+
+    def plain(self) -> View:
+        """The view as data, to send or compare: without ``fork`` and ``estimate`` (a
+        look-ahead and the odds cannot leave the process that holds the fight; ``odds``
+        answers ``None`` there), and ``known`` as a plain dict."""
+        return msgspec.structs.replace(self, fork=None, estimate=None, known=dict(self.known))
+
+    def odds(self, what: Offer | Action) -> Odds | None:
+        """The chance that an offer (or action) hits and the mean damage of a hit, as the
+        ruleset computes them from the dice for this very decision, before any reaction;
+        ``None`` for an action that is no attack, or where the ruleset does not say."""
+        if self.estimate is None:
+            return None
+        action = what.action if isinstance(what, Offer) else what
+        found: Odds | None = self.estimate(action)
+        return found
+
+    def sighted(self, enemy: CombatantState | str) -> Sighted | None:
+        """What the table knows of ``enemy`` (its weapons, armour, reach ...), or ``None`` for
+        a combatant that is not an enemy."""
+        return self.known.get(enemy if isinstance(enemy, str) else enemy.id)
 
     def distance_to(self, other: CombatantState) -> float:
         return distance(self.me.position, other.position)

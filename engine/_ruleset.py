@@ -36,6 +36,7 @@ from initiative.events import (
 
 from ._dice import parse_dice
 from ._hooks import Hook, RulesetHooks, wrong_hook
+from ._odds import Odds, Sighted
 from ._rules import HIDDEN, Condition, Counter, Rules
 from ._units import CORE_ACTIONS, ActionUnit
 
@@ -53,6 +54,17 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """Rounds in a row in which nobody takes any action (everyone ends its turn or passes at
     once, scripts have run out) after which nothing can change any more: the encounter ends
     undecided with that reason, instead of idling to ``max_rounds`` (0: never)."""
+    withdraw_turns: int = 0
+    """Own turns in a row after which a combatant that ended each farther from its nearest
+    enemy than it began it, aiming no action at an enemy, has left the battle
+    (``CombatantLeft``, reason ``withdrew``), so that running away cannot draw a fight out to
+    ``max_rounds`` (0: never). An encounter file that leaves it out gets
+    :data:`WITHDRAW_TURNS` when it is loaded, and the log's header records it; a header
+    written before the rule lacks it, so its fight replays without the rule."""
+
+
+WITHDRAW_TURNS = 3
+"""``withdraw_turns`` of an encounter file that does not give it."""
 
 
 class NoCombatantOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -164,6 +176,13 @@ class Ruleset:
     def normalize(cls, spec: EncounterSpec, *, name: str) -> EncounterSpec:
         """Check stats and options, and fill in the options' defaults."""
         options = cls.decode_options(spec.options, name=name)
+        if "withdraw_turns" not in spec.options:
+            options = msgspec.structs.replace(options, withdraw_turns=WITHDRAW_TURNS)
+        if options.withdraw_turns < 0:
+            raise EncounterFileError(
+                f"{name}: in [options] for ruleset {cls.name!r}: at key withdraw_turns: must be"
+                f" at least 1 (or 0: never), got {options.withdraw_turns}"
+            )
         for c in spec.combatants:
             cls.check_combatant(c, name=name)
         return msgspec.structs.replace(spec, options=msgspec.to_builtins(options))
@@ -257,6 +276,33 @@ class Ruleset:
     def max_ap(self, c: CombatantSpec) -> int:
         """AP a combatant has when full."""
         return c.ap if c.ap is not None else 1
+
+    # --- what a policy may ask ----------------------------------------------------------------
+
+    def reveal(self, c: CombatantSpec) -> Sighted:
+        """What the table knows of ``c`` by looking at it (``View.known``): by default its
+        weapons, armour, reach, range, speed and size as the encounter states them. A ruleset
+        that hides some of it (a concealed weapon) or shows more says so here."""
+        melee = [w.reach for w in c.weapons if w.range is None]
+        ranged = [w.range for w in c.weapons if w.range is not None]
+        return Sighted(
+            id=c.id,
+            name=c.name or c.id,
+            side=c.side,
+            weapons=c.weapons,
+            armor=c.armor,
+            reach=max(melee, default=1.5),
+            range=max(ranged, default=None),
+            speed=c.speed,
+            size=c.size,
+        )
+
+    def odds(self, fight: Rules, who: str, action: Action) -> Odds | None:
+        """``action``'s chance to hit and mean damage if ``who`` took it now
+        (``View.odds``), as the ruleset's own resolution computes them from the dice,
+        before any reaction; ``None`` for an action that is no attack, and by default (a
+        ruleset that does not say)."""
+        return None
 
     # --- initiative ---------------------------------------------------------------------------
 

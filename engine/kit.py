@@ -16,6 +16,11 @@ writing its offers and checks by hand, for three reasons:
   (its roll, an ``AttackResolved``, the damage), so narration, ``why`` and the timeline tell
   an installed ruleset's attacks as well as the bundled ones'.
 
+- **Odds from the dice.** :func:`chance_at_least`, :func:`chance_at_most` and
+  :func:`mean_damage` compute a test's chance and a hit's mean damage exactly from dice
+  expressions: what a ruleset's ``odds`` hook (``View.odds`` for policies) returns as
+  :class:`Odds`.
+
 - **The shared actions read alike.** :class:`AttackUnit`, :class:`MoveUnit`, :class:`DodgeUnit`,
   :class:`ParryUnit` and :class:`ReadyWeaponUnit` are the units of the core actions with their
   words for screens and narration; a ruleset's unit for one of them subclasses it and adds its
@@ -85,14 +90,18 @@ from .rulesets._common import (
     AttackUnit as AttackUnit,
     DodgeUnit as DodgeUnit,
     MoveUnit as MoveUnit,
+    Odds as Odds,
     ParryUnit as ParryUnit,
     ReadyWeaponUnit as ReadyWeaponUnit,
     attack_offers as attack_offers,
+    chance_at_least as chance_at_least,
+    chance_at_most as chance_at_most,
     check_melee_target as check_melee_target,
     check_move as check_move,
     check_plain_attack as check_plain_attack,
     check_target as check_target,
     leaving_space as leaving_space,
+    mean_damage as mean_damage,
     melee_reach as melee_reach,
     move_offers as move_offers,
     occupant as occupant,

@@ -25,6 +25,12 @@ from initiative.events import (
 )
 
 from .._geometry import approach, away, distance
+from .._odds import (
+    Odds as Odds,
+    chance_at_least as chance_at_least,
+    chance_at_most as chance_at_most,
+    mean_damage as mean_damage,
+)
 from .._units import ActionUnit, Say, third_person, words
 
 if TYPE_CHECKING:

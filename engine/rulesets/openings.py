@@ -41,16 +41,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from initiative.events import (
+    Action,
     Attack,
     CombatantLeft,
     CombatantSpec,
     Move,
     Offer,
     Trigger,
+    Weapon,
     Window,
 )
 
 from .._geometry import at, distance
+from .._odds import Odds, chance_at_least, mean_damage
 from .._ruleset import Hook, Options, Ruleset
 from ._common import (
     AttackUnit,
@@ -120,15 +123,26 @@ class Attacking(AttackUnit):
         return int(fight.options.attack_cost)
 
     def resolve(self, fight: Rules, who: str, action: Attack, window: Window) -> bool:
-        o = fight.options
         weapon = weapon_named(fight, who, action.weapon)
         assert weapon is not None
-        stat = "agility" if weapon.ranged else "strength"
-        bonus = fight.spec(who).stats.get(stat, 0) + weapon.bonus
-        against = o.defense_base + fight.spec(action.target).stats.get("defense", 0)
+        bonus, against = attack_test(fight, who, action.target, weapon)
         return resolve_attack(
-            fight, who, action.target, weapon, bonus=bonus, against=against, min_damage=o.min_damage
+            fight,
+            who,
+            action.target,
+            weapon,
+            bonus=bonus,
+            against=against,
+            min_damage=fight.options.min_damage,
         )
+
+
+def attack_test(fight: Rules, who: str, target: str, weapon: Weapon) -> tuple[int, int]:
+    """The attack test's bonus and what it must reach: ``1d20`` + strength (melee) or agility
+    (ranged) + the weapon's bonus against ``defense_base`` + the target's defense."""
+    stat = "agility" if weapon.ranged else "strength"
+    bonus = fight.spec(who).stats.get(stat, 0) + weapon.bonus
+    return bonus, fight.options.defense_base + fight.spec(target).stats.get("defense", 0)
 
 
 class Moving(MoveUnit):
@@ -212,6 +226,21 @@ class Openings(Ruleset):
     def tie_keys(self, fight: Rules, who: str) -> tuple[int, ...]:
         # The seed breaks no ties; the plain default compares the initiative stat itself.
         return (self.initiative_modifier(fight.spec(who)),)
+
+    def odds(self, fight: Rules, who: str, action: Action) -> Odds | None:
+        """An attack's chance: ``1d20 + bonus`` reaching the target's defence; a hit's damage:
+        the weapon's dice less the target's armour, at least ``min_damage``."""
+        if not isinstance(action, Attack) or action.target not in fight.state.combatants:
+            return None
+        weapon = weapon_named(fight, who, action.weapon)
+        if weapon is None:
+            return None
+        bonus, against = attack_test(fight, who, action.target, weapon)
+        armor = fight.spec(action.target).armor
+        return Odds(
+            hit=chance_at_least("1d20", against - bonus),
+            damage=mean_damage(weapon.damage, less=armor, least=fight.options.min_damage),
+        )
 
     def idle_end(self, fight: Rules, rounds: int) -> str:
         """Seed 003: "Upon the final blows being dealt, with all combatants rendered unable or

@@ -236,7 +236,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self._held = self.encoder.encode(who, view, True)
             self.infos[who] = {
                 "seed": seed,
-                "view": msgspec.structs.replace(view, fork=None),
+                "view": view.plain(),
                 "action_mask": self._held["action_mask"],
             }
 

@@ -230,7 +230,7 @@ def priority_frame(
     """The priority frame for ``view``; with the encounter's ``names`` (or the encounter) it
     carries its presentation. A served fight passes the names its table learnt from the log,
     which know the GM's joiners by name."""
-    plain = msgspec.structs.replace(view, fork=None)
+    plain = msgspec.structs.replace(view, fork=None, estimate=None, known={})
     return Priority(
         who=view.me.id,
         seq=view.seq,

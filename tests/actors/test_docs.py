@@ -21,8 +21,8 @@ def blocks() -> list[tuple[str | None, str]]:
 def test_the_worked_example_is_in_the_doc() -> None:
     """The doc has the files it uses and the code that runs them."""
     files = [name for name, _ in blocks() if name]
-    assert files == ["grudge.py", "ahead.py"]
-    assert len(blocks()) == 8
+    assert files == ["focus.py", "grudge.py", "ahead.py"]
+    assert len(blocks()) == 10
 
 
 def test_every_python_block_of_the_policy_guide_runs(tmp_path: Path) -> None:

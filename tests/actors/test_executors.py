@@ -70,13 +70,17 @@ policy = "cautious"
     assert encode_lines(auto.events) == _both(spec, 3)[0]
 
 
-def test_a_user_policy_runs_in_line_only_when_it_says_so(tmp_path):
-    """A file policy is not trusted (Trio, in a thread) unless marked with ``in_line``."""
+def test_a_user_policy_runs_in_line_only_when_plain_or_marked(tmp_path):
+    """A file policy runs in line when marked with ``in_line`` or when its module is plain
+    (docs/policies.md, "Where a policy runs"); one that says ``in_line = False`` is not
+    trusted (Trio, in a thread)."""
 
     (tmp_path / "p.py").write_text(
         "from initiative.actors import aggressive, in_line\n"
         "def plain(view):\n    return aggressive(view)\n"
         "@in_line\ndef marked(view):\n    return aggressive(view)\n"
+        "def threaded(view):\n    return aggressive(view)\n"
+        "threaded.in_line = False\n"
     )
     spec = encounter(
         """
@@ -97,9 +101,13 @@ position = [1, 0]
     plain = {"a": f"{tmp_path}/p.py:plain", "b": "aggressive"}
     via_trio, via_inline = _both(spec, 5, marked)
     assert via_trio == via_inline
+    assert encode_lines(run_encounter_sync(spec, 5, policies=plain, executor="inline").events) == (
+        via_trio
+    )
+    threaded = {"a": f"{tmp_path}/p.py:threaded", "b": "aggressive"}
     with pytest.raises(InitiativeError, match="only trusted synchronous policies"):
-        run_encounter_sync(spec, 5, policies=plain, executor="inline")
-    auto = run_encounter_sync(spec, 5, policies=plain, executor="auto")
+        run_encounter_sync(spec, 5, policies=threaded, executor="inline")
+    auto = run_encounter_sync(spec, 5, policies=threaded, executor="auto")
     assert encode_lines(auto.events) == via_trio
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from initiative.events import (
+    Action,
     Attack,
     AttackResolved,
     CombatantSpec,
@@ -15,10 +16,12 @@ from initiative.events import (
     Offer,
     Parry,
     Trigger,
+    Weapon,
     Window,
 )
 
 from ..._dice import parse_dice
+from ..._odds import Odds, chance_at_most, mean_damage
 from ..._rules import Counter
 from ..._ruleset import Hook, Ruleset
 from ..._units import ActionUnit
@@ -84,14 +87,26 @@ def reaction_reason(fight: Rules, who: str, action: Parry | Dodge, window: Windo
 
 def deal_damage(fight: Rules, who: str, target: str, dice: str, *, melee: bool) -> None:
     """Weapon dice (+ strength bonus in melee) - toughness bonus - armor (defaults)."""
-    o = fight.options
     rolled = fight.roll(who, f"damage to {target}", dice).total
-    if melee and o.strength_bonus:
-        rolled += fight.spec(who).stats.get("strength", 0) // 10
-    reduction = fight.spec(target).armor
+    plus, less = damage_terms(fight, who, target, melee=melee)
+    fight.damage(target, max(fight.options.min_damage, rolled + plus - less), source=who)
+
+
+def damage_terms(fight: Rules, who: str, target: str, *, melee: bool) -> tuple[int, int]:
+    """What a hit's dice gain (strength // 10 in melee) and lose (armour, toughness // 10)."""
+    o = fight.options
+    plus = fight.spec(who).stats.get("strength", 0) // 10 if melee and o.strength_bonus else 0
+    less = fight.spec(target).armor
     if o.toughness_bonus:
-        reduction += fight.spec(target).stats.get("toughness", 0) // 10
-    fight.damage(target, max(o.min_damage, rolled - reduction), source=who)
+        less += fight.spec(target).stats.get("toughness", 0) // 10
+    return plus, less
+
+
+def attack_skill(fight: Rules, who: str, weapon: Weapon) -> int:
+    """What an attack's d100 must roll at most: Weapon Skill (Ballistic Skill at range) plus
+    the weapon's bonus."""
+    stat = "ballistic_skill" if weapon.ranged else "weapon_skill"
+    return fight.spec(who).stats.get(stat, 0) + weapon.bonus
 
 
 class Attacking(AttackUnit):
@@ -125,12 +140,8 @@ class Attacking(AttackUnit):
         assert weapon is not None
         target = action.target
         fight.set_counter(who, ATTACKS, fight.count(who, ATTACKS) + 1)
-        stat, check = (
-            ("ballistic_skill", "Ballistic Skill")
-            if weapon.ranged
-            else ("weapon_skill", "Weapon Skill")
-        )
-        value = fight.spec(who).stats.get(stat, 0) + weapon.bonus
+        check = "Ballistic Skill" if weapon.ranged else "Weapon Skill"
+        value = attack_skill(fight, who, weapon)
         test = percent_test(
             fight, who, check, value, purpose=f"attack on {target}", against_who=target
         )
@@ -255,6 +266,20 @@ class Percentile(Ruleset):
     options: PercentileOptions
     conditions = (Surprised,)
     counters = (Attacks, Reactions)
+
+    def odds(self, fight: Rules, who: str, action: Action) -> Odds | None:
+        """An attack's d100 test against its skill (before a Parry or Dodge); a hit's mean
+        damage with the strength bonus, less armour and the toughness bonus."""
+        if not isinstance(action, Attack) or action.target not in fight.state.combatants:
+            return None
+        weapon = weapon_named(fight, who, action.weapon)
+        if weapon is None:
+            return None
+        plus, less = damage_terms(fight, who, action.target, melee=not weapon.ranged)
+        return Odds(
+            hit=chance_at_most("1d100", attack_skill(fight, who, weapon)),
+            damage=mean_damage(weapon.damage, plus=plus, less=less, least=fight.options.min_damage),
+        )
 
     def __init__(self, encounter: EncounterSpec) -> None:
         super().__init__(encounter)

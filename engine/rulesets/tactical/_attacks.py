@@ -20,6 +20,7 @@ from initiative.events import (
 )
 
 from ..._geometry import distance
+from ..._odds import Odds, chance_at_most, mean_damage
 from .._common import reaches
 from ._actions import CastMagic, OpportunityAttack
 from ._conditions import (
@@ -125,12 +126,8 @@ def attack(fight: Rules, who: str, action: Attack) -> Hook:
         fight.defeat(target, "coup de grace")
         reveal(fight, who)
         return None
-    o = fight.options
-    modifier = weapon.bonus
-    modifier += o.all_out_bonus if action.variant == "all_out" else 0
-    modifier -= o.precision_penalty if action.variant == "precision" else 0
+    modifier = attack_modifier(fight, who, weapon, action.variant)
     if weapon.ranged:
-        modifier += o.aim_bonus * fight.count(who, AIM)
         fight.set_counter(who, AIM, 0)
         if weapon.reload:
             fight.set_counter(who, Reload(weapon.name), weapon.reload)
@@ -144,6 +141,35 @@ def attack(fight: Rules, who: str, action: Attack) -> Hook:
     yield from strike(fight, who, target, weapon, modifier, kind, action.location, unseen, reacted)
     reveal(fight, who)
     return None
+
+
+def attack_modifier(fight: Rules, who: str, weapon: Weapon, variant: str | None) -> int:
+    """What an attack's test adds to Combat Style: the weapon's bonus, All Out Attack's +20 or
+    Precision Strike's -20, and with a ranged weapon the Aim taken."""
+    o = fight.options
+    modifier = weapon.bonus
+    modifier += o.all_out_bonus if variant == "all_out" else 0
+    modifier -= o.precision_penalty if variant == "precision" else 0
+    if weapon.ranged:
+        modifier += o.aim_bonus * fight.count(who, AIM)
+    return modifier
+
+
+def odds(fight: Rules, who: str, action: Attack) -> Odds | None:
+    """:func:`attack` as probabilities: the d100 test against Combat Style and the modifiers,
+    failing at ``fumble_from`` and above (before an Evade, Parry, Block or Counter-Attack); a
+    hit's mean damage less armour. A Coup de Grâce always lands and defeats."""
+    weapon = weapon_of(fight, who, action.weapon)
+    if weapon is None or action.target not in fight.state.combatants:
+        return None
+    if action.variant == "coup_de_grace":
+        return Odds(hit=1.0, damage=float(fight.get(action.target).hp))
+    target = skill(fight, who, "combat_style") + attack_modifier(fight, who, weapon, action.variant)
+    best = min(target, fight.options.fumble_from - 1)
+    return Odds(
+        hit=chance_at_most("1d100", best),
+        damage=mean_damage(weapon.damage, less=fight.spec(action.target).armor),
+    )
 
 
 def opportunity_attack(fight: Rules, who: str, action: OpportunityAttack) -> Hook:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from initiative.events import (
+    Attack,
     CombatantSpec,
     EncounterFileError,
     Offer,
@@ -15,7 +16,9 @@ from initiative.events import (
 )
 
 from ..._dice import parse_dice
+from ..._odds import Odds
 from ..._ruleset import Hook, Ruleset
+from . import _attacks
 from ._checks import by_advantage
 from ._conditions import (
     break_aim,
@@ -76,6 +79,12 @@ class Tactical(Ruleset):
     options: TacticalOptions
 
     # --- setting up ---------------------------------------------------------------------------
+
+    def odds(self, fight: Rules, who: str, action: Action) -> Odds | None:
+        """An ``Attack``'s test and damage (see ``_attacks.odds``)."""
+        if not isinstance(action, Attack):
+            return None
+        return _attacks.odds(fight, who, action)
 
     @classmethod
     def check_combatant(cls, c: CombatantSpec, *, name: str) -> None:

@@ -19,10 +19,11 @@ from initiative.events import (
     Window,
 )
 
+from ..._odds import Odds, chance_at_least, mean_damage
 from ..._units import ActionUnit, Say
 from .._common import DodgeUnit, reaches, weapons
 from ._actions import Intercept, Retaliate
-from ._marks import FULL_DEFENSE, IN_COVER, INTERCEPTED, SURPRISED, Unloaded
+from ._marks import ASSISTED, FULL_DEFENSE, IN_COVER, INTERCEPTED, SURPRISED, Unloaded
 
 if TYPE_CHECKING:
     from ..._rules import Rules
@@ -73,6 +74,21 @@ def attack(
         )
         yield from fight.opening(after, [defender])
     return hit
+
+
+def odds(R: Thriller, fight: Rules, who: str, target: str, weapon: Weapon) -> Odds:
+    """:func:`_resolve` as probabilities: the attack test (``2d20kh1`` against the Surprised)
+    with the Assist bonus it would use and the Shaken penalty, against the target's defence
+    (cover, Full Defense) before any Dodge; a hit's mean damage after armour."""
+    spec = fight.spec(who)
+    bonus = R.mod(spec, "agility" if weapon.ranged else "strength") + weapon.bonus
+    bonus += fight.count(who, ASSISTED) - R.shaken(fight, who)
+    dice = "2d20kh1" if fight.has(target, SURPRISED) else "1d20"
+    armor = fight.spec(target).armor
+    return Odds(
+        hit=chance_at_least(dice, defence(R, fight, target) - bonus),
+        damage=mean_damage(weapon.damage, less=armor, least=R.options.min_damage),
+    )
 
 
 def _resolve(

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from initiative.events import (
     Action,
+    Attack,
     CombatantSpec,
     EncounterFileError,
     EncounterSpec,
@@ -15,7 +16,9 @@ from initiative.events import (
 )
 
 from ..._dice import parse_dice
+from ..._odds import Odds
 from ..._ruleset import Hook, Ruleset
+from .._common import weapon_named
 from . import _combat, _surprise
 from ._combat import Dodging, Intercepting, Retaliating
 from ._marks import (
@@ -156,6 +159,15 @@ class Thriller(Ruleset):
     def mod(self, spec: CombatantSpec, name: str) -> int:
         """The modifier of a 3-18 stat: (stat - 10) // 2."""
         return modifier(stat(spec, name, self.options.default_stat))
+
+    def odds(self, fight: Rules, who: str, action: Action) -> Odds | None:
+        """An ``Attack``'s test and damage (see ``_combat.odds``)."""
+        if not isinstance(action, Attack) or action.target not in fight.state.combatants:
+            return None
+        weapon = weapon_named(fight, who, action.weapon)
+        if weapon is None:
+            return None
+        return _combat.odds(self, fight, who, action.target, weapon)
 
     def shaken(self, fight: Rules, who: str) -> int:
         """The Shaken penalty ``who`` suffers now (0 when not Shaken)."""
