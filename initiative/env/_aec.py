@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import gymnasium
-import msgspec
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
