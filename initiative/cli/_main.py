@@ -15,6 +15,7 @@ from ._app import UsageProblem, app, err
 COMMAND_MODULES = (
     "_commands",
     "_cmd_debug",
+    "_cmd_review",
     "_cmd_batch",
     "_cmd_league",
     "_cmd_sweep",
