@@ -92,7 +92,12 @@ GRADES: tuple[tuple[str, float], ...] = (
 """Each grade below ``best`` with the loss (in win chance) it stays under."""
 
 TURNING = 0.05
-"""A swing of luck smaller than this (in win chance) is never a turning point."""
+"""A swing of luck smaller than this (in win chance) is never a turning point; nor is one
+within :data:`Z` standard errors of the two estimates it is the difference of."""
+
+CONFIDENCE = 1.5
+"""How many standard errors of the paired differences an alternative must be ahead of the
+choice made to be the better move found (else the choice made counts as the best)."""
 
 TURNING_POINTS = 5
 """How many swings of luck the review lists (the largest; GM overrides come in addition)."""
@@ -160,9 +165,12 @@ class Tally:
 
     wins: dict[str, int] = field(default_factory=dict)
     n: int = 0
+    winners: list[str | None] = field(default_factory=list)
+    """Each rollout's winner, in order (the ``k``-th on the ``k``-th dice)."""
 
     def add(self, winner: str | None) -> None:
         self.n += 1
+        self.winners.append(winner)
         if winner is not None:
             self.wins[winner] = self.wins.get(winner, 0) + 1
 
@@ -526,19 +534,19 @@ def _assemble(
     rows: list[dict[str, Any]] = []
     swings: list[dict[str, Any]] = []
     # The chance after each point (the choice made, or the override) and where it was.
-    after: tuple[dict[str, float], int, Point] | None = None
+    after: tuple[dict[str, float], int, Point, int] | None = None
     for point in points:
         before_t = point.tallies[point.model]
         before = chances(before_t)
         recorded = decisions[point.index]
         if after is not None:
-            swings.append(_swing(after, before, point.seq, recorded, words))
+            swings.append(_swing(after, (before, before_t.n), point.seq, words))
         if point.override:
-            after = (before, recorded.answer, point)
+            after = (before, recorded.answer, point, before_t.n)
             continue
         side = point.side
         chosen_t = point.tallies[0]
-        best_i = max(range(len(point.tallies)), key=lambda i: (point.tallies[i].chance(side), -i))
+        best_i = _best(point.tallies, side)
         best_t = point.tallies[best_i]
         chosen_p = chosen_t.chance(side)
         is_best = best_i == 0 or best_t.chance(side) <= chosen_p
@@ -575,13 +583,14 @@ def _assemble(
             }
         row["text"] = _decision_text(row, chosen_words, best_words, words.name(point.who))
         rows.append(row)
-        after = (chances(chosen_t), recorded.answer, point)
+        after = (chances(chosen_t), recorded.answer, point, chosen_t.n)
     if after is not None and complete:
         final = {s: (1.0 if s == winner else 0.0) for s in sides}
-        swings.append(_swing(after, final, len(events) - 1, None, words))
+        swings.append(_swing(after, (final, 0), len(events) - 1, words))
     turning = _turning(swings)
     return {
         "log": contents.path or "<log>",
+        "encounter": contents.header.encounter.name,
         "ruleset": contents.header.ruleset,
         "seed": contents.header.seed,
         "complete": complete,
@@ -617,16 +626,49 @@ def _decision_text(row: dict[str, Any], chosen: str, best: str, name: str) -> st
     return f"{text} ({row['grade']})"
 
 
+def better(chosen: Tally, other: Tally, side: str) -> bool:
+    """Whether ``other`` beat ``chosen`` for ``side`` clearly on the same dice: the mean of the
+    paired differences of their rollouts (won or not) is above :data:`CONFIDENCE` standard
+    errors (a difference of a few rollouts that happen to differ is not a better move)."""
+    diffs = [(a == side) - (b == side) for a, b in zip(other.winners, chosen.winners, strict=False)]
+    n = len(diffs)
+    if n == 0:
+        return False
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return False
+    if n < 2:
+        return True
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > CONFIDENCE * math.sqrt(variance / n)
+
+
+def _best(tallies: list[Tally], side: str) -> int:
+    """The index of the best candidate found: the one with the highest chance among those
+    that beat the choice made (index 0) clearly; 0 when none does."""
+    found = [i for i in range(1, len(tallies)) if better(tallies[0], tallies[i], side)]
+    return max(found, key=lambda i: (tallies[i].chance(side), -i), default=0)
+
+
 def _swing(
-    after: tuple[dict[str, float], int, Point],
-    now: dict[str, float],
+    after: tuple[dict[str, float], int, Point, int],
+    reached: tuple[dict[str, float], int],
     upto: int,
-    recorded: Recorded | None,
     words: _Words,
 ) -> dict[str, Any]:
-    """What moved the chance from a point (after the choice made, or the override) to the next."""
-    was, since, point = after
+    """What moved the chance from a point (after the choice made, or the override) to the next
+    (``reached``: its chances and their rollouts; none for the fight's result)."""
+    was, since, point, n_was = after
+    now, n_now = reached
     delta = {s: _r(now[s] - was[s]) for s in was}
+    variance = max(
+        (
+            (was[s] * (1 - was[s]) / n_was if n_was else 0.0)
+            + (now[s] * (1 - now[s]) / n_now if n_now else 0.0)
+            for s in was
+        ),
+        default=0.0,
+    )
     if point.override:
         kind = "override"
         event_text = words.between(since, since)
@@ -642,13 +684,16 @@ def _swing(
         "after": now,
         "swing": delta,
         "size": _r(max((abs(v) for v in delta.values()), default=0.0)),
+        "noise": _r(math.sqrt(variance)),
         "text": event_text,
     }
 
 
 def _turning(swings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The largest swings of luck (at least :data:`TURNING`), the largest first."""
-    luck = [s for s in swings if s["kind"] != "override" and s["size"] >= TURNING]
+    luck = [
+        s for s in swings if s["kind"] != "override" and s["size"] >= max(TURNING, Z * s["noise"])
+    ]
     luck.sort(key=lambda s: (-s["size"], s["seq"]))
     return luck[:TURNING_POINTS] + [s for s in swings if s["kind"] == "override"]
 
@@ -680,6 +725,7 @@ def _summaries(rows: list[dict[str, Any]], key: str, words: _Words | None) -> li
 
 __all__ = [
     "Budget",
+    "better",
     "default_rollouts",
     "Point",
     "Tally",

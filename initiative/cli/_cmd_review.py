@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from ._app import UsageProblem, app, err, out
+from ._cmd_batch import REPORT, check_report, write_report
 from ._output import print_json, print_table
 
 if TYPE_CHECKING:
@@ -54,15 +55,19 @@ def review(
     ] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="The seed of the rollouts' dice.")] = 0,
+    report: REPORT = None,
 ) -> None:
     """Each side's chance to win before every decision of LOG (rollouts on forks with paired
     dice), the choice made against the best alternative found, graded best / good /
     inaccuracy / mistake / blunder, and the dice and GM overrides that moved the chance most."""
     from initiative.events import parse_log
-    from initiative.replays import Budget, default_rollouts
+    from initiative.replays import Budget, default_rollouts, literal
+
+    from ..analysis._report import review_page
 
     if jobs < 1:
         raise UsageProblem(f"--jobs {jobs}: at least 1")
+    check_report(report)
     try:
         data = log.read_bytes()
     except OSError as problem:
@@ -75,10 +80,13 @@ def review(
     except ValueError as problem:
         raise UsageProblem(f"review: {problem}") from None
     data_out = _run(contents, budget, jobs, data)
+    write_report(report, lambda: review_page(data_out))
     if as_json:
         print_json(data_out)
     else:
         _print(data_out)
+    if report is not None:
+        err.print(f"[dim]report written to {literal(str(report))}[/dim]")
 
 
 def _run(contents: "LogContents", budget: "Budget", jobs: int, data: bytes) -> dict[str, Any]:

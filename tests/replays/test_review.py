@@ -134,27 +134,19 @@ def test_a_planted_blunder_is_graded_a_blunder(last_blow: Path) -> None:
 def test_a_side_that_only_ends_its_turns_gives_up_more_than_the_side_that_fights(
     tmp_path: Path,
 ) -> None:
-    """``scripted`` (no script: it only ends its turns) against ``aggressive`` in the duel: the
-    passive side's mean loss a decision is larger."""
-    log = tmp_path / "duel.jsonl"
-    done = run(
-        "run",
-        EXAMPLES / "openings-duel.toml",
-        "--seed",
-        "2",
-        "--policy",
-        "north=scripted",
-        "--policy",
-        "south=aggressive",
-        "-o",
-        log,
-        "-q",
-    )
+    """An even duel: Osric only ever ends his turn (``scripted``), the boss fights
+    (``aggressive``); Osric's side gives up more a decision, and makes the mistakes."""
+    even = LAST_BLOW.replace("hp = 6", "hp = 16").replace("hp = 1\n", "hp = 16\n")
+    (tmp_path / "even.toml").write_text(even.replace("2d6+6", "1d8+2"))
+    log = tmp_path / "even.jsonl"
+    done = run("run", tmp_path / "even.toml", "--seed", "2", "-o", log, "-q")
     assert done.returncode == 0, done.stderr
-    data = review(read_log(log), Budget(rollouts=3, width=2))
+    data = review(read_log(log), Budget(rollouts=16, width=2))
     per_side = {s["side"]: s for s in data["per_side"]}
-    assert per_side["north"]["mean_loss"] > per_side["south"]["mean_loss"]
-    assert per_side["north"]["accuracy"] < per_side["south"]["accuracy"]
+    wardens, raiders = per_side["wardens"], per_side["raiders"]
+    assert wardens["mean_loss"] > raiders["mean_loss"]
+    assert wardens["accuracy"] < raiders["accuracy"]
+    assert wardens["grades"]["mistake"] + wardens["grades"]["blunder"] >= 1
 
 
 @pytest.mark.parametrize("fight", ["thriller-ambush.seed2", "openings-duel.seed7"])

@@ -1,0 +1,86 @@
+"""``review --report FILE.html``: the page opened in Debian's chromium. Every figure on it is
+the one ``review --json`` gives, formatted as the page says; nothing sticks out of its card or
+overlaps another label; the curve has a line per side and a mark at every decision graded
+inaccuracy or worse, which links to that decision's row. The screenshot in docs/review.md
+(docs/images/review-report.png) is taken here."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cli_support
+import pytest
+from test_report import FIGURES, LAYOUT, field
+
+ROOT = Path(__file__).parents[1]
+IMAGES = ROOT / "docs" / "images"
+
+
+def shown(kind: str, value: Any) -> str:
+    """How the review page writes a JSON value of each kind (written again here)."""
+    match kind:
+        case "pct":
+            return f"{100 * value:.1f}%"
+        case "pts":
+            return f"{100 * value:.1f}"
+        case "signed-pts":
+            return f"{100 * value:+.0f} pts"
+        case "f1":
+            return f"{value:.1f}"
+    return str(value)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from browser import CHROMIUM, Page
+
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (.ci/run installs Debian's chromium package)")
+    page = Page()
+    page.resize(1000, 800)
+    yield page
+    page.close()
+
+
+@pytest.mark.slow  # a browser
+def test_review_page_shows_the_json_figures_and_marks_the_graded_decisions(
+    browser: Any, tmp_path: Path
+) -> None:
+    log = tmp_path / "duel.seed7.jsonl"
+    done = cli_support.run(
+        "run", "examples/openings-duel.toml", "--seed", "7", "-o", log, "-q", cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    html = tmp_path / "review.html"
+    done = cli_support.run(  # (from its folder: the page names the log as given)
+        "review", log.name, "--rollouts", "24", "--json", "--report", html.name, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    text = html.read_text()
+    assert "<script" not in text and " src=" not in text and "https://" not in text
+    browser.open(html)
+    figures = browser.js(FIGURES)
+    assert len(figures) > len(data["decisions"])
+    for f in figures:
+        assert f["value"] == field(data, f["key"]), f
+        if f["kind"] is not None:
+            assert f["text"] == shown(f["kind"], f["value"]), f
+    assert browser.js(LAYOUT) == []
+    assert browser.errors == [] and browser.dialogs == []
+    sides = browser.js("[...document.querySelectorAll('polyline.curve')].map(e => e.dataset.side)")
+    assert sides == data["sides"]
+    graded = [d for d in data["decisions"] if d["grade"] in ("inaccuracy", "mistake", "blunder")]
+    assert graded, "this fight has decisions graded inaccuracy or worse"
+    marks = browser.js(
+        "[...document.querySelectorAll('a.graded')].map(e => [+e.dataset.seq, e.dataset.grade])"
+    )
+    assert marks == [[d["seq"], d["grade"]] for d in graded]
+    first = graded[0]["seq"]
+    browser.click(f'a.graded[data-seq="{first}"] circle')
+    assert browser.js("location.hash") == f"#d-{first}"
+    assert browser.js(f"document.getElementById('d-{first}').textContent") == str(first)
+    browser.screenshot(IMAGES / "review-report.png", down_to="#turning-points")
