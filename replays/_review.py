@@ -196,6 +196,8 @@ class Point:
     tallies: list[Tally]
     model: int
     """The index in ``candidates`` of the model's own choice."""
+    hp: dict[str, int] = field(default_factory=dict)
+    """Each side's hit points standing, at the decision."""
 
 
 # --- the rollouts -----------------------------------------------------------------------------
@@ -294,7 +296,15 @@ def _evaluate(
         candidates=candidates,
         tallies=tallies,
         model=model,
+        hp=_hp(stepper),
     )
+
+
+def _hp(stepper: Stepper) -> dict[str, int]:
+    hp: dict[str, int] = {}
+    for c in stepper.state.combatants.values():
+        hp[c.side] = hp.get(c.side, 0) + (max(c.hp, 0) if c.standing else 0)
+    return hp
 
 
 def _stepper(contents: LogContents) -> tuple[Stepper, list[Recorded]]:
@@ -562,6 +572,7 @@ def _assemble(
             "round": point.round,
             "offers": point.offers,
             "rollouts": before_t.n,
+            "hp": {s: point.hp.get(s, 0) for s in sides},
             "win": before,
             "interval": intervals(before_t),
             "chosen": {

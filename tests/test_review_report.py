@@ -84,3 +84,42 @@ def test_review_page_shows_the_json_figures_and_marks_the_graded_decisions(
     assert browser.js("location.hash") == f"#d-{first}"
     assert browser.js(f"document.getElementById('d-{first}').textContent") == str(first)
     browser.screenshot(IMAGES / "review-report.png", down_to="#turning-points")
+
+
+@pytest.mark.slow  # a browser
+def test_view_with_review_draws_the_curve_under_the_timeline_and_a_dot_selects_its_event(
+    browser: Any, tmp_path: Path
+) -> None:
+    """``view --review``: a line per side, a dot per decision graded inaccuracy or worse (the
+    same as ``review --json`` finds with the same budget), a click on a dot selects its event."""
+    log = tmp_path / "duel.seed7.jsonl"
+    done = cli_support.run(
+        "run", "examples/openings-duel.toml", "--seed", "7", "-o", log, "-q", cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    page = tmp_path / "duel.html"
+    done = cli_support.run("view", log, "--review", "--rollouts", "12", "-o", page)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(cli_support.run("review", log, "--rollouts", "12", "--json").stdout)
+    browser.open(page)
+    assert browser.errors == []
+    assert browser.js("document.getElementById('review-box') !== null")
+    lines = browser.js(
+        "[...document.querySelectorAll('#win-chart .win-line')].map(e => e.dataset.side)"
+    )
+    assert lines == data["sides"]
+    graded = [d for d in data["decisions"] if d["grade"] in ("inaccuracy", "mistake", "blunder")]
+    dots = browser.js(
+        "[...document.querySelectorAll('#win-chart .graded')].map(e => +e.dataset.seq)"
+    )
+    assert dots == [d["seq"] for d in graded] and dots
+    browser.page.dispatch_event(f'#win-chart .graded[data-seq="{dots[0]}"]', "click")
+    assert browser.js("+document.getElementById('slider').value") == dots[0]
+    assert browser.js("document.querySelector('#event-list tr.selected').dataset.seq") == str(
+        dots[0]
+    )
+    browser.screenshot(IMAGES / "view-review.png", down_to="#review-box")
+    plain = tmp_path / "plain.html"
+    assert cli_support.run("view", log, "-o", plain).returncode == 0
+    browser.open(plain)
+    assert browser.js("document.getElementById('review-box') === null")

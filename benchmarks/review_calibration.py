@@ -1,0 +1,166 @@
+"""How far `review`'s chances can be trusted: predicted chance against the observed win rate.
+
+For each ruleset it fights its bundled examples on fresh seeds (from 300,001: neither the value
+weights' self-play seeds, 100,001 on, nor the search benchmark's, 201 on, nor any seed used to
+choose the review's budget), each side played by a policy of a mix (`aggressive`, `cautious`,
+`tactician`, `first`, chosen by the seed and the side), reviews each fight, and takes at every
+decision the decider's side's chance to win before it (the prediction) and whether that side
+won (the observation). It prints, per ruleset, the predictions in 10 bins of chance with each
+bin's count, mean prediction and observed win rate, and the Brier score (the mean squared
+difference of prediction and outcome; lower is better) beside that of a baseline: the side's
+share of the hit points standing.
+
+    nice -n 10 python benchmarks/review_calibration.py [--fights 500] [--rollouts N]
+        [--width 2] [--cpu-minutes M] [--jobs 1] [--seed-start 300001] [--rulesets ...]
+        [--record predictions.jsonl]
+
+`--fights` is per ruleset (500 by default, as the issue asks); `--cpu-minutes` stops starting
+fights once this much CPU time (of the workers, all rulesets together) has been spent, the
+rulesets taken in turn, so each gets about as many fights; `--rollouts` defaults to each
+ruleset's review default; `--width 2` (the choice and the model's, the least there is) since
+only the chance before each decision is measured here, which the width does not change.
+`--record FILE` writes one JSON line per prediction (ruleset, example, seed, seq, side,
+chance, hit-point share, won), to add up runs. The figures and the load they were measured
+at are in `benchmarks/README.md`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from multiprocessing import get_context
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = {
+    "openings": ["openings-duel", "openings-skirmish"],
+    "percentile": ["percentile-wilhelm"],
+    "tactical": ["tactical-bridge"],
+    "thriller": ["thriller-ambush"],
+}
+MIX = ("aggressive", "cautious", "tactician", "first")
+
+
+def fight_and_review(task: tuple[str, str, int, int | None, int]) -> tuple[str, list[dict], float]:
+    """Fight ``example`` on ``seed`` with the mix, review it: its predictions and CPU time."""
+    from initiative.events import read_log
+    from initiative.replays import Budget, default_rollouts, review
+
+    import initiative
+
+    ruleset, example, seed, rollouts, width = task
+    start = time.process_time()
+    path = ROOT / "examples" / f"{example}.toml"
+    sides = list(dict.fromkeys(c.side for c in initiative.load_encounter(path).combatants))
+    policies = {side: MIX[(seed * 7 + 3 * i) % len(MIX)] for i, side in enumerate(sides)}
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "fight.jsonl"
+        initiative.run(path, seed=seed, out=log, policies=policies)
+        n = rollouts or default_rollouts(ruleset)
+        data = review(read_log(log), Budget(rollouts=n, width=width))
+    rows = []
+    for d in data["decisions"]:
+        side = d["side"]
+        total = sum(d["hp"].values())
+        rows.append(
+            {
+                "ruleset": ruleset,
+                "example": example,
+                "seed": seed,
+                "seq": d["seq"],
+                "side": side,
+                "policy": policies.get(side, ""),
+                "chance": d["win"][side],
+                "hp_share": d["hp"][side] / total if total else 0.5,
+                "won": data["winner"] == side,
+            }
+        )
+    return ruleset, rows, time.process_time() - start
+
+
+def tasks(args: argparse.Namespace) -> list[tuple[str, str, int, int | None, int]]:
+    """Every fight, the rulesets taken in turn (so a CPU cap leaves each about as many)."""
+    per = {r: EXAMPLES[r] for r in args.rulesets}
+    out = []
+    for i in range(args.fights):
+        for ruleset, examples in per.items():
+            example = examples[i % len(examples)]
+            out.append((ruleset, example, args.seed_start + i, args.rollouts, args.width))
+    return out
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["  bin        n   predicted  observed  diff   ok(n>=100, within 5 pts)"]
+    for b in range(10):
+        low, high = b / 10, (b + 1) / 10
+        inside = [r for r in rows if low <= r["chance"] < high or (b == 9 and r["chance"] == 1.0)]
+        if not inside:
+            lines.append(f"  {low:.1f}-{high:.1f}  {0:>5}")
+            continue
+        predicted = sum(r["chance"] for r in inside) / len(inside)
+        observed = sum(r["won"] for r in inside) / len(inside)
+        diff = 100 * (observed - predicted)
+        ok = (
+            "yes" if len(inside) >= 100 and abs(diff) <= 5 else ("-" if len(inside) < 100 else "no")
+        )
+        lines.append(
+            f"  {low:.1f}-{high:.1f}  {len(inside):>5}   {100 * predicted:6.1f}%  "
+            f"{100 * observed:6.1f}%  {diff:+5.1f}  {ok}"
+        )
+    return "\n".join(lines)
+
+
+def brier(rows: list[dict], key: str) -> float:
+    return sum((r[key] - r["won"]) ** 2 for r in rows) / len(rows) if rows else float("nan")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--fights", type=int, default=500, help="fights per ruleset")
+    parser.add_argument("--rollouts", type=int, default=None)
+    parser.add_argument("--width", type=int, default=2)
+    parser.add_argument("--cpu-minutes", type=float, default=None)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed-start", type=int, default=300_001)
+    parser.add_argument("--rulesets", nargs="*", default=list(EXAMPLES), choices=list(EXAMPLES))
+    parser.add_argument("--record", type=Path, default=None)
+    args = parser.parse_args()
+    todo = tasks(args)
+    found: dict[str, list[dict]] = {r: [] for r in args.rulesets}
+    fights = dict.fromkeys(args.rulesets, 0)
+    cpu = dict.fromkeys(args.rulesets, 0.0)
+    cap = None if args.cpu_minutes is None else 60 * args.cpu_minutes
+    wall = time.perf_counter()
+    with get_context("forkserver").Pool(args.jobs) as pool:
+        for ruleset, rows, spent in pool.imap(fight_and_review, todo):
+            found[ruleset] += rows
+            fights[ruleset] += 1
+            cpu[ruleset] += spent
+            if cap is not None and sum(cpu.values()) >= cap:
+                pool.terminate()
+                break
+    if args.record is not None:
+        with args.record.open("a") as f:
+            for rows in found.values():
+                for r in rows:
+                    f.write(json.dumps(r) + "\n")
+    print(f"review calibration: seeds from {args.seed_start}, policies {', '.join(MIX)};")
+    print(
+        f"{sum(fights.values())} fights, {sum(cpu.values()) / 60:.1f} min of CPU,"
+        f" {(time.perf_counter() - wall) / 60:.1f} min of wall time with {args.jobs} job(s)"
+    )
+    for ruleset in args.rulesets:
+        rows = found[ruleset]
+        print()
+        print(
+            f"{ruleset}: {fights[ruleset]} fights, {len(rows)} decisions,"
+            f" {cpu[ruleset]:.0f} s of CPU; Brier score: review {brier(rows, 'chance'):.4f},"
+            f" hit-point share {brier(rows, 'hp_share'):.4f}"
+        )
+        print(table(rows))
+
+
+if __name__ == "__main__":
+    main()
