@@ -14,13 +14,14 @@ share of the hit points standing.
         [--width 2] [--cpu-minutes M] [--jobs 1] [--seed-start 300001] [--rulesets ...]
         [--record predictions.jsonl]
 
-`--fights` is per ruleset (500 by default, as the issue asks); `--cpu-minutes` stops starting
-fights once this much CPU time (of the workers, all rulesets together) has been spent, the
-rulesets taken in turn, so each gets about as many fights; `--rollouts` defaults to each
+`--fights` is per ruleset (500 by default, as the issue asks); `--cpu-minutes` stops once this
+much CPU time (of the workers, all rulesets together) has been spent, `--wall-minutes` once this
+much time has passed, the rulesets taken in turn, so each gets about as many fights; `--rollouts` defaults to each
 ruleset's review default; `--width 2` (the choice and the model's, the least there is) since
 only the chance before each decision is measured here, which the width does not change.
-`--record FILE` writes one JSON line per prediction (ruleset, example, seed, seq, side,
-chance, hit-point share, won), to add up runs. The figures and the load they were measured
+`--record FILE` appends one JSON line per prediction (ruleset, example, seed, seq, side,
+policy, chance, hit-point share, won) as each fight is done, and `--tally FILE ...` prints the
+tables of such records (runs added up) without fighting. The figures and the load they were measured
 at are in `benchmarks/README.md`.
 """
 
@@ -116,6 +117,25 @@ def brier(rows: list[dict], key: str) -> float:
     return sum((r[key] - r["won"]) ** 2 for r in rows) / len(rows) if rows else float("nan")
 
 
+def tally(paths: list[Path]) -> None:
+    """The tables of recorded predictions (``--record`` files, added up)."""
+    rows = [json.loads(line) for p in paths for line in p.read_text().splitlines() if line]
+    print(f"review calibration, from {len(rows)} recorded predictions")
+    for ruleset in EXAMPLES:
+        mine = [r for r in rows if r["ruleset"] == ruleset]
+        if not mine:
+            continue
+        fights = len({(r["example"], r["seed"]) for r in mine})
+        cpu = sum(r.get("cpu", 0.0) for r in mine)
+        print()
+        print(
+            f"{ruleset}: {fights} fights, {len(mine)} decisions, {cpu:.0f} s of CPU;"
+            f" Brier score: review {brier(mine, 'chance'):.4f},"
+            f" hit-point share {brier(mine, 'hp_share'):.4f}"
+        )
+        print(table(mine))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--fights", type=int, default=500, help="fights per ruleset")
@@ -125,27 +145,34 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed-start", type=int, default=300_001)
     parser.add_argument("--rulesets", nargs="*", default=list(EXAMPLES), choices=list(EXAMPLES))
+    parser.add_argument("--wall-minutes", type=float, default=None)
     parser.add_argument("--record", type=Path, default=None)
+    parser.add_argument("--tally", type=Path, nargs="*", default=None)
     args = parser.parse_args()
+    if args.tally:
+        tally(args.tally)
+        return
     todo = tasks(args)
     found: dict[str, list[dict]] = {r: [] for r in args.rulesets}
     fights = dict.fromkeys(args.rulesets, 0)
     cpu = dict.fromkeys(args.rulesets, 0.0)
     cap = None if args.cpu_minutes is None else 60 * args.cpu_minutes
     wall = time.perf_counter()
+    deadline = None if args.wall_minutes is None else wall + 60 * args.wall_minutes
     with get_context("forkserver").Pool(args.jobs) as pool:
         for ruleset, rows, spent in pool.imap(fight_and_review, todo):
             found[ruleset] += rows
             fights[ruleset] += 1
             cpu[ruleset] += spent
-            if cap is not None and sum(cpu.values()) >= cap:
+            if args.record is not None:
+                with args.record.open("a") as f:
+                    for r in rows:
+                        f.write(json.dumps({**r, "cpu": spent / max(1, len(rows))}) + "\n")
+            if (cap is not None and sum(cpu.values()) >= cap) or (
+                deadline is not None and time.perf_counter() >= deadline
+            ):
                 pool.terminate()
                 break
-    if args.record is not None:
-        with args.record.open("a") as f:
-            for rows in found.values():
-                for r in rows:
-                    f.write(json.dumps(r) + "\n")
     print(f"review calibration: seeds from {args.seed_start}, policies {', '.join(MIX)};")
     print(
         f"{sum(fights.values())} fights, {sum(cpu.values()) / 60:.1f} min of CPU,"

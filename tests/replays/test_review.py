@@ -272,3 +272,17 @@ def test_wilson_intervals_stay_inside_zero_and_one() -> None:
             low, high = wilson(k / n, n)
             assert 0.0 <= low <= k / n <= high <= 1.0
     assert wilson(0.5, 0) == (0.0, 1.0)
+
+
+def test_replay_with_review_annotates_the_blunder_and_the_luck_in_the_narration(
+    last_blow: Path,
+) -> None:
+    done = run("replay", last_blow, "--review", "--rollouts", "8")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    blunder = next(i for i, line in enumerate(lines) if "review: blunder" in line)
+    assert "Osric: end turn: the wardens' chance falls from" in lines[blunder]
+    assert "Osric's turn" in lines[blunder - 1]  # told where the decision was made
+    assert any("review: luck" in line for line in lines[blunder:])
+    plain = run("replay", last_blow)
+    assert "review:" not in plain.stdout
