@@ -45,6 +45,7 @@ from ._review import (
     default_rollouts as default_rollouts,
     grade as grade,
     review as review,
+    review_folder as review_folder,
     wilson as wilson,
 )
 from ._table_talk import TableNarrator as TableNarrator

@@ -36,7 +36,9 @@ import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from initiative.actors import BUILTIN, PolicyContext
@@ -44,6 +46,7 @@ from initiative.engine import Decision, Fight, PriorityToken, Rng, Stepper, reco
 from initiative.events import (
     CombatantSpec,
     EncounterEnded,
+    InitiativeError,
     LogContents,
     Offer,
     ReplayDivergedError,
@@ -720,8 +723,8 @@ def _summaries(rows: list[dict[str, Any]], key: str, words: _Words | None) -> li
         for r in group:
             counts[r["grade"]] += 1
         item: dict[str, Any] = {key: k}
-        if words is not None:
-            item["name"] = words.name(k)
+        if words is not None or key == "who":
+            item["name"] = words.name(k) if words is not None else group[0]["name"]
             item["side"] = group[0]["side"]
             item["policy"] = group[0]["policy"]
         item.update(
@@ -734,8 +737,82 @@ def _summaries(rows: list[dict[str, Any]], key: str, words: _Words | None) -> li
     return out
 
 
+def review_folder(
+    paths: Sequence[Path],
+    budget: Budget | None = None,
+    *,
+    jobs: int = 1,
+    per_ruleset: bool = False,
+    progress: Callable[[int, int, int, int], None] | None = None,
+) -> dict[str, Any]:
+    """The reviews of many logs (``batch --keep-logs``'s folder), added up: per log its
+    outcome and its sides' accuracy; per policy, combatant (by id) and side over every log,
+    the decisions, mean loss, grades and accuracy. A log that cannot be reviewed (it does not
+    verify, it is not a log) is listed in ``skipped`` with the reason, and the others go on.
+    With ``per_ruleset``, each log gets its ruleset's default rollouts (:func:`default_rollouts`)
+    instead of ``budget.rollouts``. ``progress(log, logs, done, total)`` follows each log's
+    points."""
+    budget = budget or Budget()
+    budget.check()
+    logs: list[dict[str, Any]] = []
+    skipped: list[dict[str, str]] = []
+    rows: list[dict[str, Any]] = []
+    for i, path in enumerate(paths):
+        try:
+            data = path.read_bytes()
+            contents = parse_log(data, name=str(path))
+            step = None
+            if progress is not None:
+                step = partial(progress, i, len(paths))
+            mine = budget
+            if per_ruleset:
+                mine = replace(budget, rollouts=default_rollouts(contents.header.ruleset))
+            one = review(contents, mine, jobs=jobs, data=data, progress=step)
+        except (InitiativeError, OSError) as problem:
+            skipped.append({"log": str(path), "reason": str(problem)})
+            continue
+        for row in one["decisions"]:
+            rows.append({**row, "log": str(path)})
+        logs.append(
+            {
+                "log": str(path),
+                "encounter": one["encounter"],
+                "ruleset": one["ruleset"],
+                "seed": one["seed"],
+                "complete": one["complete"],
+                "winner": one["winner"],
+                "decisions": len(one["decisions"]),
+                "per_side": one["per_side"],
+            }
+        )
+    return {
+        "logs": logs,
+        "skipped": skipped,
+        "budget": {
+            "rollouts": None if per_ruleset else budget.rollouts,
+            "width": budget.width,
+            "model": budget.model,
+            "seed": budget.seed,
+            "seconds": budget.seconds,
+        },
+        "decisions": len(rows),
+        "policies": _summaries(rows, "policy", None),
+        "combatants": _summaries(rows, "who", None),
+        "per_side": _summaries(rows, "side", None),
+        "worst": sorted(
+            (
+                {k: r[k] for k in ("log", "seq", "who", "name", "policy", "loss", "grade", "text")}
+                for r in rows
+                if r["grade"] in ("mistake", "blunder")
+            ),
+            key=lambda r: (-r["loss"], r["log"], r["seq"]),
+        )[:10],
+    }
+
+
 __all__ = [
     "Budget",
+    "review_folder",
     "better",
     "default_rollouts",
     "Point",

@@ -302,6 +302,7 @@ SURFACE = {
         "resimulate",
         "resume_log",
         "review",
+        "review_folder",
         "select",
         "state_at",
         "step_of",

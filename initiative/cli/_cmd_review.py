@@ -25,7 +25,13 @@ _GRADE_STYLE = {
 
 @app.command(rich_help_panel="Debugging and what-if")
 def review(
-    log: Annotated[Path, typer.Argument(help="A log file (.jsonl) that verifies.")],
+    log: Annotated[
+        Path,
+        typer.Argument(
+            help="A log file (.jsonl) that verifies, or a folder of them (batch --keep-logs):"
+            " reviewed one by one and added up per policy and combatant."
+        ),
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     rollouts: Annotated[
         int | None,
@@ -67,6 +73,15 @@ def review(
 
     if jobs < 1:
         raise UsageProblem(f"--jobs {jobs}: at least 1")
+    if log.is_dir():
+        if report is not None:
+            raise UsageProblem("--report draws the review of one log; give a LOG, not a folder")
+        budget = Budget(
+            rollouts=rollouts or 1, width=width, model=model, seed=seed, seconds=seconds
+        )
+        _check(budget)
+        _folder(log, budget, rollouts is None, jobs, as_json)
+        return
     check_report(report)
     try:
         data = log.read_bytes()
@@ -75,10 +90,7 @@ def review(
     contents = parse_log(data, name=str(log))
     n = rollouts if rollouts is not None else default_rollouts(contents.header.ruleset)
     budget = Budget(rollouts=n, width=width, model=model, seed=seed, seconds=seconds)
-    try:
-        budget.check()
-    except ValueError as problem:
-        raise UsageProblem(f"review: {problem}") from None
+    _check(budget)
     data_out = _run(contents, budget, jobs, data)
     write_report(report, lambda: review_page(data_out))
     if as_json:
@@ -87,6 +99,78 @@ def review(
         _print(data_out)
     if report is not None:
         err.print(f"[dim]report written to {literal(str(report))}[/dim]")
+
+
+def _check(budget: "Budget") -> None:
+    try:
+        budget.check()
+    except ValueError as problem:
+        raise UsageProblem(f"review: {problem}") from None
+
+
+def _folder(folder: Path, budget: "Budget", per_ruleset: bool, jobs: int, as_json: bool) -> None:
+    """Review every log of ``folder`` and print the sums (or the JSON)."""
+    from rich.table import Table
+
+    from initiative.replays import literal, plain, review_folder
+
+    paths = sorted(folder.glob("*.jsonl"))
+    if not paths:
+        raise UsageProblem(f"{folder}: no logs (*.jsonl) in this folder")
+    if err.is_terminal:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            console=err,
+            transient=True,
+        ) as bar:
+            task = bar.add_task("reviewing", total=None)
+
+            def progress(i: int, n: int, done: int, total: int) -> None:
+                bar.update(task, description=f"log {i + 1}/{n}", completed=done, total=total)
+
+            data = review_folder(
+                paths, budget, jobs=jobs, per_ruleset=per_ruleset, progress=progress
+            )
+    else:
+        data = review_folder(paths, budget, jobs=jobs, per_ruleset=per_ruleset)
+    if as_json:
+        print_json(data)
+        return
+    out.print(
+        plain(
+            f"review of {len(data['logs'])} logs in {folder}: {data['decisions']} decisions"
+            f" with a choice" + (f"; {len(data['skipped'])} skipped" if data["skipped"] else "")
+        )
+    )
+    for s in data["skipped"]:
+        err.print(f"[yellow]skipped:[/yellow] {literal(s['reason'])}")
+    for title, key, rows in (
+        ("Per policy", "policy", data["policies"]),
+        ("Per combatant", "name", data["combatants"]),
+    ):
+        table = Table(title=title, title_justify="left", title_style="bold")
+        table.add_column(key if key == "policy" else "combatant")
+        for column in ("decisions", "mean loss", *_GRADE_STYLE, "accuracy"):
+            table.add_column(column, justify="right")
+        for r in rows:
+            table.add_row(
+                literal(r[key]),
+                str(r["decisions"]),
+                f"{100 * r['mean_loss']:.1f} pts",
+                *(str(r["grades"][g]) for g in _GRADE_STYLE),
+                f"{r['accuracy']:.1f}",
+            )
+        out.print()
+        print_table(out, table)
+    if data["worst"]:
+        out.print()
+        out.print("[bold]The costliest decisions[/bold]")
+        for w in data["worst"]:
+            out.print(f"  [dim]{literal(w['log'])} seq {w['seq']}[/dim]  " + literal(w["text"]))
 
 
 def _run(contents: "LogContents", budget: "Budget", jobs: int, data: bytes) -> dict[str, Any]:

@@ -286,3 +286,32 @@ def test_replay_with_review_annotates_the_blunder_and_the_luck_in_the_narration(
     assert any("review: luck" in line for line in lines[blunder:])
     plain = run("replay", last_blow)
     assert "review:" not in plain.stdout
+
+
+def test_a_folder_of_logs_is_reviewed_and_added_up_per_policy_and_combatant(
+    last_blow: Path, tmp_path: Path
+) -> None:
+    """As ``batch --keep-logs`` leaves them: two fights of the last blow, and a file that is not
+    a log (skipped with its reason, the others reviewed)."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.jsonl").write_bytes(last_blow.read_bytes())
+    toml = last_blow.with_name("last-blow.toml")
+    done = run("run", toml, "--seed", "2", "-o", folder / "b.jsonl", "-q")
+    assert done.returncode == 0, done.stderr
+    (folder / "broken.jsonl").write_text("not a log\n")
+    done = run("review", folder, "--rollouts", "8", "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert [Path(log["log"]).name for log in data["logs"]] == ["a.jsonl", "b.jsonl"]
+    assert [Path(s["log"]).name for s in data["skipped"]] == ["broken.jsonl"]
+    policies = {p["policy"]: p for p in data["policies"]}
+    assert sum(p["decisions"] for p in policies.values()) == data["decisions"]
+    assert policies["scripted"]["mean_loss"] > policies["aggressive"]["mean_loss"]
+    osric = next(c for c in data["combatants"] if c["who"] == "osric")
+    assert osric["grades"]["blunder"] >= 2  # once in each fight
+    assert data["worst"][0]["who"] == "osric"
+    words = run("review", folder, "--rollouts", "8")
+    assert "Per policy" in words.stdout and "skipped:" in words.stderr
+    refused = run("review", folder, "--report", tmp_path / "r.html")
+    assert refused.returncode == 2 and "one log" in refused.stderr
