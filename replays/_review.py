@@ -83,6 +83,10 @@ MODELS = ("aggressive", "cautious", "first", "tactician")
 """Built-ins that can play everyone in a fork deterministically (no person, script, search of
 its own, or random stream)."""
 
+LOG = "log"
+"""The model that plays each combatant by the policy its log names, when that is one of
+:data:`MODELS` (else by :data:`MODEL`): the chances of the fight as it was being played."""
+
 LIMIT = 20_000
 """The most decisions one rollout makes (a fight still going then counts for nobody)."""
 
@@ -154,9 +158,10 @@ class Budget:
             raise ValueError(f"rollouts must be at least 1, got {self.rollouts}")
         if self.width < 2:
             raise ValueError(f"width must be at least 2, got {self.width}")
-        if self.model not in MODELS:
+        if self.model not in MODELS and self.model != LOG:
             raise ValueError(
-                f"model {self.model!r} cannot play everyone in a fork; one of {', '.join(MODELS)}"
+                f"model {self.model!r} cannot play everyone in a fork; one of"
+                f" {', '.join(MODELS)} or {LOG!r} (each by its own policy, where it is one of them)"
             )
         if self.seconds is not None and not self.seconds > 0:
             raise ValueError(f"seconds must be positive, got {self.seconds}")
@@ -207,11 +212,26 @@ class Point:
 
 
 def _model(budget: Budget, encounter: Any, spec: CombatantSpec, seq: int, k: int) -> Any:
-    ctx = PolicyContext(
-        combatant=spec, encounter=encounter, rng=Rng(budget.seed, f"review/{seq}/{k}")
-    )
-    policy = BUILTIN[budget.model](ctx)
-    return getattr(policy, "decide", policy)
+    """The model of everyone for rollout ``k`` of the decision at ``seq`` (made anew for each:
+    a policy with memory carries none from one rollout to another)."""
+
+    def made(name: str, who: CombatantSpec, stream: str) -> Any:
+        ctx = PolicyContext(combatant=who, encounter=encounter, rng=Rng(budget.seed, stream))
+        policy = BUILTIN[name](ctx)
+        return getattr(policy, "decide", policy)
+
+    if budget.model != LOG:
+        return made(budget.model, spec, f"review/{seq}/{k}")
+    own = {
+        c.id: made(c.policy if c.policy in MODELS else MODEL, c, f"review/{seq}/{k}/{c.id}")
+        for c in encounter.combatants
+    }
+    anyone = made(MODEL, spec, f"review/{seq}/{k}")
+
+    def decide(view: Any) -> Any:
+        return own.get(view.me.id, anyone)(view)
+
+    return decide
 
 
 def _key(decision: Decision) -> object:

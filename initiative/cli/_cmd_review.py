@@ -49,7 +49,12 @@ def review(
     ] = 4,
     model: Annotated[
         str,
-        typer.Option("--model", help="The built-in that plays everyone in the rollouts."),
+        typer.Option(
+            "--model",
+            help="The built-in that plays everyone in the rollouts (tactician, aggressive,"
+            " cautious, first), or 'log': each by the policy its log names where it is one of"
+            " them.",
+        ),
     ] = "tactician",
     seconds: Annotated[
         float | None,

@@ -315,3 +315,14 @@ def test_a_folder_of_logs_is_reviewed_and_added_up_per_policy_and_combatant(
     assert "Per policy" in words.stdout and "skipped:" in words.stderr
     refused = run("review", folder, "--report", tmp_path / "r.html")
     assert refused.returncode == 2 and "one log" in refused.stderr
+
+
+def test_the_log_model_plays_each_combatant_by_its_own_policy() -> None:
+    """``--model log``: Ilse plays on as ``cautious``, Tomas as ``aggressive`` (and the hound,
+    ``random`` in the log, as ``tactician``): other chances than the tactician's, as honest."""
+    contents = read_log(GOLDEN / "openings-duel.seed3.jsonl")
+    own = review(contents, Budget(rollouts=4, width=2, model="log"))
+    _check_shape(own)
+    assert own["budget"]["model"] == "log"
+    modelled = review(contents, Budget(rollouts=4, width=2))
+    assert [d["win"] for d in own["decisions"]] != [d["win"] for d in modelled["decisions"]]
