@@ -11,7 +11,8 @@ difference of prediction and outcome; lower is better) beside that of a baseline
 share of the hit points standing.
 
     nice -n 10 python benchmarks/review_calibration.py [--fights 500] [--rollouts N]
-        [--width 2] [--cpu-minutes M] [--jobs 1] [--seed-start 300001] [--rulesets ...]
+        [--width 2] [--model tactician] [--cpu-minutes M] [--wall-minutes M] [--jobs 1]
+        [--seed-start 300001] [--rulesets ...]
         [--record predictions.jsonl]
 
 `--fights` is per ruleset (500 by default, as the issue asks); `--cpu-minutes` stops once this
@@ -44,14 +45,16 @@ EXAMPLES = {
 MIX = ("aggressive", "cautious", "tactician", "first")
 
 
-def fight_and_review(task: tuple[str, str, int, int | None, int]) -> tuple[str, list[dict], float]:
+def fight_and_review(
+    task: tuple[str, str, int, int | None, int, str],
+) -> tuple[str, list[dict], float]:
     """Fight ``example`` on ``seed`` with the mix, review it: its predictions and CPU time."""
     from initiative.events import read_log
     from initiative.replays import Budget, default_rollouts, review
 
     import initiative
 
-    ruleset, example, seed, rollouts, width = task
+    ruleset, example, seed, rollouts, width, model = task
     start = time.process_time()
     path = ROOT / "examples" / f"{example}.toml"
     sides = list(dict.fromkeys(c.side for c in initiative.load_encounter(path).combatants))
@@ -60,7 +63,7 @@ def fight_and_review(task: tuple[str, str, int, int | None, int]) -> tuple[str, 
         log = Path(folder) / "fight.jsonl"
         initiative.run(path, seed=seed, out=log, policies=policies)
         n = rollouts or default_rollouts(ruleset)
-        data = review(read_log(log), Budget(rollouts=n, width=width))
+        data = review(read_log(log), Budget(rollouts=n, width=width, model=model))
     rows = []
     for d in data["decisions"]:
         side = d["side"]
@@ -76,19 +79,22 @@ def fight_and_review(task: tuple[str, str, int, int | None, int]) -> tuple[str, 
                 "chance": d["win"][side],
                 "hp_share": d["hp"][side] / total if total else 0.5,
                 "won": data["winner"] == side,
+                "model": model,
             }
         )
     return ruleset, rows, time.process_time() - start
 
 
-def tasks(args: argparse.Namespace) -> list[tuple[str, str, int, int | None, int]]:
+def tasks(args: argparse.Namespace) -> list[tuple[str, str, int, int | None, int, str]]:
     """Every fight, the rulesets taken in turn (so a CPU cap leaves each about as many)."""
     per = {r: EXAMPLES[r] for r in args.rulesets}
     out = []
     for i in range(args.fights):
         for ruleset, examples in per.items():
             example = examples[i % len(examples)]
-            out.append((ruleset, example, args.seed_start + i, args.rollouts, args.width))
+            out.append(
+                (ruleset, example, args.seed_start + i, args.rollouts, args.width, args.model)
+            )
     return out
 
 
@@ -141,6 +147,7 @@ def main() -> None:
     parser.add_argument("--fights", type=int, default=500, help="fights per ruleset")
     parser.add_argument("--rollouts", type=int, default=None)
     parser.add_argument("--width", type=int, default=2)
+    parser.add_argument("--model", default="tactician", help="the review's model (or 'log')")
     parser.add_argument("--cpu-minutes", type=float, default=None)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed-start", type=int, default=300_001)
@@ -173,7 +180,10 @@ def main() -> None:
             ):
                 pool.terminate()
                 break
-    print(f"review calibration: seeds from {args.seed_start}, policies {', '.join(MIX)};")
+    print(
+        f"review calibration: seeds from {args.seed_start}, policies {', '.join(MIX)},"
+        f" model {args.model};"
+    )
     print(
         f"{sum(fights.values())} fights, {sum(cpu.values()) / 60:.1f} min of CPU,"
         f" {(time.perf_counter() - wall) / 60:.1f} min of wall time with {args.jobs} job(s)"

@@ -401,7 +401,8 @@ def check_log(contents: LogContents) -> bool:
             what = "the rules stop before it"
         else:
             fields = [f for f, _, _ in differing_fields(d.expected, d.got)]
-            what = f"{', '.join(fields) or 'the line'} differ from the re-simulation"
+            verb = "differs" if len(fields) <= 1 else "differ"
+            what = f"{', '.join(fields) or 'the line'} {verb} from the re-simulation"
         raise ReplayDivergedError(
             f"{name} does not verify: its first divergence is at seq {d.seq} ({what});"
             " only a log that verifies can be reviewed (see `initiative verify`)"
