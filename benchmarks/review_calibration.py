@@ -35,6 +35,8 @@ import time
 from multiprocessing import get_context
 from pathlib import Path
 
+import msgspec
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = {
     "openings": ["openings-duel", "openings-skirmish"],
@@ -56,12 +58,16 @@ def fight_and_review(
 
     ruleset, example, seed, rollouts, width, model = task
     start = time.process_time()
-    path = ROOT / "examples" / f"{example}.toml"
-    sides = list(dict.fromkeys(c.side for c in initiative.load_encounter(path).combatants))
+    spec = initiative.load_encounter(ROOT / "examples" / f"{example}.toml")
+    sides = list(dict.fromkeys(c.side for c in spec.combatants))
     policies = {side: MIX[(seed * 7 + 3 * i) % len(MIX)] for i, side in enumerate(sides)}
+    # The policies written into the encounter, so that the log's header names them (a
+    # ``policies`` override is not recorded in the log, and ``--model log`` reads the header).
+    combatants = tuple(msgspec.structs.replace(c, policy=policies[c.side]) for c in spec.combatants)
+    spec = msgspec.structs.replace(spec, combatants=combatants)
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "fight.jsonl"
-        initiative.run(path, seed=seed, out=log, policies=policies)
+        initiative.run(spec, seed=seed, out=log)
         n = rollouts or default_rollouts(ruleset)
         data = review(read_log(log), Budget(rollouts=n, width=width, model=model))
     rows = []
