@@ -163,7 +163,7 @@ def test_the_winners_chance_at_the_last_decision_is_high_when_the_fight_ends_in_
         assert done.returncode == 0, done.stderr
     events = read_log(log).events
     assert any(isinstance(e, CombatantDefeated) for e in events[-6:])  # ended by a kill
-    data = review(read_log(log), Budget(rollouts=6, width=2))
+    data = review(read_log(log), Budget(rollouts=4, width=2))
     winner = data["winner"]
     assert winner is not None
     last = data["decisions"][-1]
