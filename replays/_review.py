@@ -32,6 +32,7 @@ A point's cost is ``width`` times ``rollouts`` fights played to their end by the
 
 from __future__ import annotations
 
+import difflib
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -159,8 +160,10 @@ class Budget:
         if self.width < 2:
             raise ValueError(f"width must be at least 2, got {self.width}")
         if self.model not in MODELS and self.model != LOG:
+            close = difflib.get_close_matches(self.model, [*MODELS, LOG], n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ValueError(
-                f"model {self.model!r} cannot play everyone in a fork; one of"
+                f"model {self.model!r} cannot play everyone in a fork{hint}; one of"
                 f" {', '.join(MODELS)} or {LOG!r} (each by its own policy, where it is one of them)"
             )
         if self.seconds is not None and not self.seconds > 0:

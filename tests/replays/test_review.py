@@ -256,6 +256,9 @@ def test_the_command_prints_words_with_names_and_json_for_scripts(last_blow: Pat
     assert bad.returncode == 2 and "rollouts must be at least 1" in bad.stderr
     model = run("review", last_blow, "--model", "search")
     assert model.returncode == 2 and "cannot play everyone in a fork" in model.stderr
+    typo = run("review", last_blow, "--model", "tactican")
+    assert typo.returncode == 2 and "did you mean 'tactician'?" in typo.stderr
+    assert typo.stderr.count("\n") == 1
 
 
 @pytest.mark.slow  # starts worker processes
