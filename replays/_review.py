@@ -266,8 +266,7 @@ def _candidates(
         if _key(d) not in seen and len(out) < width:
             out.append(d)
             seen.add(_key(d))
-    if _key(Decision(action=first.action)) not in seen:  # (width leaves room: it is second)
-        out.append(Decision(action=first.action))
+    # (The model's choice is in: it comes first after the choice made, and width >= 2.)
     model = next(i for i, d in enumerate(out) if d.action == first.action and d.failure is None)
     return out, model
 
@@ -285,7 +284,10 @@ def _evaluate(
     assert token is not None
     spec = specs.get(token.who) or next(iter(specs.values()))
     override = recorded.decision.override is not None
-    modelled = _model(budget, encounter, spec, token.seq, -1)(token.view)
+    try:
+        modelled = _model(budget, encounter, spec, token.seq, -1)(token.view)
+    except Exception:  # a model that cannot decide here: its choice is the first offer
+        modelled = token.legal[0].action
     if override:  # the GM's, not the combatant's: only the chance before it
         only = Decision(
             action=next(
@@ -309,8 +311,7 @@ def _evaluate(
                 branch.play(_model(budget, encounter, spec, token.seq, k), limit=LIMIT)
             state = branch.state
             tally.add(state.winner if state.ended else None)
-    me = next((c for c in token.view.allies if c.id == token.who), None)
-    side = token.view.me.side if me is None else me.side
+    side = token.view.me.side
     return Point(
         index=index,
         seq=token.seq,
