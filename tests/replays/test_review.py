@@ -329,3 +329,24 @@ def test_the_log_model_plays_each_combatant_by_its_own_policy() -> None:
     assert own["budget"]["model"] == "log"
     modelled = review(contents, Budget(rollouts=4, width=2))
     assert [d["win"] for d in own["decisions"]] != [d["win"] for d in modelled["decisions"]]
+
+
+@pytest.mark.slow  # a real process on a pseudo-terminal
+def test_a_terminal_sees_a_progress_bar_of_the_decisions(tmp_path: Path) -> None:
+    """On a terminal the review shows its bar (decisions done of the total) on standard error;
+    into a pipe it shows none (the other tests read its plain output)."""
+    import os
+    import sys
+
+    from pty_support import PtyProgram
+
+    program = PtyProgram(
+        [sys.executable, "-m", "initiative", "review", str(GOLDEN / "thriller-ambush.seed2.jsonl"),
+         "--rollouts", "2", "--width", "2"],
+        cwd=str(tmp_path),
+        env={**os.environ, "COLUMNS": "120", "TERM": "xterm"},
+    )  # fmt: skip
+    assert program.wait(120) == 0
+    assert "reviewing" in program.screen
+    assert "/74" in program.screen  # the decisions with a choice of that fight
+    assert "Turning points" in program.screen
