@@ -678,7 +678,9 @@ def better(chosen: Tally, other: Tally, side: str) -> bool:
         return False
     if n < 2:
         return True
-    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    # One more squared deviation of 1 than seen (as if a pair had differed by one win more than
+    # the mean), so that a few pairs that all differ alike are not taken for certainty.
+    variance = (sum((d - mean) ** 2 for d in diffs) + 1.0) / n
     return mean > CONFIDENCE * math.sqrt(variance / n)
 
 
@@ -700,14 +702,7 @@ def _swing(
     was, since, point, n_was = after
     now, n_now = reached
     delta = {s: _r(now[s] - was[s]) for s in was}
-    variance = max(
-        (
-            (was[s] * (1 - was[s]) / n_was if n_was else 0.0)
-            + (now[s] * (1 - now[s]) / n_now if n_now else 0.0)
-            for s in was
-        ),
-        default=0.0,
-    )
+    variance = max((_variance(was[s], n_was) + _variance(now[s], n_now) for s in was), default=0.0)
     if point.override:
         kind = "override"
         event_text = words.between(since, since)
@@ -726,6 +721,15 @@ def _swing(
         "noise": _r(math.sqrt(variance)),
         "text": event_text,
     }
+
+
+def _variance(p: float, n: int) -> float:
+    """The variance of a share ``p`` of ``n`` rollouts (none for an exact result, ``n`` 0),
+    with a win and a loss added to the count, so that 4 wins of 4 are not certainty."""
+    if n <= 0:
+        return 0.0
+    shrunk = (p * n + 1) / (n + 2)
+    return shrunk * (1 - shrunk) / n
 
 
 def _turning(swings: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -111,9 +111,10 @@ def review_page(data: dict[str, Any]) -> str:
     elif data["complete"]:
         verdict = "no winner"
     else:
-        verdict = "the log stops before the fight ends: reviewed up to its end"
+        verdict = "unfinished"
+    outcome = "outcome" if data["complete"] else "the log stops before the end: reviewed to there"
     facts = [
-        ("outcome", esc(verdict)),
+        (outcome, esc(verdict)),
         ("decisions with a choice", str(len(rows))),
         ("inaccuracies", str(counts["inaccuracy"])),
         ("mistakes", str(counts["mistake"])),
