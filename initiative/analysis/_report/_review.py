@@ -151,7 +151,8 @@ def review_page(data: dict[str, Any]) -> str:
         " from the choices), and every GM override with the swing it brought.",
         table(("seq", "kind", "what happened", "swing"), turning, right_from=3, ident="turning")
         if turning
-        else '<p class="lede">None: no swing of 5 points or more.</p>',
+        else '<p class="lede">None: no swing of 5 points or more beyond the noise of the rollouts'
+        " (more rollouts narrow it).</p>",
         ident="turning-points",
     )
     decision_rows = []
