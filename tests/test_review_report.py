@@ -56,7 +56,7 @@ def test_review_page_shows_the_json_figures_and_marks_the_graded_decisions(
     assert done.returncode == 0, done.stderr
     html = tmp_path / "review.html"
     done = cli_support.run(  # (from its folder: the page names the log as given)
-        "review", log.name, "--rollouts", "24", "--json", "--report", html.name, cwd=tmp_path
+        "review", log.name, "--rollouts", "12", "--json", "--report", html.name, cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
@@ -98,9 +98,9 @@ def test_view_with_review_draws_the_curve_under_the_timeline_and_a_dot_selects_i
     )
     assert done.returncode == 0, done.stderr
     page = tmp_path / "duel.html"
-    done = cli_support.run("view", log, "--review", "--rollouts", "12", "-o", page)
+    done = cli_support.run("view", log, "--review", "--rollouts", "6", "-o", page)
     assert done.returncode == 0, done.stderr
-    data = json.loads(cli_support.run("review", log, "--rollouts", "12", "--json").stdout)
+    data = json.loads(cli_support.run("review", log, "--rollouts", "6", "--json").stdout)
     browser.open(page)
     assert browser.errors == []
     assert browser.js("document.getElementById('review-box') !== null")
