@@ -39,6 +39,16 @@ from ._resim import (
     resimulate as resimulate,
     verify_log as verify_log,
 )
+from ._review import (
+    Budget as Budget,
+    accuracy as accuracy,
+    check_log as check_log,
+    default_rollouts as default_rollouts,
+    grade as grade,
+    review as review,
+    review_folder as review_folder,
+    wilson as wilson,
+)
 from ._table_talk import TableNarrator as TableNarrator
 from ._view import embed_json as embed_json, render_html as render_html, view_data as view_data
 from ._why import (

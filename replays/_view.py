@@ -6,7 +6,8 @@ the block or open a tag. The page's script reads that data and inserts every nam
 with ``textContent``, never as markup. Lanes per combatant (turns, with nested openings and
 reactions) over a round axis, hit points over time with labelled axes, a battle map whose names
 are placed so that none overlaps another or a token, the event list with causes and effects
-linked, and a slider to see the state after any event.
+linked, a slider to see the state after any event, and (``view --review``) each side's chance
+to win before every decision, the graded decisions marked.
 """
 
 from __future__ import annotations
@@ -33,8 +34,9 @@ from ._query import with_rounds
 _SUMMARY_WIDTH = 160
 
 
-def view_data(contents: LogContents) -> dict[str, Any]:
-    """What the page needs: title, combatants, and per event its fields plus a summary."""
+def view_data(contents: LogContents, review: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the page needs: title, combatants, and per event its fields plus a summary (and,
+    with ``review``, what :func:`replays.review` found: the page draws its curve)."""
     header = contents.header
     enc = header.encounter
     events = []
@@ -74,6 +76,7 @@ def view_data(contents: LogContents) -> dict[str, Any]:
         "complete": contents.complete,
         "combatants": [_combatant(c) for c in enc.combatants],
         "events": events,
+        "review": review,
     }
 
 
@@ -113,10 +116,12 @@ def shared_part(name: str) -> str:
     return files(__package__).joinpath("parts", name).read_text(encoding="utf-8")
 
 
-def render_html(contents: LogContents) -> str:
-    """The whole page for ``contents``: one string, inline CSS and JS, no external resource."""
+def render_html(contents: LogContents, review: dict[str, Any] | None = None) -> str:
+    """The whole page for ``contents``: one string, inline CSS and JS, no external resource
+    (with ``review``, the data :func:`replays.review` returned, it draws each side's chance to
+    win under the hit points, the graded decisions marked)."""
     template = files(__package__).joinpath("view.html").read_text(encoding="utf-8")
     page = template.replace("/*@ROLLS_CSS@*/", shared_part("rolls.css"), 1)
     page = page.replace("/*@ROLLS_JS@*/", shared_part("rolls.js"), 1)
     page = page.replace("/*@MAP_JS@*/", shared_part("map.js"), 1)
-    return page.replace("/*@DATA@*/null", embed_json(view_data(contents)), 1)
+    return page.replace("/*@DATA@*/null", embed_json(view_data(contents, review)), 1)

@@ -341,15 +341,40 @@ def view(
         Path | None, typer.Option("--out", "-o", help="The HTML file (default: LOG.html).")
     ] = None,
     force: FORCE = False,
+    review: Annotated[
+        bool,
+        typer.Option(
+            "--review",
+            help="Also review the fight (as `initiative review`) and draw each side's chance to"
+            " win under the hit points, the graded decisions marked.",
+        ),
+    ] = False,
+    rollouts: Annotated[
+        int | None,
+        typer.Option("--rollouts", help="With --review: rollouts per candidate."),
+    ] = None,
 ) -> None:
-    """Write one self-contained HTML page for LOG: lanes, hit points, events, causes, state."""
-    from initiative.replays import literal, render_html
+    """Write one self-contained HTML page for LOG: lanes, hit points, events, causes, state
+    (and with --review, the chance to win)."""
+    from initiative.replays import (
+        Budget,
+        default_rollouts,
+        literal,
+        render_html,
+        review as review_log,
+    )
 
     contents = load_log(log)
     target = out_path or log.with_suffix(".html")
     refuse_existing(target, force, inputs=[log])
+    reviewed = None
+    if review:
+        n = rollouts if rollouts is not None else default_rollouts(contents.header.ruleset)
+        if n < 1:
+            raise UsageProblem(f"--rollouts {n}: at least 1")
+        reviewed = review_log(contents, Budget(rollouts=n))
     try:
-        target.write_text(render_html(contents), encoding="utf-8")
+        target.write_text(render_html(contents, reviewed), encoding="utf-8")
     except OSError as problem:
         raise UsageProblem(f"{target}: cannot write: {problem.strerror}") from None
     err.print(f"[dim]{len(contents.events)} events; page written to {literal(str(target))}[/dim]")

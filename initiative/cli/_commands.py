@@ -25,7 +25,7 @@ from ._output import print_json
 from ._table import DiceOption, HostOption, dice_source, parse_hosts, resume_command, stops_cleanly
 
 if TYPE_CHECKING:
-    from initiative.events import Event
+    from initiative.events import Event, LogContents
 
 
 @app.command(rich_help_panel="Fights and logs")
@@ -124,18 +124,65 @@ def _silence_stdout() -> None:
 def replay(
     log: Annotated[Path, typer.Argument(help="A log file (.jsonl).")],
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
+    review: Annotated[
+        bool,
+        typer.Option(
+            "--review",
+            help="Review the fight first (as `initiative review`, which re-simulates it) and"
+            " annotate the narration: each decision graded inaccuracy or worse, each turning"
+            " point.",
+        ),
+    ] = False,
+    rollouts: Annotated[
+        int | None, typer.Option("--rollouts", help="With --review: rollouts per candidate.")
+    ] = None,
 ) -> None:
-    """Tell a recorded fight from its log alone (no rules, no policy code run)."""
+    """Tell a recorded fight from its log alone (no rules, no policy code run; with --review,
+    the rules re-simulate it to review it)."""
     from initiative.replays import Narrator
 
     contents = load_log(log)
+    notes = _review_notes(contents, rollouts) if review else {}
     narrate = Narrator(verbose=verbose)
     for event in contents.events:
         line = narrate(event)
         if line is not None:
             out.print(line)
+        for note in notes.get(event.seq, ()):
+            out.print(note)
     if not contents.complete:
         err.print("[yellow]warning:[/yellow] the log ends before the encounter did")
+
+
+def _review_notes(contents: "LogContents", rollouts: int | None) -> dict[int, list[str]]:
+    """``replay --review``'s annotations by the seq they follow: a graded decision after the
+    event that records it, a turning point after its last event."""
+    from initiative.replays import Budget, default_rollouts, literal, review
+
+    n = rollouts if rollouts is not None else default_rollouts(contents.header.ruleset)
+    if n < 1:
+        raise UsageProblem(f"--rollouts {n}: at least 1")
+    data = review(contents, Budget(rollouts=n))
+    answers = {e.cause: e.seq for e in contents.events if e.cause is not None}
+    notes: dict[int, list[str]] = {}
+    styles = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+    for d in data["decisions"]:
+        if d["grade"] in styles:
+            at = answers.get(d["seq"], d["seq"])
+            style = styles[d["grade"]]
+            notes.setdefault(at, []).append(
+                f"    [{style}]review: {d['grade']}[/{style}] {literal(d['text'])}"
+            )
+    for t in data["turning_points"]:
+        side = max(t["swing"], key=lambda s: abs(t["swing"][s]))
+        delta = t["swing"][side]
+        what = "GM override" if t["kind"] == "override" else "luck"
+        notes.setdefault(t["to"] if t["kind"] != "override" else t["seq"], []).append(
+            f"    [cyan]review: {what}[/cyan] {'gave' if delta >= 0 else 'cost'}"
+            f" {literal(side)} {round(100 * abs(delta))} points"
+            f" ({round(100 * t['before'][side])}% to {round(100 * t['after'][side])}%)"
+        )
+    return notes
 
 
 @app.command(rich_help_panel="Fights and logs")

@@ -24,6 +24,7 @@ _NoArgsIsHelp: type[Exception] = getattr(
 COMMAND_MODULES = (
     "_commands",
     "_cmd_debug",
+    "_cmd_review",
     "_cmd_batch",
     "_cmd_compare",
     "_cmd_league",

@@ -1,6 +1,7 @@
-"""Reports people look at: ``--report FILE.html`` of ``batch``, ``duel``, ``compare``, ``league``
-and ``sweep`` writes one self-contained page (inline SVG and CSS; no script, no network) drawn from
-the same dictionary the command prints with ``--json``, so the page and the JSON never differ.
+"""Reports people look at: ``--report FILE.html`` of ``batch``, ``duel``, ``compare``, ``league``,
+``sweep`` and ``review`` writes one self-contained page (inline SVG and CSS; no script, no
+network) drawn from the same dictionary the command prints with ``--json``, so the page and the
+JSON never differ.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 from ._batch import batch_page as batch_page, duel_page as duel_page
 from ._compare import compare_page as compare_page
 from ._league import league_page as league_page, sweep_page as sweep_page
+from ._review import review_page as review_page
 
 
 class ReportPathProblem(Exception):
