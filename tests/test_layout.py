@@ -332,6 +332,7 @@ STILL_LONG = {
     "sweep_page": 107,
     "grid_page": 95,
     "_pair_section": 105,
+    "review_page": 152,
     "batch": 134,
     "duel": 171,
     "join": 119,

@@ -24,7 +24,7 @@ def shown(kind: str, value: Any) -> str:
     match kind:
         case "pct":
             return f"{100 * value:.1f}%"
-        case "pts":
+        case "loss-pts":
             return f"{100 * value:.1f}"
         case "signed-pts":
             return f"{100 * value:+.0f} pts"

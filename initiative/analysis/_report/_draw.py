@@ -58,7 +58,7 @@ def fmt(kind: str, value: Any) -> str:
             return esc(f"{value[0]}-{value[1]}" if value[0] != value[1] else f"{value[0]}")
         case "signed":
             return f"{value:+.1f}"
-        case "pts":  # a share as points of percentage (a review's loss)
+        case "loss-pts":  # a share as points of percentage (a review's loss)
             return f"{100 * value:.1f}"
         case "signed-pts":
             return f"{100 * value:+.0f} pts"

@@ -176,7 +176,7 @@ def review_page(data: dict[str, Any]) -> str:
                 + number(f"decisions.{i}.chosen.win", d["chosen"]["win"], "pct")
                 + "</span>",
                 best,
-                number(f"decisions.{i}.loss", d["loss"], "pts"),
+                number(f"decisions.{i}.loss", d["loss"], "loss-pts"),
                 f'<span class="verdict" style="color:{colour}">{esc(d["grade"])}</span>',
             ]
         )
@@ -197,7 +197,7 @@ def review_page(data: dict[str, Any]) -> str:
             swatch(colours.get(c["side"], "#777")) + esc(c["name"]),
             esc(c["policy"]),
             number(f"combatants.{i}.decisions", c["decisions"]),
-            number(f"combatants.{i}.mean_loss", c["mean_loss"], "pts"),
+            number(f"combatants.{i}.mean_loss", c["mean_loss"], "loss-pts"),
             *(number(f"combatants.{i}.grades.{g}", c["grades"][g]) for g in GRADE_COLOURS),
             number(f"combatants.{i}.accuracy", c["accuracy"], "f1"),
         ]
@@ -207,7 +207,7 @@ def review_page(data: dict[str, Any]) -> str:
         [
             esc(p["policy"]),
             number(f"policies.{i}.decisions", p["decisions"]),
-            number(f"policies.{i}.mean_loss", p["mean_loss"], "pts"),
+            number(f"policies.{i}.mean_loss", p["mean_loss"], "loss-pts"),
             *(number(f"policies.{i}.grades.{g}", p["grades"][g]) for g in GRADE_COLOURS),
             number(f"policies.{i}.accuracy", p["accuracy"], "f1"),
         ]
