@@ -197,6 +197,7 @@ async def _schedule(
         start(who, runner)
     task_status.started()
     seen = dict.fromkeys(runners, 0)
+    called_off: set[str] = set()  # combatants whose task an override cut: anew when asked
     recorded = iter(decisions)
     try:
         stepper = Stepper(fight)
@@ -204,6 +205,9 @@ async def _schedule(
             if token.who not in links:  # a combatant the GM brought in
                 runners = {**runners, token.who: joiner_runner(fight, token.who)}
                 seen[token.who] = 0
+                start(token.who, runners[token.who])
+            elif token.who in called_off:  # its last call was cut: its task ended with it
+                called_off.discard(token.who)
                 start(token.who, runners[token.who])
             inbox, answers = links[token.who]
             runner = runners[token.who]
@@ -229,9 +233,12 @@ async def _schedule(
                     if got is None:
                         # An override took the holder out of the fight, or ended it (it is
                         # never asked again), or it is to be asked again: the call is off.
+                        # Its task ends with the call, whoever holds priority now; it gets a
+                        # new one when it is next asked (an override that gave priority to
+                        # another once left its mailboxes closed, and the fight crashed
+                        # when it was asked again).
                         scopes[token.who].cancel()
-                        if stepper.who == token.who:
-                            start(token.who, runner)
+                        called_off.add(token.who)
                         continue
                     decision = got
             stepper.apply(decision if replayed is None else replayed)

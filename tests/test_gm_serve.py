@@ -5,6 +5,7 @@ spectator hears of it, and the finished log verifies."""
 from __future__ import annotations
 
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +146,47 @@ def test_the_gm_undoes_over_the_wire(tmp_path: Path) -> None:
     assert recorded[1]["seq"] == undone["seq"]
     assert recorded[1]["override"] == {"type": "Undo", "seq": marked["seq"]}
     assert next(e["type"] for e in events if e.get("cause") == undone["seq"]) == "MarkerRemoved"
+
+
+#: STURDY with a second combatant on the seat's side, so the seat's one can go down alone.
+PAIR = STURDY.replace(
+    '[[combatants]]\nid = "bo"',
+    '[[combatants]]\nid = "dax"\nside = "north"\nhp = 40\nposition = [0, 2]\n'
+    "stats = { agility = 1, strength = 3, defense = 2 }\n"
+    'weapons = [{ name = "club", damage = "1d4", reach = 1.5 }]\npolicy = "aggressive"\n\n'
+    '[[combatants]]\nid = "bo"',
+)
+
+
+def test_a_seat_downed_and_brought_back_by_an_undo_is_asked_again(tmp_path: Path) -> None:
+    """Where the GM's undo meets the scheduler: the GM downs the seat's combatant while it
+    holds priority (its call is cut and priority passes on), then undoes it. The served fight
+    crashed with ``EndOfChannel`` when she was next asked (her task had ended with the cut
+    call and was never started again); now she is asked, the fight goes on and verifies."""
+    assert "dax" in PAIR
+    with Server(tmp_path, "--seat", "ana", "--seat", "dax", encounter=PAIR) as server:
+        gm = server.client()
+        gm.send({"type": "hello", "version": 1, "role": "gm", "token": gm_token(server)})
+        gm.next("welcome")
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        other = server.client()  # dax's seat: the fight waits for it (it answers later)
+        other.hello("dax", server.tokens["dax"])
+        held = seat.next("priority")
+        assert step_in(gm, 1, {"type": "SetHp", "who": "ana", "hp": 0})["ok"] is True
+        assert step_in(gm, 2, {"type": "Undo"})["ok"] is True
+        playing = threading.Thread(target=other.play, daemon=True)
+        playing.start()
+        again = seat.next("priority")  # asked again: in this round or the next
+        assert again["who"] == "ana" and again["seq"] > held["seq"]
+        seat.decide(again, 0)
+        step_in(gm, 3, {"type": "SetHp", "who": "bo", "hp": 0})
+        step_in(gm, 4, {"type": "SetHp", "who": "cur", "hp": 0})
+        for client in server.clients:
+            client.close()
+        assert server.finish() == 0
+        events = server.verified()
+    assert events[-1]["type"] == "EncounterEnded" and events[-1]["winner"] == "north"
 
 
 def test_the_gm_page_undoes_rolls_and_notes(tmp_path: Path) -> None:
