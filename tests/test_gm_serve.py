@@ -182,6 +182,8 @@ def test_a_seat_downed_and_brought_back_by_an_undo_is_asked_again(tmp_path: Path
         seat.decide(again, 0)
         step_in(gm, 3, {"type": "SetHp", "who": "bo", "hp": 0})
         step_in(gm, 4, {"type": "SetHp", "who": "cur", "hp": 0})
+        playing.join(timeout=60)  # dax's seat reads to the end frame before anyone closes
+        assert not playing.is_alive()
         for client in server.clients:
             client.close()
         assert server.finish() == 0
