@@ -167,6 +167,17 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
                 gm.click("#end-conds button.end")
                 recorded()
                 shown(f"([id]) => !({ROW})(id).includes('in cover')", "acolyte-2")
+                # A GM marker: a chip in every tracker, a badge on the token (issue 34, item 6).
+                gm.fill("#marker", "blessed by the GM")
+                gm.click("#f-mark button")
+                recorded()
+                shown(f"([id]) => ({ROW})(id).includes('blessed by the GM')", "acolyte-2")
+                for page in (watch, seat):
+                    badge = page.locator("#map .token[data-id='acolyte-2'] circle.badge")
+                    assert badge.count() == 1
+                    title = page.locator("#map .token[data-id='acolyte-2'] title").text_content()
+                    assert "blessed by the GM" in title
+                    assert "conditions or GM markers" in page.locator("#legend").text_content()
                 # Thriller takes any condition's name (a special condition), so a refusal here
                 # is hit points past the most a combatant has: refused, with the reason shown.
                 choose("ada")

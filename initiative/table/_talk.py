@@ -173,6 +173,7 @@ class TableTalk:
                         for said, x in zip(row.conditions, c.conditions, strict=False)
                     ),
                     counters=c.counters,
+                    markers=c.markers,
                 )
             )
         sides = list(self.encounter.sides)

@@ -107,6 +107,8 @@ class Token(msgspec.Struct, frozen=True, kw_only=True):
     it lasts in words (``end of round 2``; ``""``: until ended)."""
     counters: tuple[tuple[str, int], ...] = ()
     """The ruleset's tallies kept for it, by name."""
+    markers: tuple[str, ...] = ()
+    """The GM's markers on it (free text, no rule effect), in the order put on."""
 
 
 class Roll(msgspec.Struct, frozen=True, kw_only=True):

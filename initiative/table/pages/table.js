@@ -245,6 +245,7 @@ function drawTracker() {
     const conditions = t ? t.conditions : c.conditions.map((x) => [x, x, ""]);
     for (const [, what, until] of conditions) chips.append(el("span", until ? what + " · until " + until : what, "chip"));
     for (const [counter, value] of (t ? t.counters : [])) chips.append(el("span", counterWords(counter, value), "chip counter"));
+    for (const marker of (t && t.markers) || []) chips.append(el("span", marker, "chip marker"));
     if (chips.children.length) cell.append(chips);
     tr.append(cell, el("td", t && t.initiative !== null && t.initiative !== undefined ? String(t.initiative) : "", "num init"));
     const hp = el("td");
@@ -347,7 +348,11 @@ function drawMap() {
       const d = r * 0.6;
       g.append(svg("path", {d: `M ${X(t.at[0]) - d} ${Y(t.at[1]) - d} L ${X(t.at[0]) + d} ${Y(t.at[1]) + d} M ${X(t.at[0]) + d} ${Y(t.at[1]) - d} L ${X(t.at[0]) - d} ${Y(t.at[1]) + d}`, class: "cross"}));
     }
-    g.append(svg("title", {}, t.name + " · reach " + t.reach + " m"));
+    const marks = [...t.conditions.map((c) => c[1]), ...(t.markers || [])];
+    if (marks.length) {  // a badge on a token with conditions or GM markers; hover names them
+      g.append(svg("circle", {cx: X(t.at[0]) + r * 0.75, cy: Y(t.at[1]) - r * 0.75, r: Math.max(3.5, r * 0.3), class: "badge"}));
+    }
+    g.append(svg("title", {}, t.name + " · reach " + t.reach + " m" + (marks.length ? " · " + marks.join(", ") : "")));
     layer.append(g);
     g.addEventListener("pointerdown", (e) => grab(e, t));
   }
@@ -398,6 +403,8 @@ function drawLegend(move) {
     legend.append(s);
   }
   const items = [["ring", "holds priority"], ["trail", "the last move"], ["reach", "reach (hover a token)"]];
+  const marked = (page.board ? page.board.tokens : []).some((t) => t.conditions.length || (t.markers || []).length);
+  if (marked) items.push(["badge", "conditions or GM markers (hover)"]);
   if (move) items.push(["reach", "where you can move (click)"]);
   for (const [cls, text] of items) {
     const s = el("span");
@@ -557,6 +564,10 @@ guarded("f-cond", (who, n) => {
 guarded("f-add", (who, n) => {
   const id = $("new-id").value.trim();
   if (id) override({type: "AddCombatant", id: id, name: $("new-name").value.trim() || id, like: who, side: null, at: null}, "Add " + ($("new-name").value.trim() || id) + " like " + n);
+});
+guarded("f-mark", (who, n) => {
+  const text = $("marker").value.trim();
+  if (text) override({type: "AddMarker", who: who, text: text}, "Mark " + n + ": " + text);
 });
 guarded("f-order", (who, n) => {
   const before = $("before").value || null;
