@@ -24,6 +24,7 @@ from initiative.engine import (
     distance,
     find_ruleset,
 )
+from initiative.engine.kit import words
 from initiative.events import (
     Action,
     AddCombatant,
@@ -169,16 +170,6 @@ class Names:
         spec = self.specs.get(who)
         reaches = [w.reach for w in (spec.weapons if spec else ()) if w.range is None]
         return max(reaches, default=1.5)
-
-
-def words(name: str) -> str:
-    """``OpportunityAttack`` -> ``opportunity attack``; ``in_cover`` -> ``in cover``."""
-    out: list[str] = []
-    for c in name:
-        if c.isupper() and out:
-            out.append(" ")
-        out.append(c.lower())
-    return "".join(out).replace("_", " ")
 
 
 def _weapon(spec: CombatantSpec, name: str | None) -> str:

@@ -15,21 +15,14 @@ from collections.abc import Callable
 from typing import Any
 
 from initiative.engine import ActionUnit, Say
+from initiative.engine.kit import (
+    listed as listed,  # one definition each: the engine's
+    words as words,
+)
 from initiative.events import Action, Trigger
 
 Name = Callable[[str | None], str]
 """A combatant's display name by id (shown literally)."""
-
-
-def words(name: str) -> str:
-    """``OpportunityAttack`` -> ``opportunity attack``; ``in_cover`` -> ``in cover``."""
-    spaced = "".join(f" {c}" if c.isupper() and i else c for i, c in enumerate(name))
-    return " ".join(spaced.replace("_", " ").replace("-", " ").lower().split())
-
-
-def listed(names: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _field(action: Action, name: str) -> str | None:
