@@ -14,8 +14,9 @@ import inspect
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from initiative.events import CombatantSpec, Offer, Window
+from initiative.events import Action, CombatantSpec, Offer, Window
 
+from ._odds import Odds, Sighted
 from ._rules import Rules
 
 if TYPE_CHECKING:
@@ -102,6 +103,16 @@ class RulesetHooks(Protocol):
 
     def can_see(self, fight: Rules, viewer: str, other: str) -> bool:
         """Whether ``viewer`` sees ``other`` (the Hidden condition hides one from enemies)."""
+        ...
+
+    def reveal(self, c: CombatantSpec) -> Sighted:
+        """What the table knows of ``c`` by looking at it (``View.known``): by default its
+        weapons, armour, reach, range, speed and size as the encounter states them."""
+        ...
+
+    def odds(self, fight: Rules, who: str, action: Action) -> Odds | None:
+        """``action``'s chance to hit and mean damage if ``who`` took it now (``View.odds``);
+        ``None`` for an action that is no attack, and by default."""
         ...
 
 
