@@ -88,7 +88,7 @@ from ._forks import Forks, Layouts, forker
 from ._geometry import distance
 from ._given import DiceSource
 from ._initiative import groups, roll_initiative
-from ._live import _CHANGES, LiveState, Snapshot
+from ._live import CHANGES, LiveState, Snapshot
 from ._odds import Sighted
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._queries import Queries
@@ -270,7 +270,7 @@ class Fight(Queries):
         self.last_event = stamped
         state = self.state  # state.apply(stamped), in line
         state.seq = seq
-        change = _CHANGES.get(type(stamped))
+        change = CHANGES.get(type(stamped))
         if change is not None:
             if self._layouts is None:
                 change(state, stamped)
@@ -761,7 +761,7 @@ class Fight(Queries):
         """All ``who`` may see at the grant ``seq`` (its token's view), ``offers`` its legal."""
         state = self.state
         me = state.combatants[who]
-        if self._base_sight and not state.holding.get("hidden"):
+        if self.plain_sight and not state.holding.get("hidden"):
             # Everyone is in plain sight: the standing index has both lists ready.
             allies = state.allies_standing(who, me.side)
             enemies = state.others_standing(me.side)

@@ -1,7 +1,7 @@
 """The state transition: the live state a fight changes in place, and the fold of a log.
 
 What each event changes is written once, here: one small function per event type
-(:data:`_CHANGES`), applied to a :class:`LiveState`. A fight being played keeps a live state
+(:data:`CHANGES`), applied to a :class:`LiveState`. A fight being played keeps a live state
 and applies each event as it records it; :func:`fold` (what ``state``, ``verify`` and ``why``
 rebuild a log with) applies the same functions to a fresh live state and freezes it into an
 :class:`EncounterState`. A change replaces one combatant's value (or one scalar) rather than
@@ -438,7 +438,7 @@ class LiveState:
     def apply(self, event: Event) -> None:
         """Change the state as ``event`` says (the fight runs this in line in ``emit``)."""
         self.seq = event.seq
-        change = _CHANGES.get(type(event))
+        change = CHANGES.get(type(event))
         if change is not None:
             change(self, event)
 
@@ -708,7 +708,7 @@ def _ended(s: LiveState, e: EncounterEnded) -> None:
     s.priority = None
 
 
-_CHANGES: dict[type, Callable[[LiveState, Any], None]] = {
+CHANGES: dict[type, Callable[[LiveState, Any], None]] = {
     APChanged: _ap,
     PriorityGranted: _priority,
     DamageDealt: _hp,
@@ -740,7 +740,7 @@ _CHANGES: dict[type, Callable[[LiveState, Any], None]] = {
 
 
 class _Folding(LiveState):
-    """A live state that is only folded and frozen: the same changes (:data:`_CHANGES`), but
+    """A live state that is only folded and frozen: the same changes (:data:`CHANGES`), but
     no position grid and no standing index kept up, which nothing asks of a fold (about a
     seventh of a replay's fold; the lazy indexes are never built in one anyway)."""
 
@@ -757,13 +757,13 @@ def fold(events: Iterable[Event], upto: int | None = None) -> EncounterState:
     """The state after event ``upto`` (the last event when ``None``): what ``state``,
     ``verify`` and ``why`` rebuild a log with.
 
-    The live state's own transition (:data:`_CHANGES`) run over the events, then frozen: one
+    The live state's own transition (:data:`CHANGES`) run over the events, then frozen: one
     definition of what each event changes, whether a fight is being played or a log is read.
     (The tests hold this to an independent oracle, ``fold_pure`` in ``tests/oracle.py``.)"""
     if upto is not None:
         events = takewhile(lambda e: e.seq <= upto, events)
     state = _Folding()
-    changes = _CHANGES
+    changes = CHANGES
     last: Event | None = None
     for last in events:
         change = changes.get(type(last))

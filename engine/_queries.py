@@ -74,8 +74,10 @@ class Queries:
         """Every combatant's spec by id, and those arriving after the first round: tables
         every fight of the encounter shares (forks among them), never changed in place (the
         GM's joiner makes its fight a new ``_specs``)."""
-        self._base_standing = type(ruleset).standing is Ruleset.standing
-        self._base_sight = type(ruleset).can_see is Ruleset.can_see
+        self.plain_standing = type(ruleset).standing is Ruleset.standing
+        self.plain_sight = type(ruleset).can_see is Ruleset.can_see
+        """Whether the ruleset keeps the base ``standing`` and ``can_see`` hooks: the queries
+        (and :class:`Rules`) then answer from the state's indexes without calling them."""
         self._nearest: tuple[int, str, CombatantState | None] = (-2, "", None)
         """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
         self._nearest_by: dict[str, tuple[int, str | None]] = {}
@@ -135,7 +137,7 @@ class Queries:
         state = self.state
         if memo[0] == state.seq and memo[1] == who:
             return memo[2]
-        if self._base_standing and self._base_sight:
+        if self.plain_standing and self.plain_sight:
             # Who is nearest changes only when someone moves, joins, falls, leaves or hides:
             # kept per combatant until the layout changes (the value read fresh, for its hp).
             kept = self._nearest_by.get(who)
@@ -157,7 +159,7 @@ class Queries:
         radius = CELL / 2  # the lines of a melee are a metre or two apart: look close first
         if self.state.covers(radius):  # few enough to look at every standing enemy at once
             here = me.position
-            everyone = self._base_sight and not self.state.holding.get("hidden")
+            everyone = self.plain_sight and not self.state.holding.get("hidden")
             gaps = [
                 (distance(here, e.position), e.id)
                 for e in self.state.others_standing(me.side)
@@ -208,7 +210,7 @@ class Queries:
 
     def sides_standing(self) -> list[str]:
         """Sides with someone still fighting or still to arrive, in the encounter's order."""
-        if self._base_standing:
+        if self.plain_standing:
             alive = {
                 self.state.combatants[ids[0]].side
                 for ids in self.state.standing_ids().values()
@@ -225,7 +227,7 @@ class Queries:
 
     def decided(self) -> bool:
         """Whether at most one side is left (standing, or still to arrive)."""
-        if self._base_standing and not self._late:
+        if self.plain_standing and not self._late:
             # Asked after every action: the sides with someone standing, counted by the index.
             return self.state.standing_side_count() <= 1
         return len(self.sides_standing()) <= 1

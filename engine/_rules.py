@@ -158,7 +158,7 @@ class Rules:
         self._counter_types: tuple[type[Counter], ...] = tuple(ruleset.counters)
         self._conditions = frozenset(self._condition_types)
         self._counters = frozenset(self._counter_types)
-        self.plain: bool = fight._base_standing and fight._base_sight
+        self.plain: bool = fight.plain_standing and fight.plain_sight
         """Whether standing and sight are the plain rules (neither defeated nor gone; the
         Hidden condition hides): then who stands and who sees whom changes only with the
         state's ``layout`` count, and answers found from positions alone may be kept."""

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 import msgspec
 from initiative.events import Event, LogContents, LogWriter, ReplayDivergedError
 
-from ._state import _CHAIN
+from ._state import CHAIN
 
 _encode = msgspec.json.Encoder().encode
 
@@ -126,7 +126,7 @@ class LogSink:
         """Encode ``event`` (stamped with its seq and cause) as its line and chain it; the fight
         calls it for every event while :attr:`encoding` holds."""
         self.last_line = line = _encode(event) + b"\n"  # encode_event, in line
-        h = _CHAIN.copy()  # chain_step, in line
+        h = CHAIN.copy()  # chain_step, in line
         h.update(self.chain)
         h.update(line)
         self.chain = h.digest()

@@ -135,13 +135,13 @@ def state_digest(state: EncounterState) -> str:
     return blake2b(data, digest_size=16).hexdigest()
 
 
-_CHAIN = blake2b(digest_size=32)
+CHAIN = blake2b(digest_size=32)
 """An empty BLAKE2b-256: copying it is half the cost of a new one (its parameters parsed)."""
 
 
 def chain_step(previous: bytes, line: bytes) -> bytes:
     """One link of a log's tamper-evidence chain: ``H(previous || line)`` (BLAKE2b, 32 bytes)."""
-    h = _CHAIN.copy()
+    h = CHAIN.copy()
     h.update(previous)
     h.update(line)
     return h.digest()
