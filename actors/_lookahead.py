@@ -15,9 +15,8 @@ own state, dice counter and events, and no log.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from initiative.engine import EncounterState, Rng, View
+from initiative.engine import Branch, EncounterState, Rng, View
 from initiative.events import Action, Offer
 
 from ._context import PolicyContext
@@ -76,7 +75,7 @@ class Lookahead:
 
     def _try(self, view: View, offer: Offer, dice: int) -> float:
         assert view.fork is not None
-        branch: Any = view.fork(dice=dice)
+        branch: Branch = view.fork(dice=dice)
         self.forks += 1
         branch.send(offer.action)
         # The horizon is game time (the end of the next round), not a count of decisions: a
