@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from initiative.engine import Branch, EncounterState, Rng, View
+from initiative.engine import Branch, EncounterState, LiveState, Rng, View
 from initiative.events import Action, Offer
 
 from ._context import PolicyContext
 from ._policies import aggressive
 
 
-def hp_balance(state: EncounterState, side: str) -> float:
+def hp_balance(state: EncounterState | LiveState, side: str) -> float:
     """The score of a position for ``side``: its share of hit points left minus the enemies',
     plus one for a won fight and minus one for a lost one."""
     score = 0.0
