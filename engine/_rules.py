@@ -164,7 +164,7 @@ class Rules:
         state's ``layout`` count, and answers found from positions alone may be kept."""
         self.kept: dict[object, tuple[int, Any]] = {}
         """Answers a ruleset's helpers keep, each with the ``layout`` count it was found at
-        (see :func:`engine.rulesets._common.move_offers`); only used when :attr:`plain`. Once
+        (see :func:`engine.kit.move_offers`); only used when :attr:`plain`. Once
         a fight has been forked, the engine replaces this map as its layout, or a fork's,
         changes (the fight and its forks that stand alike share one): read ``fight.kept``
         each time, never keep the map itself."""

@@ -27,8 +27,10 @@ writing its offers and checks by hand, for three reasons:
   rules (offers, check, cost, performance).
 
 Every helper takes the :class:`~initiative.engine.Rules` a hook receives (``fight``) and only
-reads and changes the fight through it. The code lives in a private module of the bundled
-rulesets, which import it directly.
+reads and changes the fight through it. The code lives in a private module of the engine
+(``engine/_shared.py``); the bundled rulesets import it from here, as any ruleset does
+(``tests/engine/test_kit.py`` refuses any other import of theirs but ``initiative.engine``,
+``initiative.events``, their own package, the standard library and msgspec).
 
 - **One import for an author.** Beside the helpers, the kit gathers every name a ruleset
   imports from ``initiative.engine`` and ``initiative.events`` (``Ruleset``, ``Rules``,
@@ -68,6 +70,12 @@ from initiative.events import (
 from ._dice import parse_dice as parse_dice
 from ._geometry import approach as approach, at as at, away as away, distance as distance
 from ._hooks import Hook as Hook, RulesetHooks as RulesetHooks
+from ._odds import (
+    Odds as Odds,
+    chance_at_least as chance_at_least,
+    chance_at_most as chance_at_most,
+    mean_damage as mean_damage,
+)
 from ._rules import (
     HIDDEN as HIDDEN,
     Condition as Condition,
@@ -76,32 +84,20 @@ from ._rules import (
     Rules as Rules,
 )
 from ._ruleset import Options as Options, Ruleset as Ruleset
-from ._state import CombatantState as CombatantState
-from ._units import (
-    ActionUnit as ActionUnit,
-    Say as Say,
-    listed as listed,
-    third_person as third_person,
-    words as words,
-)
-from .rulesets._common import (
+from ._shared import (
     SPACE as SPACE,
     UNARMED as UNARMED,
     AttackUnit as AttackUnit,
     DodgeUnit as DodgeUnit,
     MoveUnit as MoveUnit,
-    Odds as Odds,
     ParryUnit as ParryUnit,
     ReadyWeaponUnit as ReadyWeaponUnit,
     attack_offers as attack_offers,
-    chance_at_least as chance_at_least,
-    chance_at_most as chance_at_most,
     check_melee_target as check_melee_target,
     check_move as check_move,
     check_plain_attack as check_plain_attack,
     check_target as check_target,
     leaving_space as leaving_space,
-    mean_damage as mean_damage,
     melee_reach as melee_reach,
     move_offers as move_offers,
     occupant as occupant,
@@ -109,4 +105,12 @@ from .rulesets._common import (
     resolve_attack as resolve_attack,
     weapon_named as weapon_named,
     weapons as weapons,
+)
+from ._state import CombatantState as CombatantState
+from ._units import (
+    ActionUnit as ActionUnit,
+    Say as Say,
+    listed as listed,
+    third_person as third_person,
+    words as words,
 )

@@ -404,25 +404,21 @@ SURFACE = {
 
 
 #: ``initiative.engine.kit``: the ruleset author's kit (docs/rulesets.md), pinned like a package.
-#: The shared helpers of the bundled rulesets (``engine.rulesets._common``), under public names.
+#: The helpers the rulesets share (``engine._shared``), under public names.
 KIT_HELPERS = [
     "SPACE",
     "UNARMED",
     "AttackUnit",
     "DodgeUnit",
-    "Odds",
     "MoveUnit",
     "ParryUnit",
     "ReadyWeaponUnit",
     "attack_offers",
-    "chance_at_least",
-    "chance_at_most",
     "check_melee_target",
     "check_move",
     "check_plain_attack",
     "check_target",
     "leaving_space",
-    "mean_damage",
     "melee_reach",
     "move_offers",
     "occupant",
@@ -435,6 +431,10 @@ KIT_HELPERS = [
 #: And every name a ruleset imports from the engine and events, so the kit is one import.
 KIT = [
     *KIT_HELPERS,
+    "Odds",
+    "chance_at_least",
+    "chance_at_most",
+    "mean_damage",
     "APChanged",
     "Action",
     "ActionUnit",
@@ -513,7 +513,7 @@ def test_the_ruleset_kit_is_exactly_the_pinned_one() -> None:
     kit = importlib.import_module(import_name("engine") + ".kit")
     names = sorted(n for n, v in vars(kit).items() if not n.startswith("_"))
     assert names == sorted(KIT)
-    shared = importlib.import_module(import_name("engine") + ".rulesets._common")
+    shared = importlib.import_module(import_name("engine") + "._shared")
     assert all(getattr(kit, n) is getattr(shared, n) for n in KIT_HELPERS)
 
 

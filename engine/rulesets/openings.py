@@ -40,6 +40,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from initiative.engine.kit import (
+    AttackUnit,
+    Hook,
+    MoveUnit,
+    Odds,
+    Options,
+    Ruleset,
+    at,
+    attack_offers,
+    chance_at_least,
+    check_move,
+    check_plain_attack,
+    distance,
+    leaving_space,
+    mean_damage,
+    move_offers,
+    resolve_attack,
+    weapon_named,
+)
 from initiative.events import (
     Action,
     Attack,
@@ -52,23 +71,8 @@ from initiative.events import (
     Window,
 )
 
-from .._geometry import at, distance
-from .._odds import Odds, chance_at_least, mean_damage
-from .._ruleset import Hook, Options, Ruleset
-from ._common import (
-    AttackUnit,
-    MoveUnit,
-    attack_offers,
-    check_move,
-    check_plain_attack,
-    leaving_space,
-    move_offers,
-    resolve_attack,
-    weapon_named,
-)
-
 if TYPE_CHECKING:
-    from .._rules import Rules
+    from initiative.engine.kit import Rules
 
 
 class OpeningsOptions(Options, frozen=True, kw_only=True, forbid_unknown_fields=True):

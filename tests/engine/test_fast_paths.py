@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from initiative.actors import aggressive
 from initiative.engine import Fight, PriorityToken, Stepper
 from initiative.engine._geometry import distance
-from initiative.engine.rulesets._common import SPACE, occupant
+from initiative.engine.kit import SPACE, occupant
 from initiative.events import encode_lines, parse_log
 
 import initiative

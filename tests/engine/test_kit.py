@@ -1,12 +1,16 @@
-"""``initiative.engine.kit`` is all a ruleset needs to import: every name the bundled rulesets
-import from the engine's modules and from ``initiative.events``, and every name the documented
-example (``brawl`` in docs/rulesets.md) imports, is in it."""
+"""``initiative.engine.kit`` is all a ruleset needs to import: the bundled rulesets import only
+what a plugin can (``initiative.engine``, ``initiative.engine.kit``, ``initiative.events``, their
+own package, the standard library and msgspec), every name they import from the engine and events
+is in the kit, and so is every name the documented example (``brawl`` in docs/rulesets.md)
+imports."""
 
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
+import pytest
 from initiative.engine import kit
 
 ROOT = Path(__file__).parents[2]
@@ -15,8 +19,8 @@ RULESETS = ROOT / "engine" / "rulesets"
 
 def engine_module(path: Path, node: ast.ImportFrom) -> str | None:
     """The module of the engine or events ``node`` imports from, relative to the repository
-    (``engine._rules``, ``engine.rulesets._common``, ``events``), or ``None`` for a module of
-    the ruleset's own package or outside the project."""
+    (``engine.kit``, ``engine``, ``events``), or ``None`` for a module of the ruleset's own
+    package or outside the project."""
     if node.level == 0:
         name = node.module or ""
         if name.startswith("initiative."):
@@ -26,9 +30,94 @@ def engine_module(path: Path, node: ast.ImportFrom) -> str | None:
     base = here[: len(here) - node.level + 1]
     name = ".".join([*base, *([node.module] if node.module else [])])
     own = ".".join(path.relative_to(ROOT).parts[:3])  # engine.rulesets.<ruleset>
-    if name.startswith(own.removesuffix(".py")) and name != "engine.rulesets._common":
+    if name.startswith(own.removesuffix(".py")):
         return None
     return name
+
+
+#: What a plugin ruleset can import of the project: the engine's public package, the kit and
+#: the vocabulary. Anything else of it (``engine._rules``, a sibling ruleset) is private.
+PUBLIC = {"initiative.engine", "initiative.engine.kit", "initiative.events"}
+
+#: Outside the project, a ruleset may use the standard library and msgspec (the vocabulary's
+#: own dependency), as a plugin can count on both being there.
+OUTSIDE = set(sys.stdlib_module_names) | {"msgspec"}
+
+
+def refused_imports(path: Path, text: str) -> list[str]:
+    """The imports of ``text`` (the source at ``path``, a bundled ruleset's module) that a
+    plugin could not make, as ``line: module``: every import counts, those for the type
+    checker and those inside functions too."""
+    rel = path.relative_to(ROOT).with_suffix("").parts  # engine, rulesets, <ruleset>, ...
+    own = "initiative." + ".".join(rel[:3])  # the ruleset's package (or its one module)
+    here = list(rel[:-1])  # the package a relative import starts from
+    refused = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - node.level + 1]
+                parts = [*base, *([node.module] if node.module else [])]
+                modules = ["initiative." + ".".join(parts)]
+            else:
+                modules = [node.module or ""]
+        else:
+            continue
+        for module in modules:
+            top = module.split(".")[0]
+            mine = module == own or module.startswith(own + ".")
+            if not (module in PUBLIC or mine or (top != "initiative" and top in OUTSIDE)):
+                refused.append(f"{path.relative_to(ROOT)}:{node.lineno}: {module}")
+    return refused
+
+
+def bundled_modules() -> list[Path]:
+    return sorted(p for p in RULESETS.rglob("*.py") if p != RULESETS / "__init__.py")
+
+
+def test_bundled_rulesets_import_only_what_a_plugin_can():
+    """Every import of every bundled ruleset (for the type checker and inside functions too)
+    is of ``initiative.engine``, its kit, ``initiative.events``, the ruleset's own package,
+    the standard library or msgspec: nothing a plugin could not import."""
+    refused = [line for p in bundled_modules() for line in refused_imports(p, p.read_text())]
+    assert refused == []
+
+
+@pytest.mark.parametrize(
+    ("source", "refused"),
+    [
+        ("from ..._rules import HIDDEN", "initiative.engine._rules"),
+        ("from .._common import weapons", "initiative.engine.rulesets._common"),
+        ("from ..thriller import Thriller", "initiative.engine.rulesets.thriller"),
+        ("import initiative.actors", "initiative.actors"),
+        ("import numpy", "numpy"),
+        ("if TYPE_CHECKING:\n    from ..._rules import Rules", "initiative.engine._rules"),
+        ("def f():\n    from initiative.engine._fight import Fight", "initiative.engine._fight"),
+    ],
+)
+def test_the_import_check_refuses_a_private_module(source: str, refused: str):
+    """The check above refuses an engine module, a sibling ruleset, another package of the
+    project and a third-party package, wherever the import stands."""
+    path = RULESETS / "tactical" / "_units.py"
+    assert [line.split(": ", 1)[1] for line in refused_imports(path, source)] == [refused]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from initiative.engine.kit import HIDDEN, Rules",
+        "from initiative.engine import Fight",
+        "from initiative.events import Attack",
+        "from ._marks import AIMED",
+        "from . import _attacks",
+        "import msgspec",
+        "from collections.abc import Mapping",
+    ],
+)
+def test_the_import_check_accepts_what_a_plugin_can_import(source: str):
+    """The public packages, the ruleset's own modules, msgspec and the standard library."""
+    assert refused_imports(RULESETS / "tactical" / "_units.py", source) == []
 
 
 def imported_names(path: Path, text: str) -> set[str]:

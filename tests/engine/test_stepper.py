@@ -8,7 +8,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from initiative.actors import aggressive, run_encounter_sync
 from initiative.engine import Fight, Stepper
-from initiative.engine.rulesets._common import attack_offers, move_offers
+from initiative.engine.kit import attack_offers, move_offers
 from initiative.events import RoundStarted, StateDigested, encode_lines
 
 from initiative import engine

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from initiative.events import CheckResolved, CombatantSpec
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
+    from initiative.engine.kit import Rules
 
 #: The eight percent characteristics an encounter may give (``agility`` is required).
 STATS = frozenset(

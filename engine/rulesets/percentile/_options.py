@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 import msgspec
-
-from ..._ruleset import Options
+from initiative.engine.kit import Options
 
 Positive = Annotated[int, msgspec.Meta(ge=1)]
 NonNegative = Annotated[int, msgspec.Meta(ge=0)]

@@ -4,6 +4,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
+from initiative.engine.kit import (
+    ActionUnit,
+    AttackUnit,
+    Counter,
+    DodgeUnit,
+    Hook,
+    MoveUnit,
+    Odds,
+    ParryUnit,
+    Ruleset,
+    attack_offers,
+    chance_at_most,
+    check_move,
+    check_plain_attack,
+    mean_damage,
+    move_offers,
+    parse_dice,
+    weapon_named,
+)
 from initiative.events import (
     Action,
     Attack,
@@ -20,28 +39,12 @@ from initiative.events import (
     Window,
 )
 
-from ..._dice import parse_dice
-from ..._odds import Odds, chance_at_most, mean_damage
-from ..._rules import Counter
-from ..._ruleset import Hook, Ruleset
-from ..._units import ActionUnit
-from .._common import (
-    AttackUnit,
-    DodgeUnit,
-    MoveUnit,
-    ParryUnit,
-    attack_offers,
-    check_move,
-    check_plain_attack,
-    move_offers,
-    weapon_named,
-)
 from ._checks import SKILL_BASE, STATS, percent_test, skill_value
 from ._options import CombatantOptions, CombatantOptions as PercentileCombatant, PercentileOptions
 from ._surprise import SURPRISED, Surprised, decide_surprise
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
+    from initiative.engine.kit import Rules
 
 
 class Attacks(Counter, frozen=True):

@@ -21,13 +21,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from initiative.engine.kit import Condition
 from initiative.events import CheckResolved, CombatantSpec
 
-from ..._rules import Condition
 from ._checks import Test, percent_test, skill_value
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
+    from initiative.engine.kit import Rules
+
     from ._rules import Percentile
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from initiative.engine.kit import Odds, chance_at_most, distance, mean_damage, reaches
 from initiative.events import (
     Attack,
     AttackResolved,
@@ -19,9 +20,6 @@ from initiative.events import (
     Weapon,
 )
 
-from ..._geometry import distance
-from ..._odds import Odds, chance_at_most, mean_damage
-from .._common import reaches
 from ._actions import CastMagic, OpportunityAttack
 from ._conditions import (
     count_attack,
@@ -46,8 +44,8 @@ from ._options import HIT_LOCATIONS, combatant_options, is_magic, shield_of, spe
 from ._percentile import margin, roll_test, skill, test
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
-    from ..._ruleset import Hook
+    from initiative.engine.kit import Hook, Rules
+
     from ._options import Spell
 
 

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from initiative.engine.kit import check_target, distance, reaches
 from initiative.events import (
     Attack,
     ReadyWeapon,
     Window,
 )
 
-from ..._geometry import distance
-from .._common import check_target, reaches
 from ._actions import (
     CastMagic,
     OpportunityAttack,
@@ -45,9 +44,8 @@ from ._options import (
 from ._specials import within
 
 if TYPE_CHECKING:
+    from initiative.engine.kit import Rules
     from initiative.events import Action
-
-    from ..._rules import Rules
 
 
 def by_advantage(fight: Rules, who: str, action: Action) -> bool:

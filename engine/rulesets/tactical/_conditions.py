@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from initiative.engine.kit import HIDDEN, UNARMED
 from initiative.events import APChanged, Position, Weapon
 
-from ..._rules import HIDDEN
-from .._common import UNARMED
 from ._marks import (
     ADVANTAGE,
     AIM,
@@ -38,7 +37,7 @@ from ._marks import (
 )
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
+    from initiative.engine.kit import Rules
 
 
 def helpless(fight: Rules, who: str) -> bool:

@@ -7,9 +7,8 @@ made and read here only.
 
 from __future__ import annotations
 
+from initiative.engine.kit import HIDDEN, Condition, Counter, Hidden
 from initiative.events import Position
-
-from ..._rules import HIDDEN, Condition, Counter, Hidden
 
 
 class Prone(Condition, frozen=True):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from initiative.engine.kit import distance
 from initiative.events import Position, Trigger
 
-from ..._geometry import distance
 from ._conditions import reach, sees
 from ._marks import (
     DASHES,
@@ -26,8 +26,7 @@ from ._marks import (
 )
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
-    from ..._ruleset import Hook
+    from initiative.engine.kit import Hook, Rules
 
 
 def in_melee_range(fight: Rules, who: str, at: Position | None = None) -> list[str]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import msgspec
+from initiative.engine.kit import Options
 from initiative.events import CombatantSpec, Item, Weapon
-
-from ..._ruleset import Options
 
 #: Characteristics an encounter may give (the seed names Str and Ag; the rest feed skill bases).
 STATS = frozenset({"str", "ag", "con", "int", "pow", "cha"})

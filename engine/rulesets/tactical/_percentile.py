@@ -20,7 +20,7 @@ from initiative.events import CheckResolved
 from ._options import SKILL_BASES
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
+    from initiative.engine.kit import Rules
 
 
 @dataclass(frozen=True)

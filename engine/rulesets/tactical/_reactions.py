@@ -30,8 +30,7 @@ from ._marks import (
 from ._percentile import margin, roll_test, skill, test
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
-    from ..._ruleset import Hook
+    from initiative.engine.kit import Hook, Rules
 
 
 def defensive(fight: Rules, who: str) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from initiative.engine.kit import Hook, Odds, Ruleset, parse_dice
 from initiative.events import (
     Attack,
     CombatantSpec,
@@ -15,9 +16,6 @@ from initiative.events import (
     did_you_mean,
 )
 
-from ..._dice import parse_dice
-from ..._odds import Odds
-from ..._ruleset import Hook, Ruleset
 from . import _attacks
 from ._checks import by_advantage
 from ._conditions import (
@@ -51,9 +49,8 @@ from ._options import (
 from ._units import UNITS, TacticalUnit
 
 if TYPE_CHECKING:
+    from initiative.engine.kit import Rules
     from initiative.events import Action
-
-    from ..._rules import Rules
 
 
 class Tactical(Ruleset):

@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from initiative.engine.kit import HIDDEN, Condition, at, away
 from initiative.events import APChanged, ReadyWeapon
 
-from ..._geometry import at, away
-from ..._rules import HIDDEN, Condition
 from ._actions import (
     Bash,
     BlindOpponent,
@@ -51,8 +50,7 @@ from ._percentile import best_skill, opposed, test
 from ._reactions import defensive
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
-    from ..._ruleset import Hook
+    from initiative.engine.kit import Hook, Rules
 
 GRAPPLE = ("athletics", "unarmed")
 

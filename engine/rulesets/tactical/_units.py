@@ -12,6 +12,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from initiative.engine.kit import (
+    HIDDEN,
+    ActionUnit,
+    AttackUnit,
+    MoveUnit,
+    ParryUnit,
+    ReadyWeaponUnit,
+    Say,
+    approach,
+    away,
+    check_move,
+    check_target,
+    distance,
+    listed,
+    words,
+)
 from initiative.events import (
     Action,
     Attack,
@@ -22,10 +38,6 @@ from initiative.events import (
     Window,
 )
 
-from ..._geometry import approach, away, distance
-from ..._rules import HIDDEN
-from ..._units import ActionUnit, Say, listed, words
-from .._common import AttackUnit, MoveUnit, ParryUnit, ReadyWeaponUnit, check_move, check_target
 from . import _attacks, _reactions, _specials
 from ._actions import (
     Aim,
@@ -77,8 +89,7 @@ from ._reactions import delay_turn, take_delayed_turn
 from ._specials import disarm_target, not_larger, within
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
-    from ..._ruleset import Hook
+    from initiative.engine.kit import Hook, Rules
 
 A = TypeVar("A", bound=Action)
 

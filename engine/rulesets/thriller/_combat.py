@@ -10,6 +10,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from initiative.engine.kit import (
+    ActionUnit,
+    DodgeUnit,
+    Odds,
+    Say,
+    chance_at_least,
+    mean_damage,
+    reaches,
+    weapons,
+)
 from initiative.events import (
     AttackResolved,
     Dodge,
@@ -19,15 +29,12 @@ from initiative.events import (
     Window,
 )
 
-from ..._odds import Odds, chance_at_least, mean_damage
-from ..._units import ActionUnit, Say
-from .._common import DodgeUnit, reaches, weapons
 from ._actions import Intercept, Retaliate
 from ._marks import ASSISTED, FULL_DEFENSE, IN_COVER, INTERCEPTED, SURPRISED, Unloaded
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
-    from ..._ruleset import Hook
+    from initiative.engine.kit import Hook, Rules
+
     from ._ruleset import Thriller
 
 ATTACKED = "attacked"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..._rules import Condition, Counter
+from initiative.engine.kit import Condition, Counter
 
 
 class Surprised(Condition, frozen=True):

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Literal
 
 import msgspec
+from initiative.engine.kit import Options
 from initiative.events import CheckResolved, CombatantSpec
 
-from ..._ruleset import Options
-
 if TYPE_CHECKING:
-    from ..._rules import Rules
+    from initiative.engine.kit import Rules
 
 #: Perks the seed names, as the encounter file spells them (compared case-insensitively).
 LIGHTNING_REFLEXES = "lightning reflexes"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
+from initiative.engine.kit import Hook, Odds, Ruleset, parse_dice, weapon_named
 from initiative.events import (
     Action,
     Attack,
@@ -15,10 +16,6 @@ from initiative.events import (
     did_you_mean,
 )
 
-from ..._dice import parse_dice
-from ..._odds import Odds
-from ..._ruleset import Hook, Ruleset
-from .._common import weapon_named
 from . import _combat, _surprise
 from ._combat import Dodging, Intercepting, Retaliating
 from ._marks import (
@@ -58,7 +55,7 @@ from ._turn import (
 )
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
+    from initiative.engine.kit import Rules
 
 
 class Thriller(Ruleset):

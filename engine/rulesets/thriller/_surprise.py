@@ -17,7 +17,8 @@ from ._marks import SHAKEN, SURPRISED
 from ._options import resolve_check
 
 if TYPE_CHECKING:
-    from ..._rules import Rules
+    from initiative.engine.kit import Rules
+
     from ._ruleset import Thriller
 
 SURPRISED_UNTIL = "end of round 1"

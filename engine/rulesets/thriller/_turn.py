@@ -11,6 +11,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeVar
 
+from initiative.engine.kit import (
+    ActionUnit,
+    AttackUnit,
+    MoveUnit,
+    ReadyWeaponUnit,
+    Say,
+    at,
+    attack_offers,
+    away,
+    check_move,
+    check_plain_attack,
+    check_target,
+    distance,
+    move_offers,
+    occupant,
+    third_person,
+    weapon_named,
+    words,
+)
 from initiative.events import (
     Attack,
     CombatantLeft,
@@ -20,20 +39,6 @@ from initiative.events import (
     Window,
 )
 
-from ..._geometry import at, away, distance
-from ..._units import ActionUnit, Say, third_person, words
-from .._common import (
-    AttackUnit,
-    MoveUnit,
-    ReadyWeaponUnit,
-    attack_offers,
-    check_move,
-    check_plain_attack,
-    check_target,
-    move_offers,
-    occupant,
-    weapon_named,
-)
 from ._actions import (
     Assist,
     Flee,
@@ -60,10 +65,9 @@ from ._marks import (
 from ._options import QUICK_DRAW, SpecialAction, has_perk, resolve_check, specials_of
 
 if TYPE_CHECKING:
+    from initiative.engine.kit import Hook, Rules
     from initiative.events import Action
 
-    from ..._rules import Rules
-    from ..._ruleset import Hook
     from ._ruleset import Thriller
 
 A = TypeVar("A", bound="Action")

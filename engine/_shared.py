@@ -1,9 +1,9 @@
 """Helpers several rulesets share: weapons in reach, offered moves, attack targets, a plain
-attack's resolution, and who a move makes an opening for.
+attack's resolution, who a move makes an opening for, and the shared actions' words.
 
-The bundled rulesets import them from here; a ruleset of another package imports the same
-functions from :mod:`initiative.engine.kit`, their public name (this module stays private so
-that the public surface is only what that module re-exports).
+Every ruleset, the bundled ones included, imports them from :mod:`initiative.engine.kit`, their
+public name (this module stays private so that the public surface is only what that module
+re-exports).
 """
 
 from __future__ import annotations
@@ -24,18 +24,12 @@ from initiative.events import (
     visible,
 )
 
-from .._geometry import approach, away, distance
-from .._odds import (
-    Odds as Odds,
-    chance_at_least as chance_at_least,
-    chance_at_most as chance_at_most,
-    mean_damage as mean_damage,
-)
-from .._units import ActionUnit, Say, third_person, words
+from ._geometry import approach, away, distance
+from ._units import ActionUnit, Say, third_person, words
 
 if TYPE_CHECKING:
-    from .._rules import Rules
-    from .._state import CombatantState
+    from ._rules import Rules
+    from ._state import CombatantState
 
 #: The weapon of a combatant that carries none (fists): the seeds let anyone fight bare-handed,
 #: so a sheet without weapons still gets attacks, with a plain default damage and reach.
