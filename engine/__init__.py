@@ -32,6 +32,7 @@ from ._given import (
     given_dice as given_dice,
     recorded_dice as recorded_dice,
 )
+from ._gm import declared_conditions as declared_conditions
 from ._hooks import RulesetHooks as RulesetHooks
 from ._live import LiveState as LiveState, Snapshot as Snapshot, fold as fold
 from ._odds import Odds as Odds, Sighted as Sighted

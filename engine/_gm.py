@@ -83,10 +83,12 @@ from ._dice import Dice, parse_dice
 from ._geometry import distance
 from ._live import Undoable
 from ._rng import Rng
+from ._rules import Mark
 
 if TYPE_CHECKING:
     from ._fight import Fight
     from ._protocol import Drive
+    from ._ruleset import Ruleset
 
 MARGIN = 30.0
 """How far beyond the starting positions the map reaches, in metres."""
@@ -159,16 +161,27 @@ def find_combatant(fight: Fight, text: str) -> str:
     )
 
 
-def condition_names(fight: Fight) -> list[str]:
-    """The conditions the ruleset declares, as the GM types them (``disarmed:WEAPON`` for one
-    that names something)."""
+def declared_conditions(ruleset: Ruleset | type[Ruleset]) -> tuple[str, ...]:
+    """The conditions ``ruleset`` declares that the GM can name in an ``AddCondition``, in
+    the ruleset's order (``()`` for one that declares none, as openings). One that names
+    something reads ``disarmed:WEAPON``: the GM puts the thing after the colon. Left out: a
+    condition whose wire form is free text (thriller's special conditions) and one whose wire
+    form is its own (tactical's ``dropped:WEAPON@X,Y``, where a flung weapon lies)."""
     names = []
-    for kind in fight.ruleset.conditions:
-        fields = kind.__struct_fields__
+    for kind in ruleset.conditions:
+        fields = msgspec.structs.fields(kind)
         if not kind.name:
-            continue  # (one whose wire form is free text, as thriller's special conditions)
-        names.append(kind.name + (kind.sep + fields[0].upper() if fields else ""))
-    return names
+            continue
+        if not fields:
+            names.append(kind.name)
+        elif len(fields) == 1 and fields[0].type is str and kind.wire is Mark.wire:
+            names.append(kind.name + kind.sep + fields[0].name.upper())
+    return tuple(names)
+
+
+def condition_names(fight: Fight) -> list[str]:
+    """The conditions the fight's ruleset declares, as the GM types them."""
+    return list(declared_conditions(fight.ruleset))
 
 
 def _present(fight: Fight, who: str) -> str | None:

@@ -179,6 +179,7 @@ SURFACE = {
         "away",
         "chain_step",
         "check_ruleset",
+        "declared_conditions",  # the GM page's condition picker (issue 34, item 6)
         "decode_encounter",
         "distance",
         "draw",

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from initiative.engine import fold, load_encounter
+from initiative.engine import declared_conditions, find_ruleset, fold, load_encounter
 from initiative.events import (
     CombatantDefeated,
     CombatantJoined,
@@ -110,6 +110,27 @@ def test_a_condition_the_ruleset_does_not_declare_is_refused_and_nothing_is_reco
         "the openings ruleset declares no conditions; a GM marker (gm mark) says 'stunned' instead"
     )
     assert step.lines == before
+
+
+def test_the_declared_conditions_are_those_every_ruleset_accepts():
+    """``declared_conditions`` (what the GM page's picker offers, issue 34, item 6): openings
+    declares none; each one named is accepted by its ruleset (``disarmed:WEAPON`` with a weapon
+    after the colon), as its refusal lists them."""
+    assert declared_conditions(find_ruleset("openings")) == ()
+    assert declared_conditions(find_ruleset("percentile")) == ("surprised",)
+    tactical = declared_conditions(find_ruleset("tactical"))
+    assert tactical[:2] == ("prone", "hidden") and "disarmed:WEAPON" in tactical
+    for name in tactical:
+        step = bridge()
+        condition = name.replace(":WEAPON", ":sword").replace(":BY", ":raider-1")
+        condition = condition.replace(":TRIGGER", ":attacked").replace(":TARGET", ":raider-1")
+        seq = step.override({"type": "AddCondition", "who": "warden", "condition": condition})
+        assert step.events[seq + 1] == ConditionAdded(
+            seq=seq + 1, cause=seq, who="warden", condition=condition
+        )
+    with pytest.raises(IllegalOverrideError) as err:
+        bridge().override({"type": "AddCondition", "who": "warden", "condition": "stunned"})
+    assert str(err.value).endswith(f"(conditions: {', '.join(tactical)})")
 
 
 @pytest.mark.parametrize(

@@ -18,12 +18,14 @@ from typing import Any
 
 import pytest
 from browser import CHROMIUM, answer_with_attack
+from initiative.engine import declared_conditions, find_ruleset
 from initiative.events import read_log
 from initiative.replays import verify_log
 from pty_support import PtyProgram
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "thriller-ambush.toml"
+BRIDGE = ROOT / "examples" / "tactical-bridge.toml"
 
 
 pytestmark = [
@@ -159,7 +161,7 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
                 shown(f"([id]) => ({ROW})(id).includes('3 / 10')", "ada")
                 # A condition the ruleset declares, with its duration; then ended.
                 choose("acolyte-2")
-                gm.fill("#cond", "in_cover")
+                gm.select_option("#cond", "in_cover")  # (the picker: issue 34, item 6)
                 gm.fill("#rounds", "2")
                 gm.click("#f-cond button")
                 recorded()
@@ -301,3 +303,112 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
     assert answered and len(answered) == len(asked)
     assert join is not None and "Traceback" not in join.screen
     assert re.search(r"the fight is over: [^\n]+ won", join.screen)
+
+
+def test_the_condition_picker_on_the_bridge(tmp_path: Path) -> None:
+    """Issue 34, item 6: the GM page offers the conditions tactical declares (the welcome's
+    ``conditions``), a rounds field and a box for what a condition names; a condition picked
+    with its rounds is recorded in the log with them and shows on the token and in the tracker
+    of the seat's page; the form forgets what was typed when the GM chooses another."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    log = tmp_path / "served.jsonl"
+    output = tmp_path / "serve.out"
+    with output.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "initiative", "serve", str(BRIDGE), "--seat", "sergeant",
+             "--out", str(log), "--deadline", "120", "-q"],
+            stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    problems: list[str] = []
+    try:
+        deadline = time.monotonic() + 60
+        while "waiting for every seat" not in output.read_text():
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+        links = {
+            kind: link
+            for link, kind in re.findall(
+                r"browser:  (http://\S+/(gm|seat/\S+)#token=\S+)", output.read_text()
+            )
+        }
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                gm = browser.new_page(viewport={"width": 1280, "height": 900})
+                seat = browser.new_page(viewport={"width": 1280, "height": 900})
+                for page in (gm, seat):
+                    page.on("pageerror", lambda exc: problems.append(str(exc)))
+                gm.goto(links["gm"])
+                seat.goto(links["seat/sergeant"])
+                seat.wait_for_selector("button.offer", timeout=60_000)  # the fight waits
+                gm.wait_for_selector("#map .token[data-id='raider-2']")
+                offered = gm.locator("#cond option").evaluate_all("os => os.map((o) => o.value)")
+                assert offered == list(declared_conditions(find_ruleset("tactical")))
+                assert "prone" in offered and "disarmed:WEAPON" in offered
+                assert gm.locator("#cond").is_enabled()
+                # Typed for one, then another chosen: the form starts empty for the other.
+                gm.click("#tracker tr.row[data-id='raider-1'] td.name")
+                gm.fill("#rounds", "5")
+                gm.fill("#marker", "half asleep")
+                gm.select_option("#cond", "disarmed:WEAPON")
+                assert gm.locator("#cond-arg").is_visible()
+                assert gm.locator("#cond-arg").get_attribute("placeholder") == "weapon"
+                gm.click("#tracker tr.row[data-id='raider-2'] td.name")
+                assert gm.evaluate("window.initiativePage.chosen") == "raider-2"
+                assert (gm.input_value("#rounds"), gm.input_value("#marker")) == ("", "")
+                assert gm.input_value("#cond") == offered[0]
+                assert not gm.locator("#cond-arg").is_visible()
+                # Prone for two rounds, from the picker.
+                gm.select_option("#cond", "prone")
+                gm.fill("#rounds", "2")
+                gm.click("#f-cond button")
+                gm.wait_for_function(
+                    "document.getElementById('gm-result').textContent.includes('recorded')"
+                )
+                said = gm.locator("#gm-result").text_content()
+                assert said.startswith("Add prone to raider 2 for 2 rounds: recorded as event ")
+                seq = int(re.findall(r"event (\d+)", said)[-1])
+                # The seat's page: a chip in the tracker, a badge on the token naming it.
+                row = "#tracker tr.row[data-id='raider-2']"
+                for page in (gm, seat):
+                    page.wait_for_function(f"({ROW})('raider-2').includes('prone')", timeout=5000)
+                    chip = page.locator(f"{row} .chip").first.text_content()
+                    assert re.fullmatch(r"prone · until end of round \d+", chip), chip
+                    badge = page.locator("#map .token[data-id='raider-2'] circle.badge")
+                    assert badge.count() == 1
+                    title = page.locator("#map .token[data-id='raider-2'] title").text_content()
+                    assert "prone" in title
+                # A condition that names something: the weapon in its own box.
+                gm.select_option("#cond", "disarmed:WEAPON")
+                gm.fill("#cond-arg", "axe")
+                gm.fill("#rounds", "")  # (until it is ended)
+                gm.click("#f-cond button")
+                gm.wait_for_function(
+                    "document.getElementById('gm-result').textContent.startsWith('Add disarmed')"
+                    " && !document.getElementById('gm-result').textContent.endsWith('sent…')"
+                )
+                said = gm.locator("#gm-result").text_content()
+                assert said.startswith("Add disarmed (axe) to raider 2: recorded as event "), said
+                seat.wait_for_function(f"({ROW})('raider-2').includes('disarmed')", timeout=5000)
+                gm.click("#tracker tr.row[data-id='raider-2'] td.name")  # (chosen: the chips)
+                gm.click("#tracker tr.row[data-id='raider-2'] td.name")
+                gm.screenshot(path=str(tmp_path / "picker-gm.png"), full_page=True)
+                seat.screenshot(path=str(tmp_path / "picker-seat.png"), full_page=True)
+            finally:
+                browser.close()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert problems == []
+    events = read_log(log).events
+    override = next(e for e in events if e.seq == seq)
+    assert type(override).__name__ == "GmOverride"
+    assert (override.override.who, override.override.condition, override.override.rounds) == (
+        "raider-2",
+        "prone",
+        2,
+    )
+    added = [e for e in events if type(e).__name__ == "ConditionAdded" and e.cause == seq]
+    assert [(e.who, e.condition) for e in added] == [("raider-2", "prone")]
+    assert added[0].until.startswith("end of round ")

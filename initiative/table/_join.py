@@ -443,6 +443,8 @@ class Client:
         self.heard = max(self.heard, event.seq + 1)
         if isinstance(event, EncounterStarted):
             self.names = Names(event.encounter)
+        elif self.names is not None:
+            self.names.learn(event)  # (a joiner the GM brings in: gm who lists it)
         self.grace = None
         if self.asked is not None and event.seq > self.asked.seq:
             self.asked = None  # the server has moved past it

@@ -49,7 +49,15 @@ import trio
 import trio_websocket
 
 from initiative.actors import PolicyRunner, Seat, make_runners, new_token, schedule
-from initiative.engine import Decision, DiceSource, Fight, LogSink, recorded_dice
+from initiative.engine import (
+    Decision,
+    DiceSource,
+    Fight,
+    LogSink,
+    declared_conditions,
+    find_ruleset,
+    recorded_dice,
+)
 from initiative.events import (
     EncounterSpec,
     Event,
@@ -275,6 +283,8 @@ class SeatServer:
             "words" if isinstance(spec.reveal, msgspec.UnsetType) else spec.reveal
         )
         """What a seat sees of its enemies: ``words`` or ``all`` (the encounter's ``reveal``)."""
+        self.conditions = declared_conditions(find_ruleset(spec.ruleset))
+        """The conditions the ruleset declares (every welcome carries them)."""
         self.talk = TableTalk(spec)
         self.lines: list[bytes] = []
         self.ended = False
@@ -501,6 +511,7 @@ class SeatServer:
                     role=conn.role,
                     news=conn.sight.full,
                     reveal=self.reveal,
+                    conditions=self.conditions,
                 ),
             )
         except LOST as err:

@@ -69,6 +69,10 @@ class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome"):
     a seat only when the encounter says ``reveal = "all"`` (the log holds hidden numbers)."""
     reveal: Literal["words", "all"] = "all"
     """What a seat sees of its enemies: their hit points in words (``words``) or everything."""
+    conditions: tuple[str, ...] = ()
+    """The conditions the ruleset declares, as an ``AddCondition`` names them
+    (``engine.declared_conditions``; ``disarmed:WEAPON`` for one that names something): what
+    the GM page's picker offers. Empty where the ruleset declares none (openings)."""
 
 
 class Priority(msgspec.Struct, frozen=True, kw_only=True, tag="priority"):

@@ -34,6 +34,7 @@ def test_stdlib_client_plays_a_whole_fight(tmp_path: Path) -> None:
             "role": "seat",
             "news": False,
             "reveal": "words",
+            "conditions": [],  # (openings declares none)
         }
         end = client.play()
         assert server.finish() == 0

@@ -109,6 +109,7 @@ function receive(frame) {
       }
       page.role = frame.role || (frame.seat ? "seat" : "spectator");
       page.mine = frame.combatants || [];
+      if (kind === "gm") conditionPicker(frame.conditions || [], frame.ruleset);
       $("title").textContent = frame.encounter;
       document.title = frame.encounter + " · " + $("who").textContent;
       status("waiting for the fight…");
@@ -494,10 +495,48 @@ function choose(id) {
   if (kind !== "gm") return;
   page.chosen = page.chosen === id ? null : id;
   dropMove();  // a proposed move was for the one chosen before
+  clearForm();  // what was typed for the one chosen before is not for this one
   drawTracker();
   drawMap();
   drawGm();
 }
+
+// The fields typed for one combatant, emptied when the GM chooses another (the "quietly" and
+// "secret" ticks are the GM's way of working, and stay).
+function clearForm() {
+  for (const id of ["hp", "cond-arg", "rounds", "marker", "new-id", "new-name"]) $(id).value = "";
+  $("why").value = "fled";
+  $("before").value = "";
+  $("cond").selectedIndex = 0;
+  conditionChosen();
+}
+
+// The picker of the conditions the ruleset declares (the welcome's "conditions"): a name, and
+// for one that names something ("disarmed:WEAPON") a box for the thing.
+function conditionPicker(conditions, ruleset) {
+  const picker = $("cond");
+  page.conditions = conditions;
+  picker.replaceChildren();
+  for (const c of conditions) {
+    const [named, what] = c.split(":");
+    const o = el("option", named.replace(/_/g, " ") + (what ? " (" + what.toLowerCase() + ")" : ""));
+    o.value = c;
+    picker.append(o);
+  }
+  if (!conditions.length) {
+    const o = el("option", "none in " + ruleset + ": use a GM marker");
+    o.value = "";
+    picker.append(o);
+  }
+  picker.disabled = $("rounds").disabled = $("cond-add").disabled = !conditions.length;
+  conditionChosen();
+}
+function conditionChosen() {
+  const what = ($("cond").value.split(":")[1] || "").toLowerCase();
+  $("cond-of").hidden = !what;
+  $("cond-arg").placeholder = what;
+}
+$("cond").addEventListener("change", conditionChosen);
 
 function override(what, label) {
   const id = page.nextId++;
@@ -527,10 +566,6 @@ function drawGm() {
   last.value = "";
   before.append(last);
   if (keep) before.value = keep;
-  // Condition names to pick from: those seen on anyone so far (the rules say which exist).
-  const known = new Set();
-  for (const token of page.board ? page.board.tokens : []) for (const [condition] of token.conditions) known.add(condition.split(":")[0]);
-  $("conds").replaceChildren(...[...known].sort().map((c) => { const o = el("option"); o.value = c; return o; }));
   const chips = $("end-conds");
   chips.replaceChildren();
   const t = tokenOf(who);
@@ -557,9 +592,14 @@ guarded("f-hp", (who, n) => {
   if (Number.isFinite(hp)) override(o, (quiet ? "Quietly set " : "Set ") + n + "'s hp to " + hp);
 });
 guarded("f-cond", (who, n) => {
-  const condition = $("cond").value.trim().replace(/ /g, "_");
+  const [named, what] = $("cond").value.split(":");
+  const thing = $("cond-arg").value.trim();
+  if (!named || (what && !thing)) return;
+  const condition = what ? named + ":" + thing : named;
   const rounds = parseInt($("rounds").value, 10);
-  if (condition) override({type: "AddCondition", who: who, condition: condition, rounds: Number.isFinite(rounds) ? rounds : null}, "Add " + condition + " to " + n);
+  const lasting = Number.isFinite(rounds) ? " for " + rounds + (rounds === 1 ? " round" : " rounds") : "";
+  override({type: "AddCondition", who: who, condition: condition, rounds: Number.isFinite(rounds) ? rounds : null},
+    "Add " + named.replace(/_/g, " ") + (what ? " (" + thing + ")" : "") + " to " + n + lasting);
 });
 guarded("f-add", (who, n) => {
   const id = $("new-id").value.trim();
