@@ -333,7 +333,13 @@ class AttackUnit(ActionUnit[Attack]):
         return f"Attack {say.name(action.target)}{where} with the {say.weapon(action.weapon)}{how}"
 
     def told(self, action: Attack, say: Say) -> str:
-        said = f"attacks {say.name(action.target)} with the {say.weapon(action.weapon)}"
+        return self._deed("attacks", action, say)
+
+    def told_resolved(self, action: Attack, say: Say, *, hit: bool) -> str:
+        return self._deed("hits" if hit else "misses", action, say)
+
+    def _deed(self, verb: str, action: Attack, say: Say) -> str:
+        said = f"{verb} {say.name(action.target)} with the {say.weapon(action.weapon)}"
         if action.variant:
             said += f" ({words(action.variant)})"
         if action.location:

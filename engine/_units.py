@@ -207,6 +207,12 @@ class ActionUnit(Generic[A]):
         """The deed in the narration, after the actor's name: ``attacks Bo with the sword``."""
         return plain_told(action, say)
 
+    def told_resolved(self, action: A, say: Say, *, hit: bool) -> str | None:
+        """The deed once its attack roll is known, after the actor's name: ``hits Bo with the
+        sword`` (an attack's unit words its outcome itself). ``None``, the default: the deed is
+        told as declared, and the hit or the miss after it."""
+        return None
+
 
 #: The words of an action no unit of the ruleset owns (one sent by a script, say).
 PLAIN: ActionUnit[Action] = ActionUnit()

@@ -107,6 +107,13 @@ class _Sentence:
     joined: str = ": "
     """Between the head and what followed (``, `` when the head already says an outcome)."""
     moved: bool = False
+    action: Action | None = None
+    """The deed's action, worded again by its unit once its attack is resolved."""
+    say: _Say | None = None
+    """The words the deed was told in (names, weapons, the opening it answers)."""
+    after: str = ""
+    """What the head says after the deed (the opening it answers)."""
+    resolved: bool = False
 
     @property
     def moving(self) -> bool:
@@ -233,11 +240,24 @@ class TableNarrator:
                 sentence.head, sentence.parts = None, []
         action = event.action
         unit = self._unit(action)
-        head = action_words(event.who, action, _Say(self, event.who), unit)
+        say = _Say(self, event.who)
+        head = action_words(event.who, action, say, unit)
+        after = ""
         if self.triggers and isinstance(action, Attack):
-            head += opening_words(self.triggers[-1], self.name)
+            after = opening_words(self.triggers[-1], self.name)
         kind = type(action).__name__
-        self.open.append(_Sentence(event.who, kind, head, unit=unit, seqs={event.seq}))
+        self.open.append(
+            _Sentence(
+                event.who,
+                kind,
+                head + after,
+                unit=unit,
+                seqs={event.seq},
+                action=action,
+                say=say,
+                after=after,
+            )
+        )
         self.acted = True
 
     def _finish(self, lines: list[str], *, keep_open: bool = False) -> None:
@@ -256,6 +276,15 @@ class TableNarrator:
 
     def _unit(self, action: Action) -> ActionUnit[Any] | None:
         return self.ruleset.unit_of(type(action)) if self.ruleset is not None else None
+
+    def _resolved(self, s: _Sentence, hit: bool) -> str | None:
+        """The deed of ``s`` worded with its outcome by its unit (once: a second attack in
+        the same deed is told after it)."""
+        if s.resolved or s.unit is None or s.action is None or s.say is None:
+            return None
+        if s.head != action_words(s.who, s.action, s.say, s.unit) + s.after:
+            return None  # (the head now tells something else: a check, a later part)
+        return s.unit.told_resolved(s.action, s.say, hit=hit)
 
     def _weapon(self, who: str) -> str:
         return literal(self.weapon.get(who, "bare hands"))
@@ -277,8 +306,9 @@ class TableNarrator:
             case AttackResolved(who=who, target=target, hit=hit, roll=roll, against=against):
                 verb = "hits" if hit else "misses"
                 told = (roll, against) == s.checked
-                if s.head is not None and " attacks " in s.head:
-                    s.head = s.head.replace(" attacks ", f" {verb} ", 1)
+                deed = self._resolved(s, hit) if s.head is not None else None
+                if deed is not None:
+                    s.head, s.resolved = f"{n(s.who)} {deed}{s.after}", True
                     part = None if told else f"{roll} against {against}"
                 elif s.head is None:
                     s.head = f"{n(who)} {verb} {n(target)}"

@@ -646,7 +646,14 @@ class Opportunity(TacticalUnit[OpportunityAttack]):
         )
 
     def told(self, action: OpportunityAttack, say: Say) -> str:
-        return f"attacks {say.name(action.target)} with the {say.weapon(action.weapon)} as they move away"
+        return self._deed("attacks", action, say)
+
+    def told_resolved(self, action: OpportunityAttack, say: Say, *, hit: bool) -> str:
+        return self._deed("hits" if hit else "misses", action, say)
+
+    def _deed(self, verb: str, action: OpportunityAttack, say: Say) -> str:
+        target, weapon = say.name(action.target), say.weapon(action.weapon)
+        return f"{verb} {target} with the {weapon} as they move away"
 
 
 class Countering(TacticalUnit[CounterAttack]):
