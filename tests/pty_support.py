@@ -107,3 +107,33 @@ class PtyProgram:
                 return self.status if self.status >= 0 else 128 - self.status
         os.kill(self.pid, signal.SIGKILL)
         raise TimeoutError(f"still running after {timeout} s:\n{self.screen[-2000:]}")
+
+
+#: A decision at ``join``: its numbered offers, then the prompt with its countdown.
+ASKED = re.compile(
+    r"\n((?:\d+\. [^\n]+\n)+)(?:Or type a point[^\n]*\n)?[^\n]*?choose 1-\d+ \(\d+ s left\): "
+    r"|the fight is over"
+)
+
+
+def play_at_the_terminal(
+    join: PtyProgram, answered: list[str], failed: list[BaseException]
+) -> None:
+    """Answer every decision ``join`` shows (an attack when there is one, else the last offer)
+    until the fight is over; what was chosen goes to ``answered``."""
+    try:
+        at = 0
+        while True:
+            deadline = time.monotonic() + 120
+            while not (found := ASKED.search(join.screen, at)):
+                assert time.monotonic() < deadline, join.screen[-3000:]
+                assert join._pump(0.2), f"join ended:\n{join.screen[-3000:]}"
+            at = found.end()
+            if found.group(0) == "the fight is over":
+                return
+            offers = re.findall(r"^(\d+)\. (.+)$", found.group(1), re.M)
+            chosen = next((o for o in offers if o[1].startswith("Attack")), offers[-1])
+            answered.append(chosen[1])
+            join.type(chosen[0])
+    except BaseException as problem:  # told to the test's own thread
+        failed.append(problem)

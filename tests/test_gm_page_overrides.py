@@ -21,7 +21,7 @@ from browser import CHROMIUM, answer_with_attack
 from initiative.engine import declared_conditions, find_ruleset
 from initiative.events import read_log
 from initiative.replays import verify_log
-from pty_support import PtyProgram
+from pty_support import PtyProgram, play_at_the_terminal
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "thriller-ambush.toml"
@@ -39,13 +39,6 @@ ROW = """(id) => {
   return row ? row.textContent : "";
 }"""
 
-#: A decision at ``join``: its numbered offers, then the prompt with its countdown.
-ASKED = re.compile(
-    r"\n((?:\d+\. [^\n]+\n)+)(?:Or type a point[^\n]*\n)?[^\n]*?choose 1-\d+ \(\d+ s left\): "
-    r"|the fight is over"
-)
-
-
 #: A point of the map (page coordinates) where no token, label or reach ring is: the nearest to
 #: the given point on a grid of 8-pixel steps, at least 30 pixels from it.
 EMPTY_SPOT = """([x0, y0]) => {
@@ -61,29 +54,6 @@ EMPTY_SPOT = """([x0, y0]) => {
   }
   return [best[0], best[1]];
 }"""
-
-
-def play_at_the_terminal(
-    join: PtyProgram, answered: list[str], failed: list[BaseException]
-) -> None:
-    """Answer every decision ``join`` shows (an attack when there is one, else the last offer)
-    until the fight is over; what was chosen goes to ``answered``."""
-    try:
-        at = 0
-        while True:
-            deadline = time.monotonic() + 120
-            while not (found := ASKED.search(join.screen, at)):
-                assert time.monotonic() < deadline, join.screen[-3000:]
-                assert join._pump(0.2), f"join ended:\n{join.screen[-3000:]}"
-            at = found.end()
-            if found.group(0) == "the fight is over":
-                return
-            offers = re.findall(r"^(\d+)\. (.+)$", found.group(1), re.M)
-            chosen = next((o for o in offers if o[1].startswith("Attack")), offers[-1])
-            answered.append(chosen[1])
-            join.type(chosen[0])
-    except BaseException as problem:  # told to the test's own thread
-        failed.append(problem)
 
 
 def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:

@@ -214,6 +214,23 @@ async def test_the_number_typed_is_sent_for_the_decision_on_screen() -> None:
     assert re.fullmatch(r"standing: .*", shown.lines[-1])
 
 
+async def test_lines_typed_at_once_at_a_terminal_are_each_read() -> None:
+    """At a terminal (key by key), several lines arriving in one read (pasted, or typed ahead
+    of a busy program) are each a line; none is lost after the first."""
+    main, other = os.openpty()
+    try:
+        screen = Screen(lambda *_: None, io.StringIO(), live=True)
+        with Keyboard(screen, fd=other) as keyboard, trio.fail_after(5):
+            os.write(main, b"gm hp goblin-1 0\ngm hp goblin-2 0\ngm hp bo")
+            assert await keyboard.line() == "gm hp goblin-1 0"
+            assert await keyboard.line() == "gm hp goblin-2 0"  # (lost: waited for ever)
+            os.write(main, b"ss 0\n")
+            assert await keyboard.line() == "gm hp boss 0"
+    finally:
+        os.close(main)
+        os.close(other)
+
+
 @pytest.mark.parametrize("eof", [b"", b"\x04"])
 async def test_the_input_ending_leaves_the_fight(eof: bytes) -> None:
     """The keyboard's input ends (a closed pipe): the person has left."""

@@ -226,6 +226,8 @@ class Keyboard:
         self.pollable = self.tty or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
         self._saved: list[Any] | None = None
         self._pending = b""
+        self._keyed = ""
+        """Keys read past the end of the last line (lines pasted, or typed ahead, at once)."""
         self.typed = ""
 
     def __enter__(self) -> Keyboard:
@@ -261,18 +263,23 @@ class Keyboard:
                     raise LeftFight("the input ended")
                 self._pending += chunk
                 continue
-            chunk = await self._chunk()
-            if not chunk:
-                raise LeftFight("the terminal closed")
-            done = self._keys(_ESCAPES.sub("", chunk.decode(errors="replace")))
+            if self._keyed:
+                keys, self._keyed = self._keyed, ""
+            else:
+                chunk = await self._chunk()
+                if not chunk:
+                    raise LeftFight("the terminal closed")
+                keys = _ESCAPES.sub("", chunk.decode(errors="replace"))
+            done = self._keys(keys)
             self.screen.echo(self.typed)
             if done is not None:
                 return done
 
     def _keys(self, keys: str) -> str | None:
-        for key in keys:
+        for at, key in enumerate(keys):
             if key in "\r\n":
                 line, self.typed = self.typed, ""
+                self._keyed = keys[at + 1 :]  # (the next lines, for the next call)
                 return line
             if key in "\x7f\x08":
                 self.typed = self.typed[:-1]
