@@ -17,9 +17,9 @@ from initiative.events import (
 )
 
 from . import _attacks
-from ._checks import by_advantage
 from ._conditions import (
     break_aim,
+    by_advantage,
     end_of_turn,
     sees,
     start_of_turn,
