@@ -45,10 +45,11 @@ back-propagate loop, as in OpenSpiel's ``MCTSBot``.)
   A small budget plays like the rollout policy; a larger one leaves it where the forks show a
   clearly better offer.
 
-By name, ``search`` plays settings chosen per ruleset (:data:`PROFILES`: the learned value at
-the end of the decision's round, or at the start of the searcher's next turn in ``thriller``,
-and a budget that costs well under 0.1 s of CPU a decision there); :class:`Search`'s own
-defaults are the generic ones, for a ruleset without settings.
+By name, ``search`` plays the settings its ruleset declares (:attr:`engine.Ruleset.search_profile`,
+an :class:`engine.SearchProfile`: for the bundled ones the learned value at the end of the
+decision's round, or at the start of the searcher's next turn in ``thriller``, and a budget
+that costs well under 0.1 s of CPU a decision there); :class:`Search`'s own defaults are the
+generic ones, for a ruleset that declares none (``SearchProfile()``).
 
 Deterministic: the search's random stream is derived from the policy's own (``ctx.rng``) and
 the seq of the decision, so the same game seed, combatant and budget give the same choices
@@ -64,12 +65,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from initiative.engine import Rng, View
+from initiative.engine import Rng, SearchProfile, View
 from initiative.events import Action, Offer, PolicyLoadError
 
 from ._context import PolicyContext
 from ._lookahead import hp_balance
 from ._policies import PLAIN
+from ._profile import search_profile
 from ._value import Value
 
 Evaluation = Callable[[Any, str], float]
@@ -466,24 +468,26 @@ _NUMBERS: dict[str, type] = {
 }
 
 
-PROFILES: dict[str, str] = {
-    "openings": "rollouts=60,evaluate=value,rounds=0,steps=1800",
-    "percentile": "rollouts=150,evaluate=value,rounds=0,steps=4500,confidence=0.75",
-    "tactical": "rollouts=20,evaluate=value,rounds=0",
-    "thriller": "rollouts=60,evaluate=value,turns=1,steps=3600,width=10",
-}
-"""``search``'s settings per ruleset, in the parameters' syntax: what the bare name ``search``
-plays, and what ``search:KEY=VALUE,...`` starts from (its parameters override them). Tuned on
-seeds of the bundled examples apart from the benchmark's (``docs/policies.md``, *Settings per
-ruleset*); a ruleset not named here gets :class:`Search`'s own defaults."""
+def profile_settings(profile: SearchProfile) -> dict[str, str]:
+    """A ruleset's search profile in the parameters' syntax (``{"rollouts": "60", ...}``): the
+    fields it sets, the search's own (``value``, ``review``) left out. What the bare name
+    ``search`` plays, and what ``search:KEY=VALUE,...`` starts from."""
+    settings = {}
+    for name in profile.__struct_fields__:
+        value = getattr(profile, name)
+        if value is None or name in ("value", "review"):
+            continue
+        settings[name] = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return settings
 
 
 def tuned(ctx: PolicyContext, params: str = "") -> Search:
     """The :class:`Search` that ``search:PARAMS`` names for the combatant in ``ctx``: the
-    settings of :data:`PROFILES` for its encounter's ruleset, overridden by ``params``;
-    :class:`PolicyLoadError` for a parameter or value it does not know."""
+    settings its encounter's ruleset declares (:attr:`engine.Ruleset.search_profile`),
+    overridden by ``params``; :class:`PolicyLoadError` for a parameter or value it does not
+    know, or for a malformed profile."""
+    settings = profile_settings(search_profile(ctx.encounter.ruleset))
     try:
-        settings = _items(PROFILES.get(ctx.encounter.ruleset, ""))
         settings.update(_items(params))  # the name's own override the ruleset's
         return Search(ctx, **_parse(settings, ctx))
     except ValueError as err:

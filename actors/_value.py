@@ -17,9 +17,10 @@ proxy. This one predicts the fight's result from the position: the chance that `
 Combatants that join later (``arrives``) count as standing at full hit points until they join.
 Every feature is the side's value minus the enemies', so the two sides' chances add up to one
 and the fit needs no intercept. The weights are data, learned per ruleset from self-play of
-its bundled examples (``benchmarks/train_value.py`` writes ``value_weights.json`` beside this
-module, deterministically); a ruleset without weights of its own uses those learned from all
-of them (``"*"``). A finished fight scores one, nought, or a half for no winner.
+its bundled examples by ``benchmarks/train_value.py`` (deterministically): each ruleset
+declares its own in its search profile (``SearchProfile.value``); a ruleset without weights of
+its own uses those learned from all of them, shipped as ``value_weights.json`` beside this
+module. A finished fight scores one, nought, or a half for no winner.
 """
 
 from __future__ import annotations
@@ -33,18 +34,17 @@ import msgspec
 from initiative.engine import parse_dice
 from initiative.events import EncounterFileError, EncounterSpec, PolicyLoadError
 
+from ._profile import search_profile
+
 FEATURES = ("hp", "standing", "race", "late")
 """The features' names, in the order of the weights."""
 
 WEIGHTS = Path(__file__).with_name("value_weights.json")
 """The weights shipped with the package."""
 
-ANY = "*"
-"""The key of the weights learned from every ruleset: for a ruleset without its own."""
-
 
 class Fit(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One ruleset's weights and what they were learned from."""
+    """Weights and what they were learned from."""
 
     weights: tuple[float, ...]
     """One weight per feature, in the order of ``features``."""
@@ -59,12 +59,14 @@ class Fit(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True)
 
 
 class Weights(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The weights file: a fit per ruleset name (and ``"*"``)."""
+    """The weights file: the fit learned from every bundled ruleset's fights together, for a
+    ruleset that declares no weights of its own (each bundled one declares its own, in its
+    ``search_profile``)."""
 
     features: tuple[str, ...]
     """The features' names, in order; they must be :data:`FEATURES`."""
-    rulesets: dict[str, Fit]
-    """The fits by ruleset name."""
+    fit: Fit
+    """The weights learned from all the bundled rulesets' fights."""
     seeds: str = ""
     """The self-play seeds they were learned on (kept apart from the benchmark's)."""
 
@@ -82,18 +84,13 @@ def load_weights(path: Path = WEIGHTS) -> Weights:
         raise PolicyLoadError(
             f"value weights {path}: features {list(weights.features)}, expected {list(FEATURES)}"
         )
-    for name, fit in weights.rulesets.items():
-        if len(fit.weights) != len(FEATURES):
-            raise PolicyLoadError(
-                f"value weights {path}: ruleset {name!r} has {len(fit.weights)} weights,"
-                f" expected {len(FEATURES)}"
-            )
-        if not all(math.isfinite(w) for w in fit.weights):
-            raise PolicyLoadError(
-                f"value weights {path}: ruleset {name!r} has a weight that is not finite"
-            )
-    if ANY not in weights.rulesets:
-        raise PolicyLoadError(f"value weights {path}: no fit for every ruleset ({ANY!r})")
+    fit = weights.fit
+    if len(fit.weights) != len(FEATURES):
+        raise PolicyLoadError(
+            f"value weights {path}: {len(fit.weights)} weights, expected {len(FEATURES)}"
+        )
+    if not all(math.isfinite(w) for w in fit.weights):
+        raise PolicyLoadError(f"value weights {path}: a weight that is not finite")
     return weights
 
 
@@ -106,14 +103,14 @@ def shipped() -> Weights:
 class Value:
     """The learned evaluation for one encounter: ``value(state, side) -> [0, 1]``.
 
-    ``weights`` defaults to the fit shipped for the encounter's ruleset (else ``"*"``)."""
+    ``weights`` defaults to those the encounter's ruleset declares (``SearchProfile.value``),
+    else to the shipped weights learned from every bundled ruleset."""
 
     __slots__ = ("damage", "max_rounds", "pending", "weights")
 
     def __init__(self, encounter: EncounterSpec, weights: tuple[float, ...] | None = None) -> None:
         if weights is None:
-            fits = shipped().rulesets
-            weights = fits.get(encounter.ruleset, fits[ANY]).weights
+            weights = search_profile(encounter.ruleset).value or shipped().fit.weights
         self.weights = weights
         self.damage = {c.id: _mean_damage(c.weapons) for c in encounter.combatants}
         """Each combatant's best weapon's mean damage (what it deals a round, roughly)."""

@@ -11,7 +11,7 @@ prints `search`'s win rate against the strongest built-in at three budgets of ro
 quarter and a half of the example's own and its own (whose games are those of the first
 table): a strength-against-time curve.
 
-`search` is the bare name: the settings of its example's ruleset (`actors._search.PROFILES`).
+`search` is the bare name: the settings its example's ruleset declares (`search_profile`).
 
     python benchmarks/search_strength.py [--seeds 60] [--seeds-of openings-duel=200 ...]
         [--seed-start 201]
@@ -56,9 +56,9 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from initiative.actors import BUILTIN, PolicyContext, load_policy
-from initiative.actors._search import PROFILES, ROLLOUTS, STEPS, _items
+from initiative.actors._search import ROLLOUTS, STEPS, profile_settings
 from initiative.batch import paired, sign_test, wilson
-from initiative.engine import Fight, Stepper, View, load_encounter, policy_rng
+from initiative.engine import Fight, Stepper, View, find_ruleset, load_encounter, policy_rng
 from initiative.events import Action
 
 ROOT = Path(__file__).parents[1]
@@ -229,10 +229,19 @@ def tally(path: Path) -> None:
         print(f"  both opponents: {both[0]}-{both[1]}, p {sign_test(*both):.2g}")
 
 
+def profiles() -> dict[str, str]:
+    """The bundled rulesets' search settings, as the bare ``search`` plays them."""
+    settings = {n: profile_settings(find_ruleset(n).search_profile) for n in BUNDLED}
+    return {n: ",".join(f"{k}={v}" for k, v in s.items()) for n, s in settings.items()}
+
+
+BUNDLED = ("openings", "percentile", "tactical", "thriller")
+
+
 def budget_of(example: str) -> int:
     """The rollouts the bare ``search`` spends on ``example`` (its ruleset's settings)."""
     spec = load_encounter(ROOT / "examples" / f"{example}.toml")
-    return int(_items(PROFILES.get(spec.ruleset, "")).get("rollouts", ROLLOUTS))
+    return find_ruleset(spec.ruleset).search_profile.rollouts or ROLLOUTS
 
 
 def main() -> None:
@@ -322,7 +331,7 @@ def main() -> None:
         f" ({', '.join(f'{e} {n}' for e, n in counts.items())}"
         f"{f'; against the first offer at most {FIRST_SEEDS}' if against_first else ''}),"
         f" jobs {args.jobs};"
-        f" search's settings by ruleset: {PROFILES} (else {ROLLOUTS} rollouts, at most"
+        f" search's settings by ruleset: {profiles()} (else {ROLLOUTS} rollouts, at most"
         f" {STEPS} fork decisions); load {os.getloadavg()[0]:.1f}",
         flush=True,
     )

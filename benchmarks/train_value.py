@@ -1,4 +1,5 @@
-"""Learn `search`'s `value` evaluation from self-play, and write `actors/value_weights.json`.
+"""Learn `search`'s `value` evaluation from self-play: each ruleset's weights, and the ones over all
+of them in `actors/value_weights.json`.
 
 For every bundled example, fights of ``--fights`` seeds (500) from ``--seed-start`` (100,001 by
 default: far from the benchmark's 1 to 200 and from the seeds tuning used, 1,001 on) are played
@@ -7,9 +8,12 @@ legal offer, a half each; and each combatant, one time in ten, ``random`` instea
 coverage). Every ``--every``-th decision, the state is taken as a position, from both sides'
 view (the features of ``actors._value.Value``), labelled with the fight's result for that side
 (1 won, 0 lost, 0.5 no winner). A logistic regression without intercept (the features are
-antisymmetric) is fitted per ruleset, and over all of them as ``"*"``, by Newton's method with
-a small ridge penalty (numpy); one fight in five is held out to report the log loss. The same
-arguments give the same file, byte for byte.
+antisymmetric) is fitted per ruleset, and over all of them together, by Newton's method with
+a small ridge penalty (numpy); one fight in five is held out to report the log loss. The fit
+over all of them is written to the file (the weights of a ruleset that declares none), the same
+file byte for byte for the same arguments; each ruleset's own fit is printed as the ``value``
+of its ``search_profile`` (``SearchProfile.value`` in the ruleset's class), for its author to
+copy there.
 
     python benchmarks/train_value.py [--fights 500] [--every 3] [--seed-start 100001] [--out FILE]
 """
@@ -24,12 +28,14 @@ from pathlib import Path
 import msgspec
 import numpy as np
 from initiative.actors import BUILTIN, PolicyContext, load_policy
-from initiative.actors._value import ANY, FEATURES, WEIGHTS, Fit, Value, Weights
-from initiative.engine import Fight, Rng, Stepper, load_encounter, policy_rng
+from initiative.actors._value import FEATURES, WEIGHTS, Fit, Value, Weights
+from initiative.engine import Fight, Rng, Stepper, find_ruleset, load_encounter, policy_rng
 
 ROOT = Path(__file__).parents[1]
 EXAMPLES = sorted(p.stem for p in (ROOT / "examples").glob("*.toml"))
 RIDGE = 1e-3
+ANY = "*"
+"""The name the fit over every ruleset is printed under."""
 
 
 def play(example: str, seed: int, every: int) -> tuple[str, list[tuple[float, ...]], list[float]]:
@@ -127,9 +133,14 @@ def main() -> None:
             f" {len(xt) + len(xh)} positions",
             flush=True,
         )
+    for name in sorted(rows):
+        learned = fits[name].weights
+        declared = find_ruleset(name).search_profile.value
+        same = "as declared" if declared == learned else f"declared: {declared}"
+        print(f"{name}: search_profile value={learned} ({same})")
     weights = Weights(
         features=FEATURES,
-        rulesets=fits,
+        fit=fits[ANY],
         seeds=f"{args.seed_start} to {args.seed_start + args.fights - 1}, every {args.every}-th decision",
     )
     args.out.write_bytes(msgspec.json.format(msgspec.json.encode(weights), indent=2) + b"\n")

@@ -42,6 +42,7 @@ from ._position import (
     IllegalAction as IllegalAction,
     position as position,
 )
+from ._profile import SearchProfile as SearchProfile
 from ._protocol import (
     Decision as Decision,
     PriorityToken as PriorityToken,

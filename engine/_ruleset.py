@@ -37,6 +37,7 @@ from initiative.events import (
 from ._dice import parse_dice
 from ._hooks import Hook, RulesetHooks, wrong_hook
 from ._odds import Odds, Sighted
+from ._profile import SearchProfile
 from ._rules import HIDDEN, Condition, Counter, Rules
 from ._units import CORE_ACTIONS, ActionUnit
 
@@ -112,6 +113,9 @@ class Ruleset:
     conditions: ClassVar[tuple[type[Condition], ...]] = ()
     #: The counter types this ruleset's rules keep.
     counters: ClassVar[tuple[type[Counter], ...]] = ()
+    #: How the built-in ``search`` policy plays this ruleset (its budget, horizon and learned
+    #: evaluation), and a game review's default rollouts: the generic settings by default.
+    search_profile: ClassVar[SearchProfile] = SearchProfile()
 
     #: The registry: each unit by its action type (made from :attr:`units`).
     _units: ClassVar[Mapping[type[Action], ActionUnit[Any]]] = {}

@@ -76,6 +76,7 @@ from ._odds import (
     chance_at_most as chance_at_most,
     mean_damage as mean_damage,
 )
+from ._profile import SearchProfile as SearchProfile
 from ._rules import (
     HIDDEN as HIDDEN,
     Condition as Condition,

@@ -43,7 +43,15 @@ from pathlib import Path
 from typing import Any
 
 from initiative.actors import BUILTIN, PolicyContext
-from initiative.engine import Decision, Fight, PriorityToken, Rng, Stepper, recorded_dice
+from initiative.engine import (
+    Decision,
+    Fight,
+    PriorityToken,
+    Rng,
+    Stepper,
+    find_ruleset,
+    recorded_dice,
+)
 from initiative.events import (
     CombatantSpec,
     EncounterEnded,
@@ -51,6 +59,7 @@ from initiative.events import (
     LogContents,
     Offer,
     ReplayDivergedError,
+    UnknownRulesetError,
     parse_log,
 )
 from rich.text import Text
@@ -62,15 +71,17 @@ from ._words import action_words, failure_words
 ROLLOUTS = 32
 """The default budget: rollouts per candidate at each point (see ``docs/review.md``)."""
 
-PROFILES: dict[str, int] = {"openings": 96, "percentile": 32, "tactical": 28, "thriller": 48}
-"""The default rollouts per ruleset: chosen so that the review of a typical fight of its bundled
-examples costs well under a minute or two of CPU (``docs/review.md``, *Cost*); a ruleset not
-named here gets :data:`ROLLOUTS`."""
-
 
 def default_rollouts(ruleset: str) -> int:
-    """The rollouts per candidate a review of a ``ruleset`` fight makes by default."""
-    return PROFILES.get(ruleset, ROLLOUTS)
+    """The rollouts per candidate a review of a ``ruleset`` fight makes by default: what the
+    ruleset declares (``SearchProfile.review`` of its ``search_profile``; each bundled one
+    chose it so that the review of a typical fight of its examples costs well under a minute
+    or two of CPU, ``docs/review.md``, *Cost*), else :data:`ROLLOUTS`."""
+    try:
+        declared = find_ruleset(ruleset).search_profile.review
+    except UnknownRulesetError:
+        return ROLLOUTS
+    return declared or ROLLOUTS
 
 
 WIDTH = 4

@@ -47,6 +47,7 @@ from initiative.engine.kit import (
     Odds,
     Options,
     Ruleset,
+    SearchProfile,
     at,
     attack_offers,
     chance_at_least,
@@ -218,6 +219,18 @@ class Openings(Ruleset):
     roll_off_die = 12
     options: OpeningsOptions
     units = (Attacking(), Moving())
+    #: ``search``'s settings here (tuned on seeds of the bundled examples apart from the
+    #: benchmark's: docs/policies.md, *Settings per ruleset*), the weights of its learned value
+    #: (``benchmarks/train_value.py``: 1000 fights of openings-duel and openings-skirmish, seeds 100,001 on; held-out
+    #: log loss 0.456) and a review's default rollouts (docs/review.md, *Cost*).
+    search_profile = SearchProfile(
+        rollouts=60,
+        evaluate="value",
+        rounds=0,
+        steps=1800,
+        value=(5.677552, 1.648237, -0.188595, 0.977277),
+        review=96,
+    )
 
     def max_ap(self, c: CombatantSpec) -> int:
         return c.ap if c.ap is not None else self.options.ap

@@ -16,7 +16,7 @@ from initiative.actors import (
     run_encounter_sync,
 )
 from initiative.actors._lookahead import hp_balance
-from initiative.actors._search import PROFILES, ROLLOUTS, ROUNDS, STEPS, outcome
+from initiative.actors._search import ROUNDS, STEPS, outcome, profile_settings
 from initiative.actors._value import Value
 from initiative.engine import Fight, Stepper, View, policy_rng
 from initiative.events import Attack, EncounterSpec, Move, PolicyLoadError, read_log
@@ -246,11 +246,11 @@ def test_a_budget_in_seconds_stops_the_search() -> None:
 
 @pytest.mark.parametrize("ruleset", sorted(STATS))
 def test_the_bare_name_plays_its_rulesets_settings(ruleset: str) -> None:
-    """``search`` is the search set for the encounter's ruleset (``PROFILES``), and
+    """``search`` is the search its encounter's ruleset declares (``search_profile``), and
     ``search:KEY=VALUE`` overrides those settings one by one, keeping the rest."""
     spec = small(ruleset)
     ctx = PolicyContext(combatant=spec.combatants[0], encounter=spec, rng=policy_rng(1, "ann"))
-    settings = dict(item.split("=") for item in PROFILES[ruleset].split(","))
+    settings = profile_settings(engine.find_ruleset(ruleset).search_profile)
     bare = load_policy("search", ctx).policy
     assert isinstance(bare, Search)
     assert bare.rollouts == int(settings["rollouts"])
@@ -288,15 +288,6 @@ def test_an_overridden_evaluation_is_never_built(monkeypatch: pytest.MonkeyPatch
     assert load_policy("search:evaluate=outcome", ctx).policy.evaluate is outcome
     with pytest.raises(PolicyLoadError, match="value weights: missing"):
         load_policy("search", ctx)
-
-
-def test_a_ruleset_without_settings_gets_the_searchs_own_defaults() -> None:
-    """A ruleset ``PROFILES`` does not name (a plug-in's) plays :class:`Search`'s defaults."""
-    spec = msgspec.structs.replace(small("openings"), ruleset="homebrew")
-    ctx = PolicyContext(combatant=spec.combatants[0], encounter=spec, rng=policy_rng(1, "ann"))
-    bare = load_policy("search", ctx).policy
-    assert (bare.rollouts, bare.steps, bare.rounds) == (ROLLOUTS, STEPS, ROUNDS)
-    assert bare.evaluate is outcome
 
 
 def test_parameters_by_name() -> None:

@@ -9,8 +9,15 @@ from types import SimpleNamespace
 import msgspec
 import pytest
 from initiative.actors import PolicyContext, Search, load_policy
-from initiative.actors._value import ANY, FEATURES, Value, load_weights, shipped
-from initiative.engine import CombatantState, Fight, Stepper, load_encounter, policy_rng
+from initiative.actors._value import FEATURES, Value, load_weights, shipped
+from initiative.engine import (
+    CombatantState,
+    Fight,
+    Stepper,
+    find_ruleset,
+    load_encounter,
+    policy_rng,
+)
 from initiative.events import PolicyLoadError
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -83,29 +90,30 @@ def test_a_joiner_counts_before_it_arrives() -> None:
     assert (hp, standing) == (0.0, 0.0)
 
 
-def test_the_shipped_weights_cover_every_bundled_ruleset() -> None:
-    """The package's file loads, with a fit for each bundled ruleset and one for any other."""
-    fits = shipped().rulesets
-    assert set(fits) == {"openings", "percentile", "tactical", "thriller", ANY}
-    assert all(len(f.weights) == len(FEATURES) and f.positions > 0 for f in fits.values())
-    assert Value(DUEL).weights == fits["openings"].weights
+def test_the_shipped_weights_are_the_fit_over_every_bundled_ruleset() -> None:
+    """The package's file loads, with the fit learned from all five bundled examples (for a
+    ruleset without weights of its own); each bundled ruleset declares its own."""
+    fit = shipped().fit
+    assert len(fit.weights) == len(FEATURES) and fit.positions > 0
+    assert len(fit.examples) == 5
+    assert Value(DUEL).weights == find_ruleset("openings").search_profile.value != fit.weights
 
 
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("{not json", "malformed|JSON"),
-        ('{"features": ["hp"], "rulesets": {}}', r"features \['hp'\], expected"),
+        ('{"features": ["hp"], "fit": {"weights": []}}', r"features \['hp'\], expected"),
         (
-            '{"features": ["hp", "standing", "race", "late"], "rulesets": {"*": {"weights": [1, 2]}}}',
-            "ruleset '\\*' has 2 weights, expected 4",
+            '{"features": ["hp", "standing", "race", "late"], "fit": {"weights": [1, 2]}}',
+            "2 weights, expected 4",
         ),
         (
-            '{"features": ["hp", "standing", "race", "late"], "rulesets": {"x": {"weights": [1, 2, 3, 4]}}}',
-            "no fit for every ruleset",
+            '{"features": ["hp", "standing", "race", "late"], "rulesets": {"*": {"weights": [1, 2, 3, 4]}}}',
+            "rulesets",
         ),
         (
-            '{"features": ["hp", "standing", "race", "late"], "rulesets": {"*": {"weight": []}}}',
+            '{"features": ["hp", "standing", "race", "late"], "fit": {"weight": []}}',
             "weight",
         ),
     ],
@@ -129,6 +137,6 @@ def test_search_takes_the_value_by_name() -> None:
     ctx = PolicyContext(combatant=DUEL.combatants[0], encounter=DUEL, rng=policy_rng(1, "ilse"))
     search = load_policy("search:evaluate=value,rounds=0", ctx).policy
     assert isinstance(search, Search) and isinstance(search.evaluate, Value)
-    assert search.evaluate.weights == shipped().rulesets["openings"].weights
+    assert search.evaluate.weights == find_ruleset("openings").search_profile.value
     with pytest.raises(PolicyLoadError, match="outcome, hp_balance, value"):
         load_policy("search:evaluate=worth", ctx)

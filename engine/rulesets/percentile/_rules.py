@@ -14,6 +14,7 @@ from initiative.engine.kit import (
     Odds,
     ParryUnit,
     Ruleset,
+    SearchProfile,
     attack_offers,
     chance_at_most,
     check_move,
@@ -254,6 +255,19 @@ class Percentile(Ruleset):
     name = "percentile"
     version = 2
     seed_file = "001_269bc9c9643bf2dd.txt"
+    #: ``search``'s settings here (tuned on seeds of the bundled examples apart from the
+    #: benchmark's: docs/policies.md, *Settings per ruleset*), the weights of its learned value
+    #: (``benchmarks/train_value.py``: 500 fights of percentile-wilhelm, seeds 100,001 on; held-out
+    #: log loss 0.540) and a review's default rollouts (docs/review.md, *Cost*).
+    search_profile = SearchProfile(
+        rollouts=150,
+        evaluate="value",
+        rounds=0,
+        steps=4500,
+        confidence=0.75,
+        value=(0.320721, 0.339193, 1.151695, -0.913437),
+        review=32,
+    )
     Options = PercentileOptions
     stats = STATS
     required_stats = frozenset({"agility"})

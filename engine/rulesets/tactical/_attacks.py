@@ -1,8 +1,10 @@
-"""Attacks, the defensive reactions they open, damage, and Cast Magic.
+"""What attacks share (an Attack, an Attack of Opportunity, a damaging spell, a counter-attack's
+hit): the test, the target's opening, the blow's landing, damage, and their odds.
 
 An attack is a Combat Style test (d100, see ``_percentile``). A successful attack is the threat:
 it makes an opening for the target, whose one reaction (Evade, Parry, Block, Counter-Attack) is
-rolled when it is taken and returned as a :class:`Defence`; then the attack lands or not.
+rolled when it is taken and returned as a :class:`Defence`; then the attack lands or not. The
+actions themselves are units in ``_strikes`` and ``_defences``.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from initiative.engine.kit import Odds, chance_at_most, distance, mean_damage, reaches
+from initiative.engine.kit import Odds, chance_at_most, distance, mean_damage
 from initiative.events import (
     Attack,
     AttackResolved,
@@ -20,11 +22,8 @@ from initiative.events import (
     Weapon,
 )
 
-from ._actions import CastMagic, OpportunityAttack
 from ._conditions import (
-    count_attack,
     melee_weapons,
-    reveal,
     sees,
     usable_weapons,
 )
@@ -35,13 +34,10 @@ from ._marks import (
     RESTRAINED,
     UNCONSCIOUS,
     BlindedBy,
-    Feinted,
-    Reload,
     RestrainedBy,
 )
-from ._movement import delayed, provoke
 from ._options import HIT_LOCATIONS, combatant_options, is_magic, shield_of, spells_of
-from ._percentile import margin, roll_test, skill, test
+from ._percentile import margin, roll_test, skill
 
 if TYPE_CHECKING:
     from initiative.engine.kit import Hook, Rules
@@ -88,59 +84,6 @@ def hit_location(fight: Rules, who: str) -> str:
     return next(name for top, name in HIT_LOCATIONS if roll <= top)
 
 
-def attack(fight: Rules, who: str, action: Attack) -> Hook:
-    """Seed 002 Attack, with All Out Attack, Precision Strike and Coup de Grâce."""
-    weapon = weapon_of(fight, who, action.weapon)
-    assert weapon is not None
-    target = action.target
-    count_attack(fight, who)
-    # Seed 002: "Only one reaction per threat": whoever reacts to this attack in one window
-    # (an AoO, a delayed turn) is not offered another (an Evade) for the same attack.
-    reacted: set[str] = set()
-    if weapon.ranged:
-        yield from provoke(fight, who, "ranged_attack", reacted, weapon.name)
-    yield from delayed(fight, who, {"attack": [e.id for e in fight.enemies_of(who)]}, reacted)
-    if not (fight.standing(who) and fight.standing(target)):
-        return None
-    if not reaches(weapon, fight.dist(who, target)):
-        # A delayed turn taken first may have carried the target out of reach.
-        fight.emit(
-            AttackResolved(
-                who=who,
-                target=target,
-                hit=False,
-                roll=0,
-                against=0,
-                detail=f"{target} moved out of the {weapon.name}'s reach",
-            )
-        )
-        return None
-    if action.variant == "coup_de_grace":
-        fight.emit(
-            AttackResolved(
-                who=who, target=target, hit=True, roll=0, against=0, detail="coup de grace"
-            )
-        )
-        fight.defeat(target, "coup de grace")
-        reveal(fight, who)
-        return None
-    modifier = attack_modifier(fight, who, weapon, action.variant)
-    if weapon.ranged:
-        fight.set_counter(who, AIM, 0)
-        if weapon.reload:
-            fight.set_counter(who, Reload(weapon.name), weapon.reload)
-    feinted = not weapon.ranged and fight.has(who, Feinted(target))
-    if feinted:
-        fight.remove_condition(who, Feinted(target))
-    unseen = feinted or not sees(fight, target, who)
-    kind = "area" if weapon.area > 0 else "ranged" if weapon.ranged else "melee"
-    # One reaction per threat: a target that already reacted to this attack gets no opening.
-    unseen = unseen or target in reacted
-    yield from strike(fight, who, target, weapon, modifier, kind, action.location, unseen, reacted)
-    reveal(fight, who)
-    return None
-
-
 def attack_modifier(fight: Rules, who: str, weapon: Weapon, variant: str | None) -> int:
     """What an attack's test adds to Combat Style: the weapon's bonus, All Out Attack's +20 or
     Precision Strike's -20, and with a ranged weapon the Aim taken."""
@@ -154,7 +97,7 @@ def attack_modifier(fight: Rules, who: str, weapon: Weapon, variant: str | None)
 
 
 def odds(fight: Rules, who: str, action: Attack) -> Odds | None:
-    """:func:`attack` as probabilities: the d100 test against Combat Style and the modifiers,
+    """An Attack (``_strikes.Attacking``) as probabilities: the d100 test against Combat Style and the modifiers,
     failing at ``fumble_from`` and above (before an Evade, Parry, Block or Counter-Attack); a
     hit's mean damage less armour. A Coup de Grâce always lands and defeats."""
     weapon = weapon_of(fight, who, action.weapon)
@@ -168,16 +111,6 @@ def odds(fight: Rules, who: str, action: Attack) -> Odds | None:
         hit=chance_at_most("1d100", best),
         damage=mean_damage(weapon.damage, less=fight.spec(action.target).armor),
     )
-
-
-def opportunity_attack(fight: Rules, who: str, action: OpportunityAttack) -> Hook:
-    """Seed 002: "Make a melee attack against an opponent who presents an opening." """
-    weapon = next(w for w in melee_weapons(fight, who) if action.weapon in (None, w.name))
-    count_attack(fight, who)
-    unseen = not sees(fight, action.target, who)
-    yield from strike(fight, who, action.target, weapon, weapon.bonus, "melee", None, unseen)
-    reveal(fight, who)
-    return None
 
 
 def strike(
@@ -334,33 +267,6 @@ def counter_hit(fight: Rules, blow: Blow, defence: Defence) -> None:
 
 def spell_of(fight: Rules, who: str, name: str) -> Spell | None:
     return next((s for s in spells_of(fight.spec(who)) if s.name == name), None)
-
-
-def cast(fight: Rules, who: str, action: CastMagic) -> Hook:
-    """Seed 002 Cast Magic: a Magic skill test; a damaging spell "Counts as an attack"."""
-    spell = spell_of(fight, who, action.spell)
-    assert spell is not None
-    target = action.target or who
-    if spell.damage:
-        count_attack(fight, who)
-    reacted: set[str] = set()
-    if not spell.melee:
-        # "Opponent casts a spell within melee range (unless it counts as a melee attack)".
-        yield from provoke(fight, who, "spellcast", reacted, spell.name)
-    if spell.damage:
-        yield from delayed(fight, who, {"attack": [e.id for e in fight.enemies_of(who)]}, reacted)
-    if not (fight.standing(who) and fight.standing(target)):
-        return None
-    modifier = 0
-    if spell.bolt:
-        modifier = fight.options.aim_bonus * fight.count(who, AIM)
-        fight.set_counter(who, AIM, 0)
-    t = test(fight, who, "magic", f"cast {spell.name}", modifier, against_who=target)
-    if target != who and fight.get(target).side != fight.get(who).side:
-        reveal(fight, who)
-    if t.success:
-        yield from spell_effects(fight, who, target, spell, t.dos, reacted)
-    return None
 
 
 def spell_effects(

@@ -35,9 +35,11 @@ from ._marks import (
     RestrainedBy,
     Sheathed,
 )
+from ._options import combatant_options
 
 if TYPE_CHECKING:
     from initiative.engine.kit import Rules
+    from initiative.events import Action
 
 
 def helpless(fight: Rules, who: str) -> bool:
@@ -160,3 +162,18 @@ def reveal(fight: Rules, who: str) -> None:
 def break_aim(fight: Rules, who: str) -> None:
     """Seed 002: "The chain breaks if the character takes any other action or reaction"."""
     fight.set_counter(who, AIM, 0)
+
+
+def defensive(fight: Rules, who: str) -> int:
+    """Seed 002 Defensive Stance: "Gain +10 on all defensive tests"."""
+    return fight.options.defensive_bonus if fight.has(who, DEFENSIVE_STANCE) else 0
+
+
+def by_advantage(fight: Rules, who: str, action: Action) -> bool:
+    """Seed 002: "Special actions are most often taken when a character gains Advantage and
+    has the action listed in their Combat Style's Special Advantages. Otherwise, they function
+    as the action type noted below." Whether ``action`` is taken that way now."""
+    return (
+        fight.has(who, ADVANTAGE)
+        and type(action).__name__ in combatant_options(fight.spec(who)).special_advantages
+    )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from initiative.engine.kit import Hook, Odds, Ruleset, parse_dice
+from initiative.engine.kit import Hook, Odds, Ruleset, SearchProfile, parse_dice
 from initiative.events import (
     Attack,
     CombatantSpec,
@@ -17,9 +17,9 @@ from initiative.events import (
 )
 
 from . import _attacks
-from ._checks import by_advantage
 from ._conditions import (
     break_aim,
+    by_advantage,
     end_of_turn,
     sees,
     start_of_turn,
@@ -60,6 +60,17 @@ class Tactical(Ruleset):
     name = "tactical"
     version = 2
     seed_file = "002_ef1e1defd7d41b68.txt"
+    #: ``search``'s settings here (tuned on seeds of the bundled examples apart from the
+    #: benchmark's: docs/policies.md, *Settings per ruleset*), the weights of its learned value
+    #: (``benchmarks/train_value.py``: 500 fights of tactical-bridge, seeds 100,001 on; held-out
+    #: log loss 0.349) and a review's default rollouts (docs/review.md, *Cost*).
+    search_profile = SearchProfile(
+        rollouts=20,
+        evaluate="value",
+        rounds=0,
+        value=(0.650885, 0.701685, 2.242741, -1.447326),
+        review=28,
+    )
     Options = TacticalOptions
     conditions = DECLARED_CONDITIONS
     counters = DECLARED_COUNTERS

@@ -1,5 +1,5 @@
-"""Special actions (Arise, Bash, Blind Opponent, Disarm, Feint, Force Movement, Resist, Trip)
-and the secondary actions Hide, Ready Weapon, Drink Potion and Aim.
+"""The special actions (Arise, Bash, Blind Opponent, Disarm, Feint, Force Movement, Resist,
+Trip): one unit each, with its check, performance and words.
 
 Opposed tests pick each side's best listed skill (the seed's "or"); Defensive Stance adds its
 bonus to the resisting side (a defensive test).
@@ -10,47 +10,29 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from initiative.engine.kit import HIDDEN, Condition, at, away
-from initiative.events import APChanged, ReadyWeapon
+from initiative.engine.kit import Condition, Say, at, away, check_move, check_target
+from initiative.events import APChanged, Offer, Window
 
-from ._actions import (
-    Bash,
-    BlindOpponent,
-    Disarm,
-    DrinkPotion,
-    Feint,
-    ForceMovement,
-    Resist,
-    Trip,
-)
-from ._conditions import (
-    reveal,
-    sees,
-    unblind,
-    unrestrain,
-)
+from ._actions import Arise, Bash, BlindOpponent, Disarm, Feint, ForceMovement, Resist, Trip
+from ._conditions import defensive, reach, reveal, unblind, unrestrain
 from ._marks import (
-    AIM,
     BLINDED,
     PRONE,
     RESTRAINED,
-    UNCONSCIOUS,
     BlindedBy,
     Disarmed,
     Dropped,
     Feinted,
-    Reload,
     RestrainedBy,
     Sheathed,
-    UsedItem,
 )
-from ._movement import provoke
 from ._options import is_natural, shield_of
 from ._percentile import best_skill, opposed, test
-from ._reactions import defensive
+from ._unit import TacticalUnit, close, legal, not_larger, within
 
 if TYPE_CHECKING:
-    from initiative.engine.kit import Hook, Rules
+    from initiative.engine.kit import Rules
+
 
 GRAPPLE = ("athletics", "unarmed")
 
@@ -66,30 +48,6 @@ def against(
     won = opposed(fight, who, skills, target, resist, check, defensive(fight, target))
     reveal(fight, who)
     return won
-
-
-def bash(fight: Rules, who: str, action: Bash) -> None:
-    """Seed 002 Bash: "On success: target is knocked back 1 m, loses 1 AP, and must test
-    Acrobatics or fall Prone." """
-    t = action.target
-    if not against(fight, who, t, GRAPPLE, (*GRAPPLE, "evade"), "bash"):
-        return
-    me, them = fight.get(who).position, fight.get(t).position
-    fight.move(t, away(them, me, fight.options.knockback))
-    if fight.get(t).ap:
-        fight.emit(APChanged(who=t, ap=fight.get(t).ap - 1, reason="bashed"))
-    if not test(fight, t, "acrobatics", "keep footing").success:
-        fight.add_condition(t, PRONE, until="it stands up")
-
-
-def blind(fight: Rules, who: str, action: BlindOpponent) -> None:
-    """Seed 002: "Combat Style test opposed by the target's Evade or Combat Style (shield). On
-    success: target is Blinded for 1 round" (until the blinder's next turn starts)."""
-    t = action.target
-    resist = ("evade", "combat_style") if shield_of(fight.spec(t)) else ("evade",)
-    if against(fight, who, t, ("combat_style",), resist, "blind opponent"):
-        fight.add_condition(t, BLINDED, until=f"start of {who}'s next turn")
-        fight.add_condition(t, BlindedBy(who))
 
 
 def disarm_target(fight: Rules, who: str, name: str | None) -> str | None:
@@ -118,43 +76,6 @@ def free_hand(fight: Rules, who: str) -> bool:
     return len(held) + (1 if shield_of(spec) else 0) < int(fight.options.hands)
 
 
-def disarm(fight: Rules, who: str, action: Disarm) -> None:
-    """Seed 002 Disarm: "take the target's weapon (if free hand available) or fling it 1d4 m
-    in a random direction" (1d8: one of eight compass directions, north first, clockwise)."""
-    t = action.target
-    weapon = disarm_target(fight, t, action.weapon)
-    assert weapon is not None
-    if not against(fight, who, t, GRAPPLE, ("unarmed", "athletics"), "disarm"):
-        return
-    if free_hand(fight, who):
-        fight.add_condition(t, Disarmed(weapon), until=f"taken by {who}")
-        return
-    metres = fight.roll(who, f"{weapon} flung: metres", fight.options.fling_dice).total
-    angle = math.radians((fight.roll(who, f"{weapon} flung: direction", "1d8").total - 1) * 45)
-    here = fight.get(t).position
-    lands = at(here.x + metres * math.sin(angle), here.y + metres * math.cos(angle))
-    fight.add_condition(t, Disarmed(weapon), until=f"drawn again at {lands}")
-    fight.add_condition(t, Dropped(weapon, lands))
-
-
-def feint(fight: Rules, who: str, action: Feint) -> None:
-    """Seed 002 Feint: "the character's next melee attack against the target (before end of
-    current Turn) is treated as if Hidden" (the target cannot react to it)."""
-    t = action.target
-    if against(fight, who, t, ("combat_style", "deceive"), ("observe", "combat_style"), "feint"):
-        fight.add_condition(who, Feinted(t), until="its next melee attack or turn end")
-
-
-def force_movement(fight: Rules, who: str, action: ForceMovement) -> None:
-    """Seed 002: "On success: move both characters up to 3 m in the same direction." """
-    t = action.target
-    if not against(fight, who, t, ("combat_style",), ("combat_style", "athletics"), "force"):
-        return
-    start, me = fight.get(t).position, fight.get(who).position
-    fight.move(t, action.to)
-    fight.move(who, at(me.x + action.to.x - start.x, me.y + action.to.y - start.y))
-
-
 def resisted_by(fight: Rules, who: str) -> tuple[str, str | None]:
     """What a Resist escapes (restraint first, then blindness) and who caused it."""
     causes: tuple[tuple[Condition, type[BlindedBy | RestrainedBy]], ...] = (
@@ -170,92 +91,208 @@ def resisted_by(fight: Rules, who: str) -> tuple[str, str | None]:
     return "", None
 
 
-def resist(fight: Rules, who: str, action: Resist) -> None:
-    """Seed 002 Resist: "opposed by the restrainer's Athletics or unarmed Combat Style. On
-    success: escape from being restrained, grappled, or blinded." With no restrainer standing,
-    the test is unopposed."""
-    condition, by = resisted_by(fight, who)
-    if by is not None:
-        won = opposed(fight, who, GRAPPLE, by, GRAPPLE, f"resist {condition}")
-    else:
-        won = test(fight, who, best_skill(fight, who, GRAPPLE), f"resist {condition}").success
-    if won:
-        (unrestrain if condition == "restrained" else unblind)(fight, who)
+class Arising(TacticalUnit[Arise]):
+    """Seed 002 Arise: stand up from prone carefully (offered when Prone)."""
+
+    action = Arise
+    kind = "secondary"
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        return legal(fight, who, window, [Arise()]) if fight.has(who, PRONE) else []
+
+    def check(self, fight: Rules, who: str, action: Arise, window: Window) -> str | None:
+        return None if fight.has(who, PRONE) else f"{who} is not Prone"
+
+    def resolve(self, fight: Rules, who: str, action: Arise, window: Window) -> None:
+        fight.remove_condition(who, PRONE)
+
+    def told(self, action: Arise, say: Say) -> str:
+        return "gets up"
 
 
-def trip(fight: Rules, who: str, action: Trip) -> None:
-    """Seed 002 Trip: "On success: target falls Prone." """
-    t = action.target
-    if against(fight, who, t, GRAPPLE, (*GRAPPLE, "evade"), "trip"):
-        fight.add_condition(t, PRONE, until="it stands up")
+class Bashing(TacticalUnit[Bash]):
+    """Seed 002 Bash: knock a target not larger than oneself back 1 m; it loses 1 AP."""
 
+    action = Bash
 
-def hide(fight: Rules, who: str) -> None:
-    """Seed 002 Hide: "If anyone might detect the character, make a Stealth test opposed by
-    Observe. On success, gain the Hidden condition." Everyone who might detect it (enemies who
-    see it and are conscious) rolls Observe; Stealth must beat the best of them in DoS. When
-    nobody might detect it, it hides without a test."""
-    watchers = [
-        e.id
-        for e in fight.enemies_of(who)
-        if sees(fight, e.id, who) and not fight.has(e.id, UNCONSCIOUS)
-    ]
-    if watchers:
-        mine = test(fight, who, "stealth", "hide")
-        best = max(test(fight, w, "observe", "spot", against_who=who).dos for w in watchers)
-        if mine.dos <= best:
+    def check(self, fight: Rules, who: str, action: Bash, window: Window) -> str | None:
+        t = action.target
+        return check_target(fight, who, t) or close(fight, who, t) or not_larger(fight, who, t)
+
+    def resolve(self, fight: Rules, who: str, action: Bash, window: Window) -> None:
+        """Seed 002 Bash: "On success: target is knocked back 1 m, loses 1 AP, and must test
+        Acrobatics or fall Prone." """
+        t = action.target
+        if not against(fight, who, t, GRAPPLE, (*GRAPPLE, "evade"), "bash"):
             return
-    fight.add_condition(who, HIDDEN, until="it attacks, casts or acts against someone")
+        me, them = fight.get(who).position, fight.get(t).position
+        fight.move(t, away(them, me, fight.options.knockback))
+        if fight.get(t).ap:
+            fight.emit(APChanged(who=t, ap=fight.get(t).ap - 1, reason="bashed"))
+        if not test(fight, t, "acrobatics", "keep footing").success:
+            fight.add_condition(t, PRONE, until="it stands up")
+
+    def told(self, action: Bash, say: Say) -> str:
+        return f"bashes {say.name(action.target)}"
 
 
-def ready_weapon(fight: Rules, who: str, action: ReadyWeapon) -> Hook:
-    """Seed 002 Ready Weapon: "Draw, sheathe, withdraw, or reload a weapon. Some weapons
-    require multiple AP to reload (extended over multiple uses)": each reload spends 1 of the
-    weapon's ``reload`` AP. Sheathing puts a weapon away (``sheathed:W``: not usable, its hand
-    free); drawing takes a sheathed one in hand; withdrawing recovers a flung weapon lying
-    within ``pickup_range``. Provokes the AoO trigger Ready."""
-    yield from provoke(fight, who, "ready", set(), action.weapon)
-    if not fight.standing(who):
+class Blinding(TacticalUnit[BlindOpponent]):
+    """Seed 002 Blind Opponent: blinded for a round, by "a reasonable method"."""
+
+    action = BlindOpponent
+    kind = "secondary"
+
+    def check(self, fight: Rules, who: str, action: BlindOpponent, window: Window) -> str | None:
+        if not action.method.strip():
+            # Seed 002 Blind Opponent: "Requires a reasonable method (thrown sand, etc.)."
+            return "Blind Opponent requires a reasonable method: say how in `method`"
+        return check_target(fight, who, action.target) or close(fight, who, action.target)
+
+    def resolve(self, fight: Rules, who: str, action: BlindOpponent, window: Window) -> None:
+        """Seed 002: "Combat Style test opposed by the target's Evade or Combat Style (shield). On
+        success: target is Blinded for 1 round" (until the blinder's next turn starts)."""
+        t = action.target
+        resist = ("evade", "combat_style") if shield_of(fight.spec(t)) else ("evade",)
+        if against(fight, who, t, ("combat_style",), resist, "blind opponent"):
+            fight.add_condition(t, BLINDED, until=f"start of {who}'s next turn")
+            fight.add_condition(t, BlindedBy(who))
+
+    def told(self, action: BlindOpponent, say: Say) -> str:
+        how = f" ({action.method})" if action.method else ""
+        return f"tries to blind {say.name(action.target)}{how}"
+
+
+class Disarming(TacticalUnit[Disarm]):
+    """Seed 002 Disarm: take or fling a target's weapon."""
+
+    action = Disarm
+
+    def check(self, fight: Rules, who: str, action: Disarm, window: Window) -> str | None:
+        t = action.target
+        reason = check_target(fight, who, t) or close(fight, who, t)
+        if reason or (reason := not_larger(fight, who, t)):
+            return reason
+        if disarm_target(fight, t, action.weapon) is None:
+            return f"{t} holds no weapon that can be disarmed (natural weapons cannot be)"
         return None
-    name = action.weapon
-    if action.mode == "reload":
-        left = fight.count(who, Reload(name))
-        fight.set_counter(who, Reload(name), max(0, left - 1))
-    elif action.mode == "sheathe":
-        fight.add_condition(who, Sheathed(name), until="it is drawn")
-    elif action.mode == "draw":
-        fight.remove_condition(who, Sheathed(name))
-    elif action.mode == "withdraw":
-        for dropped in fight.conditions(who, Dropped):
-            if dropped.weapon == name:
-                fight.remove_condition(who, dropped)
-        fight.remove_condition(who, Disarmed(name))
-    return None
+
+    def resolve(self, fight: Rules, who: str, action: Disarm, window: Window) -> None:
+        """Seed 002 Disarm: "take the target's weapon (if free hand available) or fling it 1d4 m
+        in a random direction" (1d8: one of eight compass directions, north first, clockwise)."""
+        t = action.target
+        weapon = disarm_target(fight, t, action.weapon)
+        assert weapon is not None
+        if not against(fight, who, t, GRAPPLE, ("unarmed", "athletics"), "disarm"):
+            return
+        if free_hand(fight, who):
+            fight.add_condition(t, Disarmed(weapon), until=f"taken by {who}")
+            return
+        metres = fight.roll(who, f"{weapon} flung: metres", fight.options.fling_dice).total
+        angle = math.radians((fight.roll(who, f"{weapon} flung: direction", "1d8").total - 1) * 45)
+        here = fight.get(t).position
+        lands = at(here.x + metres * math.sin(angle), here.y + metres * math.cos(angle))
+        fight.add_condition(t, Disarmed(weapon), until=f"drawn again at {lands}")
+        fight.add_condition(t, Dropped(weapon, lands))
+
+    def told(self, action: Disarm, say: Say) -> str:
+        held = f" of the {action.weapon}" if action.weapon else ""
+        return f"tries to disarm {say.name(action.target)}{held}"
 
 
-def drink_potion(fight: Rules, who: str, action: DrinkPotion) -> Hook:
-    """Seed 002 Drink Potion (2 AP); provokes the AoO trigger Ready ("drinks a potion")."""
-    yield from provoke(fight, who, "ready", set(), action.potion)
-    if not fight.standing(who):
+class Feinting(TacticalUnit[Feint]):
+    """Seed 002 Feint: one's next melee attack on the target comes unseen."""
+
+    action = Feint
+
+    def check(self, fight: Rules, who: str, action: Feint, window: Window) -> str | None:
+        return check_target(fight, who, action.target) or close(fight, who, action.target)
+
+    def resolve(self, fight: Rules, who: str, action: Feint, window: Window) -> None:
+        """Seed 002 Feint: "the character's next melee attack against the target (before end of
+        current Turn) is treated as if Hidden" (the target cannot react to it)."""
+        t = action.target
+        if against(
+            fight, who, t, ("combat_style", "deceive"), ("observe", "combat_style"), "feint"
+        ):
+            fight.add_condition(who, Feinted(t), until="its next melee attack or turn end")
+
+    def told(self, action: Feint, say: Say) -> str:
+        return f"feints at {say.name(action.target)}"
+
+
+class Forcing(TacticalUnit[ForceMovement]):
+    """Seed 002 Force Movement: push a target up to 3 m and go with it."""
+
+    action = ForceMovement
+    needs_moving = True
+
+    def check(self, fight: Rules, who: str, action: ForceMovement, window: Window) -> str | None:
+        t = action.target
+        reason = check_target(fight, who, t) or within(fight, who, t, reach(fight, who))
+        return reason or check_move(fight, t, action.to, fight.options.force_distance)
+
+    def resolve(self, fight: Rules, who: str, action: ForceMovement, window: Window) -> None:
+        """Seed 002: "On success: move both characters up to 3 m in the same direction." """
+        t = action.target
+        if not against(fight, who, t, ("combat_style",), ("combat_style", "athletics"), "force"):
+            return
+        start, me = fight.get(t).position, fight.get(who).position
+        fight.move(t, action.to)
+        fight.move(who, at(me.x + action.to.x - start.x, me.y + action.to.y - start.y))
+
+    def told(self, action: ForceMovement, say: Say) -> str:
+        return f"tries to force {say.name(action.target)} back"
+
+
+class Resisting(TacticalUnit[Resist]):
+    """Seed 002 Resist: break free of a restraint or blindness (offered when held or blind)."""
+
+    action = Resist
+    kind = "secondary"
+    when = ("turn",)
+
+    def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
+        if not (fight.has(who, RESTRAINED) or fight.has(who, BLINDED)):
+            return []
+        return legal(fight, who, window, [Resist()])
+
+    def check(self, fight: Rules, who: str, action: Resist, window: Window) -> str | None:
+        if not (fight.has(who, RESTRAINED) or fight.has(who, BLINDED)):
+            return f"{who} is neither restrained nor blinded"
         return None
-    item = next(i for i in fight.spec(who).items if i.name == action.potion)
-    fight.set_counter(who, UsedItem(item.name), fight.count(who, UsedItem(item.name)) + 1)
-    if item.heal:
-        fight.heal(who, fight.roll(who, f"{item.name} heals", item.heal).total)
-    return None
+
+    def resolve(self, fight: Rules, who: str, action: Resist, window: Window) -> None:
+        """Seed 002 Resist: "opposed by the restrainer's Athletics or unarmed Combat Style. On
+        success: escape from being restrained, grappled, or blinded." With no restrainer standing,
+        the test is unopposed."""
+        condition, by = resisted_by(fight, who)
+        if by is not None:
+            won = opposed(fight, who, GRAPPLE, by, GRAPPLE, f"resist {condition}")
+        else:
+            won = test(fight, who, best_skill(fight, who, GRAPPLE), f"resist {condition}").success
+        if won:
+            (unrestrain if condition == "restrained" else unblind)(fight, who)
+
+    def told(self, action: Resist, say: Say) -> str:
+        return "resists"
 
 
-def aim(fight: Rules, who: str) -> None:
-    """Seed 002 Aim: "Stacks up to 3 times (+30 max) across consecutive aims." """
-    fight.set_counter(who, AIM, min(fight.options.aim_max, fight.count(who, AIM) + 1))
+class Tripping(TacticalUnit[Trip]):
+    """Seed 002 Trip: knock a target not larger than oneself prone."""
 
+    action = Trip
+    kind = "secondary"
 
-def within(fight: Rules, who: str, target: str, metres: float) -> str | None:
-    gap = fight.dist(who, target)
-    return None if gap <= metres + 1e-9 else f"{target} is {gap:g} m away (needs {metres:g} m)"
+    def check(self, fight: Rules, who: str, action: Trip, window: Window) -> str | None:
+        t = action.target
+        return check_target(fight, who, t) or close(fight, who, t) or not_larger(fight, who, t)
 
+    def resolve(self, fight: Rules, who: str, action: Trip, window: Window) -> None:
+        """Seed 002 Trip: "On success: target falls Prone." """
+        t = action.target
+        if against(fight, who, t, GRAPPLE, (*GRAPPLE, "evade"), "trip"):
+            fight.add_condition(t, PRONE, until="it stands up")
 
-def not_larger(fight: Rules, who: str, target: str) -> str | None:
-    if fight.spec(target).size > fight.spec(who).size:
-        return f"{target} (size {fight.spec(target).size}) is larger than {who}"
-    return None
+    def told(self, action: Trip, say: Say) -> str:
+        return f"tries to trip {say.name(action.target)}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from initiative.engine.kit import Hook, Odds, Ruleset, parse_dice, weapon_named
+from initiative.engine.kit import Hook, Odds, Ruleset, SearchProfile, parse_dice, weapon_named
 from initiative.events import (
     Action,
     Attack,
@@ -62,6 +62,19 @@ class Thriller(Ruleset):
     name = "thriller"
     version = 2
     seed_file = "000_d9d14e010805cf12.txt"
+    #: ``search``'s settings here (tuned on seeds of the bundled examples apart from the
+    #: benchmark's: docs/policies.md, *Settings per ruleset*), the weights of its learned value
+    #: (``benchmarks/train_value.py``: 500 fights of thriller-ambush, seeds 100,001 on; held-out
+    #: log loss 0.471) and a review's default rollouts (docs/review.md, *Cost*).
+    search_profile = SearchProfile(
+        rollouts=60,
+        evaluate="value",
+        turns=1,
+        steps=3600,
+        width=10,
+        value=(-1.181474, -0.819571, 3.152964, -2.731679),
+        review=48,
+    )
     Options = ThrillerOptions
     conditions = CONDITIONS
     counters = COUNTERS

@@ -93,7 +93,7 @@ def free_left(fight: Rules, who: str) -> bool:
 
 def whole_turn(fight: Rules, who: str) -> bool:
     """Whether ``who`` may still take a full-round action: it has AP, all of its turn's, and
-    has taken no action (what :func:`_check_full_round` asks, and cheaper)."""
+    has taken no action (what :meth:`FullRoundUnit.check` asks, and cheaper)."""
     ap = fight.state.combatants[who].ap
     if ap < 1 or fight.count(who, FREE):
         return False
@@ -125,95 +125,11 @@ def _special_target(fight: Rules, who: str, s: SpecialAction) -> str | None:
     return near[0].id if near else None
 
 
-def _check_item(fight: Rules, who: str, action: UseItem) -> str | None:
-    item = next((i for i in fight.spec(who).items if i.name == action.item), None)
-    if item is None:
-        return f"{who} carries no item named {action.item!r}"
-    if uses_left(fight, who, item.name) <= 0:
-        return f"the {item.name} is used up"
-    target = action.target or who
-    if target not in fight.state.combatants or not fight.standing(target):
-        return f"{target!r} is not in the fight"
-    friendly = fight.get(target).side == fight.get(who).side
-    if item.damage and friendly:
-        return f"the {item.name} is used on an enemy"
-    if not item.damage and not friendly:
-        return f"the {item.name} is used on oneself or an ally"
-    if fight.dist(who, target) > item.range + 1e-9:
-        return f"{target} is out of the {item.name}'s range ({item.range:g} m)"
-    return None
-
-
 def acted(R: Thriller, fight: Rules, who: str) -> bool:
     """Whether ``who`` has taken any action this turn: AP spent, or a free action (Quick
     Draw's 0-AP reload or draw counts as one) taken."""
     spent = R.turn_ap(fight, who) - fight.get(who).ap
     return spent > 0 or fight.count(who, FREE) > 0
-
-
-def _check_full_round(R: Thriller, fight: Rules, who: str, action: Action) -> str | None:
-    """Seed 000: "When performing a full-round action, you ... forgo all other actions that
-    turn": any action earlier in the turn, even a free one, makes it illegal."""
-    if acted(R, fight, who) or fight.get(who).ap < 1:
-        return "a full-round action takes the whole turn: another action was already taken"
-    if isinstance(action, Flee):
-        return check_move(fight, who, action.to, fight.spec(who).speed * R.options.flee_multiplier)
-    return None
-
-
-def _check_special(fight: Rules, who: str, action: Special) -> str | None:
-    s = special_named(fight, who, action.name)
-    if s is None:
-        return f"{who} has no special action named {action.name!r} in the encounter file"
-    if s.turns > 1 and fight.count(who, Worked(s.name)):
-        return f"{s.name} has already been worked on this turn"
-    if s.damage or s.condition:
-        if action.target is None:
-            return f"{s.name} needs a target"
-        if reason := check_target(fight, who, action.target):
-            return reason
-        if fight.dist(who, action.target) > s.range + 1e-9:
-            return f"{action.target} is out of {s.name}'s range ({s.range:g} m)"
-    return None
-
-
-def _use_item(fight: Rules, who: str, action: UseItem) -> None:
-    item = next(i for i in fight.spec(who).items if i.name == action.item)
-    fight.set_counter(who, Used(item.name), fight.count(who, Used(item.name)) + 1)
-    target = action.target or who
-    if item.heal:
-        fight.heal(target, fight.roll(who, f"{item.name} heals {target}", item.heal).total)
-    if item.damage:
-        fight.damage(
-            target, fight.roll(who, f"{item.name} on {target}", item.damage).total, source=who
-        )
-
-
-def _special(R: Thriller, fight: Rules, who: str, action: Special) -> None:
-    s = special_named(fight, who, action.name)
-    assert s is not None
-    progress = fight.count(who, Progress(s.name)) + 1
-    if s.turns > 1:
-        fight.set_counter(who, Worked(s.name), 1)
-    if progress < s.turns:
-        fight.set_counter(who, Progress(s.name), progress)
-        return
-    fight.set_counter(who, Progress(s.name), 0)
-    success = True
-    if s.skill is not None:
-        bonus = (
-            fight.spec(who).skills.get(s.skill, 0)
-            + R.take_assist(fight, who)
-            - R.shaken(fight, who)
-        )
-        roll = fight.roll(who, f"{s.name} ({s.skill})", f"1d20{bonus:+d}")
-        success = resolve_check(fight, who, f"{s.name} ({s.skill})", roll.total, s.difficulty)
-    if success and action.target is not None and fight.standing(action.target):
-        if s.condition:
-            fight.add_condition(action.target, SpecialCondition(s.condition))
-        if s.damage:
-            amount = fight.roll(who, f"{s.name} on {action.target}", s.damage).total
-            fight.damage(action.target, amount, source=who)
 
 
 # --- the units: one per action taken in one's own turn -----------------------------------------
@@ -295,10 +211,33 @@ class UsingItem(ActionUnit[UseItem]):
         return [Offer(action=a, cost=1) for a in _item_actions(fight, who)]
 
     def check(self, fight: Rules, who: str, action: UseItem, window: Window) -> str | None:
-        return _check_item(fight, who, action)
+        item = next((i for i in fight.spec(who).items if i.name == action.item), None)
+        if item is None:
+            return f"{who} carries no item named {action.item!r}"
+        if uses_left(fight, who, item.name) <= 0:
+            return f"the {item.name} is used up"
+        target = action.target or who
+        if target not in fight.state.combatants or not fight.standing(target):
+            return f"{target!r} is not in the fight"
+        friendly = fight.get(target).side == fight.get(who).side
+        if item.damage and friendly:
+            return f"the {item.name} is used on an enemy"
+        if not item.damage and not friendly:
+            return f"the {item.name} is used on oneself or an ally"
+        if fight.dist(who, target) > item.range + 1e-9:
+            return f"{target} is out of the {item.name}'s range ({item.range:g} m)"
+        return None
 
     def resolve(self, fight: Rules, who: str, action: UseItem, window: Window) -> None:
-        _use_item(fight, who, action)
+        item = next(i for i in fight.spec(who).items if i.name == action.item)
+        fight.set_counter(who, Used(item.name), fight.count(who, Used(item.name)) + 1)
+        target = action.target or who
+        if item.heal:
+            fight.heal(target, fight.roll(who, f"{item.name} heals {target}", item.heal).total)
+        if item.damage:
+            fight.damage(
+                target, fight.roll(who, f"{item.name} on {target}", item.damage).total, source=who
+            )
 
     def told(self, action: UseItem, say: Say) -> str:
         target = action.target
@@ -365,7 +304,19 @@ class Specials(ActionUnit[Special]):
         return found
 
     def check(self, fight: Rules, who: str, action: Special, window: Window) -> str | None:
-        return _check_special(fight, who, action)
+        s = special_named(fight, who, action.name)
+        if s is None:
+            return f"{who} has no special action named {action.name!r} in the encounter file"
+        if s.turns > 1 and fight.count(who, Worked(s.name)):
+            return f"{s.name} has already been worked on this turn"
+        if s.damage or s.condition:
+            if action.target is None:
+                return f"{s.name} needs a target"
+            if reason := check_target(fight, who, action.target):
+                return reason
+            if fight.dist(who, action.target) > s.range + 1e-9:
+                return f"{action.target} is out of {s.name}'s range ({s.range:g} m)"
+        return None
 
     def cost(self, fight: Rules, who: str, action: Special, window: Window) -> int:
         special = special_named(fight, who, action.name)
@@ -373,7 +324,30 @@ class Specials(ActionUnit[Special]):
 
     def resolve(self, fight: Rules, who: str, action: Special, window: Window) -> None:
         R: Thriller = fight.ruleset  # type: ignore[assignment]
-        _special(R, fight, who, action)
+        s = special_named(fight, who, action.name)
+        assert s is not None
+        progress = fight.count(who, Progress(s.name)) + 1
+        if s.turns > 1:
+            fight.set_counter(who, Worked(s.name), 1)
+        if progress < s.turns:
+            fight.set_counter(who, Progress(s.name), progress)
+            return
+        fight.set_counter(who, Progress(s.name), 0)
+        success = True
+        if s.skill is not None:
+            bonus = (
+                fight.spec(who).skills.get(s.skill, 0)
+                + R.take_assist(fight, who)
+                - R.shaken(fight, who)
+            )
+            roll = fight.roll(who, f"{s.name} ({s.skill})", f"1d20{bonus:+d}")
+            success = resolve_check(fight, who, f"{s.name} ({s.skill})", roll.total, s.difficulty)
+        if success and action.target is not None and fight.standing(action.target):
+            if s.condition:
+                fight.add_condition(action.target, SpecialCondition(s.condition))
+            if s.damage:
+                amount = fight.roll(who, f"{s.name} on {action.target}", s.damage).total
+                fight.damage(action.target, amount, source=who)
 
     def told(self, action: Special, say: Say) -> str:
         target = f" on {say.name(action.target)}" if action.target else ""
@@ -384,8 +358,16 @@ class FullRoundUnit(ActionUnit[A]):
     """A full-round action: all one's AP, only as the turn's first action, and the turn ends."""
 
     def check(self, fight: Rules, who: str, action: A, window: Window) -> str | None:
+        """Seed 000: "When performing a full-round action, you ... forgo all other actions that
+        turn": any action earlier in the turn, even a free one, makes it illegal."""
         R: Thriller = fight.ruleset  # type: ignore[assignment]
-        return _check_full_round(R, fight, who, action)
+        if acted(R, fight, who) or fight.get(who).ap < 1:
+            return "a full-round action takes the whole turn: another action was already taken"
+        if isinstance(action, Flee):
+            return check_move(
+                fight, who, action.to, fight.spec(who).speed * R.options.flee_multiplier
+            )
+        return None
 
     def cost(self, fight: Rules, who: str, action: A, window: Window) -> int:
         return fight.get(who).ap
