@@ -279,6 +279,8 @@ SURFACE = {
     ],
     "replays": [
         "Budget",
+        "ODDS_ROLLOUTS",
+        "Odds",
         "ChainCheck",
         "DigestMismatch",
         "Divergence",
@@ -313,6 +315,7 @@ SURFACE = {
         "grade",
         "literal",
         "live_policies",
+        "odds",
         "plain",
         "read_to_resume",
         "recorded_decisions",
