@@ -36,6 +36,8 @@ class Odds:
     rollouts: int
     """Rollouts played (0 once the fight is over)."""
     ended: bool = False
+    who: str | None = None
+    """Who decides there (``None`` once the fight is over)."""
 
 
 def odds(
@@ -93,6 +95,7 @@ def odds(
             for lo, hi in [wilson(tally.chance(s), tally.n)]
         },
         rollouts=tally.n,
+        who=token.who,
     )
 
 

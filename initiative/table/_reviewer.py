@@ -118,6 +118,7 @@ def _plain(found: Any) -> dict[str, Any]:
         "interval": {s: list(i) for s, i in found.interval.items()},
         "rollouts": found.rollouts,
         "ended": found.ended,
+        "who": found.who,
     }
 
 

@@ -242,7 +242,8 @@ class OddsDesk:
             self._say(wire.Odds(
                 seq=last.seq if last else None, round=last.round if last else 0,
                 win=last.win if last else {}, interval=last.interval if last else {},
-                rollouts=last.rollouts if last else 0, stopped=f"the live odds stopped: {reason}",
+                rollouts=last.rollouts if last else 0, who=last.who if last else None,
+                stopped=f"the live odds stopped: {reason}",
             ))  # fmt: skip
 
     async def _serve(self) -> str | None:
@@ -326,6 +327,7 @@ class OddsDesk:
                 win={str(k): float(v) for k, v in said["win"].items()},
                 interval={str(k): (float(v[0]), float(v[1])) for k, v in said["interval"].items()},
                 rollouts=int(said["rollouts"]),
+                who=str(said["who"]) if said.get("who") is not None else None,
             )  # fmt: skip
         except (KeyError, TypeError, ValueError, AttributeError):
             return

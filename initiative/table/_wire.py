@@ -242,6 +242,8 @@ class Odds(msgspec.Struct, frozen=True, kw_only=True, tag="odds"):
     rollouts: int = 0
     """Fights played out for it (0 once the fight is over: the result)."""
     ended: bool = False
+    who: str | None = None
+    """The id of who decides there (``None`` once the fight is over)."""
     stopped: str | None = None
     """Why the odds stopped (their process died or hung), in one line; no more come."""
 
