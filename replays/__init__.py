@@ -14,6 +14,7 @@ from ._fork import (
 from ._gm_words import gm_words as gm_words
 from ._literal import literal as literal, plain as plain
 from ._narrate import Narrator as Narrator, summary as summary, who_of as who_of
+from ._odds import ODDS_ROLLOUTS as ODDS_ROLLOUTS, Odds as Odds, odds as odds
 from ._query import (
     Row as Row,
     check_filters as check_filters,

@@ -308,20 +308,10 @@ def _evaluate(
         candidates, model = [only], 0
     else:
         candidates, model = _candidates(token, recorded.decision, modelled, budget.width)
-    rng = Rng(budget.seed, f"review/{token.seq}")
-    tallies = [Tally() for _ in candidates]
     stop = None if share is None else time.process_time() + share
-    for k in range(budget.rollouts):
-        if stop is not None and k >= 2 and time.process_time() >= stop:
-            break
-        dice = rng.next64()
-        for decision, tally in zip(candidates, tallies, strict=True):
-            branch = stepper.fork(dice=dice, paired=True)
-            branch.send(decision)
-            if branch.token is not None:
-                branch.play(_model(budget, encounter, spec, token.seq, k), limit=LIMIT)
-            state = branch.state
-            tally.add(state.winner if state.ended else None)
+    tallies = _rollouts(stepper, candidates, budget, encounter, spec, lambda k: (
+        stop is not None and k >= 2 and time.process_time() >= stop
+    ))  # fmt: skip
     side = token.view.me.side
     return Point(
         index=index,
@@ -336,6 +326,36 @@ def _evaluate(
         model=model,
         hp=_hp(stepper),
     )
+
+
+def _rollouts(
+    stepper: Stepper,
+    candidates: Sequence[Decision | None],
+    budget: Budget,
+    encounter: Any,
+    spec: CombatantSpec,
+    enough: Callable[[int], bool],
+) -> list[Tally]:
+    """Play each candidate (``None``: the model's own choice) to the end ``budget.rollouts``
+    times from the decision ``stepper`` waits on, rollout ``k`` of every candidate on the same
+    dice; ``enough(k)`` stops before rollout ``k``."""
+    token = stepper.token
+    assert token is not None
+    rng = Rng(budget.seed, f"review/{token.seq}")
+    tallies = [Tally() for _ in candidates]
+    for k in range(budget.rollouts):
+        if enough(k):
+            break
+        dice = rng.next64()
+        for decision, tally in zip(candidates, tallies, strict=True):
+            branch = stepper.fork(dice=dice, paired=True)
+            if decision is not None:
+                branch.send(decision)
+            if branch.token is not None:
+                branch.play(_model(budget, encounter, spec, token.seq, k), limit=LIMIT)
+            state = branch.state
+            tally.add(state.winner if state.ended else None)
+    return tallies
 
 
 def _hp(stepper: Stepper) -> dict[str, int]:

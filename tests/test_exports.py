@@ -281,6 +281,8 @@ SURFACE = {
     ],
     "replays": [
         "Budget",
+        "ODDS_ROLLOUTS",
+        "Odds",
         "ChainCheck",
         "DigestMismatch",
         "Divergence",
@@ -315,6 +317,7 @@ SURFACE = {
         "grade",
         "literal",
         "live_policies",
+        "odds",
         "plain",
         "read_to_resume",
         "recorded_decisions",

@@ -7,7 +7,9 @@ rulesets. Every frame the seat and the spectator receive is scanned, every strin
 no ``news`` (a log line holds every number); no hit points, most hit points or AP of a
 combatant of an unseated side in any object that names it; no place on the map of one that is
 hidden from the seat; and no string that names such a combatant and says one of the hit-point
-or AP values it had in the fight ("hit points to 7", "7 hp", "7 / 10", "3 AP")."""
+or AP values it had in the fight ("hit points to 7", "7 hp", "7 / 10", "3 AP"). The server
+works out the GM's live odds (``--gm-odds``) all along, and neither the seat nor the spectator
+gets an ``odds`` or ``review_status`` frame (the GM's alone), while the GM does get odds."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from initiative.engine import LiveState
 from initiative.events import EncounterSpec, read_log
 from initiative.replays import verify_log
 
+from initiative.table._reviews import ReviewOptions
 from initiative.table._serve import serve_fight
 from tests.test_determinism import encounters
 
@@ -103,18 +106,27 @@ async def connect(port: int, hello: dict[str, Any]) -> Line:
 
 async def served_fight(
     spec: EncounterSpec, seed: int, plan: list[tuple[Any, ...]], out: Path
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Play the fight with a seat for the first side, the GM's ``plan`` and a spectator; the
-    frames the seat and the spectator received."""
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Play the fight with a seat for the first side, the GM's ``plan`` and a spectator, the
+    live odds on; the frames the seat, the spectator and the GM received (the GM's only while
+    it waited for its overrides' results)."""
     seat_side = spec.combatants[0].side
     ids = [c.id for c in spec.combatants]
     choose = random.Random(seed)
     seat_frames: list[dict[str, Any]] = []
     watched: list[dict[str, Any]] = []
+    gm_frames: list[dict[str, Any]] = []
     async with trio.open_nursery() as nursery:
         served = await nursery.start(
             lambda task_status: serve_fight(
-                spec, seed, [seat_side], out=out, deadline=30, linger=10, task_status=task_status
+                spec,
+                seed,
+                [seat_side],
+                out=out,
+                deadline=30,
+                linger=10,
+                review=ReviewOptions(odds=True),
+                task_status=task_status,
             )
         )
         watcher = await connect(served.port, {"role": "spectator", "token": served.spectator_token})
@@ -154,7 +166,7 @@ async def served_fight(
                 try:
                     await gm.send({"type": "gm", "id": made, "override": override})
                     while (answer := await gm.receive()) and answer["type"] != "gm_result":
-                        pass
+                        gm_frames.append(answer)
                 except trio.BrokenResourceError:
                     answer = None
                 if answer is None:  # the fight ended (an override took the last one out)
@@ -171,13 +183,18 @@ async def served_fight(
             with contextlib.suppress(trio.BrokenResourceError):  # (over: its end comes next)
                 await seat.send({"type": "decision", "who": frame["who"], "seq": frame["seq"],
                                  "offer": pick})  # fmt: skip
+        with trio.move_on_after(10):  # (what the GM was sent since its last result)
+            while (frame := await gm.receive()) is not None:
+                gm_frames.append(frame)
+                if frame["type"] == "end":
+                    break
         with trio.move_on_after(10):
             while not watched or watched[-1]["type"] != "end":
                 await trio.sleep(0.01)
         nursery.cancel_scope.cancel()
     for line in (watcher, gm, seat):
         await line.stream.aclose()
-    return seat_frames, watched
+    return seat_frames, watched, gm_frames
 
 
 async def within(fight: Any) -> Any:
@@ -225,6 +242,8 @@ def leaks(frame: dict[str, Any], hidden: dict[str, set[int]]) -> list[str]:
     found = []
     if frame["type"] == "news":
         found.append(f"a news frame: {frame['event']}")
+    if frame["type"] in ("odds", "review_status"):
+        found.append(f"the GM's {frame['type']} frame: {frame}")
 
     def walk(data: Any) -> None:
         if isinstance(data, dict):
@@ -265,9 +284,10 @@ def leaks(frame: dict[str, Any], hidden: dict[str, set[int]]) -> list[str]:
 def check(case: tuple[EncounterSpec, int], plan: list[tuple[Any, ...]], tmp: Path) -> None:
     spec, seed = case
     out = tmp / f"fight-{len(list(tmp.iterdir()))}.jsonl"
-    seat_frames, watched = trio.run(lambda: within(served_fight(spec, seed, plan, out)))
+    seat_frames, watched, gm_frames = trio.run(lambda: within(served_fight(spec, seed, plan, out)))
     hidden = hidden_values(out, spec.combatants[0].side)
     assert seat_frames[-1]["type"] == "end" and watched[-1]["type"] == "end"
+    assert any(f["type"] == "odds" for f in gm_frames), "the GM was told no odds"
     for who, frames in [("seat", seat_frames), ("spectator", watched)]:
         found = [leak for frame in frames for leak in leaks(frame, hidden)]
         assert not found, f"the {who} was told: {found[:5]}"

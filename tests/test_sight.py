@@ -10,7 +10,7 @@ from initiative.events import SetHp
 from initiative.replays import gm_words
 
 from initiative.table import _wire as wire
-from initiative.table._sight import EVERYTHING, Sight, Told, Veiled
+from initiative.table._sight import EVERYTHING, THE_GM, Sight, Told, Veiled
 
 SIDES = {"ana": "north", "bo": "south", "cur": "south"}
 
@@ -122,3 +122,14 @@ def test_the_words_of_a_hit_point_override() -> None:
     assert gm_words(SetHp(who="bo", hp=7), str, wounds="bloodied") == (
         "The GM changes bo's wounds: bloodied."
     )
+
+
+def test_odds_and_the_review_reach_the_gm_alone() -> None:
+    """The live odds and the review's progress go to the GM's sight only: not to a seat, a
+    default spectator, nor one that sees every number (``--spectators all``)."""
+    odds = wire.Odds(seq=31, round=2, win={"north": 0.7, "south": 0.3}, rollouts=32)
+    status = wire.ReviewStatus(state="running", done=3, total=38)
+    for frame in (odds, status):
+        assert THE_GM.out(frame) == wire.encode(frame)
+        for other in (EVERYTHING, sight("north"), sight("north", "south")):
+            assert other.out(frame) is None

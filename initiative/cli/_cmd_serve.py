@@ -48,6 +48,7 @@ class ServeOptions:
     out: Path | None = None
     wait: bool = True
     spectators: str = "seats"
+    gm_odds: bool = False
     trust_log_policies: bool = False
     quiet: bool = False
 
@@ -197,6 +198,16 @@ _Spectators = Annotated[
 ]
 
 
+_GmOdds = Annotated[
+    bool,
+    typer.Option(
+        "--gm-odds",
+        help="Show the GM page each side's chance to win after every decision (worked out in a"
+        " child process by the review's rollouts; never sent to seats or spectators).",
+    ),
+]
+
+
 @app.command(rich_help_panel=PANEL)
 def serve(
     encounter: Annotated[
@@ -219,12 +230,14 @@ def serve(
     max_connections: _MaxConnections = _D.max_connections,
     tls: _Tls = _D.tls,
     spectators: _Spectators = _D.spectators,
+    gm_odds: _GmOdds = _D.gm_odds,
     quiet: QUIET = _D.quiet,
 ) -> None:
     """Run an encounter live: each --seat is played by whoever connects with its token; the game
     master and spectators get links (and tokens) of their own.
 
-    Ctrl-C stops it, printing the command that goes on (--resume LOG with the same seats)."""
+    Ctrl-C stops it, printing the command that goes on (--resume LOG with the same seats).
+    Once the fight is over, the GM page offers its review (the report served to the GM)."""
     options = ServeOptions(
         resume=resume,
         seat=tuple(seat),
@@ -242,6 +255,7 @@ def serve(
         out=out_path,
         wait=wait,
         spectators=spectators,
+        gm_odds=gm_odds,
         trust_log_policies=trust,
         quiet=quiet,
     )
@@ -342,6 +356,7 @@ class _Served:
 
         import trio
 
+        from ..table._reviews import ReviewOptions
         from ..table._serve import Limits, resume_served, serve_fight
 
         o = self.options
@@ -371,6 +386,7 @@ class _Served:
         }
         given.update(policies=self.chosen, limits=limits, tls=self.context, on_event=self.show)
         given["spectators"] = "all" if o.spectators == "all" else "seats"
+        given["review"] = ReviewOptions(odds=o.gm_odds)
 
         async def fight_task(task_status: "trio.TaskStatus[Served]") -> None:
             done.append(await begin(**given, task_status=task_status))

@@ -71,7 +71,8 @@ from initiative.replays import (
 )
 
 from . import _http as http, _pages as pages, _wire as wire
-from ._gm import GmDesk, gm_frame
+from ._gm import ONLY_THE_GM, GmDesk, gm_frame
+from ._reviews import OddsDesk, ReviewDesk, ReviewOptions
 from ._sight import EVERYTHING, THE_GM, Sight, Told
 from ._talk import TableTalk
 from ._tokens import read_tokens, write_tokens
@@ -244,6 +245,10 @@ class Connection:
     taken_over: bool = False
     sight: Sight = EVERYTHING
     """Whose numbers it may see (set from its hello): every frame it is sent goes through it."""
+    stays: bool = False
+    """The GM's connection that stays after the end, to ask for the review (hello ``review``)."""
+    aside: dict[str, object] = field(default_factory=dict)
+    """The ``odds`` and ``review_status`` frames it was last sent (by type)."""
 
 
 #: What spectators see: what the seated players see together (``seats``), or everything.
@@ -263,6 +268,8 @@ class SeatServer:
         gm_token: str | None = None,
         spectators: Spectators = "seats",
         tokens: Mapping[str, str] | None = None,
+        log: Path | None = None,
+        review: ReviewOptions | None = None,
     ) -> None:
         self.gm_token = gm_token or secrets.token_urlsafe(16)
         """The game master's secret (``hello`` with ``role: gm``), never in the log."""
@@ -290,6 +297,16 @@ class SeatServer:
         self.ended = False
         self.winner: str | None = None
         self.connections = 0
+        where = log or Path("served.jsonl")
+        self.review_options = review or ReviewOptions()
+        self.review = ReviewDesk(where, self.review_options, tell=self.notify)
+        """The fight's review, once the GM asks for it at the end (:mod:`._reviews`)."""
+        self.odds = OddsDesk(where, self.review_options, tell=self.notify) if (
+            self.review_options.odds
+        ) else None  # fmt: skip
+        """The GM's live odds (``serve --gm-odds``), or ``None``."""
+        self._stayers: set[Connection] = set()
+        """The GM connections that stay after the end (hello ``review``)."""
         self._changed = trio.Event()
         self._all_seated = trio.Event()
         for seat in self.seats.values():
@@ -306,12 +323,42 @@ class SeatServer:
     def publish(self, lines: list[bytes]) -> None:
         """The log's lines, once written (the fight's sink calls it after each write)."""
         self.lines += [line.rstrip(b"\n") for line in lines]
+        if self.odds is not None and not self.ended:
+            self.odds.want(len(self.lines))
         self.notify()
 
     def finish(self, winner: str | None) -> None:
         self.ended = True
         self.winner = winner
+        if self.odds is not None:
+            sides = list(dict.fromkeys(c.side for c in self.spec.combatants))
+            self.odds.finish(len(self.lines) - 1, sides, winner)
         self.notify()
+
+    def staying(self) -> bool:
+        """Whether the server should stay up after the end: a GM page waits to ask for the
+        review or to read it, or a review runs."""
+        return self.review.running or any(self._stayers)
+
+    async def after_the_end(self, linger: float) -> None:
+        """Stay while :meth:`staying` (at most :attr:`ReviewOptions.stay` seconds, and
+        ``linger`` more after the last GM page leaves, so that a reloaded page finds it), then
+        give the other connections ``linger`` seconds to hear the end."""
+        with trio.move_on_after(self.review_options.stay):
+            while self.staying():
+                while self.staying():
+                    await self._change(0.5)
+                with trio.move_on_after(linger):  # (a reloaded GM page comes back)
+                    while not self.staying():
+                        await self._change(0.5)
+        with trio.move_on_after(linger):
+            while self.connections:
+                await trio.sleep(0.05)
+
+    async def _change(self, most: float) -> None:
+        """Until the next :meth:`notify`, or ``most`` seconds."""
+        with trio.move_on_after(most):
+            await self._changed.wait()
 
     async def wait_all_seated(self) -> None:
         await self._all_seated.wait()
@@ -421,8 +468,11 @@ class SeatServer:
                     displaced.taken_over = True
                     displaced.scope.cancel()
             conn.cursor = max(0, hello.since)  # (what it heard before it lost the connection)
+            conn.stays = hello.review and conn.role == "gm"
             log.info("connected", peer=peer, seat=hello.seat or f"({conn.role})")
             stopping = False  # the server is (Ctrl-C): the seat does not leave
+            if conn.stays:
+                self._stayers.add(conn)
             try:
                 with conn.scope:
                     await self._play(conn)
@@ -430,6 +480,7 @@ class SeatServer:
                 stopping = True
                 raise
             finally:
+                self._stayers.discard(conn)
                 if conn.seat is not None:
                     conn.seat.detach(conn)
                     stopping = stopping or trio.current_effective_deadline() == -math.inf
@@ -535,9 +586,9 @@ class SeatServer:
                     outcome.append(cut)
                 except LOST as err:
                     outcome.append(Cut(_reason(err), lost=True))
-                # A seat that hangs up has left; a spectator may close its sending half and
-                # still read to the end.
-                if outcome or conn.seat is not None:
+                # A seat that hangs up has left, and so has a GM page that stayed for the
+                # review; a spectator may close its sending half and still read to the end.
+                if outcome or conn.seat is not None or conn.stays:
                     nursery.cancel_scope.cancel()
 
             nursery.start_soon(writing)
@@ -613,12 +664,24 @@ class SeatServer:
                     conn,
                     wire.priority_frame(request.view, _seconds(request.left()), self.talk.names),
                 )
-            if self.ended and conn.cursor == len(self.lines):
-                if conn.errors:  # (a GM's result left while the last news went out)
-                    continue
-                await self._out(conn, wire.End(winner=self.winner, events=len(self.lines)))
-                return
+            await self._aside(conn)
+            if self.ended and conn.cursor == len(self.lines) and not conn.errors:
+                # (a GM's result left while the last news went out is sent first)
+                if not conn.aside.get("end"):
+                    conn.aside["end"] = True
+                    await self._out(conn, wire.End(winner=self.winner, events=len(self.lines)))
+                if not conn.stays:
+                    return
             await changed.wait()
+
+    async def _aside(self, conn: Connection) -> None:
+        """The live odds and the review's progress, when they changed since ``conn`` was last
+        told (every connection's writer asks; the sight lets them through to the GM alone)."""
+        odds = self.odds.latest if self.odds else None
+        for kind, frame in (("odds", odds), ("review_status", self.review.status)):
+            if frame is not None and conn.aside.get(kind) is not frame:
+                conn.aside[kind] = frame
+                await self._out(conn, frame)
 
     def _refuse(self, conn: Connection, reason: str) -> None:
         conn.refusals += 1
@@ -648,6 +711,8 @@ class SeatServer:
             seat = conn.seat
             if isinstance(frame, wire.Gm):
                 gm_frame(self, conn, frame)
+            elif isinstance(frame, wire.ReviewAsk):
+                self._review_asked(conn)
             elif not isinstance(frame, wire.Decide):
                 self._refuse(conn, "already greeted: a second hello is refused")
             elif conn.role == "spectator":
@@ -672,6 +737,15 @@ class SeatServer:
                 if reason is not None:
                     self._refuse(conn, reason)
 
+    def _review_asked(self, conn: Connection) -> None:
+        """A ``review`` frame: the GM's, once the fight is over, starts the review."""
+        if conn.role != "gm":
+            self._refuse(conn, ONLY_THE_GM)
+        elif not self.ended:
+            self._refuse(conn, "the review is of a finished fight: ask once it has ended")
+        else:
+            self.review.ask()
+
     async def _http(self, stream: trio.abc.Stream, first: bytes, peer: str) -> None:
         """One HTTP request (read by h11): a page, an HTTP error, or the WebSocket at ``/ws``."""
         limits = self.limits
@@ -692,6 +766,10 @@ class SeatServer:
             answer = http.error(426, reason, head_only=head, headers=[("Upgrade", "websocket")])
         elif request.path == "/favicon.ico":  # browsers ask; the pages have no icon
             answer = http.answer(204, b"", head_only=head)
+        elif request.path == "/review":
+            answer = self.review_answer(request.headers.get("authorization", ""), head)
+            if answer[9:12] != b"200":
+                log.warning("request refused", peer=peer, path="/review", status=answer[9:12])
         else:
             body = self.page_at(request.path)
             if body is None:
@@ -699,6 +777,31 @@ class SeatServer:
             else:
                 answer = http.answer(200, body, "text/html; charset=utf-8", head_only=head)
         await http.send(stream, answer, limits.send_timeout)
+
+    def review_answer(self, authorization: str, head: bool = False) -> bytes:
+        """``GET /review``: the review's report to the GM's token (``Authorization: Bearer
+        T``); 401 without a token or with one nobody has, 403 with a seat's or the spectators',
+        404 before the report exists."""
+        scheme, _, offered = authorization.strip().partition(" ")
+        offered = offered.strip() if scheme.lower() == "bearer" else ""
+        others = [self.spectator_token, *(seat.token for seat in self.seats.values())]
+        if offered and _same(offered, self.gm_token):
+            report = self.review.ready()
+            if report is None:
+                reason = "no review yet: ask for it on the GM page once the fight has ended"
+                return http.error(404, reason, head_only=head)
+            try:
+                body = report.read_bytes()
+            except OSError:
+                return http.error(404, "the review's report is gone", head_only=head)
+            return http.answer(200, body, "text/html; charset=utf-8", head_only=head,
+                               headers=[("Content-Security-Policy", REPORT_POLICY)])  # fmt: skip
+        if offered and any(_same(offered, token) for token in others):
+            return http.error(
+                403, "the review is for the GM's eyes: use the GM token", head_only=head
+            )
+        reason = "the review needs the GM token (Authorization: Bearer TOKEN)"
+        return http.error(401, reason, head_only=head, headers=[("WWW-Authenticate", "Bearer")])
 
     def page_at(self, path: str) -> bytes | None:
         """The page at ``path``: ``/gm``, ``/watch``, ``/seat/NAME`` (a seat of this fight), or
@@ -722,6 +825,10 @@ class SeatServer:
             with trio.move_on_after(1):
                 await ws.aclose()
             nursery.cancel_scope.cancel()
+
+
+#: What the review's report may load: nothing but its own inline style and pictures.
+REPORT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
 def _same(offered: str | None, token: str) -> bool:
@@ -947,6 +1054,7 @@ async def serve_fight(
     linger: float = 5.0,
     on_event: Callable[[Event], None] | None = None,
     spectators: Spectators = "seats",
+    review: ReviewOptions | None = None,
     task_status: trio.TaskStatus[Served] = trio.TASK_STATUS_IGNORED,
 ) -> Fight:
     """Listen, wait for every seat (with ``wait``), fight, and let clients hear the end.
@@ -954,14 +1062,15 @@ async def serve_fight(
     ``deadline`` is each seat's time per decision, ``grace`` the time a seat that dropped while
     holding priority has to come back; ``timeout`` the other policies'; ``tls`` a context from
     :func:`server_context` to speak only TLS; ``spectators`` what spectators see (``seats``:
-    what the seated players see together; ``all``). The tokens are kept beside the log
-    (:mod:`._tokens`) for :func:`resume_served`.
+    what the seated players see together; ``all``); ``review`` what the review at the end and
+    the GM's live odds may spend (:mod:`._reviews`; no odds by default). The tokens are kept
+    beside the log (:mod:`._tokens`) for :func:`resume_served`.
     """
     return await _serve(
         spec, seed, seat_names, lambda: _ServedSink(out), None, host=host, port=port, deadline=deadline,
         grace=grace, policies=policies, timeout=timeout, limits=limits, tls=tls, wait=wait,
         linger=linger, on_event=on_event, spectators=spectators, log=Path(out), tokens={},
-        task_status=task_status,
+        review=review, task_status=task_status,
     )  # fmt: skip
 
 
@@ -982,6 +1091,7 @@ async def resume_served(
     linger: float = 5.0,
     on_event: Callable[[Event], None] | None = None,
     spectators: Spectators = "seats",
+    review: ReviewOptions | None = None,
     task_status: trio.TaskStatus[Served] = trio.TASK_STATUS_IGNORED,
 ) -> Fight:
     """Go on with a served fight from its log (after a Ctrl-C or a killed server), appending
@@ -1016,7 +1126,7 @@ async def resume_served(
             header.encounter, header.seed, seat_names, lambda: sink, prefix, host=host,
             port=port, deadline=deadline, grace=grace, policies=chosen, timeout=timeout,
             limits=limits, tls=tls, wait=wait, linger=linger, on_event=on_event,
-            spectators=spectators, log=p, tokens=tokens, warning=warning,
+            spectators=spectators, log=p, tokens=tokens, warning=warning, review=review,
             task_status=task_status,
         )  # fmt: skip
     finally:
@@ -1046,21 +1156,17 @@ async def _serve(
     tokens: Mapping[str, str],
     task_status: trio.TaskStatus[Served],
     warning: str | None = None,
+    review: ReviewOptions | None = None,
 ) -> Fight:
-    if not deadline > 0:
-        raise InitiativeError(
-            f"the seat deadline must be a positive number of seconds, got {deadline:g}"
-        )
-    if not grace >= 0:
-        raise InitiativeError(
-            f"the grace must be zero or a positive number of seconds, got {grace:g}"
-        )
+    _check_times(deadline, grace)
     seats = seats_for(spec, seat_names, deadline, grace, tokens)
     runners: dict[str, PolicyRunner] = make_runners(spec, seed, policies, timeout=timeout)
     for seat in seats.values():
         for who in seat.combatants:
             runners[who] = seat.runner(who)
-    server = SeatServer(spec, seats, limits, tls=tls, spectators=spectators, tokens=tokens)
+    server = SeatServer(
+        spec, seats, limits, tls=tls, spectators=spectators, tokens=tokens, log=log, review=review
+    )
     listeners = await trio.open_tcp_listeners(port, host=host)
     try:
         sink = open_log()  # a fresh log is emptied only now: a refused start leaves it alone
@@ -1097,6 +1203,9 @@ async def _serve(
     try:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(trio.serve_listeners, server.handle, listeners)
+            nursery.start_soon(server.review.serve)
+            if server.odds is not None:
+                nursery.start_soon(server.odds.serve)
             task_status.started(
                 Served(
                     host=host,
@@ -1116,10 +1225,19 @@ async def _serve(
                 interrupts=server.desk,
             )  # fmt: skip
             server.finish(fight.state.winner)
-            with trio.move_on_after(linger):
-                while server.connections:
-                    await trio.sleep(0.05)
+            await server.after_the_end(linger)
             nursery.cancel_scope.cancel()
     finally:
         sink.close()
     return fight
+
+
+def _check_times(deadline: float, grace: float) -> None:
+    if not deadline > 0:
+        raise InitiativeError(
+            f"the seat deadline must be a positive number of seconds, got {deadline:g}"
+        )
+    if not grace >= 0:
+        raise InitiativeError(
+            f"the grace must be zero or a positive number of seconds, got {grace:g}"
+        )

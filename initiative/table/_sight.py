@@ -5,6 +5,8 @@ its side, unless the encounter says ``reveal = "all"``. A connection's :class:`S
 numbers it may see; :meth:`Sight.out` is the one door every frame the server writes to a
 seat, the GM or a spectator goes through (``_serve.SeatServer._out``), whatever the frame:
 
+- ``odds`` and ``review_status`` only to the GM's connections (:data:`GM_ONLY`), never to a
+  seat or a spectator, even one that sees every number;
 - ``news`` (a log line holds every number) only to a sight that sees everything; an event for
   the GM's eyes only (``events.gm_only``: a GM note, a secret roll) only to the GM, every
   other sight getting in its place a ``GmOverride`` of a ``GmNote`` that says it was withheld,
@@ -38,6 +40,10 @@ from initiative.actors import StateTable
 from initiative.events import GmNote, GmOverride, decode_event, encode_event, gm_only
 
 from . import _wire as wire
+
+#: Frames for the GM's connections alone, whatever else a sight may see: the live odds and
+#: the review (a chance to win says how a fight stands, which is the GM's to know).
+GM_ONLY = (wire.Odds, wire.ReviewStatus)
 
 #: What a combatant's object loses for a sight that may not see its numbers.
 HIDDEN = ("hp", "max_hp", "ap")
@@ -92,6 +98,8 @@ class Sight:
     def out(self, frame: msgspec.Struct | Told) -> bytes | None:
         """``frame`` as this sight may receive it (a line, with its newline), or ``None`` when
         it may receive nothing of it."""
+        if isinstance(frame, GM_ONLY):
+            return wire.encode(frame) if self.gm else None
         if isinstance(frame, wire.News):
             if not self.full:
                 return None

@@ -34,6 +34,9 @@ class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello"):
     """How many of the log's lines this client has already heard of (a client coming back
     after a lost connection or a restarted server: a ``table`` frame's ``lines``); the news
     and the table's words start after them."""
+    review: bool = False
+    """The GM only: stay connected after the end, to ask for the fight's review (a
+    :class:`ReviewAsk`); the server then waits for it (``docs/protocol.md``)."""
 
 
 class Decide(msgspec.Struct, frozen=True, kw_only=True, tag="decision"):
@@ -210,7 +213,46 @@ class GmResult(msgspec.Struct, frozen=True, kw_only=True, tag="gm_result", omit_
     reason: str | None = None
 
 
-ClientFrame = Hello | Decide | Gm
+class ReviewAsk(msgspec.Struct, frozen=True, kw_only=True, tag="review"):
+    """Client (the GM only, once the fight is over): review this fight. The answer is
+    :class:`ReviewStatus` frames, then the report at ``GET /review``."""
+
+
+class ReviewStatus(msgspec.Struct, frozen=True, kw_only=True, tag="review_status"):
+    """Server, to the GM only: how the review of the finished fight goes."""
+
+    state: Literal["running", "ready", "failed"]
+    done: int = 0
+    """Decisions reviewed so far."""
+    total: int = 0
+    """Decisions to review (0 until the review has counted them)."""
+    reason: str | None = None
+    """Why it failed, in one line."""
+    path: str | None = None
+    """Where the report is (``/review``, with the GM token) once ``ready``."""
+
+
+class Odds(msgspec.Struct, frozen=True, kw_only=True, tag="odds"):
+    """Server, to the GM only (``serve --gm-odds``): each side's chance to win from the
+    newest position, as the review finds it (``replays.odds``)."""
+
+    seq: int | None = None
+    """The ``PriorityGranted`` the chances are before (the last event's once it is over)."""
+    round: int = 0
+    win: dict[str, float] = {}
+    """Each side's chance (a fight that ends undecided counts for nobody)."""
+    interval: dict[str, tuple[float, float]] = {}
+    """Each side's 95% interval."""
+    rollouts: int = 0
+    """Fights played out for it (0 once the fight is over: the result)."""
+    ended: bool = False
+    who: str | None = None
+    """The id of who decides there (``None`` once the fight is over)."""
+    stopped: str | None = None
+    """Why the odds stopped (their process died or hung), in one line; no more come."""
+
+
+ClientFrame = Hello | Decide | Gm | ReviewAsk
 
 _encoder = msgspec.json.Encoder()
 _client_decoder = msgspec.json.Decoder(ClientFrame)
@@ -250,7 +292,7 @@ def priority_frame(
     )
 
 
-def decode_client(data: bytes) -> Hello | Decide | Gm:
+def decode_client(data: bytes) -> Hello | Decide | Gm | ReviewAsk:
     try:
         return _client_decoder.decode(data)
     except msgspec.DecodeError as err:
@@ -286,4 +328,16 @@ class Grace(msgspec.Struct, frozen=True, kw_only=True, tag="grace"):
     """The name of ``who``, as screens show it."""
 
 
-ServerFrame = Welcome | Priority | TableFrame | News | Error | End | Grace | Clock | GmResult
+ServerFrame = (
+    Welcome
+    | Priority
+    | TableFrame
+    | News
+    | Error
+    | End
+    | Grace
+    | Clock
+    | GmResult
+    | Odds
+    | ReviewStatus
+)

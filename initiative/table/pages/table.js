@@ -28,6 +28,7 @@ const seatName = kind === "seat" ? decodeURIComponent(location.pathname.replace(
 const page = {
   state: null, board: null, names: {}, asked: null, shownAt: 0, clocks: {}, chosen: null,
   ended: false, rolls: [], nextId: 1, pending: {}, gmRolls: {}, mine: [], role: null,
+  odds: null, oddsTrail: [], review: null,
 };
 window.initiativePage = page;  // for tests and the curious: what the page was told
 
@@ -77,6 +78,7 @@ function connect() {
     const hello = {type: "hello", version: 1, token: token};
     if (kind === "seat") hello.seat = seatName;
     else hello.role = kind === "gm" ? "gm" : "spectator";
+    if (kind === "gm") hello.review = true;  // stay after the end, to ask for the review
     if (page.lines) hello.since = page.lines;
     ws.send(JSON.stringify(hello));
     status("saying hello…");
@@ -138,6 +140,12 @@ function receive(frame) {
       if (!page.grace) banner("grace", "");
       tick();
       break;
+    case "odds":
+      drawOdds(frame);
+      break;
+    case "review_status":
+      drawReview(frame);
+      break;
     case "gm_result": {
       const asked = page.pending[frame.id] || "override";
       delete page.pending[frame.id];
@@ -162,6 +170,7 @@ function receive(frame) {
       status("the fight is over: " + (frame.winner ? frame.winner + " won" : "no one won"));
       $("idle").textContent = $("status").textContent + ".";
       if (!page.state) waiting("The fight is over", $("status").textContent + ".", true);
+      if (kind === "gm") { show("review-card", true); if (!page.review) drawReview(null); }
       tick();
       break;
   }
@@ -644,6 +653,111 @@ unguarded("f-roll", () => {
 unguarded("f-note", () => {
   const text = $("note").value.trim();
   if (text) { override({type: "GmNote", text: text}, "Note"); $("note").value = ""; }
+});
+
+// -- the GM's live odds (serve --gm-odds) and the review at the end -------------------------
+
+function sidesOf(win) {
+  const known = page.board ? page.board.sides.filter((s) => s in win) : [];
+  return known.concat(Object.keys(win).filter((s) => !known.includes(s)));
+}
+function pct(p) { return Math.round(100 * p) + "%"; }
+
+function drawOdds(frame) {
+  show("odds-card", true);
+  $("odds-card").classList.toggle("stale", Boolean(frame.stopped));
+  $("odds-stopped").hidden = !frame.stopped;
+  $("odds-stopped").textContent = frame.stopped || "";
+  if (frame.stopped && page.odds) return;  // the last odds stay, greyed
+  page.odds = frame;
+  const sides = sidesOf(frame.win);
+  const trail = page.oddsTrail;
+  if (frame.seq !== null && !frame.stopped && (!trail.length || trail[trail.length - 1].seq !== frame.seq)) trail.push({seq: frame.seq, win: frame.win});
+  const bar = $("odds-bar");
+  bar.replaceChildren();
+  for (const side of sides) {
+    const p = frame.win[side];
+    const seg = el("span", p >= 0.2 ? side + " " + pct(p) : p >= 0.06 ? pct(p) : "", "side");
+    seg.style.flex = "0 0 " + (100 * p) + "%";
+    seg.style.background = colour(side);
+    seg.title = side + ": " + pct(p) + (frame.interval[side] ? " (95%: " + pct(frame.interval[side][0]) + " to " + pct(frame.interval[side][1]) + ")" : "");
+    seg.dataset.side = side;
+    bar.append(seg);
+  }
+  const rest = 1 - sides.reduce((a, s) => a + frame.win[s], 0);
+  bar.title = rest > 0.005 ? pct(rest) + " of the fights played out end with no winner (the stripes)" : "";
+  $("odds-sub").textContent = frame.ended ? "the result" : frame.who ? "before " + name(frame.who) + " decides" : "";
+  let note = "";
+  if (frame.ended) note = "the fight is over";
+  else if (frame.rollouts) {
+    const widest = Math.max(...sides.map((s) => (frame.interval[s][1] - frame.interval[s][0]) / 2));
+    note = "round " + frame.round + " · " + frame.rollouts + " fights played out · ± " + Math.round(100 * widest) + " points";
+  }
+  $("odds-note").textContent = note;
+  drawTrend(sides);
+}
+
+// How the chances went, one line per side, from the first odds heard to the newest.
+function drawTrend(sides) {
+  const trend = $("odds-trend");
+  const trail = page.oddsTrail;
+  trend.replaceChildren();
+  const W = 300, H = 46;
+  trend.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  trend.append(svg("line", {x1: 0, x2: W, y1: H / 2, y2: H / 2, class: "mid"}));
+  if (trail.length < 2) return;
+  for (const side of sides) {
+    const points = trail.map((t, i) => (W * i / (trail.length - 1)).toFixed(1) + "," + (3 + (H - 6) * (1 - (t.win[side] || 0))).toFixed(1));
+    trend.append(svg("polyline", {points: points.join(" "), stroke: colour(side)}));
+  }
+}
+
+function drawReview(frame) {
+  page.review = frame;
+  const state = frame ? frame.state : "none";
+  $("review-ask").hidden = state === "ready";
+  $("review-ask").disabled = state === "running";
+  $("review-ask").textContent = state === "failed" ? "Try again" : state === "running" ? "Reviewing…" : "Review this fight";
+  $("review-cost").hidden = state !== "none";
+  show("review-progress", state === "running");
+  show("review-failed", state === "failed");
+  $("review-failed").textContent = state === "failed" ? frame.reason : "";
+  if (state === "running") {
+    const share = frame.total ? frame.done / frame.total : 0;
+    $("review-fill").style.width = (100 * share) + "%";
+    $("review-text").textContent = frame.total ? frame.done + " of " + frame.total + " decisions" : "starting…";
+    $("review-sub").textContent = "reviewing";
+  } else if (state === "ready") {
+    $("review-sub").textContent = frame.done + " decisions reviewed";
+    fetchReview(frame.path || "/review");
+  } else {
+    $("review-sub").textContent = "the fight is over";
+  }
+}
+
+// The report is the GM's: fetched with the GM token (never put in a link), then opened from
+// this page's memory.
+async function fetchReview(path) {
+  if (page.reviewUrl) { show("review-ready", true); return; }
+  try {
+    const answer = await fetch(path, {headers: {Authorization: "Bearer " + token}, cache: "no-store"});
+    if (!answer.ok) throw new Error((await answer.text()).trim() || "HTTP " + answer.status);
+    const html = await answer.text();
+    page.reviewUrl = URL.createObjectURL(new Blob([html], {type: "text/html"}));
+  } catch (problem) {
+    $("review-failed").textContent = "The review is ready, but this page could not fetch it: " + problem.message;
+    show("review-failed", true);
+    $("review-ask").hidden = false;
+    return;
+  }
+  $("review-open").href = page.reviewUrl;
+  $("review-save").href = page.reviewUrl;
+  $("review-save").download = ($("title").textContent || "fight").replace(/[^\w.-]+/g, "-") + ".review.html";
+  show("review-ready", true);
+}
+$("review-ask").addEventListener("click", () => {
+  send({type: "review"});
+  drawReview({type: "review_status", state: "running", done: 0, total: 0});
 });
 
 // -- the seat's decision -------------------------------------------------------------------
