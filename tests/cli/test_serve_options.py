@@ -9,10 +9,11 @@ from pathlib import Path
 import typer.main
 
 from initiative.cli._app import app
-from initiative.cli._cmd_serve import ServeOptions
+from initiative.cli._options import ServeOptions
 
 #: A value other than the default for every option.
 CHANGED = ServeOptions(
+    encounter=Path("yard.toml"),
     resume=Path("fight.jsonl"),
     seat=("ana", "blue"),
     policy=("bo=cautious",),
@@ -33,20 +34,11 @@ CHANGED = ServeOptions(
     quiet=True,
 )
 
-#: The command's parameter name of each option that the signature names otherwise.
-RENAMED = {"out_path": "out", "trust": "trust_log_policies"}
-
 
 def read_back(args: list[str]) -> ServeOptions:
     """The options ``initiative serve ARGS`` is called with, as the command line parses them."""
     command = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
-    params = command.make_context("serve", list(args)).params
-    given = {RENAMED.get(k, k): v for k, v in params.items() if k != "encounter"}
-    for name in ("seat", "policy"):
-        given[name] = tuple(given[name])
-    if given["tls"] is not None:
-        given["tls"] = tuple(given["tls"])
-    return ServeOptions(**given)
+    return ServeOptions.from_params(command.make_context("serve", list(args)).params)
 
 
 def test_every_option_differs_from_its_default_in_the_example():
@@ -65,8 +57,9 @@ def test_the_options_print_themselves_as_the_arguments_they_are_read_from():
 
 def test_the_command_that_goes_on_names_the_log_and_the_port_and_no_seed():
     """``--resume LOG`` with the same seats and options, on the port it was served on; the
-    seed and the log's name are the log's."""
+    seed, the log's name and the encounter file are the log's."""
     fresh = dataclasses.replace(CHANGED, resume=None)
     said = fresh.going_on(Path("yard.jsonl"), 40123)
     assert said.startswith("initiative serve --resume yard.jsonl --seat ana --seat blue")
     assert " --port 40123 " in said and "--seed" not in said and "--out" not in said
+    assert "yard.toml" not in said
