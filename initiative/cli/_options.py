@@ -110,6 +110,23 @@ class RunOptions(Options):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ResumeOptions(Options):
+    """``resume``: an interrupted fight gone on with (the line ``run``, ``fork`` and ``resume``
+    say on Ctrl-C)."""
+
+    COMMAND = "resume"
+    POSITIONAL = ("log",)
+    PARAMS: ClassVar[dict[str, str]] = {"trust": "trust_log_policies"}
+
+    log: Path
+    policy: tuple[str, ...] = ()
+    quiet: bool = False
+    trust_log_policies: bool = False
+    dice: str | None = None
+    host: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class ReviewOptions(Options):
     """``review``: a log's decisions graded by rollouts, or a folder of logs added up."""
 

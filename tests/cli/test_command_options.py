@@ -29,6 +29,7 @@ from initiative.cli._options import (
     JoinOptions,
     LeagueOptions,
     Options,
+    ResumeOptions,
     ReviewOptions,
     RunOptions,
     ServeOptions,
@@ -62,6 +63,14 @@ CHANGED: list[Options] = [
         force=True,
         dice="ask=bo",
         host=("north=thread",),
+    ),
+    ResumeOptions(
+        log=Path("my fight.jsonl"),
+        policy=("bo=first",),
+        quiet=True,
+        trust_log_policies=True,
+        dice="rolls.txt",
+        host=("bo=process", "north=thread"),
     ),
     ReviewOptions(
         log=Path("fight.jsonl"),
@@ -155,6 +164,7 @@ CHANGED: list[Options] = [
 #: The same commands with only what they require.
 REQUIRED: list[Options] = [
     RunOptions(encounter=Path("a.toml")),
+    ResumeOptions(log=Path("fight.jsonl")),
     ReviewOptions(log=Path("fight.jsonl")),
     BatchOptions(encounter=Path("a.toml"), runs=4),
     DuelOptions(encounter=Path("a.toml"), policies=("first", "cautious"), runs=4),
@@ -185,6 +195,7 @@ def test_every_command_with_many_options_has_an_example():
     assert sorted(map(name_of, CHANGED)) == sorted(map(name_of, REQUIRED))
     assert {o.COMMAND for o in CHANGED} == {
         "run",
+        "resume",
         "review",
         "batch",
         "duel",
@@ -209,6 +220,14 @@ def test_options_read_back_as_themselves_from_the_arguments_they_print(options: 
     args = options.arguments()
     assert read_back(type(options), args) == options
     assert read_back(type(options), args).arguments() == args
+
+
+@pytest.mark.parametrize("options", CHANGED, ids=name_of)
+def test_the_command_line_reads_back_through_a_shell(options: Options):
+    """The line said for a shell splits back into the command and its arguments (a path with
+    a space stays one word)."""
+    words = shlex.split(options.command_line())
+    assert words == ["initiative", options.COMMAND, *options.arguments()]
 
 
 @pytest.mark.parametrize("options", REQUIRED, ids=name_of)
