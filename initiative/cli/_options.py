@@ -206,9 +206,7 @@ def duel_words(words: list[Path], policies: list[str]) -> tuple[Path, tuple[str,
     ``--policies A B`` the word B arrives beside the encounter: the encounter is the word that
     ends in ``.toml`` or names an existing file, every other word a policy (as ``league``
     reads them). Anything but one encounter and two policies is one line and exit 2."""
-    files = [w for w in words if w.suffix == ".toml" or w.is_file()]
-    names = [name for given in policies for name in given.split(",") if name]
-    names += [str(w) for w in words if w not in files]
+    files, names = league_words(words, policies)
     if len(files) != 1:
         raise UsageProblem(
             f"duel takes one encounter file, got {len(files)}"
