@@ -5,6 +5,7 @@ import sys
 import time
 from collections.abc import Callable
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -12,13 +13,14 @@ import typer
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from initiative.batch import CombatantStats, Outcomes, ResultStore, Summary, Task
+    from initiative.batch import CombatantStats, Duel, Outcomes, ResultStore, Summary, Task
     from initiative.events import EncounterSpec
 
     from ..analysis._csv import Fought
 
 from ._app import UsageProblem, app, err, out, parse_policies
 from ._data_out import CSV, CSV_COMBATANTS, check_csv, print_attacks, print_groups, write_csv
+from ._options import BatchOptions, DuelOptions
 from ._output import print_json, print_table, rounded
 
 RUNS = Annotated[int, typer.Option("--runs", "-n", help="How many encounters (seeds) to fight.")]
@@ -160,12 +162,8 @@ def _level(ctx: typer.Context) -> int:
 
 def _fight_all(
     ctx: typer.Context,
-    encounter: Path,
+    o: "BatchOptions | DuelOptions",
     tasks: "list[Task]",
-    jobs: int,
-    keep_logs: Path | None,
-    timeout: float | None,
-    cluster: str | None = None,
     saved: "ResultStore | None" = None,
 ) -> "tuple[list[Summary], Clock]":
     """Fight the tasks not yet in ``saved``, with a progress bar; rows are stored as they come.
@@ -186,17 +184,17 @@ def _fight_all(
     try:
         with progress_bar(clock, err) as progress:
             bar = progress.add_task(
-                literal(encounter.name), total=len(tasks), completed=len(results)
+                literal(o.encounter.name), total=len(tasks), completed=len(results)
             )
             fought = iter_batch(
-                encounter,
+                o.encounter,
                 tasks,
                 todo=todo,
-                jobs=jobs,
-                keep_logs=keep_logs,
-                timeout=timeout,
+                jobs=o.jobs,
+                keep_logs=o.keep_logs,
+                timeout=o.timeout,
                 log_level=level,
-                cluster=cluster,
+                cluster=o.cluster,
             )
             with closing(fought):  # type: ignore[type-var]  # a generator: close() stops its workers
                 for index, summary in fought:
@@ -206,7 +204,7 @@ def _fight_all(
                     clock.tick()
                     progress.advance(bar, 1)
     except KeyboardInterrupt:
-        _interrupted(len(results), len(tasks), saved)
+        _interrupted(len(results), len(tasks), saved, o)
         raise typer.Exit(130) from None
     finally:
         if saved is not None:
@@ -214,14 +212,16 @@ def _fight_all(
     return [results[i] for i in range(len(tasks))], clock
 
 
-def _interrupted(done: int, total: int, saved: "ResultStore | None") -> None:
-    import shlex
-
+def _interrupted(
+    done: int, total: int, saved: "ResultStore | None", o: "BatchOptions | DuelOptions"
+) -> None:
+    """Say how many encounters were done, and the command that goes on (the same options
+    and ``--resume``), or that nothing was stored."""
     from initiative.replays import plain
 
     where = (
         f"their rows are in {saved.db} (run {saved.run_id}); continue with: "
-        + shlex.join(["initiative", *[a for a in sys.argv[1:] if a != "--resume"], "--resume"])
+        + o.command_line(resume=True)
         if saved is not None
         else "nothing was stored (give --db to keep rows and --resume later)"
     )
@@ -229,34 +229,54 @@ def _interrupted(done: int, total: int, saved: "ResultStore | None") -> None:
 
 
 def _open_store(
-    db: Path | None,
-    resume: bool,
-    *,
-    kind: str,
-    encounter: Path,
-    policies: object,
-    seed_start: int,
-    tasks: "list[Task]",
-    jobs: int,
-    timeout: float | None,
+    o: "BatchOptions | DuelOptions", *, kind: str, policies: object, tasks: "list[Task]"
 ) -> "ResultStore | None":
-    from initiative.batch import ResultStore
+    """The results database of ``--db`` (``None`` without it), the cluster of ``--cluster``
+    checked first."""
+    from initiative.batch import ResultStore, check_cluster
 
-    if db is None:
-        if resume:
+    if o.cluster is not None:
+        check_cluster(o.cluster)
+    if o.db is None:
+        if o.resume:
             raise UsageProblem("--resume continues a run stored with --db; give --db")
         return None
     return ResultStore(
-        db,
+        o.db,
         kind=kind,
-        encounter=encounter,
+        encounter=o.encounter,
         policies=policies,
-        seed_start=seed_start,
+        seed_start=o.seed_start,
         tasks=tasks,
-        jobs=jobs,
-        timeout=timeout,
-        resume=resume,
+        jobs=o.jobs,
+        timeout=o.timeout,
+        resume=o.resume,
     )
+
+
+@dataclass(frozen=True)
+class _Fought:
+    """A batch's (or duel's) fights done: how long they took, where they were stored, and the
+    command that fights the first again: what the JSON and the screen both end with."""
+
+    clock: Clock
+    saved: "ResultStore | None"
+    rerun: str
+
+    def as_json(self, o: "BatchOptions | DuelOptions") -> dict[str, object]:
+        return {
+            **_timing(self.clock, o.jobs, o.cluster),
+            **_storage(self.saved, o.keep_logs),
+            "rerun": self.rerun,
+        }
+
+    def print(self, o: "BatchOptions | DuelOptions") -> None:
+        from initiative.replays import plain
+
+        _print_timing(self.clock, o.jobs, o.cluster)
+        _report_storage(self.saved, o.keep_logs, self.rerun)
+        if o.report is not None:
+            out.print(plain(f"report written to {o.report}"))
 
 
 def _pct(x: float) -> str:
@@ -272,114 +292,115 @@ def batch(
     ctx: typer.Context,
     encounter: Annotated[Path, typer.Argument(help="The encounter file (TOML).")],
     runs: RUNS,
-    jobs: JOBS = 1,
-    seed_start: SEED_START = 1,
+    jobs: JOBS = BatchOptions.jobs,
+    seed_start: SEED_START = BatchOptions.seed_start,
     policy: Annotated[
         list[str], typer.Option(help="Override a policy: ID=NAME or SIDE=NAME; repeatable.")
     ] = [],  # noqa: B006 - typer reads the default
-    db: DB = None,
-    keep_logs: KEEP = None,
-    timeout: TIMEOUT = None,
-    cluster: CLUSTER = None,
-    resume: RESUME = False,
-    as_json: AS_JSON = False,
-    report: REPORT = None,
-    csv: CSV = None,
-    csv_combatants: CSV_COMBATANTS = None,
+    db: DB = BatchOptions.db,
+    keep_logs: KEEP = BatchOptions.keep_logs,
+    timeout: TIMEOUT = BatchOptions.timeout,
+    cluster: CLUSTER = BatchOptions.cluster,
+    resume: RESUME = BatchOptions.resume,
+    as_json: AS_JSON = BatchOptions.as_json,
+    report: REPORT = BatchOptions.report,
+    csv: CSV = BatchOptions.csv,
+    csv_combatants: CSV_COMBATANTS = BatchOptions.csv_combatants,
 ) -> None:
     """Fight an encounter over many seeds: win rates with 95% intervals, rounds, damage and
     policy faults per side, hit points and damage by round, group outcomes, hit rates per
     attack; results optionally stored in SQLite or written as CSV."""
-    check_report(report)
-    check_csv(csv, csv_combatants)
-    _start_worker_server(jobs, cluster)
+    o = BatchOptions.from_params(ctx.params)
+    check_report(o.report)
+    check_csv(o.csv, o.csv_combatants)
+    _start_worker_server(o.jobs, o.cluster)
+    from initiative.batch import Task, rerun_command
+
+    from ..analysis._csv import Fought
+
+    chosen = parse_policies(list(o.policy))
+    spec = _check(o.encounter, o.runs, o.jobs, chosen, o.seed_start)
+    tasks = [Task(seed=o.seed_start + i, policies=tuple(chosen.items())) for i in range(o.runs)]
+    saved = _open_store(o, kind="batch", policies=chosen, tasks=tasks)
+    results, clock = _fight_all(ctx, o, tasks, saved)
+    done = _Fought(clock, saved, rerun_command(o.encounter, tasks[0], results[0].log, o.timeout))
+    rows = [Fought({"encounter": str(o.encounter)}, spec, r) for r in results]
+    write_csv(o.csv, o.csv_combatants, rows)
+    if o.as_json or o.report is not None:
+        from ..analysis._report import batch_page
+
+        data = _batch_json(o, spec, results, done)
+        write_report(o.report, lambda: batch_page(data, spec, results))
+        if o.as_json:
+            print_json(data)
+            return
+    _print_batch(o, spec, results)
+    done.print(o)
+
+
+def _side_policies(spec: "EncounterSpec", first: dict[str, str], side: str) -> list[str]:
+    """The policies a side's combatants played (in the first fight), sorted."""
+    return sorted({first[c.id] for c in spec.combatants if c.side == side})
+
+
+def _batch_json(
+    o: BatchOptions, spec: "EncounterSpec", results: "list[Summary]", done: _Fought
+) -> dict[str, object]:
+    """What ``batch --json`` prints, and its report draws."""
     from initiative.batch import (
-        Task,
-        check_cluster,
         combatant_stats,
         combatants_json,
         faults_by_policy,
         figures_json,
         outcomes,
-        rerun_command,
         side_stats,
     )
+
+    first = results[0].policies
+    ended = outcomes(results, spec.max_rounds)
+    return {
+        "command": "batch",
+        "encounter": str(o.encounter),
+        "runs": o.runs,
+        "seed_start": o.seed_start,
+        "sides": [
+            {
+                "side": s.side,
+                "policies": _side_policies(spec, first, s.side),
+                "wins": s.wins,
+                "rate": rounded(s.rate),
+                "ci95": [rounded(s.interval[0]), rounded(s.interval[1])],
+                "rounds_mean": rounded(s.rounds_mean),
+                "rounds_sd": rounded(s.rounds_sd),
+                "damage_mean": rounded(s.damage_mean),
+                "damage": s.damage.as_json(),
+                "faults": s.faults,
+            }
+            for s in side_stats(spec.sides, results)
+        ],
+        "no_winner": ended.stalemates + ended.undecided,
+        **_outcomes_json(ended, spec),
+        "combatants": combatants_json(combatant_stats(spec, results)),
+        **figures_json(spec, results),
+        "faults_by_policy": faults_by_policy(results),
+        **done.as_json(o),
+    }
+
+
+def _print_batch(o: BatchOptions, spec: "EncounterSpec", results: "list[Summary]") -> None:
+    """``batch``'s tables: the sides, the outcomes, the combatants, the groups and attacks."""
+    from initiative.batch import combatant_stats, faults_by_policy, outcomes, side_stats
     from initiative.replays import plain
 
-    from ..analysis._csv import Fought
-
-    chosen = parse_policies(policy)
-    spec = _check(encounter, runs, jobs, chosen, seed_start)
-    tasks = [Task(seed=seed_start + i, policies=tuple(chosen.items())) for i in range(runs)]
-    if cluster is not None:
-        check_cluster(cluster)
-    saved = _open_store(
-        db,
-        resume,
-        kind="batch",
-        encounter=encounter,
-        policies=chosen,
-        seed_start=seed_start,
-        tasks=tasks,
-        jobs=jobs,
-        timeout=timeout,
-    )
-    results, clock = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout, cluster, saved)
-    first = results[0].policies
-    stats = side_stats(spec.sides, results)
-    ended = outcomes(results, spec.max_rounds)
-    fighters = combatant_stats(spec, results)
-    draws = ended.stalemates + ended.undecided
-    rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
-    rows = [Fought({"encounter": str(encounter)}, spec, r) for r in results]
-    write_csv(csv, csv_combatants, rows)
-    if as_json or report is not None:
-        data: dict[str, object] = {
-            "command": "batch",
-            "encounter": str(encounter),
-            "runs": runs,
-            "seed_start": seed_start,
-            "sides": [
-                {
-                    "side": s.side,
-                    "policies": sorted({first[c.id] for c in spec.combatants if c.side == s.side}),
-                    "wins": s.wins,
-                    "rate": rounded(s.rate),
-                    "ci95": [rounded(s.interval[0]), rounded(s.interval[1])],
-                    "rounds_mean": rounded(s.rounds_mean),
-                    "rounds_sd": rounded(s.rounds_sd),
-                    "damage_mean": rounded(s.damage_mean),
-                    "damage": s.damage.as_json(),
-                    "faults": s.faults,
-                }
-                for s in stats
-            ],
-            "no_winner": draws,
-            **_outcomes_json(ended, spec),
-            "combatants": combatants_json(fighters),
-            **figures_json(spec, results),
-            "faults_by_policy": faults_by_policy(results),
-            **_timing(clock, jobs, cluster),
-            **_storage(saved, keep_logs),
-            "rerun": rerun,
-        }
-        from ..analysis._report import batch_page
-
-        write_report(report, lambda: batch_page(data, spec, results))
-        if as_json:
-            print_json(data)
-            return
-    table = Table(
-        title=plain(f"{spec.name or encounter.name}: {runs} encounters"), header_style="bold"
-    )
+    title = f"{spec.name or o.encounter.name}: {o.runs} encounters"
+    table = Table(title=plain(title), header_style="bold")
     for column in ("side", "policy", "wins", "rate", "95% CI", "rounds", "damage", "faults"):
         table.add_column(column, justify="left" if column in ("side", "policy") else "right")
-    for s in stats:
-        names = sorted({first[c.id] for c in spec.combatants if c.side == s.side})
+    for s in side_stats(spec.sides, results):
         low, high = s.interval
         table.add_row(
             plain(s.side),
-            plain(", ".join(names)),
+            plain(", ".join(_side_policies(spec, results[0].policies, s.side))),
             str(s.wins),
             _pct(s.rate),
             _ci(low, high),
@@ -388,8 +409,8 @@ def batch(
             str(s.faults),
         )
     print_table(out, table)
-    _print_outcomes(ended, spec)
-    _print_combatants(fighters)
+    _print_outcomes(outcomes(results, spec.max_rounds), spec)
+    _print_combatants(combatant_stats(spec, results))
     print_groups(spec, results)
     print_attacks(spec, results)
     out.print(
@@ -398,10 +419,6 @@ def batch(
             + ", ".join(f"{name} {n}" for name, n in faults_by_policy(results).items())
         )
     )
-    _print_timing(clock, jobs, cluster)
-    _report_storage(saved, keep_logs, rerun)
-    if report is not None:
-        out.print(plain(f"report written to {report}"))
 
 
 def _duel_rows(
@@ -511,27 +528,6 @@ def _report_storage(saved: "ResultStore | None", keep_logs: Path | None, rerun: 
     out.print(plain("fight one again: " + rerun))
 
 
-def _duel_words(words: list[Path], policies: list[str]) -> tuple[Path, tuple[str, str]]:
-    """The encounter and the two policies of ``duel``. An option takes one value, so in
-    ``--policies A B`` the word B arrives beside the encounter: the encounter is the word that
-    ends in ``.toml`` or names an existing file, every other word a policy (as ``league``
-    reads them). Anything but one encounter and two policies is one line and exit 2."""
-    files = [w for w in words if w.suffix == ".toml" or w.is_file()]
-    names = [name for given in policies for name in given.split(",") if name]
-    names += [str(w) for w in words if w not in files]
-    if len(files) != 1:
-        raise UsageProblem(
-            f"duel takes one encounter file, got {len(files)}"
-            + (f": {', '.join(map(str, files))}" if files else "")
-        )
-    if len(names) != 2:
-        raise UsageProblem(
-            f"--policies takes exactly two names (--policies A B), got {len(names)}"
-            + (f": {' '.join(names)}" if names else "")
-        )
-    return files[0], (names[0], names[1])
-
-
 @app.command(rich_help_panel="Simulation at scale")
 def duel(
     ctx: typer.Context,
@@ -555,117 +551,135 @@ def duel(
             "--runs", "-n", help="How many seeds to fight; each is fought both ways (2N duels)."
         ),
     ],
-    jobs: JOBS = 1,
-    seed_start: SEED_START = 1,
-    db: DB = None,
-    keep_logs: KEEP = None,
-    timeout: TIMEOUT = None,
-    cluster: CLUSTER = None,
-    resume: RESUME = False,
-    as_json: AS_JSON = False,
-    report: REPORT = None,
-    csv: CSV = None,
-    csv_combatants: CSV_COMBATANTS = None,
+    jobs: JOBS = DuelOptions.jobs,
+    seed_start: SEED_START = DuelOptions.seed_start,
+    db: DB = DuelOptions.db,
+    keep_logs: KEEP = DuelOptions.keep_logs,
+    timeout: TIMEOUT = DuelOptions.timeout,
+    cluster: CLUSTER = DuelOptions.cluster,
+    resume: RESUME = DuelOptions.resume,
+    as_json: AS_JSON = DuelOptions.as_json,
+    report: REPORT = DuelOptions.report,
+    csv: CSV = DuelOptions.csv,
+    csv_combatants: CSV_COMBATANTS = DuelOptions.csv_combatants,
 ) -> None:
     """Pit two policies against each other: each of --runs seeds is fought twice, with the
     policies on one side and then on the other. Says which is better and how sure that is (an exact
     two-sided sign test over the seeds, paired: the two games of a seed share their dice)."""
-    check_report(report)
+    check_report(report)  # (before the words are read: a bad --report is said first)
     check_csv(csv, csv_combatants)
     _start_worker_server(jobs, cluster)
-    from initiative import engine
-    from initiative.batch import (
-        BatchError,
-        check_cluster,
-        combatant_stats_by_policy,
-        combatants_json,
-        duel_tasks,
-        judge,
-        outcomes,
-        rerun_command,
-    )
-    from initiative.replays import plain
+    from initiative.batch import judge, rerun_command
 
-    encounter, (a, b) = _duel_words(words, policies)
-    spec = engine.load_encounter(encounter)
-    try:
-        tasks = duel_tasks(spec, a, b, runs, seed_start)
-    except BatchError:
-        raise UsageProblem(
-            f"duel needs an encounter with two sides; {encounter} has {len(spec.sides)}"
-        ) from None
-    one, two = spec.sides
-    from initiative.actors import check_policies
-
-    check_policies(spec, {one: a, two: b}, where=str(encounter), what="--policies")
-    _check(encounter, runs, jobs, {one: a, two: b}, seed_start)
-    _check(encounter, runs, jobs, {one: b, two: a}, seed_start)
-    games = len(tasks)
-    if cluster is not None:
-        check_cluster(cluster)
-    saved = _open_store(
-        db,
-        resume,
-        kind="duel",
-        encounter=encounter,
-        policies=[a, b],
-        seed_start=seed_start,
-        tasks=tasks,
-        jobs=jobs,
-        timeout=timeout,
-    )
-    results, clock = _fight_all(ctx, encounter, tasks, jobs, keep_logs, timeout, cluster, saved)
-
+    o = DuelOptions.from_params(ctx.params)
+    spec, tasks = _duel_tasks(o)
+    a, b = o.policies
+    saved = _open_store(o, kind="duel", policies=[a, b], tasks=tasks)
+    results, clock = _fight_all(ctx, o, tasks, saved)
     verdict = judge(spec, a, b, tasks, results)
-    wins, by_side, faults, pairs = verdict.wins, verdict.by_side, verdict.faults, verdict.pairs
-    ended = outcomes(results, spec.max_rounds)
-    fighters = combatant_stats_by_policy(spec, results, [a, b])  # a row per policy played
-    rerun = rerun_command(encounter, tasks[0], results[0].log, timeout)
-    write_csv(csv, csv_combatants, _duel_rows(encounter, spec, a, b, results))
-    if as_json or report is not None:
-        data: dict[str, object] = {
-            "command": "duel",
-            "encounter": str(encounter),
-            "runs": runs,
-            "seeds": runs,
-            "games": games,
-            "seed_start": seed_start,
-            "policies": [
-                {
-                    "label": who,
-                    "policy": name,
-                    "wins": wins[who],
-                    "wins_by_side": {one: by_side[(who, one)], two: by_side[(who, two)]},
-                    "rate": rounded(wins[who] / games),
-                    "ci95": [rounded(x) for x in verdict.interval(who)],
-                    "faults": faults[who],
-                }
-                for who, name in (("A", a), ("B", b))
-            ],
-            "no_winner": verdict.draws,
-            **_outcomes_json(ended, spec),
-            "combatants": combatants_json(fighters),
-            "paired": {
-                "seeds": pairs.a_better + pairs.b_better + pairs.even,
-                "a_better": pairs.a_better,
-                "b_better": pairs.b_better,
-                "even": pairs.even,
-                "single_game_seeds": pairs.unpaired,
-                "p": verdict.p,
-                "test": "exact two-sided sign test over the seeds where one policy did better",
-            },
-            "better": verdict.better,
-            **_timing(clock, jobs, cluster),
-            **_storage(saved, keep_logs),
-            "rerun": rerun,
-        }
+    done = _Fought(clock, saved, rerun_command(o.encounter, tasks[0], results[0].log, o.timeout))
+    write_csv(o.csv, o.csv_combatants, _duel_rows(o.encounter, spec, a, b, results))
+    if o.as_json or o.report is not None:
         from ..analysis._report import duel_page
 
-        write_report(report, lambda: duel_page(data, spec, results))
-        if as_json:
+        data = _duel_json(o, spec, results, verdict, done)
+        write_report(o.report, lambda: duel_page(data, spec, results))
+        if o.as_json:
             print_json(data)
             return
-    title = f"{spec.name or encounter.name}: {runs} seeds, each fought both ways ({games} duels)"
+    _print_duel(o, spec, results, verdict)
+    done.print(o)
+
+
+def _duel_tasks(o: DuelOptions) -> "tuple[EncounterSpec, list[Task]]":
+    """The encounter and its games, each seed twice (the policies swap sides), once the
+    encounter has two sides and both policies may play either."""
+    from initiative import engine
+    from initiative.actors import check_policies
+    from initiative.batch import BatchError, duel_tasks
+
+    a, b = o.policies
+    spec = engine.load_encounter(o.encounter)
+    try:
+        tasks = duel_tasks(spec, a, b, o.runs, o.seed_start)
+    except BatchError:
+        raise UsageProblem(
+            f"duel needs an encounter with two sides; {o.encounter} has {len(spec.sides)}"
+        ) from None
+    one, two = spec.sides
+    check_policies(spec, {one: a, two: b}, where=str(o.encounter), what="--policies")
+    _check(o.encounter, o.runs, o.jobs, {one: a, two: b}, o.seed_start)
+    _check(o.encounter, o.runs, o.jobs, {one: b, two: a}, o.seed_start)
+    return spec, tasks
+
+
+def _duel_json(
+    o: DuelOptions,
+    spec: "EncounterSpec",
+    results: "list[Summary]",
+    verdict: "Duel",
+    done: _Fought,
+) -> dict[str, object]:
+    """What ``duel --json`` prints, and its report draws."""
+    from initiative.batch import combatant_stats_by_policy, combatants_json, outcomes
+
+    a, b = o.policies
+    one, two = spec.sides
+    games = len(results)
+    pairs = verdict.pairs
+    fighters = combatant_stats_by_policy(spec, results, [a, b])  # a row per policy played
+    return {
+        "command": "duel",
+        "encounter": str(o.encounter),
+        "runs": o.runs,
+        "seeds": o.runs,
+        "games": games,
+        "seed_start": o.seed_start,
+        "policies": [
+            {
+                "label": who,
+                "policy": name,
+                "wins": verdict.wins[who],
+                "wins_by_side": {
+                    one: verdict.by_side[(who, one)],
+                    two: verdict.by_side[(who, two)],
+                },
+                "rate": rounded(verdict.wins[who] / games),
+                "ci95": [rounded(x) for x in verdict.interval(who)],
+                "faults": verdict.faults[who],
+            }
+            for who, name in (("A", a), ("B", b))
+        ],
+        "no_winner": verdict.draws,
+        **_outcomes_json(outcomes(results, spec.max_rounds), spec),
+        "combatants": combatants_json(fighters),
+        "paired": {
+            "seeds": pairs.a_better + pairs.b_better + pairs.even,
+            "a_better": pairs.a_better,
+            "b_better": pairs.b_better,
+            "even": pairs.even,
+            "single_game_seeds": pairs.unpaired,
+            "p": verdict.p,
+            "test": "exact two-sided sign test over the seeds where one policy did better",
+        },
+        "better": verdict.better,
+        **done.as_json(o),
+    }
+
+
+def _print_duel(
+    o: DuelOptions, spec: "EncounterSpec", results: "list[Summary]", verdict: "Duel"
+) -> None:
+    """``duel``'s tables: the policies, the outcomes, the combatants, and the verdict."""
+    from initiative.batch import combatant_stats_by_policy, outcomes
+    from initiative.replays import plain
+
+    a, b = o.policies
+    one, two = spec.sides
+    games = len(results)
+    title = (
+        f"{spec.name or o.encounter.name}: {o.runs} seeds, each fought both ways ({games} duels)"
+    )
     table = Table(title=plain(title), header_style="bold")
     for column in (
         "policy",
@@ -681,16 +695,17 @@ def duel(
         low, high = verdict.interval(who)
         table.add_row(
             plain(f"{who} {name}"),
-            str(by_side[(who, one)]),
-            str(by_side[(who, two)]),
-            str(wins[who]),
-            _pct(wins[who] / games),
+            str(verdict.by_side[(who, one)]),
+            str(verdict.by_side[(who, two)]),
+            str(verdict.wins[who]),
+            _pct(verdict.wins[who] / games),
             _ci(low, high),
-            str(faults[who]),
+            str(verdict.faults[who]),
         )
     print_table(out, table)
-    _print_outcomes(ended, spec)
-    _print_combatants(fighters)
+    _print_outcomes(outcomes(results, spec.max_rounds), spec)
+    _print_combatants(combatant_stats_by_policy(spec, results, [a, b]))
+    pairs = verdict.pairs
     out.print(
         plain(
             f"paired by seed: each seed is fought twice, {a} once on each side, with the same"
@@ -700,7 +715,3 @@ def duel(
         )
     )
     out.print(plain(f"verdict: {verdict.verdict()}"))
-    _print_timing(clock, jobs, cluster)
-    _report_storage(saved, keep_logs, rerun)
-    if report is not None:
-        out.print(plain(f"report written to {report}"))

@@ -29,6 +29,7 @@ from ._cmd_batch import (
     write_report,
 )
 from ._data_out import CSV, CSV_COMBATANTS, check_csv, write_csv
+from ._options import CompareOptions
 from ._output import print_json, print_table, rounded
 
 if TYPE_CHECKING:
@@ -52,46 +53,47 @@ def compare(
     runs: Annotated[
         int, typer.Option("--runs", "-n", help="Seeds to fight each variant on (the same seeds).")
     ],
-    jobs: JOBS = 1,
-    seed_start: SEED_START = 1,
+    jobs: JOBS = CompareOptions.jobs,
+    seed_start: SEED_START = CompareOptions.seed_start,
     policy: Annotated[
         list[str],
         typer.Option(help="Override a policy in every variant: ID=NAME or SIDE=NAME; repeatable."),
     ] = [],  # noqa: B006 - typer reads the default
-    timeout: TIMEOUT = None,
-    as_json: AS_JSON = False,
-    report: REPORT = None,
-    csv: CSV = None,
-    csv_combatants: CSV_COMBATANTS = None,
+    timeout: TIMEOUT = CompareOptions.timeout,
+    as_json: AS_JSON = CompareOptions.as_json,
+    report: REPORT = CompareOptions.report,
+    csv: CSV = CompareOptions.csv,
+    csv_combatants: CSV_COMBATANTS = CompareOptions.csv_combatants,
 ) -> None:
     """Fight variants of an encounter on the same seeds with the same policies and say what
     changes: win rates per variant, and per pair of variants each side's and each combatant's
     differences with 95% intervals and a paired test (exact McNemar over the seeds where a side
     won in one variant only)."""
-    check_report(report)
-    check_csv(csv, csv_combatants)
-    _start_worker_server(jobs, None)
+    o = CompareOptions.from_params(ctx.params)
+    check_report(o.report)
+    check_csv(o.csv, o.csv_combatants)
+    _start_worker_server(o.jobs, None)
     from ..analysis._compare import CompareError, compare_tasks, differences, plan_compare
 
-    chosen = parse_policies(policy)
-    specs = [_check(path, runs, jobs, chosen, seed_start) for path in encounters]
+    chosen = parse_policies(list(o.policy))
+    specs = [_check(path, o.runs, o.jobs, chosen, o.seed_start) for path in o.encounters]
     try:
-        variants = plan_compare(encounters, specs)
+        variants = plan_compare(o.encounters, specs)
     except CompareError as problem:
         raise UsageProblem(str(problem)) from None
-    tasks = compare_tasks(chosen, runs, seed_start)
-    results, clock = _fight(ctx, variants, tasks, jobs, timeout)
-    write_csv(csv, csv_combatants, _rows(variants, results))
+    tasks = compare_tasks(chosen, o.runs, o.seed_start)
+    results, clock = _fight(ctx, variants, tasks, o.jobs, o.timeout)
+    write_csv(o.csv, o.csv_combatants, _rows(variants, results))
     pairs = differences(variants, results)
-    if as_json or report is not None:
-        data = _json(variants, results, pairs, runs, seed_start, chosen, clock, jobs)
+    if o.as_json or o.report is not None:
+        data = _json(variants, results, pairs, o.runs, o.seed_start, chosen, clock, o.jobs)
         from ..analysis._report import compare_page
 
-        write_report(report, lambda: compare_page(data, variants, results))
-        if as_json:
+        write_report(o.report, lambda: compare_page(data, variants, results))
+        if o.as_json:
             print_json(data)
             return
-    _print_variants(variants, results, runs)
+    _print_variants(variants, results, o.runs)
     for pair in pairs:
         _print_pair(pair)
     from ..analysis._compare import INTERVALS, TEST
@@ -99,12 +101,12 @@ def compare(
     out.print(f"p: {TEST}; {INTERVALS}")
     out.print(
         f"{clock.done} encounters in {clock.elapsed:.2f} s ({clock.rate:,.1f} per second,"
-        f" {jobs} job(s))"
+        f" {o.jobs} job(s))"
     )
-    if report is not None:
+    if o.report is not None:
         from initiative.replays import plain
 
-        out.print(plain(f"report written to {report}"))
+        out.print(plain(f"report written to {o.report}"))
 
 
 def _fight(

@@ -25,6 +25,7 @@ from ._app import (
     refuse_existing,
     warn,
 )
+from ._options import ResumeOptions
 from ._output import print_json
 from ._table import DiceOption, HostOption, dice_source, parse_hosts, resume_command, stops_cleanly
 
@@ -286,9 +287,9 @@ def resume(
         list[str],
         typer.Option(help="The overrides the fight was run with: ID=NAME or SIDE=NAME."),
     ] = [],  # noqa: B006 - typer reads the default
-    quiet: QUIET = False,
-    trust: TRUST = False,
-    dice: DiceOption = None,
+    quiet: QUIET = ResumeOptions.quiet,
+    trust: TRUST = ResumeOptions.trust_log_policies,
+    dice: DiceOption = ResumeOptions.dice,
     host: HostOption = [],  # noqa: B006 - typer reads the default
 ) -> None:
     """Go on with an interrupted fight from its last complete event, appending to its log.

@@ -21,6 +21,7 @@ from ._cmd_batch import (
     write_report,
 )
 from ._data_out import CSV, CSV_COMBATANTS, check_csv, league_rows, write_csv
+from ._options import LeagueOptions
 from ._output import print_json, print_table, rounded
 
 if TYPE_CHECKING:
@@ -118,60 +119,50 @@ def league(
         typer.Option(
             "--runs", "-n", help="Seeds per pair and encounter; each seed is fought both ways."
         ),
-    ] = 50,
-    jobs: JOBS = 1,
-    seed_start: SEED_START = 1,
-    db: DB = None,
-    timeout: TIMEOUT = None,
-    as_json: AS_JSON = False,
-    report: REPORT = None,
-    csv: CSV = None,
-    csv_combatants: CSV_COMBATANTS = None,
+    ] = LeagueOptions.runs,
+    jobs: JOBS = LeagueOptions.jobs,
+    seed_start: SEED_START = LeagueOptions.seed_start,
+    db: DB = LeagueOptions.db,
+    timeout: TIMEOUT = LeagueOptions.timeout,
+    as_json: AS_JSON = LeagueOptions.as_json,
+    report: REPORT = LeagueOptions.report,
+    csv: CSV = LeagueOptions.csv,
+    csv_combatants: CSV_COMBATANTS = LeagueOptions.csv_combatants,
 ) -> None:
     """A round robin of policies: every pair plays every encounter on the same seeds, once on
     each side. Bradley-Terry ratings with 95% intervals, and each pair's wins, losses and
     undecided games with a paired sign test."""
-    check_report(report)
-    check_csv(csv, csv_combatants)
-    _start_worker_server(jobs, None)
+    o = LeagueOptions.from_params(ctx.params)
+    check_report(o.report)
+    check_csv(o.csv, o.csv_combatants)
+    _start_worker_server(o.jobs, None)
     from ..analysis._league import LeagueError, league_of, plan_league
 
-    if jobs < 1:
-        raise UsageProblem(f"--jobs {jobs}: must be at least 1")
-    files, names = _split(encounters, policies)
+    if o.jobs < 1:
+        raise UsageProblem(f"--jobs {o.jobs}: must be at least 1")
+    files, names = list(o.encounters), list(o.policies)
     if not files:
         raise UsageProblem("no encounter file given (a file ending in .toml)")
     try:
-        stages = plan_league(files, names, runs, seed_start)
+        stages = plan_league(files, names, o.runs, o.seed_start)
     except LeagueError as problem:
         raise UsageProblem(str(problem)) from None
-    results, clock, run_ids = _fight(ctx, stages, names, jobs, timeout, db)
-    played = league_of(stages, names, runs, seed_start, results)
-    write_csv(csv, csv_combatants, league_rows(stages, names, results))
-    if as_json or report is not None:
+    results, clock, run_ids = _fight(ctx, stages, names, o.jobs, o.timeout, o.db)
+    played = league_of(stages, names, o.runs, o.seed_start, results)
+    write_csv(o.csv, o.csv_combatants, league_rows(stages, names, results))
+    if o.as_json or o.report is not None:
         from ..analysis._report import league_page
 
-        data = _json(played, clock, jobs, db, run_ids)
-        write_report(report, lambda: league_page(data))
-        if as_json:
+        data = _json(played, clock, o.jobs, o.db, run_ids)
+        write_report(o.report, lambda: league_page(data))
+        if o.as_json:
             print_json(data)
             return
-    _print_tables(played, clock, jobs, db, run_ids)
-    if report is not None:
+    _print_tables(played, clock, o.jobs, o.db, run_ids)
+    if o.report is not None:
         from initiative.replays import plain
 
-        out.print(plain(f"report written to {report}"))
-
-
-def _split(words: list[Path], policies: list[str]) -> tuple[list[Path], list[str]]:
-    """The encounters and the policies. An option takes one value, so in ``--policies A B C``
-    the words B and C arrive among the encounters: an encounter is a word that ends in
-    ``.toml`` or names an existing file; every other word is a policy, in the order given
-    (after those given to ``--policies`` itself, which may also be ``A,B,C``)."""
-    files = [w for w in words if w.suffix == ".toml" or w.is_file()]
-    names = [name for given in policies for name in given.split(",") if name]
-    names += [str(w) for w in words if not (w.suffix == ".toml" or w.is_file())]
-    return files, names
+        out.print(plain(f"report written to {o.report}"))
 
 
 def _pairings(played: "League") -> "list[tuple[str, list[object]]]":

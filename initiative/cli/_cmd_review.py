@@ -8,6 +8,7 @@ import typer
 
 from ._app import UsageProblem, app, err, out
 from ._cmd_batch import REPORT, check_report, write_report
+from ._options import ReviewOptions
 from ._output import print_json, print_table
 
 if TYPE_CHECKING:
@@ -25,6 +26,7 @@ _GRADE_STYLE = {
 
 @app.command(rich_help_panel="Debugging and what-if")
 def review(
+    ctx: typer.Context,
     log: Annotated[
         Path,
         typer.Argument(
@@ -32,7 +34,9 @@ def review(
             " reviewed one by one and added up per policy and combatant."
         ),
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object.")
+    ] = ReviewOptions.as_json,
     rollouts: Annotated[
         int | None,
         typer.Option(
@@ -40,13 +44,13 @@ def review(
             help="Rollouts per candidate at each decision (default: the ruleset's, see"
             " docs/review.md).",
         ),
-    ] = None,
+    ] = ReviewOptions.rollouts,
     width: Annotated[
         int,
         typer.Option(
             "--width", help="Candidates compared at each decision, the choice made among them."
         ),
-    ] = 4,
+    ] = ReviewOptions.width,
     model: Annotated[
         str,
         typer.Option(
@@ -55,7 +59,7 @@ def review(
             " cautious, first), or 'log': each by the policy its log names where it is one of"
             " them.",
         ),
-    ] = "tactician",
+    ] = ReviewOptions.model,
     seconds: Annotated[
         float | None,
         typer.Option(
@@ -63,47 +67,61 @@ def review(
             help="At most about this much CPU time in all (shared among the decisions;"
             " the result then depends on the machine).",
         ),
-    ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="The seed of the rollouts' dice.")] = 0,
-    report: REPORT = None,
+    ] = ReviewOptions.seconds,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Worker processes.")
+    ] = ReviewOptions.jobs,
+    seed: Annotated[
+        int, typer.Option("--seed", help="The seed of the rollouts' dice.")
+    ] = ReviewOptions.seed,
+    report: REPORT = ReviewOptions.report,
 ) -> None:
     """Each side's chance to win before every decision of LOG (rollouts on forks with paired
     dice), the choice made against the best alternative found, graded best / good /
     inaccuracy / mistake / blunder, and the dice and GM overrides that moved the chance most."""
+    o = ReviewOptions.from_params(ctx.params)
+    if o.jobs < 1:
+        raise UsageProblem(f"--jobs {o.jobs}: at least 1")
+    if o.log.is_dir():
+        if o.report is not None:
+            raise UsageProblem("--report draws the review of one log; give a LOG, not a folder")
+        budget = _budget(o, o.rollouts or 1)
+        _folder(o.log, budget, o.rollouts is None, o.jobs, o.as_json)
+    else:
+        _one(o)
+
+
+def _budget(o: ReviewOptions, rollouts: int) -> "Budget":
+    """The review's budget, checked (a bad one is one line and exit 2)."""
+    from initiative.replays import Budget
+
+    budget = Budget(rollouts=rollouts, width=o.width, model=o.model, seed=o.seed, seconds=o.seconds)
+    _check(budget)
+    return budget
+
+
+def _one(o: ReviewOptions) -> None:
+    """Review one log: print it (or its JSON), and draw its report."""
     from initiative.events import parse_log
-    from initiative.replays import Budget, default_rollouts, literal
+    from initiative.replays import default_rollouts, literal
 
     from ..analysis._report import review_page
 
-    if jobs < 1:
-        raise UsageProblem(f"--jobs {jobs}: at least 1")
-    if log.is_dir():
-        if report is not None:
-            raise UsageProblem("--report draws the review of one log; give a LOG, not a folder")
-        budget = Budget(
-            rollouts=rollouts or 1, width=width, model=model, seed=seed, seconds=seconds
-        )
-        _check(budget)
-        _folder(log, budget, rollouts is None, jobs, as_json)
-        return
-    check_report(report)
+    check_report(o.report)
     try:
-        data = log.read_bytes()
+        data = o.log.read_bytes()
     except OSError as problem:
-        raise UsageProblem(f"{log}: cannot read: {problem.strerror}") from None
-    contents = parse_log(data, name=str(log))
-    n = rollouts if rollouts is not None else default_rollouts(contents.header.ruleset)
-    budget = Budget(rollouts=n, width=width, model=model, seed=seed, seconds=seconds)
-    _check(budget)
-    data_out = _run(contents, budget, jobs, data)
-    write_report(report, lambda: review_page(data_out))
-    if as_json:
+        raise UsageProblem(f"{o.log}: cannot read: {problem.strerror}") from None
+    contents = parse_log(data, name=str(o.log))
+    n = o.rollouts if o.rollouts is not None else default_rollouts(contents.header.ruleset)
+    data_out = _run(contents, _budget(o, n), o.jobs, data)
+    write_report(o.report, lambda: review_page(data_out))
+    if o.as_json:
         print_json(data_out)
     else:
         _print(data_out)
-    if report is not None:
-        err.print(f"[dim]report written to {literal(str(report))}[/dim]")
+    if o.report is not None:
+        err.print(f"[dim]report written to {literal(str(o.report))}[/dim]")
 
 
 def _check(budget: "Budget") -> None:

@@ -1,22 +1,21 @@
 """The ``serve`` command: a live fight with seats over the network (``join`` takes a seat).
 
-Its options are one typed value, :class:`ServeOptions`: it holds every option's default (the
-command's signature takes them from it), checks the values, and prints itself back as arguments
-(the command that goes on with a stopped fight, ``--resume LOG`` with the same seats), so that
-no default is written twice.
+Its options are one typed value, :class:`~initiative.cli._options.ServeOptions`: it holds every
+option's default (the command's signature takes them from it), checks the values, and prints
+itself back as arguments (the command that goes on with a stopped fight, ``--resume LOG`` with
+the same seats), so that no default is written twice.
 """
 
-import dataclasses
 import sys
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 
-from ._app import QUIET, UsageProblem, app, err, out, parse_policies
+from ._app import QUIET, app, err, out
+from ._options import ServeOptions
 
 if TYPE_CHECKING:
     from initiative import engine
@@ -25,90 +24,6 @@ if TYPE_CHECKING:
     from ..table._serve import Served
 
 PANEL = "Live fights over the network"
-
-
-@dataclass(frozen=True)
-class ServeOptions:
-    """Every option of ``serve``, each with its default; in the order :meth:`arguments` prints
-    them (the order the resume command has always had)."""
-
-    resume: Path | None = None
-    seat: tuple[str, ...] = ()
-    policy: tuple[str, ...] = ()
-    deadline: float = 60.0
-    grace: float = 30.0
-    timeout: float | None = None
-    host: str = "127.0.0.1"
-    hello_timeout: float = 10.0
-    max_frame: int = 64 * 1024
-    max_connections: int = 64
-    tls: tuple[Path, Path] | None = None
-    port: int = 0
-    seed: int | None = None
-    out: Path | None = None
-    wait: bool = True
-    spectators: str = "seats"
-    gm_odds: bool = False
-    trust_log_policies: bool = False
-    quiet: bool = False
-
-    def check(self, encounter: Path | None) -> dict[str, str]:
-        """Refuse values no server can run with, as a :class:`UsageProblem` (one line); the
-        policies ``--policy`` chose, by combatant or side."""
-        if (encounter is None) == (self.resume is None):
-            raise UsageProblem(
-                "give either the ENCOUNTER file or --resume LOG (a served fight's log)"
-            )
-        if not self.seat:
-            raise UsageProblem("name at least one --seat (a combatant id or a side)")
-        chosen = parse_policies(list(self.policy))
-        if self.spectators not in ("seats", "all"):
-            raise UsageProblem(f"--spectators {self.spectators}: expected 'seats' or 'all'")
-        for name, value, what in [
-            ("--hello-timeout", self.hello_timeout, "seconds"),
-            ("--max-frame", self.max_frame, "bytes"),
-            ("--max-connections", self.max_connections, "connections"),
-        ]:
-            if not value > 0:
-                raise UsageProblem(f"{name} must be a positive number of {what}, got {value:g}")
-        if not self.grace >= 0:
-            raise UsageProblem(
-                f"--grace must be zero or a positive number of seconds, got {self.grace:g}"
-            )
-        if self.resume is not None:
-            for given, option in [(self.seed, "--seed"), (self.out, "--out")]:
-                if given is not None:
-                    raise UsageProblem(f"{option} is not for --resume: the log says it")
-        return chosen
-
-    def arguments(self) -> list[str]:
-        """The options as ``serve`` takes them, each left out where it has its default."""
-        parts: list[str] = []
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if value == f.default:
-                continue
-            flag = {"quiet": "-q"}.get(f.name, "--" + f.name.replace("_", "-"))
-            if isinstance(value, bool):
-                parts.append(flag if value else flag.replace("--", "--no-", 1))
-            elif f.name == "tls":
-                parts += [flag, *map(str, value)]
-            elif isinstance(value, tuple):
-                for item in value:
-                    parts += [flag, str(item)]
-            else:
-                parts += [flag, f"{value:g}" if isinstance(value, float) else str(value)]
-        return parts
-
-    def going_on(self, log: Path, port: int) -> str:
-        """The command that goes on with the fight in ``log``, served on ``port`` again."""
-        import shlex
-
-        again = dataclasses.replace(self, resume=log, port=port, seed=None, out=None)
-        return shlex.join(["initiative", "serve", *again.arguments()])
-
-
-_D = ServeOptions()  # (the defaults the command's signature shows)
 
 
 # The command's options, each typed once (their defaults are ServeOptions').
@@ -210,65 +125,44 @@ _GmOdds = Annotated[
 
 @app.command(rich_help_panel=PANEL)
 def serve(
+    ctx: typer.Context,
     encounter: Annotated[
         Path | None, typer.Argument(help="The encounter file (TOML); not with --resume.")
     ] = None,
     seat: _Seat = [],  # noqa: B006 - typer reads the default
-    resume: _Resume = _D.resume,
-    host: _Host = _D.host,
-    port: _Port = _D.port,
-    seed: _Seed = _D.seed,
-    out_path: _OutPath = _D.out,
+    resume: _Resume = ServeOptions.resume,
+    host: _Host = ServeOptions.host,
+    port: _Port = ServeOptions.port,
+    seed: _Seed = ServeOptions.seed,
+    out_path: _OutPath = ServeOptions.out,
     policy: _Policy = [],  # noqa: B006 - typer reads the default
-    trust: _Trust = _D.trust_log_policies,
-    deadline: _Deadline = _D.deadline,
-    grace: _Grace = _D.grace,
-    timeout: _Timeout = _D.timeout,
-    wait: _Wait = _D.wait,
-    hello_timeout: _HelloTimeout = _D.hello_timeout,
-    max_frame: _MaxFrame = _D.max_frame,
-    max_connections: _MaxConnections = _D.max_connections,
-    tls: _Tls = _D.tls,
-    spectators: _Spectators = _D.spectators,
-    gm_odds: _GmOdds = _D.gm_odds,
-    quiet: QUIET = _D.quiet,
+    trust: _Trust = ServeOptions.trust_log_policies,
+    deadline: _Deadline = ServeOptions.deadline,
+    grace: _Grace = ServeOptions.grace,
+    timeout: _Timeout = ServeOptions.timeout,
+    wait: _Wait = ServeOptions.wait,
+    hello_timeout: _HelloTimeout = ServeOptions.hello_timeout,
+    max_frame: _MaxFrame = ServeOptions.max_frame,
+    max_connections: _MaxConnections = ServeOptions.max_connections,
+    tls: _Tls = ServeOptions.tls,
+    spectators: _Spectators = ServeOptions.spectators,
+    gm_odds: _GmOdds = ServeOptions.gm_odds,
+    quiet: QUIET = ServeOptions.quiet,
 ) -> None:
     """Run an encounter live: each --seat is played by whoever connects with its token; the game
     master and spectators get links (and tokens) of their own.
 
     Ctrl-C stops it, printing the command that goes on (--resume LOG with the same seats).
     Once the fight is over, the GM page offers its review (the report served to the GM)."""
-    options = ServeOptions(
-        resume=resume,
-        seat=tuple(seat),
-        policy=tuple(policy),
-        deadline=deadline,
-        grace=grace,
-        timeout=timeout,
-        host=host,
-        hello_timeout=hello_timeout,
-        max_frame=max_frame,
-        max_connections=max_connections,
-        tls=tls,
-        port=port,
-        seed=seed,
-        out=out_path,
-        wait=wait,
-        spectators=spectators,
-        gm_odds=gm_odds,
-        trust_log_policies=trust,
-        quiet=quiet,
-    )
-    _Served(encounter, options, options.check(encounter)).play()
+    options = ServeOptions.from_params(ctx.params)
+    _Served(options, options.check()).play()
 
 
 class _Served:
     """One ``serve`` from its checked options: the encounter and the log, what the console
     says as the fight goes, and the fight on the network."""
 
-    def __init__(
-        self, encounter: Path | None, options: ServeOptions, chosen: dict[str, str]
-    ) -> None:
+    def __init__(self, options: ServeOptions, chosen: dict[str, str]) -> None:
         import shlex
 
         from initiative import engine
@@ -280,6 +174,7 @@ class _Served:
 
         self.options = options
         self.chosen = chosen
+        encounter = options.encounter
         self.seed: int | None = None
         self.spec: EncounterSpec
         if options.resume is not None:

@@ -29,6 +29,7 @@ from ._cmd_batch import (
     write_report,
 )
 from ._data_out import CSV, CSV_COMBATANTS, check_csv, sweep_rows, write_csv
+from ._options import SweepOptions
 from ._output import print_json, print_table, rounded
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ def sweep(
     ],
     step: Annotated[
         float | None, typer.Option("--step", help="Fight LO, LO+S, ... up to HI.")
-    ] = None,
+    ] = SweepOptions.step,
     points: Annotated[
         int | None,
         typer.Option(
@@ -61,19 +62,19 @@ def sweep(
             help="Fight N values spread evenly from LO to HI (default: every integer of a range"
             " of at most 11, otherwise 5).",
         ),
-    ] = None,
+    ] = SweepOptions.points,
     runs: Annotated[
         int, typer.Option("--runs", "-n", help="Seeds per value (the same seeds for each).")
-    ] = 100,
-    jobs: JOBS = 1,
-    seed_start: SEED_START = 1,
+    ] = SweepOptions.runs,
+    jobs: JOBS = SweepOptions.jobs,
+    seed_start: SEED_START = SweepOptions.seed_start,
     side: Annotated[
         str | None,
         typer.Option(
             "--side",
             help="The side whose win rate --target follows, or a grid shows (default: the first).",
         ),
-    ] = None,
+    ] = SweepOptions.side,
     target: Annotated[
         float | None,
         typer.Option(
@@ -81,138 +82,136 @@ def sweep(
             help="Find where --side's win rate crosses this rate (0 to 1), by bisection over an"
             " integer range; assumes the rate is monotone in the value.",
         ),
-    ] = None,
-    db: DB = None,
-    timeout: TIMEOUT = None,
-    as_json: AS_JSON = False,
-    report: REPORT = None,
-    csv: CSV = None,
-    csv_combatants: CSV_COMBATANTS = None,
+    ] = SweepOptions.target,
+    db: DB = SweepOptions.db,
+    timeout: TIMEOUT = SweepOptions.timeout,
+    as_json: AS_JSON = SweepOptions.as_json,
+    report: REPORT = SweepOptions.report,
+    csv: CSV = SweepOptions.csv,
+    csv_combatants: CSV_COMBATANTS = SweepOptions.csv_combatants,
 ) -> None:
     """Vary one value of an encounter and report each side's win rate across the range, with
     95% intervals; with --target, find the value where a side's win rate crosses it."""
-    check_report(report)
-    check_csv(csv, csv_combatants)
-    start_worker_server(jobs, None)
-    from ..analysis._sweep import Sweeper, parse_range, search, sweep as run_sweep, values_of
+    o = SweepOptions.from_params(ctx.params)
+    check_report(o.report)
+    check_csv(o.csv, o.csv_combatants)
+    start_worker_server(o.jobs, None)
+    from ..analysis._sweep import parse_range
 
-    if len(vary) > 2:
+    if len(o.vary) > 2:
         raise UsageProblem(
-            f"--vary given {len(vary)} times; a sweep varies one value, or two as a grid"
+            f"--vary given {len(o.vary)} times; a sweep varies one value, or two as a grid"
         )
-    if len(vary) == 2:
-        if target is not None:
+    if len(o.vary) == 2:
+        if o.target is not None:
             raise UsageProblem("--target bisects one --vary; give one --vary with --target")
-        _grid(ctx, encounter, [parse_range(v) for v in vary], step, points, runs, jobs,
-              seed_start, side, db, timeout, as_json, report, csv, csv_combatants)  # fmt: skip
+        _grid(ctx, o, [parse_range(v) for v in o.vary])
+    else:
+        _one(ctx, o, parse_range(o.vary[0]))
+
+
+def _check_target(o: SweepOptions, span: Range) -> None:
+    """``--target`` bisects an integer range, alone; ``--side`` is for ``--target``."""
+    if o.target is None:
+        if o.side is not None:
+            raise UsageProblem("--side names the side --target follows; give --target too")
         return
-    span = parse_range(vary[0])
-    if target is not None:
-        if not 0 <= target <= 1:
-            raise UsageProblem(f"--target {target:g}: a win rate is from 0 to 1")
-        if step is not None or points is not None:
-            raise UsageProblem("--target bisects the range; --step and --points are for a sweep")
-        if not span.integer:
-            raise UsageProblem(
-                f"--target bisects an integer range; --vary {vary[0]} is not one (give LO..HI as"
-                " whole numbers)"
-            )
-    elif side is not None:
-        raise UsageProblem("--side names the side --target follows; give --target too")
-    values = values_of(span, step=step, points=points) if target is None else []
-    with Sweeper(encounter, span.key, runs=runs, seed_start=seed_start, jobs=jobs) as checked:
+    if not 0 <= o.target <= 1:
+        raise UsageProblem(f"--target {o.target:g}: a win rate is from 0 to 1")
+    if o.step is not None or o.points is not None:
+        raise UsageProblem("--target bisects the range; --step and --points are for a sweep")
+    if not span.integer:
+        raise UsageProblem(
+            f"--target bisects an integer range; --vary {o.vary[0]} is not one (give LO..HI as"
+            " whole numbers)"
+        )
+
+
+def _one(ctx: typer.Context, o: SweepOptions, span: Range) -> None:
+    """One ``--vary``: a sweep over its values, or with ``--target`` a bisection."""
+    from ..analysis._sweep import Sweeper, search, sweep as run_sweep, values_of
+
+    _check_target(o, span)
+    values = values_of(span, step=o.step, points=o.points) if o.target is None else []
+    with Sweeper(
+        o.encounter, span.key, runs=o.runs, seed_start=o.seed_start, jobs=o.jobs
+    ) as checked:
         for value in values or (int(span.low), int(span.high)):
             checked.check(value)  # a bad key or value fails here, before the progress bar
-        if side is not None and side not in checked.sides:
+        if o.side is not None and o.side not in checked.sides:
             raise UsageProblem(
-                f"--side {side}: not a side of {encounter} ({', '.join(checked.sides)})"
+                f"--side {o.side}: not a side of {o.encounter} ({', '.join(checked.sides)})"
             )
-    fights = _Fights(ctx, encounter, span.key, runs, seed_start, jobs, timeout, db)
+    fights = _Fights(ctx, o, span.key)
     with fights:
-        if target is None:
-            fights.total(len(values) * runs)
+        if o.target is None:
+            fights.total(len(values) * o.runs)
             swept = run_sweep(
-                encounter,
+                o.encounter,
                 span.key,
                 values,
-                runs,
-                seed_start=seed_start,
-                jobs=jobs,
-                timeout=timeout,
+                o.runs,
+                seed_start=o.seed_start,
+                jobs=o.jobs,
+                timeout=o.timeout,
                 on_result=fights.done,
                 on_value=fights.value,
             )
         else:
             found = search(
-                encounter,
+                o.encounter,
                 span.key,
                 int(span.low),
                 int(span.high),
-                target,
-                runs,
-                side=side,
-                seed_start=seed_start,
-                jobs=jobs,
-                timeout=timeout,
+                o.target,
+                o.runs,
+                side=o.side,
+                seed_start=o.seed_start,
+                jobs=o.jobs,
+                timeout=o.timeout,
                 on_result=fights.done,
                 on_value=fights.probe,
             )
-    write_csv(csv, csv_combatants, sweep_rows(encounter, span.key, fights.fought))
-    if target is None:
-        _show_sweep(swept, span, fights, as_json, report)
+    write_csv(o.csv, o.csv_combatants, sweep_rows(o.encounter, span.key, fights.fought))
+    if o.target is None:
+        _show_sweep(swept, span, fights, o.as_json, o.report)
     else:
-        _show_search(found, span, fights, as_json, report)
+        _show_search(found, span, fights, o.as_json, o.report)
 
 
-def _grid(
-    ctx: typer.Context,
-    encounter: Path,
-    spans: list[Range],
-    step: float | None,
-    points: int | None,
-    runs: int,
-    jobs: int,
-    seed_start: int,
-    side: str | None,
-    db: Path | None,
-    timeout: float | None,
-    as_json: bool,
-    report: Path | None,
-    csv: Path | None = None,
-    csv_combatants: Path | None = None,
-) -> None:
+def _grid(ctx: typer.Context, o: SweepOptions, spans: list[Range]) -> None:
     """Two ``--vary``: every pair of their values, fought on the same seeds, as a grid."""
     from ..analysis._sweep import Sweeper, grid, values_of
 
-    rows, columns = (values_of(span, step=step, points=points) for span in spans)
+    rows, columns = (values_of(span, step=o.step, points=o.points) for span in spans)
     keys = (spans[0].key, spans[1].key)
     if keys[0] == keys[1]:
         raise UsageProblem(f"--vary {keys[0]} is given twice; a grid varies two different keys")
-    with Sweeper(encounter, keys, runs=runs, seed_start=seed_start, jobs=jobs) as checked:
+    with Sweeper(o.encounter, keys, runs=o.runs, seed_start=o.seed_start, jobs=o.jobs) as checked:
         for pair in [(r, c) for r in rows for c in columns]:
             checked.check(pair)  # a bad key or value fails here, before the progress bar
-        chosen = side if side is not None else checked.sides[0]
+        chosen = o.side if o.side is not None else checked.sides[0]
         if chosen not in checked.sides:
             raise UsageProblem(
-                f"--side {side}: not a side of {encounter} ({', '.join(checked.sides)})"
+                f"--side {o.side}: not a side of {o.encounter} ({', '.join(checked.sides)})"
             )
-    fights = _Fights(ctx, encounter, keys, runs, seed_start, jobs, timeout, db)
+    fights = _Fights(ctx, o, keys)
     with fights:
-        fights.total(len(rows) * len(columns) * runs)
+        fights.total(len(rows) * len(columns) * o.runs)
         made = grid(
-            encounter,
+            o.encounter,
             keys,
             rows,
             columns,
-            runs,
-            seed_start=seed_start,
-            jobs=jobs,
-            timeout=timeout,
+            o.runs,
+            seed_start=o.seed_start,
+            jobs=o.jobs,
+            timeout=o.timeout,
             on_result=fights.done,
             on_value=fights.value,
         )
-    write_csv(csv, csv_combatants, sweep_rows(encounter, keys, fights.fought))
-    _show_grid(made, spans, chosen, fights, as_json, report)
+    write_csv(o.csv, o.csv_combatants, sweep_rows(o.encounter, keys, fights.fought))
+    _show_grid(made, spans, chosen, fights, o.as_json, o.report)
 
 
 def _show_grid(
@@ -272,22 +271,17 @@ class _Fights:
     """The progress bar, the results database (a run of kind ``sweep`` for each value) and
     Ctrl-C: it stops the workers, says what was kept, and exits 130."""
 
-    def __init__(
-        self,
-        ctx: typer.Context,
-        encounter: Path,
-        key: str | tuple[str, ...],
-        runs: int,
-        seed_start: int,
-        jobs: int,
-        timeout: float | None,
-        db: Path | None,
-    ) -> None:
+    def __init__(self, ctx: typer.Context, o: SweepOptions, key: str | tuple[str, ...]) -> None:
         from initiative.batch import quiet_logging
 
         quiet_logging(_level(ctx))
-        self.encounter, self.key, self.runs, self.seed_start = encounter, key, runs, seed_start
-        self.jobs, self.timeout, self.db = jobs, timeout, db
+        self.encounter, self.key, self.runs, self.seed_start = (
+            o.encounter,
+            key,
+            o.runs,
+            o.seed_start,
+        )
+        self.jobs, self.timeout, self.db = o.jobs, o.timeout, o.db
         self.clock = Clock()
         self.run_ids: list[int] = []
         self.saved: ResultStore | None = None

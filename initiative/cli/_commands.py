@@ -1,5 +1,6 @@
 """The core commands: run, replay, verify, show, state, rulesets."""
 
+import functools
 import json
 import os
 import sys
@@ -21,34 +22,41 @@ from ._app import (
     parse_policies,
     refuse_existing,
 )
+from ._options import RunOptions
 from ._output import print_json
 from ._table import DiceOption, HostOption, dice_source, parse_hosts, resume_command, stops_cleanly
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from initiative.events import Event, LogContents
+    from initiative.replays import ChainCheck
 
 
 @app.command(rich_help_panel="Fights and logs")
 def run(
+    ctx: typer.Context,
     encounter: Annotated[Path, typer.Argument(help="The encounter file (TOML).")],
     seed: Annotated[
         int | None, typer.Option(help="Seed for every die (default: the file's).")
-    ] = None,
+    ] = RunOptions.seed,
     out_path: Annotated[
         Path | None,
         typer.Option("--out", "-o", help="Where to write the log (default: NAME.seedN.jsonl)."),
-    ] = None,
+    ] = RunOptions.out,
     policy: Annotated[
         list[str],
         typer.Option(help="Override a policy: ID=NAME or SIDE=NAME; repeatable."),
     ] = [],  # noqa: B006 - typer reads the default
     timeout: Annotated[
         float | None, typer.Option(help="Seconds a policy has per decision (default: the file's).")
-    ] = None,
-    quiet: QUIET = False,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Narrate every event.")] = False,
-    force: FORCE = False,
-    dice: DiceOption = None,
+    ] = RunOptions.timeout,
+    quiet: QUIET = RunOptions.quiet,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Narrate every event.")
+    ] = RunOptions.verbose,
+    force: FORCE = RunOptions.force,
+    dice: DiceOption = RunOptions.dice,
     host: HostOption = [],  # noqa: B006 - typer reads the default
 ) -> None:
     """Run an encounter with its policies, narrate it, and write its log."""
@@ -56,61 +64,76 @@ def run(
 
     from initiative import engine
     from initiative.actors import check_names, check_policies, run_encounter
-    from initiative.replays import Narrator, TableNarrator, literal
+    from initiative.replays import literal
 
-    spec = engine.load_encounter(encounter)
-    chosen = parse_policies(policy)
-    check_names(spec, chosen, what="--policy {name}=...", where=str(encounter))
-    check_policies(spec, chosen, where=str(encounter))
-    the_seed = spec.seed if seed is None else seed
-    target = out_path or Path(f"{encounter.stem}.seed{the_seed}.jsonl")
-    refuse_existing(target, force, inputs=[encounter])
-    at_table = dice is not None or "human" in chosen.values()
-    narrate = TableNarrator() if at_table and not verbose else Narrator(verbose=verbose)
-    narrating = True
-    # Through Rich only for a terminal; a pipe or a file gets plain text, buffered.
-    piped = not out.is_terminal
-
-    def show(event: "Event") -> None:
-        nonlocal narrating
-        line = narrate(event)
-        if line is not None and narrating:
-            try:
-                if piped:
-                    sys.stdout.write(Text.from_markup(line).plain + "\n")
-                else:
-                    out.print(line)
-            except (BrokenPipeError, SystemExit):
-                # The reader went away (``| head``): stop narrating, but finish the fight and
-                # its log.
-                narrating = False
-                _silence_stdout()
-
-    hosts, given = parse_hosts(host, spec), dice_source(dice, spec)
-    with stops_cleanly(target, lambda: resume_command(target, policy, dice, host)):
+    o = RunOptions.from_params(ctx.params)
+    spec = engine.load_encounter(o.encounter)
+    chosen = parse_policies(list(o.policy))
+    check_names(spec, chosen, what="--policy {name}=...", where=str(o.encounter))
+    check_policies(spec, chosen, where=str(o.encounter))
+    the_seed = spec.seed if o.seed is None else o.seed
+    target = o.out or Path(f"{o.encounter.stem}.seed{the_seed}.jsonl")
+    refuse_existing(target, o.force, inputs=[o.encounter])
+    show = _Shown(table=o.dice is not None or "human" in chosen.values(), verbose=o.verbose)
+    hosts, given = parse_hosts(list(o.host), spec), dice_source(o.dice, spec)
+    again = functools.partial(resume_command, target, list(o.policy), o.dice, list(o.host))
+    with stops_cleanly(target, again):
         result = trio.run(
             lambda: run_encounter(
                 spec,
                 the_seed,
                 policies=chosen,
                 out=target,
-                on_event=None if quiet else show,  # --quiet: no narration work at all
-                timeout=timeout,
+                on_event=None if o.quiet else show,  # --quiet: no narration work at all
+                timeout=o.timeout,
                 dice=given,
                 hosts=hosts,
             )
         )
-    if piped and narrating:
-        try:
-            sys.stdout.flush()
-        except BrokenPipeError:
-            _silence_stdout()
+    show.flush()
     state = result.fight.state
     winner = state.winner or "no one"
     err.print(
         f"[dim]{len(result.events)} events, {state.round} round(s), winner: {literal(winner)};"
         f" log written to {literal(target)}[/dim]"
     )
+
+
+class _Shown:
+    """``run``'s narration of each event as it happens: through Rich on a terminal, plain and
+    buffered into a pipe or a file; a reader that goes away (``| head``) stops the narration,
+    not the fight or its log."""
+
+    def __init__(self, *, table: bool, verbose: bool) -> None:
+        from initiative.replays import Narrator, TableNarrator
+
+        # At the table (dice asked for, or a human playing): the table's sentences.
+        self.narrate = TableNarrator() if table and not verbose else Narrator(verbose=verbose)
+        self.narrating = True
+        self.piped = not out.is_terminal
+
+    def __call__(self, event: "Event") -> None:
+        line = self.narrate(event)
+        if line is None or not self.narrating:
+            return
+        try:
+            if self.piped:
+                sys.stdout.write(Text.from_markup(line).plain + "\n")
+            else:
+                out.print(line)
+        except (BrokenPipeError, SystemExit):
+            # The reader went away (``| head``): stop narrating, but finish the fight and
+            # its log.
+            self.narrating = False
+            _silence_stdout()
+
+    def flush(self) -> None:
+        """What is still buffered for a pipe, written (or dropped, when its reader is gone)."""
+        if self.piped and self.narrating:
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _silence_stdout()
 
 
 def _silence_stdout() -> None:
@@ -194,53 +217,70 @@ def verify(
 ) -> None:
     """Check a log's tamper-evidence chain and state digests, then re-simulate it from its
     header and recorded decisions; exit 1 when it was tampered with or diverges."""
-    from initiative.events import InitiativeError, LogFormatError, LogNeverStartedError, parse_log
-    from initiative.replays import check_chain, check_digests, literal, verify_log
+    from initiative.events import LogFormatError, LogNeverStartedError
+    from initiative.replays import check_chain, literal
 
-    def verdict(status: str, text: str, **facts: object) -> None:
-        if as_json:
-            print_json({"log": str(log), "status": status, "ok": status == "verified", **facts})
-        else:
-            out.print(text)
-        if status != "verified":
-            raise typer.Exit(1)
-
+    say = functools.partial(_verdict, log, as_json)
     try:
         data = log.read_bytes()
     except OSError as problem:
         raise UsageProblem(f"{log}: cannot read: {problem.strerror}") from None
     chain = check_chain(data)
     if chain.tampered:
-        lines = [f"[red]tampered[/red]: {literal(chain.detail)}"]
-        facts: dict[str, object] = {"detail": chain.detail}
-        try:
-            contents = parse_log(data, name=str(log))
-        except InitiativeError as problem:
-            lines.append(f"first damage: {literal(problem)}")
-            facts["first_damage"] = str(problem)
-        else:
-            first = verify_log(contents).divergence
-            if first is not None:
-                what = _describe_divergence(first.expected, first.got)
-                lines.append(
-                    f"first line unlike the re-simulation: seq {first.seq}: {literal(what)}"
-                )
-                facts["divergence"] = {"seq": first.seq, "detail": what}
-        verdict("tampered", "\n".join(lines), **facts)
+        text, facts = _tampered(log, data, chain.detail)
+        say("tampered", text, **facts)
     try:
         contents = load_log(log)
     except LogNeverStartedError as problem:
-        verdict(
-            "incomplete", f"[yellow]incomplete[/yellow]: {literal(problem)}", detail=str(problem)
-        )
+        say("incomplete", f"[yellow]incomplete[/yellow]: {literal(problem)}", detail=str(problem))
         raise
     except LogFormatError as problem:
         # Damage to the lines themselves is tampering, whether the fight finished or not.
-        verdict("tampered", f"[red]tampered[/red]: {literal(problem)}", detail=str(problem))
+        say("tampered", f"[red]tampered[/red]: {literal(problem)}", detail=str(problem))
         raise
+    _resimulated(contents, chain, say)
+
+
+def _verdict(log: Path, as_json: bool, status: str, text: str, **facts: object) -> None:
+    """Say ``verify``'s verdict (the text, or with ``--json`` the facts); exit 1 unless the
+    log is verified."""
+    if as_json:
+        print_json({"log": str(log), "status": status, "ok": status == "verified", **facts})
+    else:
+        out.print(text)
+    if status != "verified":
+        raise typer.Exit(1)
+
+
+def _tampered(log: Path, data: bytes, detail: str) -> "tuple[str, dict[str, object]]":
+    """What ``verify`` says of a log whose chain is broken: where, and the first damage it can
+    find (a line that does not read, or the first unlike the re-simulation)."""
+    from initiative.events import InitiativeError, parse_log
+    from initiative.replays import literal, verify_log
+
+    lines = [f"[red]tampered[/red]: {literal(detail)}"]
+    facts: dict[str, object] = {"detail": detail}
+    try:
+        contents = parse_log(data, name=str(log))
+    except InitiativeError as problem:
+        lines.append(f"first damage: {literal(problem)}")
+        facts["first_damage"] = str(problem)
+    else:
+        first = verify_log(contents).divergence
+        if first is not None:
+            what = _describe_divergence(first.expected, first.got)
+            lines.append(f"first line unlike the re-simulation: seq {first.seq}: {literal(what)}")
+            facts["divergence"] = {"seq": first.seq, "detail": what}
+    return "\n".join(lines), facts
+
+
+def _resimulated(contents: "LogContents", chain: "ChainCheck", say: "Callable[..., None]") -> None:
+    """``verify`` of a log that reads: its state digests, then its re-simulation."""
+    from initiative.replays import check_digests, literal, verify_log
+
     digests, mismatch = check_digests(contents.events)
     if mismatch is not None:
-        verdict(
+        say(
             "diverged",
             f"[red]diverged[/red]: the state at the end of round {mismatch.round} differs"
             f" (seq {mismatch.seq}: the log records digest {literal(mismatch.recorded)},"
@@ -256,13 +296,13 @@ def verify(
     d = result.divergence
     if d is not None:
         what = _describe_divergence(d.expected, d.got)
-        verdict(
+        say(
             "diverged",
             f"[red]diverged[/red] at seq {d.seq}: {literal(what)}",
             divergence={"seq": d.seq, "detail": what},
         )
     if not result.complete:
-        verdict(
+        say(
             "incomplete",
             f"[yellow]incomplete[/yellow]: all {result.events} events match, but the log ends"
             " before EncounterEnded",
@@ -270,7 +310,7 @@ def verify(
         )
     extra = f", {digests} state digests" if digests else ""
     sealed = ", chain intact" if chain.status == "ok" else f" ({chain.detail})"
-    verdict(
+    say(
         "verified",
         f"[green]verified[/green]: all {result.events} events match the re-simulation"
         f"{extra}{sealed}",

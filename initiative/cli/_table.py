@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from initiative.events import EncounterSpec
 
 from ._app import UsageProblem, err
+from ._options import ResumeOptions
 
 DiceOption = Annotated[
     str | None,
@@ -84,8 +85,7 @@ def stops_cleanly(log: Path, again: Callable[[], str]) -> Iterator[None]:
 
 
 def resume_command(log: Path, policy: list[str], dice: str | None, host: list[str]) -> str:
-    parts = ["initiative", "resume", str(log)]
-    parts += [f"--policy {p}" for p in policy]
-    parts += [f"--dice {dice}"] if dice else []
-    parts += [f"--host {h}" for h in host]
-    return " ".join(parts)
+    """The command that goes on with the fight in ``log``, with the same overrides, dice and
+    hosts."""
+    again = ResumeOptions(log=log, policy=tuple(policy), dice=dice, host=tuple(host))
+    return again.command_line()

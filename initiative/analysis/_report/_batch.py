@@ -123,15 +123,36 @@ def _rounds_section(
 
 
 def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict[str, str]) -> str:
+    """Each combatant's damage, survival and kills, and the round it fell in: charts, then
+    their figures in a table."""
     names = {c.id: c.display for c in spec.combatants}
     fighters = data["combatants"]
+    # A combatant's name; in a duel (a row per policy it played) with that policy.
+    duel = data["command"] == "duel"
+    labels = [
+        f"{names.get(f['id'], f['id'])} · {f['policies'][0]}"
+        if duel
+        else names.get(f["id"], f["id"])
+        for f in fighters
+    ]
+    return (
+        _damage_section(fighters, labels, colours)
+        + _survival_section(fighters, labels, colours)
+        + _falls_section(fighters, labels, colours)
+        + section(
+            "Every combatant",
+            "The figures of the charts above.",
+            _combatants_table(fighters, names, colours),
+            ident="combatants",
+        )
+    )
 
-    def who(f: dict[str, Any]) -> str:
-        """A combatant's name; in a duel (a row per policy it played) with that policy."""
-        name = names.get(f["id"], f["id"])
-        return f"{name} · {f['policies'][0]}" if data["command"] == "duel" else name
 
-    damage_rows: list[Bar] = []
+def _damage_section(
+    fighters: list[dict[str, Any]], labels: list[str], colours: dict[str, str]
+) -> str:
+    """What each combatant dealt and took in a fight, with intervals."""
+    rows: list[Bar] = []
     top = 1.0
     for i, f in enumerate(fighters):
         colour = colours.get(f["side"], "#777")
@@ -143,9 +164,9 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
             key = f"combatants.{i}.{what}"
             low, high = m["ci95"] if m["ci95"] is not None else (None, None)
             top = max(top, m["mean"], high or 0)
-            damage_rows.append(
+            rows.append(
                 Bar(
-                    label=who(f) if verb == "dealt" else "",
+                    label=labels[i] if verb == "dealt" else "",
                     value=m["mean"],
                     low=low,
                     high=high,
@@ -156,7 +177,7 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
                 )
             )
     damage = interval_chart(
-        damage_rows,
+        rows,
         low=0,
         high=upper(top),
         title="damage per fight (mean, 95% interval)",
@@ -168,9 +189,24 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
         ("#777", "light", "taken"),
         (INK_, "whisker", "95% interval"),
     ]
-    survival_rows = [
+    return section(
+        "Damage per fight",
+        "What each combatant dealt and took in a fight: the mean over the fights, with its"
+        " 95% interval (Student's t, clipped at 0; Garwood's exact interval when every fight"
+        " gave the same figure).",
+        damage,
+        legend(items),
+        ident="damage",
+    )
+
+
+def _survival_section(
+    fighters: list[dict[str, Any]], labels: list[str], colours: dict[str, str]
+) -> str:
+    """The share of fights each combatant survived, and its kills."""
+    rows = [
         Bar(
-            label=who(f),
+            label=labels[i],
             value=f["survival"],
             low=f["survival_ci95"][0],
             high=f["survival_ci95"][1],
@@ -187,22 +223,35 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
         for i, f in enumerate(fighters)
     ]
     survival = interval_chart(
-        survival_rows,
+        rows,
         low=0,
         high=1,
         title="fights survived (Wilson's 95% interval)",
         label="survival per combatant",
         shown=_pct_axis,
     )
+    return section(
+        "Survival and kills",
+        "The share of fights each combatant was never defeated in (one that fled survived),"
+        " and the others it defeated.",
+        survival,
+        ident="survival",
+    )
+
+
+def _falls_section(
+    fighters: list[dict[str, Any]], labels: list[str], colours: dict[str, str]
+) -> str:
+    """The round each combatant fell in, over the fights it fell in; those that never fell."""
     fell = [(i, f) for i, f in enumerate(fighters) if f["fell"]]
     last = max(
         [f["fell_round"]["ci95"][1] for _, f in fell if f["fell_round"]["ci95"]]
         + [f["fell_round"]["mean"] for _, f in fell]
         + [1]
     )
-    fall_rows = [
+    rows = [
         Bar(
-            label=who(f),
+            label=labels[i],
             value=f["fell_round"]["mean"],
             low=(f["fell_round"]["ci95"] or [None, None])[0],
             high=(f["fell_round"]["ci95"] or [None, None])[1],
@@ -216,49 +265,25 @@ def _combatant_sections(data: dict[str, Any], spec: EncounterSpec, colours: dict
         )
         for i, f in fell
     ]
-    standing = [who(f) for f in fighters if not f["fell"]]
+    standing = [labels[i] for i, f in enumerate(fighters) if not f["fell"]]
     never = f" Never fell: {esc(', '.join(standing))}." if standing else ""
     falls = (
         interval_chart(
-            fall_rows,
+            rows,
             low=0,
             high=upper(last),
             title="round it fell in (mean, 95% interval)",
             label="the round each combatant fell in",
         )
-        if fall_rows
+        if rows
         else ""
     )
-    return (
-        section(
-            "Damage per fight",
-            "What each combatant dealt and took in a fight: the mean over the fights, with its"
-            " 95% interval (Student's t, clipped at 0; Garwood's exact interval when every fight"
-            " gave the same figure).",
-            damage,
-            legend(items),
-            ident="damage",
-        )
-        + section(
-            "Survival and kills",
-            "The share of fights each combatant was never defeated in (one that fled survived),"
-            " and the others it defeated.",
-            survival,
-            ident="survival",
-        )
-        + section(
-            "When they fall",
-            "The round each combatant was defeated in, over the fights it was (a dot without"
-            f" whiskers: a single fall).{never}",
-            falls,
-            ident="falls",
-        )
-        + section(
-            "Every combatant",
-            "The figures of the charts above.",
-            _combatants_table(fighters, names, colours),
-            ident="combatants",
-        )
+    return section(
+        "When they fall",
+        "The round each combatant was defeated in, over the fights it was (a dot without"
+        f" whiskers: a single fall).{never}",
+        falls,
+        ident="falls",
     )
 
 
@@ -421,6 +446,55 @@ def duel_page(data: dict[str, Any], spec: EncounterSpec, results: Sequence[Summa
     games = data["games"]
     who = data["policies"]
     names = {p["label"]: f"{p['label']} {p['policy']}" for p in who}
+    pair = data["paired"]
+    a = who[0]["policy"]
+    facts = [
+        ("seeds, each fought both ways", number("seeds", data["seeds"])),
+        ("games", number("games", games)),
+        (f"won by A {a}", number("policies.0.rate", who[0]["rate"], "pct")),
+        ("p (paired sign test)", number("paired.p", pair["p"], "p")),
+    ]
+    meta = (
+        f"{esc(data['encounter'])} · seeds {_seeds(data, data['seeds'])} · A {esc(a)} against"
+        f" B {esc(who[1]['policy'])}, each on {swatch(colours[one])}{esc(one)} and on"
+        f" {swatch(colours[two])}{esc(two)}"
+    )
+    kinds = [(names[p["label"]], POLICY_COLOURS[i]) for i, p in enumerate(who)]
+    return page(
+        command="duel",
+        title=spec.name or data["encounter"],
+        meta=meta,
+        facts=facts,
+        sections=[
+            _duel_wins_section(data, spec, names),
+            _paired_section(data),
+            _rounds_section(data, _duel_fights(spec, results, names), kinds),
+            _combatant_sections(data, spec, colours),
+        ],
+        footer=_footer(data),
+    )
+
+
+def _duel_fights(
+    spec: EncounterSpec, results: Sequence[Summary], names: dict[str, str]
+) -> list[tuple[int, str | None, bool]]:
+    """Each game's rounds, the policy that won it (by its name on the page) and whether it was
+    a stalemate: A is on the first side in the even games, on the second in the odd ones."""
+    one, two = spec.sides
+    fights = []
+    for i, r in enumerate(results):
+        side_of = {one: "A", two: "B"} if i % 2 == 0 else {one: "B", two: "A"}
+        fights.append(
+            (r.rounds, None if r.winner is None else names[side_of[r.winner]], r.stalemate)
+        )
+    return fights
+
+
+def _duel_wins_section(data: dict[str, Any], spec: EncounterSpec, names: dict[str, str]) -> str:
+    """Each policy's win rate, the games without a winner apart, and its wins by side."""
+    one, two = spec.sides
+    games = data["games"]
+    who = data["policies"]
     rows = [
         _win_bar("policies", i, p, names[p["label"]], POLICY_COLOURS[i], games)
         for i, p in enumerate(who)
@@ -450,39 +524,39 @@ def duel_page(data: dict[str, Any], spec: EncounterSpec, results: Sequence[Summa
         right_from=1,
         ident="policy-table",
     )
+    return section(
+        "Who wins",
+        f"The share of the {games} games each policy won; games without a winner are shown apart.",
+        wins,
+        legend(items),
+        policy_table,
+        ident="wins",
+    )
+
+
+def _paired_section(data: dict[str, Any]) -> str:
+    """The seeds where each policy did better, and the verdict of the sign test over them."""
     pair = data["paired"]
-    a, b = who[0]["policy"], who[1]["policy"]
-    seeds = pair["seeds"]
-    pair_rows = [
+    a, b = data["policies"][0]["policy"], data["policies"][1]["policy"]
+    rows = [
         Bar(
-            label=f"{a} better",
-            value=pair["a_better"],
+            label=label,
+            value=pair[key],
             low=None,
             high=None,
-            colour=POLICY_COLOURS[0],
-            figures=f"{number('paired.a_better', pair['a_better'], tag='tspan')} seed(s)",
-        ),
-        Bar(
-            label=f"{b} better",
-            value=pair["b_better"],
-            low=None,
-            high=None,
-            colour=POLICY_COLOURS[1],
-            figures=f"{number('paired.b_better', pair['b_better'], tag='tspan')} seed(s)",
-        ),
-        Bar(
-            label="even",
-            value=pair["even"],
-            low=None,
-            high=None,
-            colour=UNDECIDED,
-            figures=f"{number('paired.even', pair['even'], tag='tspan')} seed(s)",
-        ),
+            colour=colour,
+            figures=f"{number(f'paired.{key}', pair[key], tag='tspan')} seed(s)",
+        )
+        for label, key, colour in (
+            (f"{a} better", "a_better", POLICY_COLOURS[0]),
+            (f"{b} better", "b_better", POLICY_COLOURS[1]),
+            ("even", "even", UNDECIDED),
+        )
     ]
     paired = interval_chart(
-        pair_rows,
+        rows,
         low=0,
-        high=upper(max(seeds, 1)),
+        high=upper(max(pair["seeds"], 1)),
         title="seeds",
         label="seeds where each policy did better",
     )
@@ -492,49 +566,10 @@ def duel_page(data: dict[str, Any], spec: EncounterSpec, results: Sequence[Summa
         if better is not None
         else f"no clear difference between {esc(a)} and {esc(b)}"
     )
-    fights = []
-    for i, r in enumerate(results):
-        side_of = {one: "A", two: "B"} if i % 2 == 0 else {one: "B", two: "A"}
-        fights.append(
-            (r.rounds, None if r.winner is None else names[side_of[r.winner]], r.stalemate)
-        )
-    facts = [
-        ("seeds, each fought both ways", number("seeds", data["seeds"])),
-        ("games", number("games", games)),
-        (f"won by A {a}", number("policies.0.rate", who[0]["rate"], "pct")),
-        ("p (paired sign test)", number("paired.p", pair["p"], "p")),
-    ]
-    meta = (
-        f"{esc(data['encounter'])} · seeds {_seeds(data, data['seeds'])} · A {esc(a)} against"
-        f" B {esc(b)}, each on {swatch(colours[one])}{esc(one)} and on"
-        f" {swatch(colours[two])}{esc(two)}"
-    )
     lede = (
         f'<span class="verdict" id="verdict">{verdict}</span> (p ='
         f" {number('paired.p', pair['p'], 'p')}, exact two-sided sign test over the"
         f" {pair['a_better'] + pair['b_better']} seed(s) that were not even). Each seed is fought"
         " twice with the same dice, once with each policy on each side."
     )
-    return page(
-        command="duel",
-        title=spec.name or data["encounter"],
-        meta=meta,
-        facts=facts,
-        sections=[
-            section(
-                "Who wins",
-                f"The share of the {games} games each policy won; games without"
-                " a winner are shown apart.",
-                wins,
-                legend(items),
-                policy_table,
-                ident="wins",
-            ),
-            section("Paired by seed", lede, paired, ident="paired"),
-            _rounds_section(
-                data, fights, [(names[p["label"]], POLICY_COLOURS[i]) for i, p in enumerate(who)]
-            ),
-            _combatant_sections(data, spec, colours),
-        ],
-        footer=_footer(data),
-    )
+    return section("Paired by seed", lede, paired, ident="paired")

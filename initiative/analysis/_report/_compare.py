@@ -124,9 +124,35 @@ def _rate_row(label: str, key: str, rate: dict[str, Any], colour: str, gap: bool
 def _pair_section(
     data: dict[str, Any], n: int, colours: dict[str, str], names: dict[str, str]
 ) -> str:
+    """The ``n``-th pair of variants: its differences charted, then by side and by combatant."""
     pair = data["pairs"][n]
     first, second = pair["first"], pair["second"]
     files = {v["label"]: v["encounter"] for v in data["variants"]}
+    lede = (
+        f"What changes from {esc(first)} ({esc(files[first])}) to {esc(second)}"
+        f" ({esc(files[second])}) on the same {number(f'pairs.{n}.seeds', pair['seeds'])} seeds:"
+        f" {esc(second)}'s figure less {esc(first)}'s. p: exact McNemar test over the seeds where"
+        " the outcome happened in one variant only (the test decides; the interval, Newcombe's"
+        " for paired rates, says how large). Damage and hit points: the mean of the per-seed"
+        " differences with its 95% t interval. Rounds: "
+        f"{_signed_mean(f'pairs.{n}.rounds', pair['rounds'])}."
+    )
+    return section(
+        f"{second} against {first}",
+        lede,
+        _pair_chart(pair, n, colours, names),
+        _pair_sides_table(pair, n, colours),
+        _pair_combatants_table(pair, n, colours, names),
+        ident=f"pair-{n}",
+    )
+
+
+def _pair_chart(
+    pair: dict[str, Any], n: int, colours: dict[str, str], names: dict[str, str]
+) -> str:
+    """The differences of a pair with their intervals: each side's wins and any fallen, each
+    combatant's survival."""
+    first, second = pair["first"], pair["second"]
     rows = []
     for k, s in enumerate(pair["sides"]):
         colour = colours.get(s["side"], "#777")
@@ -147,7 +173,7 @@ def _pair_section(
                 k == 0,
             )
         )
-    chart = interval_chart(
+    return interval_chart(
         rows,
         low=-1,
         high=1,
@@ -158,7 +184,13 @@ def _pair_section(
         shown=_pts_axis,
         figures_width=300,
     )
-    side_rows = [
+
+
+def _pair_sides_table(pair: dict[str, Any], n: int, colours: dict[str, str]) -> str:
+    """A pair's figures by side: wins in each variant, the seeds won in one only, p, damage
+    dealt and hit points left."""
+    first, second = pair["first"], pair["second"]
+    rows = [
         [
             swatch(colours.get(s["side"], "#777")) + esc(s["side"]),
             f"{number(f'pairs.{n}.sides.{k}.wins.first', s['wins']['first'])} →"
@@ -171,7 +203,7 @@ def _pair_section(
         ]
         for k, s in enumerate(pair["sides"])
     ]
-    side_table = table(
+    return table(
         (
             "side",
             f"wins {first} → {second}",
@@ -180,19 +212,25 @@ def _pair_section(
             "damage dealt",
             "hit points left",
         ),
-        side_rows,
+        rows,
         right_from=1,
         ident=f"pair-{n}-sides",
     )
-    who_rows = []
+
+
+def _pair_combatants_table(
+    pair: dict[str, Any], n: int, colours: dict[str, str], names: dict[str, str]
+) -> str:
+    """A pair's figures by combatant (one in a single variant is said to be so)."""
+    rows = []
     for k, c in enumerate(pair["combatants"]):
         key = f"pairs.{n}.combatants.{k}"
         name = swatch(colours.get(c["side"], "#777")) + esc(names.get(c["id"], c["id"]))
         if c["survived"] is None:
             only = f'<span class="quiet">only in {esc(c["in"])}</span>'
-            who_rows.append([name, esc(c["side"]), only, "", "", ""])
+            rows.append([name, esc(c["side"]), only, "", "", ""])
             continue
-        who_rows.append(
+        rows.append(
             [
                 name,
                 esc(c["side"]),
@@ -203,28 +241,11 @@ def _pair_section(
                 _signed_mean(f"{key}.damage_taken", c["damage_taken"]),
             ]
         )
-    who_table = table(
+    return table(
         ("combatant", "side", "survived", "p", "damage dealt", "damage taken"),
-        who_rows,
+        rows,
         right_from=2,
         ident=f"pair-{n}-combatants",
-    )
-    lede = (
-        f"What changes from {esc(first)} ({esc(files[first])}) to {esc(second)}"
-        f" ({esc(files[second])}) on the same {number(f'pairs.{n}.seeds', pair['seeds'])} seeds:"
-        f" {esc(second)}'s figure less {esc(first)}'s. p: exact McNemar test over the seeds where"
-        " the outcome happened in one variant only (the test decides; the interval, Newcombe's"
-        " for paired rates, says how large). Damage and hit points: the mean of the per-seed"
-        " differences with its 95% t interval. Rounds: "
-        f"{_signed_mean(f'pairs.{n}.rounds', pair['rounds'])}."
-    )
-    return section(
-        f"{second} against {first}",
-        lede,
-        chart,
-        side_table,
-        who_table,
-        ident=f"pair-{n}",
     )
 
 

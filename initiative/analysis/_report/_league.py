@@ -18,6 +18,37 @@ def _signed(v: float) -> str:
 
 def league_page(data: dict[str, Any]) -> str:
     """The report of ``initiative league``: ``data`` is what its ``--json`` prints."""
+    grids = [_grid(data, None)]
+    if len(data["encounters"]) > 1:
+        grids += [_grid(data, name) for name in data["encounters"]]
+    facts = [
+        ("policies", str(len(data["policies"]))),
+        ("encounters", str(len(data["encounters"]))),
+        ("seeds, each fought both ways", number("seeds", data["seeds"])),
+        ("games", number("games", data["games"])),
+    ]
+    meta = (
+        f"{esc(', '.join(data['encounters']))} · seeds {data['seed_start']}-"
+        f"{data['seed_start'] + data['seeds'] - 1} · {esc(', '.join(data['policies']))}"
+    )
+    title = "League: " + ", ".join(data["policies"])
+    return page(
+        command="league",
+        title=title,
+        meta=meta,
+        facts=facts,
+        sections=[_ratings_section(data), *grids],
+        footer=(
+            f"Made by <code>initiative league</code>: {data['games']} games in"
+            f" {data['seconds']:.2f} s with {data['jobs']} job(s). Every figure on this page is"
+            " the one its <code>--json</code> gives."
+        ),
+    )
+
+
+def _ratings_section(data: dict[str, Any]) -> str:
+    """The ratings drawn as dots with their intervals, and their table; what the league does
+    not know yet, said plainly."""
     ratings = data["ratings"]
     low = min([r["ci95"][0] for r in ratings] + [-10.0])
     high = max([r["ci95"][1] for r in ratings] + [10.0])
@@ -52,7 +83,7 @@ def league_page(data: dict[str, Any]) -> str:
     )
     table_rows = [
         [
-            str(rank),
+            str(i + 1),
             esc(r["policy"]),
             number(f"ratings.{i}.rating", r["rating"], "signed"),
             f'<span class="ci">{number(f"ratings.{i}.ci95", r["ci95"], "signed-range")}</span>',
@@ -60,7 +91,6 @@ def league_page(data: dict[str, Any]) -> str:
             number(f"ratings.{i}.games", r["games"]),
         ]
         for i, r in enumerate(ratings)
-        for rank in [i + 1]
     ]
     rating_table = table(
         ("#", "policy", "rating", "95% CI", "score", "games"),
@@ -68,47 +98,19 @@ def league_page(data: dict[str, Any]) -> str:
         right_from=2,
         ident="rating-table",
     )
-    grids = [_grid(data, None)]
-    if len(data["encounters"]) > 1:
-        grids += [_grid(data, name) for name in data["encounters"]]
-    facts = [
-        ("policies", str(len(data["policies"]))),
-        ("encounters", str(len(data["encounters"]))),
-        ("seeds, each fought both ways", number("seeds", data["seeds"])),
-        ("games", number("games", data["games"])),
-    ]
-    meta = (
-        f"{esc(', '.join(data['encounters']))} · seeds {data['seed_start']}-"
-        f"{data['seed_start'] + data['seeds'] - 1} · {esc(', '.join(data['policies']))}"
+    unknown = (
+        f' <strong class="unknown" id="unknown">{esc(data["unknown"].capitalize())}.</strong>'
+        if data.get("unknown")
+        else ""
     )
-    title = "League: " + ", ".join(data["policies"])
-    return page(
-        command="league",
-        title=title,
-        meta=meta,
-        facts=facts,
-        sections=[
-            section(
-                "Ratings",
-                f"{esc(data['rating_scale'])}. A dot is a policy's rating, its"
-                " whiskers the 95% interval; the dashed line is the mean."
-                + (
-                    f' <strong class="unknown" id="unknown">{esc(data["unknown"].capitalize())}.</strong>'
-                    if data.get("unknown")
-                    else ""
-                ),
-                chart,
-                legend([(INK, "dot", "rating"), (INK, "whisker", "95% interval")]),
-                rating_table,
-                ident="ratings",
-            ),
-            *grids,
-        ],
-        footer=(
-            f"Made by <code>initiative league</code>: {data['games']} games in"
-            f" {data['seconds']:.2f} s with {data['jobs']} job(s). Every figure on this page is"
-            " the one its <code>--json</code> gives."
-        ),
+    return section(
+        "Ratings",
+        f"{esc(data['rating_scale'])}. A dot is a policy's rating, its"
+        " whiskers the 95% interval; the dashed line is the mean." + unknown,
+        chart,
+        legend([(INK, "dot", "rating"), (INK, "whisker", "95% interval")]),
+        rating_table,
+        ident="ratings",
     )
 
 
@@ -170,9 +172,57 @@ def sweep_page(data: dict[str, Any]) -> str:
     if data.get("grid") is not None:
         return grid_page(data)
     sides = data["sides"]
-    points = data["points"]
     key = data["key"]
     colours = {s: SIDE_PALETTE[i % len(SIDE_PALETTE)] for i, s in enumerate(sides)}
+    name = Path(data["encounter"]).name
+    meta = (
+        f"{esc(data['encounter'])} · {esc(key)} from {esc(data['low'])} to {esc(data['high'])}"
+        f" · seeds {data['seed_start']}-{data['seed_start'] + data['runs'] - 1} for every value · "
+        + "; ".join(f"{swatch(colours[s])}{esc(s)}" for s in sides)
+    )
+    return page(
+        command="sweep",
+        title=f"{name}: {key}",
+        meta=meta,
+        facts=_sweep_facts(data),
+        sections=[_curve_section(data, colours), _values_section(data)],
+        footer=_sweep_footer(data),
+    )
+
+
+def _sweep_facts(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """The figures at the top of a sweep's page: the seeds, and the values fought, or what the
+    search of ``--target`` took and found."""
+    target = data["target"]
+    facts = [("seeds a value", number("runs", data["runs"]))]
+    if target is None:
+        facts += [
+            ("values fought", str(len(data["points"]))),
+            ("fights", number("fought", data["fought"])),
+        ]
+    else:
+        facts += [
+            ("probes (bisection, then fair range)", str(len(target["probes"]))),
+            ("fights the search needed", number("target.fights", target["fights"])),
+        ]
+        if target["below"] is not None and target["above"] is not None:
+            between = f"{number('target.below', target['below'])}-{number('target.above', target['above'])}"
+            facts.append((f"where {target['side']} crosses {100 * target['rate']:.1f}%", between))
+    return facts
+
+
+def _sweep_footer(data: dict[str, Any]) -> str:
+    return (
+        f"Made by <code>initiative sweep</code>: {data['fought']} fights in"
+        f" {data['seconds']:.2f} s with {data['jobs']} job(s). Every figure on this page is"
+        " the one its <code>--json</code> gives."
+    )
+
+
+def _curve_section(data: dict[str, Any], colours: dict[str, str]) -> str:
+    """Each side's win rate across the range with its band; with ``--target``, the crossing's
+    bracket and the fair range, and the sentence that says them."""
+    sides, points, key = data["sides"], data["points"], data["key"]
     lines = [
         Curve(
             name=s,
@@ -209,69 +259,53 @@ def sweep_page(data: dict[str, Any]) -> str:
         items.append(("#f2a900", "box", "the crossing's bracket"))
     if fair is not None:
         items.append(("#009e73", "light", "the fair range"))
+    lede = (
+        "Each side's win rate at each value fought, on the same seeds; the band is Wilson's 95%"
+        " interval."
+    )
+    return section(
+        "Win rate across the range", lede + crossing, chart, legend(items), ident="curve"
+    )
+
+
+def _values_section(data: dict[str, Any]) -> str:
+    """Every value's figures in a table, in the order of the values (with ``--target``, each
+    numbered as the search probed it)."""
+    sides, points, target = data["sides"], data["points"], data["target"]
     rows = []
     order = sorted(range(len(points)), key=lambda i: points[i]["value"])
     for i in order:
         p = points[i]
         cells = [str(i + 1)] if target is not None else []
         cells.append(number(f"points.{i}.value", p["value"], "text"))
-        for k, _ in enumerate(sides):
-            cells += [
-                number(f"points.{i}.sides.{k}.rate", p["sides"][k]["rate"], "pct"),
-                f'<span class="ci">{number(f"points.{i}.sides.{k}.ci95", p["sides"][k]["ci95"], "pct-range")}</span>',
-            ]
-        cells += [
-            number(f"points.{i}.no_winner", p["no_winner"]),
-            number(f"points.{i}.stalemates", p["stalemates"]),
-        ]
+        cells += _point_cells(p, i, sides)
         rows.append(cells)
-    headings = (["probe"] if target is not None else []) + [key]
+    headings = (["probe"] if target is not None else []) + [data["key"]]
     for s in sides:
         headings += [f"{s} wins", "95% CI"]
     headings += ["no winner", "stalemates"]
-    facts = [("seeds a value", number("runs", data["runs"]))]
-    if target is None:
-        facts += [("values fought", str(len(points))), ("fights", number("fought", data["fought"]))]
-    else:
-        facts += [
-            ("probes (bisection, then fair range)", str(len(target["probes"]))),
-            ("fights the search needed", number("target.fights", target["fights"])),
+    return section(
+        "Every value",
+        "The figures of the chart.",
+        table(headings, rows, right_from=0, ident="point-table"),
+        ident="values",
+    )
+
+
+def _point_cells(p: dict[str, Any], i: int, sides: list[str]) -> list[str]:
+    """The ``i``-th point's cells after its value: each side's rate and interval, the fights
+    without a winner and the stalemates."""
+    cells = []
+    for k, _ in enumerate(sides):
+        cells += [
+            number(f"points.{i}.sides.{k}.rate", p["sides"][k]["rate"], "pct"),
+            f'<span class="ci">{number(f"points.{i}.sides.{k}.ci95", p["sides"][k]["ci95"], "pct-range")}</span>',
         ]
-        if target["below"] is not None and target["above"] is not None:
-            between = f"{number('target.below', target['below'])}-{number('target.above', target['above'])}"
-            facts.append((f"where {target['side']} crosses {100 * target['rate']:.1f}%", between))
-    name = Path(data["encounter"]).name
-    meta = (
-        f"{esc(data['encounter'])} · {esc(key)} from {esc(data['low'])} to {esc(data['high'])}"
-        f" · seeds {data['seed_start']}-{data['seed_start'] + data['runs'] - 1} for every value · "
-        + "; ".join(f"{swatch(colours[s])}{esc(s)}" for s in sides)
-    )
-    lede = (
-        "Each side's win rate at each value fought, on the same seeds; the band is Wilson's 95%"
-        " interval."
-    )
-    return page(
-        command="sweep",
-        title=f"{name}: {key}",
-        meta=meta,
-        facts=facts,
-        sections=[
-            section(
-                "Win rate across the range", lede + crossing, chart, legend(items), ident="curve"
-            ),
-            section(
-                "Every value",
-                "The figures of the chart.",
-                table(headings, rows, right_from=0, ident="point-table"),
-                ident="values",
-            ),
-        ],
-        footer=(
-            f"Made by <code>initiative sweep</code>: {data['fought']} fights in"
-            f" {data['seconds']:.2f} s with {data['jobs']} job(s). Every figure on this page is"
-            " the one its <code>--json</code> gives."
-        ),
-    )
+    return [
+        *cells,
+        number(f"points.{i}.no_winner", p["no_winner"]),
+        number(f"points.{i}.stalemates", p["stalemates"]),
+    ]
 
 
 def _crossing(data: dict[str, Any]) -> str:
@@ -333,6 +367,48 @@ def grid_page(data: dict[str, Any]) -> str:
     rate over every pair of values, with its intervals, and every pair's figures."""
     sides, points = data["sides"], data["points"]
     rows_key, columns_key = data["keys"]
+    table_rows = [
+        [number(f"points.{n}.value", list(p["value"]), "list"), *_point_cells(p, n, sides)]
+        for n, p in enumerate(points)
+    ]
+    headings = [f"{rows_key}, {columns_key}"]
+    for s in sides:
+        headings += [f"{s} wins", "95% CI"]
+    headings += ["no winner", "stalemates"]
+    name = Path(data["encounter"]).name
+    meta = (
+        f"{esc(data['encounter'])} · {esc(rows_key)} from {esc(data['low'][0])} to"
+        f" {esc(data['high'][0])} by {esc(columns_key)} from {esc(data['low'][1])} to"
+        f" {esc(data['high'][1])} · seeds {data['seed_start']}-"
+        f"{data['seed_start'] + data['runs'] - 1} for every pair"
+    )
+    facts = [
+        ("seeds a pair", number("runs", data["runs"])),
+        ("pairs of values", str(len(points))),
+        ("fights", number("fought", data["fought"])),
+    ]
+    return page(
+        command="sweep",
+        title=f"{name}: {rows_key} by {columns_key}",
+        meta=meta,
+        facts=facts,
+        sections=[
+            _heatmap_section(data),
+            section(
+                "Every pair",
+                "The figures of the grid, for every side.",
+                table(headings, table_rows, right_from=0, ident="point-table"),
+                ident="values",
+            ),
+        ],
+        footer=_sweep_footer(data),
+    )
+
+
+def _heatmap_section(data: dict[str, Any]) -> str:
+    """The grid's side's win rate in every cell, with its interval, tinted by the rate."""
+    sides, points = data["sides"], data["points"]
+    rows_key, columns_key = data["keys"]
     rows, columns, side = data["grid"]["rows"], data["grid"]["columns"], data["grid"]["side"]
     k = sides.index(side)
     colour = SIDE_PALETTE[k % len(SIDE_PALETTE)]
@@ -365,61 +441,12 @@ def grid_page(data: dict[str, Any]) -> str:
         f' linear-gradient(to right, {_heat(0, colour)}, {_heat(1, colour)})"></span> 100%'
         "</span></p>"
     )
-    table_rows = []
-    for n, p in enumerate(points):
-        a, b = p["value"]
-        cells = [number(f"points.{n}.value", [a, b], "list")]
-        for m, _ in enumerate(sides):
-            cells += [
-                number(f"points.{n}.sides.{m}.rate", p["sides"][m]["rate"], "pct"),
-                f'<span class="ci">{number(f"points.{n}.sides.{m}.ci95", p["sides"][m]["ci95"], "pct-range")}</span>',
-            ]
-        cells += [
-            number(f"points.{n}.no_winner", p["no_winner"]),
-            number(f"points.{n}.stalemates", p["stalemates"]),
-        ]
-        table_rows.append(cells)
-    headings = [f"{rows_key}, {columns_key}"]
-    for s in sides:
-        headings += [f"{s} wins", "95% CI"]
-    headings += ["no winner", "stalemates"]
-    name = Path(data["encounter"]).name
-    meta = (
-        f"{esc(data['encounter'])} · {esc(rows_key)} from {esc(data['low'][0])} to"
-        f" {esc(data['high'][0])} by {esc(columns_key)} from {esc(data['low'][1])} to"
-        f" {esc(data['high'][1])} · seeds {data['seed_start']}-"
-        f"{data['seed_start'] + data['runs'] - 1} for every pair"
-    )
-    facts = [
-        ("seeds a pair", number("runs", data["runs"])),
-        ("pairs of values", str(len(points))),
-        ("fights", number("fought", data["fought"])),
-    ]
-    return page(
-        command="sweep",
-        title=f"{name}: {rows_key} by {columns_key}",
-        meta=meta,
-        facts=facts,
-        sections=[
-            section(
-                f"{side}'s win rate over the grid",
-                f"Each cell is {esc(side)}'s win rate with the row's {esc(rows_key)} and the"
-                f" column's {esc(columns_key)}, over the same seeds, with Wilson's 95% interval"
-                " under it; the deeper the colour, the more it wins.",
-                heat,
-                scale,
-                ident="heatmap",
-            ),
-            section(
-                "Every pair",
-                "The figures of the grid, for every side.",
-                table(headings, table_rows, right_from=0, ident="point-table"),
-                ident="values",
-            ),
-        ],
-        footer=(
-            f"Made by <code>initiative sweep</code>: {data['fought']} fights in"
-            f" {data['seconds']:.2f} s with {data['jobs']} job(s). Every figure on this page is"
-            " the one its <code>--json</code> gives."
-        ),
+    return section(
+        f"{side}'s win rate over the grid",
+        f"Each cell is {esc(side)}'s win rate with the row's {esc(rows_key)} and the"
+        f" column's {esc(columns_key)}, over the same seeds, with Wilson's 95% interval"
+        " under it; the deeper the colour, the more it wins.",
+        heat,
+        scale,
+        ident="heatmap",
     )

@@ -104,6 +104,36 @@ def review_page(data: dict[str, Any]) -> str:
     """The whole page of one review (``data`` is what ``review --json`` prints)."""
     sides = data["sides"]
     colours = _colours(sides)
+    budget = data["budget"]
+    meta = (
+        f"{esc(data['log'])} · {esc(data['ruleset'])} rules · seed {data['seed']} · "
+        + " · ".join(f"{swatch(colours[s])}{esc(s)}" for s in sides)
+    )
+    footer = (
+        f"Made by <code>initiative review</code>: {budget['rollouts']} rollouts of up to"
+        f" {budget['width']} candidates at each decision, played to the end by"
+        f" <code>{esc(budget['model'])}</code>, dice seed {budget['seed']}. Grades: good under"
+        " 5 points of win chance given up, inaccuracy under 10, mistake under 20, blunder 20 or"
+        " more. Every figure on this page is the one its <code>--json</code> gives."
+    )
+    html = page(
+        command="review",
+        title=data.get("encounter") or data["log"],
+        meta=meta,
+        facts=_facts(data),
+        sections=[
+            _curve_section(data, colours),
+            _turning_section(data, colours),
+            _decisions_section(data, colours),
+            _accuracy_section(data, colours),
+        ],
+        footer=footer,
+    )
+    return html.replace("</style>", "  .nowrap { white-space: nowrap; }\n</style>", 1)
+
+
+def _facts(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """The figures at the top: how the fight ended, its decisions, and the worst of them."""
     rows = data["decisions"]
     counts = {g: sum(1 for d in rows if d["grade"] == g) for g in GRADE_COLOURS}
     if data["winner"]:
@@ -113,16 +143,20 @@ def review_page(data: dict[str, Any]) -> str:
     else:
         verdict = "unfinished"
     outcome = "outcome" if data["complete"] else "the log stops before the end: reviewed to there"
-    facts = [
+    return [
         (outcome, esc(verdict)),
         ("decisions with a choice", str(len(rows))),
         ("inaccuracies", str(counts["inaccuracy"])),
         ("mistakes", str(counts["mistake"])),
         ("blunders", str(counts["blunder"])),
     ]
-    items = [(colours[s], "line", f"{s}: chance to win, 95% band") for s in sides]
+
+
+def _curve_section(data: dict[str, Any], colours: dict[str, str]) -> str:
+    """The win-chance curve with its legend."""
+    items = [(colours[s], "line", f"{s}: chance to win, 95% band") for s in data["sides"]]
     items += [(GRADE_COLOURS[g], "dot", g) for g in _MARKED]
-    curve_section = section(
+    return section(
         "The fight's course",
         "Each side's chance to win before each decision, from rollouts played to the end on"
         " forks of the fight (a band: its 95% interval). A dot marks a decision that gave up 5"
@@ -132,6 +166,10 @@ def review_page(data: dict[str, Any]) -> str:
         legend(items),
         ident="curve",
     )
+
+
+def _turning_section(data: dict[str, Any], colours: dict[str, str]) -> str:
+    """The turning points of luck and the GM's overrides, with the swing each brought."""
     turning = [
         [
             f'<a href="#d-{t["seq"]}">{t["seq"]}</a>' if t["kind"] != "override" else str(t["seq"]),
@@ -139,13 +177,13 @@ def review_page(data: dict[str, Any]) -> str:
             esc(t["text"] or "-"),
             " ".join(
                 f"{swatch(colours[s])}{number(f'turning_points.{i}.swing.{s}', t['swing'][s], 'signed-pts')}"
-                for s in sides
+                for s in data["sides"]
                 if s in t["swing"]
             ),
         ]
         for i, t in enumerate(data["turning_points"])
     ]
-    turning_section = section(
+    return section(
         "Turning points",
         "The dice and events between two decisions that moved the chance most (luck, apart"
         " from the choices), and every GM override with the swing it brought.",
@@ -155,8 +193,13 @@ def review_page(data: dict[str, Any]) -> str:
         " (more rollouts narrow it).</p>",
         ident="turning-points",
     )
-    decision_rows = []
-    for i, d in enumerate(rows):
+
+
+def _decisions_section(data: dict[str, Any], colours: dict[str, str]) -> str:
+    """Every decision's row: the chance before it and with the choice, the best alternative
+    found, the loss and the grade (a mark on the curve links here)."""
+    rows = []
+    for i, d in enumerate(data["decisions"]):
         colour = GRADE_COLOURS[d["grade"]]
         best = (
             f"{esc(_unnamed(d['best']['action'], d['name']))}"
@@ -164,7 +207,7 @@ def review_page(data: dict[str, Any]) -> str:
             if d["best"]
             else '<span class="quiet">-</span>'
         )
-        decision_rows.append(
+        rows.append(
             [
                 f'<span id="d-{d["seq"]}">{d["seq"]}</span>',
                 str(d["round"]),
@@ -180,18 +223,22 @@ def review_page(data: dict[str, Any]) -> str:
                 f'<span class="verdict" style="color:{colour}">{esc(d["grade"])}</span>',
             ]
         )
-    decisions_section = section(
+    return section(
         "Every decision",
         "The decider's chance before the decision and with the choice made, the best"
         " alternative found (when better) and the points of win chance given up.",
         table(
             ("seq", "round", "who", "chosen", "chance", "best found", "loss (pts)", "grade"),
-            decision_rows,
+            rows,
             right_from=6,
             ident="decisions",
         ),
         ident="every-decision",
     )
+
+
+def _accuracy_section(data: dict[str, Any], colours: dict[str, str]) -> str:
+    """The accuracy of each combatant and of each policy."""
     accuracy_rows = [
         [
             swatch(colours.get(c["side"], "#777")) + esc(c["name"]),
@@ -213,7 +260,7 @@ def review_page(data: dict[str, Any]) -> str:
         ]
         for i, p in enumerate(data["policies"])
     ]
-    accuracy_section = section(
+    return section(
         "Accuracy",
         "Per combatant and per policy: the mean points given up a decision, the decisions of"
         " each grade, and an accuracy (100 for no loss, about 65 for 10 points).",
@@ -231,24 +278,3 @@ def review_page(data: dict[str, Any]) -> str:
         ),
         ident="accuracy",
     )
-    budget = data["budget"]
-    meta = (
-        f"{esc(data['log'])} · {esc(data['ruleset'])} rules · seed {data['seed']} · "
-        + " · ".join(f"{swatch(colours[s])}{esc(s)}" for s in sides)
-    )
-    footer = (
-        f"Made by <code>initiative review</code>: {budget['rollouts']} rollouts of up to"
-        f" {budget['width']} candidates at each decision, played to the end by"
-        f" <code>{esc(budget['model'])}</code>, dice seed {budget['seed']}. Grades: good under"
-        " 5 points of win chance given up, inaccuracy under 10, mistake under 20, blunder 20 or"
-        " more. Every figure on this page is the one its <code>--json</code> gives."
-    )
-    html = page(
-        command="review",
-        title=data.get("encounter") or data["log"],
-        meta=meta,
-        facts=facts,
-        sections=[curve_section, turning_section, decisions_section, accuracy_section],
-        footer=footer,
-    )
-    return html.replace("</style>", "  .nowrap { white-space: nowrap; }\n</style>", 1)
