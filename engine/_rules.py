@@ -30,7 +30,8 @@ Conditions and counters are typed: a ruleset declares the :class:`Condition` and
 read and write them as values (``fight.has(who, PRONE)``,
 ``fight.add_condition(t, Dropped(weapon="axe", at=Position(x=1, y=2)))``). In the log a
 condition or a counter is the string it always was (``dropped:axe@1,2``): each type converts
-itself to and from that string (:meth:`Mark.wire`, :meth:`Mark.parse`), in one place. A
+itself to and from that string (:meth:`Mark.wire`, :meth:`Mark.parse`), in one place; the
+change itself (one event) is the recorder's, defined once, given the wire form. A
 condition or counter of a type the ruleset did not declare is an error when it is emitted.
 """
 
@@ -254,16 +255,14 @@ class Rules:
         if type(condition) not in self._conditions:
             raise _undeclared(self.ruleset, "condition", condition)
         wire = condition.wire() if condition.__struct_fields__ else condition.name
-        if wire not in self.state.combatants[who].conditions:
-            self._emit(ConditionAdded(who=who, condition=wire, until=until))
+        self._recorder.add_condition(who, wire, until)
 
     def remove_condition(self, who: str, condition: Condition) -> None:
         """End the condition (nothing happens when ``who`` does not have it)."""
         if type(condition) not in self._conditions:
             raise _undeclared(self.ruleset, "condition", condition)
         wire = condition.wire() if condition.__struct_fields__ else condition.name
-        if wire in self.state.combatants[who].conditions:
-            self._emit(ConditionRemoved(who=who, condition=wire))
+        self._recorder.remove_condition(who, wire)
 
     # --- counters -----------------------------------------------------------------------------
 
@@ -279,8 +278,7 @@ class Rules:
         """Set ``who``'s counter (nothing happens when it has that value already)."""
         if type(counter) not in self._counters:
             raise _undeclared(self.ruleset, "counter", counter)
-        if self.count(who, counter) != value:
-            self._emit(CounterChanged(who=who, name=counter.wire(), value=value))
+        self._recorder.set_counter(who, counter.wire(), value)
 
     # --- decoding -----------------------------------------------------------------------------
 
