@@ -33,7 +33,7 @@ and where the fight stands (snapshots); it holds its parts by composition:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from types import MappingProxyType
@@ -457,7 +457,17 @@ class Fight:
                 legal=offers,
                 seq=granted,
             )
-            decision = yield from self._wait(token, at if attempt == 0 else None)
+            waits = at is not None and attempt == 0  # a fork may resume at this grant
+            if waits:
+                self._pending = pending = (granted, at, window, offers)
+                forks = self._forks
+                if forks is not None and forks.eager:
+                    forks.keep(pending)
+            decision = yield token
+            if decision.override is not None:
+                decision = yield from self._checked(token, decision)
+            if waits:
+                self._pending = None
             self.decisions.append(decision)
             if decision.override is not None:
                 # The GM stepped in: recorded, then priority is granted again in the new state
@@ -502,28 +512,18 @@ class Fight:
             self.sink.flush()
         return offers, granted
 
-    def _wait(
-        self, token: PriorityToken, at: int | None
-    ) -> Generator[PriorityToken, Any, Decision]:
-        """Yield ``token`` until a decision comes that is not an override the rules refuse
-        (one refused is dropped, nothing recorded, and the same token asked again). With
-        ``at`` (the turn's ``at``-th decision, its first grant), a fork may resume here."""
-        if at is not None:
-            self._pending = pending = (token.seq, at, token.window, token.legal)
-            forks = self._forks
-            if forks is not None and forks.eager:
-                forks.keep(pending)
-        decision: Decision = yield token
-        while decision.override is not None:
+    def _checked(self, token: PriorityToken, decision: Decision) -> Drive:
+        """``decision`` if it is an override the rules accept; one they refuse is dropped,
+        nothing recorded, and the same token is asked again until an answer comes."""
+        while True:
             o = decision.override
+            if o is None:
+                return decision
             reason = self.check_override(o) if isinstance(o, Override) else "not an override"
             if reason is None:
-                break
+                return decision
             self.log.warning("override refused", reason=reason)
             decision = yield token
-        if at is not None:
-            self._pending = None
-        return decision
 
     def _taken(self, who: str, window: Window, decision: Decision) -> Any:
         """The action ``decision`` answers with (an :class:`Action`; ``Any`` as the events'
