@@ -26,7 +26,7 @@ def joiner_policy(name: str) -> str:
 
 def joiner_runner(fight: Fight, who: str) -> PolicyRunner:
     """A runner for ``who``, a combatant the GM brought in."""
-    spec = fight.spec(who)
+    spec = fight.rules.spec(who)
     ctx = PolicyContext(combatant=spec, encounter=fight.encounter, rng=policy_rng(fight.seed, who))
     loaded = load_policy(joiner_policy(spec.policy), ctx)
     return PolicyRunner(loaded, fight.encounter.decision_timeout, who=who)

@@ -66,7 +66,7 @@ def added(fight: object, who: str | None, purpose: str) -> int:
     else nothing."""
     if purpose != "initiative" or who is None or not isinstance(fight, Fight):
         return 0
-    return fight.ruleset.initiative_modifier(fight.spec(who))
+    return fight.ruleset.initiative_modifier(fight.rules.spec(who))
 
 
 class AskDice:

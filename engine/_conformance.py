@@ -366,7 +366,7 @@ def _check_offer(
             token.seq,
             f"{offered} at {cost} AP, but its cost (the ruleset's cost hook) is {wanted} AP",
         )
-    if (ap := fight.get(who).ap) < cost:
+    if (ap := fight.rules.get(who).ap) < cost:
         raise fail(token.seq, f"{offered} at {cost} AP, which it cannot pay: it has {ap} AP")
 
 
@@ -401,7 +401,7 @@ class _Say:
     """Words for the check: display names from the encounter, the weapon as named."""
 
     def __init__(self, fight: Fight, token: PriorityToken) -> None:
-        self._names = {c.id: c.display for c in fight.specs()}
+        self._names = {c.id: c.display for c in fight.rules.specs()}
         self.actor: str | None = token.who
         self.trigger: Trigger | None = token.window.trigger
 

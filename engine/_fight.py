@@ -1,29 +1,34 @@
 """The scheduler's logic: one encounter as a generator that yields priority tokens.
 
-:class:`Fight` owns the flow every seed shares (header, joins, initiative, rounds, turns,
-priority, openings, the end) and is the only writer of events and the only one who changes
-state. It contains no Trio: :meth:`Fight.run` is a generator that yields a
-:class:`PriorityToken` whenever a combatant must decide and is sent back a :class:`Decision`.
+:class:`Fight` is the flow every seed shares (header, joins, initiative, rounds, turns,
+priority, openings, the end). It contains no Trio: :meth:`Fight.run` is a generator that yields
+a :class:`PriorityToken` whenever a combatant must decide and is sent back a :class:`Decision`.
 Every driver steps it through one :class:`engine.Stepper` (``_stepper.py``): the Trio
 scheduler in ``actors`` forwards its tokens to combatant tasks, the in-line executor calls
 trusted policies directly, a replay feeds recorded decisions, and a look-ahead policy steps a
 fork. All of them produce the same events.
 
-The state a fight keeps is a :class:`~engine._live.LiveState`, changed in place per event by
-the one state transition (``_live.py``) that :func:`engine.fold` also runs to rebuild a log, so
-the digest recorded at each round's end is the one a replay finds.
+A fight is split along its seams, as OpenSpiel keeps one ``State`` small by leaving chance and
+observation to their own objects. This module holds the flow, one decision (``ask``, the view)
+and where the fight stands (snapshots); it holds its parts by composition:
 
-A fight is split by what it does; this module holds the recording (``emit``, ``roll``), the
-changes (one event each), the flow, one decision (``ask``, the view) and the end. Apart:
-
-- ``_queries.py``: :class:`~engine._queries.Queries`, the fight's base: its reads of the state
-  through the ruleset (``get``, ``standing``, ``near``, ``nearest_enemy``, ``decided``, ...)
-  with the answers they keep;
+- ``_recorder.py``: :class:`~engine._recorder.Recorder` (``fight.recorder``), the only writer:
+  every event (``emit``, stamped with its seq and cause, recorded through the sink, folded into
+  the :class:`~engine._live.LiveState` by the one state transition that :func:`engine.fold`
+  also runs), the dice (``roll``), causes, reseeding, digests and the changes of one event
+  each (``set_ap``, ``move``, ``damage``, ...);
+- ``_queries.py``: :class:`~engine._queries.Queries` (``fight.queries``), the reads of the
+  state through the ruleset (``get``, ``standing``, ``near``, ``nearest_enemy``, ``decided``,
+  ...) with the answers they keep;
+- ``_endings.py``: :class:`~engine._endings.Endings` (``fight.endings``), whether the fight is
+  over (decided, idle, stalemate) and the withdrawal rule;
+- ``_rules.py``: :class:`~engine.Rules` (``fight.rules``), the table of what a ruleset's hooks
+  may read and do, bound once from those parts;
 - ``_forks.py``: :meth:`Fight.fork`'s machinery (:class:`~engine._forks.Forks`, made at the
-  first fork) and the answers forks of one place share (:class:`~engine._forks.Layouts`);
+  first fork) and the answers forks of one place share (:class:`~engine._forks.Layouts`, which
+  watch the recorder for events that change the layout);
 - ``_initiative.py`` and ``_gm.py``: initiative, and the game master's overrides, as functions
-  of a fight;
-- ``_rules.py``: :class:`~engine.Rules`, the table of what a ruleset's hooks may read and do.
+  of the rules table and of a fight.
 """
 
 from __future__ import annotations
@@ -34,7 +39,6 @@ from importlib.metadata import PackageNotFoundError, version
 from types import MappingProxyType
 from typing import Any
 
-import msgspec
 import structlog
 from initiative.events import (
     LOG_FORMAT,
@@ -42,66 +46,47 @@ from initiative.events import (
     ActionDeclared,
     ActionRejected,
     APChanged,
-    CombatantDefeated,
     CombatantJoined,
-    CombatantLeft,
     CombatantSpec,
-    ConditionAdded,
-    ConditionRemoved,
-    CounterChanged,
-    DamageDealt,
     DecisionFailed,
-    DiceGiven,
-    DiceRolled,
-    EncounterEnded,
     EncounterSpec,
     EncounterStarted,
     EndTurn,
     Event,
-    Healed,
     InsertedTurnEnded,
-    Moved,
     Offer,
     OpeningClosed,
     OpeningOpened,
     Override,
     Pass,
-    Position,
     PriorityGranted,
     PriorityPassed,
     RoundEnded,
     RoundStarted,
-    SeedChanged,
-    StateDigested,
     Trigger,
     TurnEnded,
     TurnInserted,
     TurnStarted,
     Window,
-    encode_event,
 )
 
 from . import _gm
 from ._branch import Branch, Paused
-from ._dice import parse_dice
-from ._forks import Forks, Layouts, forker
-from ._geometry import distance
+from ._endings import Endings
+from ._forks import Forks, forker
 from ._given import DiceSource
-from ._initiative import groups, roll_initiative
-from ._live import CHANGES, LiveState, Snapshot
+from ._live import LiveState, Snapshot
 from ._odds import Sighted
 from ._protocol import Decision, Drive, PriorityToken, Reaction, View
 from ._queries import Queries
-from ._rng import ALGORITHM, PairedDice, Rng
+from ._recorder import Recorder
+from ._rng import ALGORITHM
 from ._rules import Rules
 from ._ruleset import find_ruleset
 from ._sink import LogSink
-from ._state import chain_step, state_digest
 from ._stepper import Stepper
 
 log = structlog.get_logger("initiative.engine")
-
-_stamp = msgspec.structs.replace
 
 try:
     ENGINE_VERSION = version("initiative")
@@ -118,27 +103,12 @@ class EncounterOver(Exception):
     """Raised inside the flow when one side is left standing; caught by :meth:`Fight.run`."""
 
 
-class _CausedBy:
-    """The context manager :meth:`Fight.caused_by` returns (a class: it is entered a lot)."""
+class Fight:
+    """One encounter being fought: the flow, over its parts.
 
-    __slots__ = ("_causes", "_seq")
-
-    def __init__(self, causes: list[int | None], seq: int | None) -> None:
-        self._causes = causes
-        self._seq = seq
-
-    def __enter__(self) -> None:
-        self._causes.append(self._seq)
-
-    def __exit__(self, *exc: object) -> None:
-        self._causes.pop()
-
-
-class Fight(Queries):
-    """One encounter being fought: the state, the dice, the log, and the flow.
-
-    Its reads of the state (``get``, ``standing``, ``near``, ...) are those of its base,
-    :class:`~engine._queries.Queries`; its forks are made by :mod:`engine._forks`."""
+    ``recorder`` writes (events, dice, causes, the changes), ``queries`` reads the state
+    through the ruleset, ``endings`` says when it is over; ``rules`` is what the ruleset's
+    hooks receive, bound from those parts. Its forks are made by :mod:`engine._forks`."""
 
     def __init__(
         self,
@@ -152,56 +122,50 @@ class Fight(Queries):
         reseed: dict[int, int] | None = None,
         dice: DiceSource | None = None,
     ) -> None:
-        super().__init__(encounter, find_ruleset(encounter.ruleset)(encounter), LiveState())
+        self.encounter = encounter
         self.seed = seed
+        self.ruleset = find_ruleset(encounter.ruleset)(encounter)
         self.options = self.ruleset.options
-        self.rng = Rng(seed, "dice")
-        self.paired: PairedDice | None = None
-        """In a fork with paired dice (``fork(dice=k, paired=True)``): where its dice come from
-        instead of :attr:`rng`, by who rolls and for what (see :class:`~engine._rng.PairedDice`)."""
-        self.events: list[Event] = []
-        self.keep_events = keep_events
+        self.state = LiveState()
+        """The live state, changed in place by every event (read it, never change it; a fork's
+        restore replaces it, in every part at once: :meth:`_restore`)."""
         self.sink = sink if isinstance(sink, LogSink) else LogSink(on_event=sink)
         """What every event is recorded through: its line, the log file, the hooks that see it
         (a plain function given as ``sink`` is the sink's ``on_event``)."""
+        self.recorder = recorder = Recorder(
+            self.state,
+            seed,
+            self.sink,
+            keep_events=keep_events,
+            reseed=reseed,
+            dice=dice,
+            owner=self,
+        )
+        """The one writer: every event, die, cause and change goes through it."""
+        self.events = recorder.events
+        """Every event emitted (the recorder's list, kept unless ``keep_events=False``)."""
+        self.emit = recorder.emit
+        self.caused_by = recorder.caused_by
+        """The recorder's ``emit`` and ``caused_by``, bound once: the flow writes through them
+        at every step, at the cost of one call, as :class:`Rules` binds them for the rules."""
+        self.queries = queries = Queries(encounter, self.ruleset, self.state)
+        """The reads of the state through the ruleset (``get``, ``standing``, ``decided``...)."""
+        self.endings = Endings(encounter, self.options, queries, recorder.emit)
+        """Whether the fight is over (decided, idle, stalemate) and the withdrawal rule."""
         self.parent = parent
         self.engine_version = engine_version
         """Recorded in the header; a re-simulation keeps the recorded log's."""
-        self.next_seq = 0
-        self.last_event: Event | None = None
-        """The last event emitted, as recorded (with its seq and cause)."""
-        self._digested = -1
-        self.reseed: dict[int, int] = dict(reseed or {})
-        """``{seq: seed}``: after event ``seq``, the dice come from ``seed`` (a fork's new luck).
-        Kept whole for the fight's forks; ``emit`` consumes its own copy."""
-        self._reseed = dict(self.reseed)
         self.snapshot: Snapshot | None = None
         """Taken at the start of the current round: what a fork resumes from."""
-        self._causes: list[int | None] = [None]
         self.log: Any = log
         """The engine's own logger (a fork's is silent)."""
-        self.dice_source = dice
-        """Where dice rolled at the table come from (see :mod:`engine._given`); ``None``: all
-        dice are the generator's."""
-        self.given: dict[int, tuple[int, ...]] = {}
-        """The faces of every die given so far, by the seq of its ``DiceGiven``."""
         self.decisions: list[Decision] = []
         """Every decision sent to :meth:`run` so far, in order (what :meth:`fork` replays)."""
         self.acted_in_round = 0
         """The last round in which an action (not ``EndTurn`` or ``Pass``) was declared."""
-        self._calm: dict[int, tuple[int, tuple[tuple[str, int, bool], ...]]] = {}
-        """With the encounter's ``stalemate_rounds``: after each round (0: before the first),
-        the last round whose end found hit points or who stands changed, and what they were
-        (kept by round, so a fork resumed in a round reads its past from its parent's)."""
         self._sighted: tuple[object, dict[str, Mapping[str, Sighted]]] = (None, {})
         """The ``View.known`` maps by side, and the specs they were made from."""
-        self._retreats: dict[str, int] = {}
-        """The withdrawal rule: each combatant's own turns in a row that it ended farther
-        from its nearest enemy than it began them, aiming nothing at an enemy."""
-        self._turn_from: tuple[float | None, bool] = (None, False)
-        """The current turn's distance to the nearest enemy when it began, and whether its
-        taker has aimed an action at an enemy since."""
-        self.rules = Rules(self)
+        self.rules = queries.rules = Rules(self)
         """What the ruleset's hooks receive: the table of what rules may read and do."""
         self._place: tuple[int, list[str], int] = (-1, [], 0)
         """Where the round stands: the seq of its ``RoundStarted``, its turn order, whose turn."""
@@ -214,163 +178,12 @@ class Fight(Queries):
         self._forks: Forks | None = None
         """The fork machinery, made at the first fork (it keeps the turn decisions forked, and
         each one once a fork was taken elsewhere: see :class:`~engine._forks.Forks`)."""
-        self._layouts: Layouts | None = None
-        """Where this fight stands among the layouts it shares answers on: a fork of a kept
-        place, or a fight from its first kept place on (``None``: it shares no answers; see
-        :class:`~engine._forks.Layouts`)."""
-
-    # --- recording ----------------------------------------------------------------------------
 
     @property
-    def chain(self) -> bytes:
-        """The tamper-evidence chain over every line emitted so far (see ``EncounterEnded``)."""
-        return self.sink.chain
-
-    @chain.setter
-    def chain(self, chain: bytes) -> None:
-        self.sink.chain = chain
-
-    @property
-    def last_line(self) -> bytes:
-        """The encoded line of the last event emitted."""
-        return self.sink.last_line
-
-    @last_line.setter
-    def last_line(self, line: bytes) -> None:
-        self.sink.last_line = line
-
-    @property
-    def recording(self) -> bool:
-        """Whether events are encoded and chained as log lines (the sink's ``encoding``). A
-        policy's look-ahead fork (``View.fork``) and a batch that keeps no logs skip that: the
-        ``last_line`` and ``chain`` stay as they were, and the state digests are empty."""
-        return self.sink.encoding
-
-    @recording.setter
-    def recording(self, on: bool) -> None:
-        self.sink.encoding = on
-
-    @property
-    def cause(self) -> int | None:
-        return self._causes[-1]
-
-    def caused_by(self, seq: int | None) -> _CausedBy:
-        """Events emitted inside the block name ``seq`` as their cause."""
-        return _CausedBy(self._causes, seq)
-
-    def emit(self, event: Event, *, cause: int | bool | None = True) -> int:
-        """Record ``event`` (stamping its seq and cause), fold it into the state; its seq."""
-        seq = self.next_seq
-        real_cause = self._causes[-1] if cause is True else (None if cause is False else cause)
-        stamped = _stamp(event, seq=seq, cause=real_cause)
-        self.next_seq = seq + 1
-        sink = self.sink
-        if sink.encoding:
-            sink.record(stamped)
-        self.last_event = stamped
-        state = self.state  # state.apply(stamped), in line
-        state.seq = seq
-        change = CHANGES.get(type(stamped))
-        if change is not None:
-            if self._layouts is None:
-                change(state, stamped)
-            else:
-                layout = state.layout
-                change(state, stamped)
-                if state.layout != layout:
-                    self._next_layout(self._layouts, event)
-        if self.keep_events:
-            self.events.append(stamped)
-        see = sink.on_event
-        if see is not None:
-            see(stamped)
-        if self._reseed and seq in self._reseed:
-            new_seed = self._reseed.pop(seq)
-            self.rng = Rng(new_seed, "dice")
-            self.paired = None  # the new luck is one stream, in a fork as in the fight
-            self.emit(SeedChanged(seed=new_seed), cause=None)
-        return seq
-
-    def roll(self, who: str | None, purpose: str, expr: str) -> DiceRolled:
-        """Roll dice for ``purpose`` and record every die."""
-        dice = parse_dice(expr)
-        given = None
-        if self.dice_source is not None and dice.sides:
-            self.sink.flush()  # the log so far is on disk before a die is asked
-            given = self.dice_source.faces(self, who, purpose, dice)
-        if given is not None:
-            self.given[self.next_seq] = given
-            faces, total = given, dice.total(given)
-            kind: type[DiceGiven] | type[DiceRolled] = DiceGiven
-        else:
-            paired = self.paired
-            faces, total = dice.roll(self.rng if paired is None else paired.stream(who, purpose))
-            kind = DiceRolled
-        event = kind(
-            who=who,
-            purpose=purpose,
-            expr=str(dice),
-            dice=faces,
-            modifier=dice.modifier,
-            total=total,
-        )
-        seq = self.emit(event)
-        stamped = self.last_event
-        if stamped is None or stamped.seq != seq:  # a reseed recorded its SeedChanged since
-            return msgspec.structs.replace(event, seq=seq, cause=self.cause)
-        return stamped  # type: ignore[return-value]
-
-    # --- changing state (each one event) ------------------------------------------------------
-
-    def set_ap(self, who: str, ap: int, reason: str) -> None:
-        if self.get(who).ap != ap:
-            self.emit(APChanged(who=who, ap=ap, reason=reason))
-
-    def set_counter(self, who: str, name: str, value: int) -> None:
-        if self.get(who).count(name) != value:
-            self.emit(CounterChanged(who=who, name=name, value=value))
-
-    def add_condition(self, who: str, condition: str, until: str = "") -> None:
-        if not self.get(who).has(condition):
-            self.emit(ConditionAdded(who=who, condition=condition, until=until))
-
-    def remove_condition(self, who: str, condition: str) -> None:
-        if self.get(who).has(condition):
-            self.emit(ConditionRemoved(who=who, condition=condition))
-
-    def move(self, who: str, to: Position) -> None:
-        start = self.get(who).position
-        self.emit(Moved(who=who, start=start, to=to, distance=distance(start, to)))
-
-    def damage(
-        self, who: str, amount: int, *, source: str | None = None, location: str | None = None
-    ) -> None:
-        """Deal damage; a combatant brought to 0 hit points or below is defeated."""
-        hp = self.get(who).hp - amount
-        seq = self.emit(
-            DamageDealt(who=who, amount=amount, hp=hp, source=source, location=location)
-        )
-        if hp <= 0 and not self.get(who).defeated:
-            self.emit(CombatantDefeated(who=who), cause=seq)
-
-    def heal(self, who: str, amount: int) -> None:
-        c = self.get(who)
-        hp = min(c.max_hp, c.hp + amount)
-        self.emit(Healed(who=who, amount=hp - c.hp, hp=hp))
-
-    def defeat(self, who: str, reason: str) -> None:
-        if not self.get(who).defeated:
-            self.emit(CombatantDefeated(who=who, reason=reason))
-
-    def roll_initiative(
-        self, ids: list[str], *, insert: bool = False, drop_defeated: bool = False
-    ) -> None:
-        """See :func:`engine._initiative.roll_initiative`."""
-        roll_initiative(self, ids, insert=insert, drop_defeated=drop_defeated)
-
-    def groups(self, ids: list[str]) -> list[list[str]]:
-        """See :func:`engine._initiative.groups`."""
-        return groups(self, ids)
+    def next_seq(self) -> int:
+        """The seq the next event will have (how many have been emitted): read by dice
+        sources, steppers and summaries; the recorder keeps it."""
+        return self.recorder.next_seq
 
     # --- the flow -----------------------------------------------------------------------------
 
@@ -443,8 +256,7 @@ class Fight(Queries):
     def _round(self, number: int, paused: Paused | None = None) -> Drive:
         """Round ``number``; with ``paused``, the rest of it from a fork's decision."""
         R = self.ruleset
-        if self.encounter.stalemate_window and number - 1 not in self._calm:
-            self._calm[number - 1] = (number - 1, self._standing_print())
+        self.endings.before_round(number)
         if paused is None:
             started = self.emit(RoundStarted(round=number))
             self.log.debug("round started", round=number)
@@ -462,13 +274,14 @@ class Fight(Queries):
                 order, first = list(self.state.order), 0
             else:  # a copy: the GM's Reorder changes the rest of the round's (engine._gm)
                 order, first = list(paused.order), paused.index
+            standing = self.queries.standing
             for index in range(first, len(order)):
                 who = order[index]
                 if paused is not None and index == first:
                     self._place = (started, order, index)
                     yield from self._turn(who, paused)
                     self.check_end()
-                elif self.standing(who):
+                elif standing(who):
                     self._place = (started, order, index)
                     yield from self._turn(who)
                     self.check_end()
@@ -477,23 +290,25 @@ class Fight(Queries):
             yield from R.round_ended(self.rules)
             if self.state.timed:
                 self._expire(number)
-        self.digest(cause=ended)
+        self.recorder.digest(cause=ended)
         self.check_end()
-        self._check_idle()
-        self._check_stalemate()
+        reason = self.endings.after_round(self.acted_in_round)
+        if reason is not None:
+            self._end(None, reason)
 
     def _expire(self, number: int) -> None:
         """End the conditions the GM gave for rounds that end with round ``number``."""
         for (who, condition), last in sorted(self.state.timed.items()):
             if last <= number:
-                self.remove_condition(who, condition)
+                self.recorder.remove_condition(who, condition)
 
     def _turn(self, who: str, paused: Paused | None = None) -> Drive:
         R = self.ruleset
+        withdrawal = self.options.withdraw_turns > 0
         if paused is None:
             started = self.emit(TurnStarted(who=who, round=self.state.round))
-            if self.options.withdraw_turns > 0:
-                self._turn_from = (self._nearest_distance(who), False)
+            if withdrawal:
+                self.endings.turn_began(who)
         else:
             started = paused.turn_started
         self._turn_seq = started
@@ -508,8 +323,8 @@ class Fight(Queries):
                 else:
                     reason = yield from self._turn_decisions(who, top=True)
         ended = self.emit(TurnEnded(who=who, reason=reason), cause=started)
-        if self.options.withdraw_turns > 0:
-            self._withdraw(who, ended)
+        if withdrawal:
+            self.endings.turn_ended(who, ended)
         with self.caused_by(ended):
             yield from R.turn_ended(self.rules, who)
 
@@ -519,13 +334,14 @@ class Fight(Queries):
         """``who``'s decisions in a turn (``top``: its own turn, not an inserted one); with
         ``paused``, from a fork's decision on."""
         R = self.ruleset
+        q = self.queries
         turn = Window(kind="turn") if paused is None else paused.window
         first = 0 if paused is None else paused.done
         for done in range(first, self.options.max_decisions_per_turn):
             if paused is not None and done == first:
                 got = yield from self.ask(who, turn, at=first, paused=paused)
             else:
-                if not self.standing(who):
+                if not q.standing(who):
                     return "defeated"
                 got = yield from self.ask(who, turn, at=done if top else None)
             if got is None:
@@ -533,13 +349,13 @@ class Fight(Queries):
             action, declared = got
             if isinstance(action, EndTurn):
                 return "ended"
-            causes = self._causes  # ``with self.caused_by(declared)``, in line (per action)
+            causes = self.recorder.causes  # ``with self.caused_by(declared)``, in line
             causes.append(declared)
             try:
                 yield from R.perform(self.rules, who, action, turn)
             finally:
                 causes.pop()
-            if self.decided():
+            if q.decided():
                 return "encounter decided"
             over = R.turn_over(self.rules, who)
             if over:
@@ -549,7 +365,7 @@ class Fight(Queries):
     def _gone(self, who: str) -> str | None:
         """Why ``who`` can no longer act (defeated, left), or ``None`` while it stands."""
         c = self.state.combatants.get(who)
-        if c is None or self.standing(who):
+        if c is None or self.queries.standing(who):
             return None
         return "left" if c.left else "defeated"
 
@@ -578,11 +394,12 @@ class Fight(Queries):
         depth = self.state.depth + 1
         if depth > self.options.max_opening_depth:
             return []
+        q = self.queries
         window = Window(kind="opening", trigger=trigger, depth=depth)
         eligible = [
             c
-            for c in self.by_initiative(candidates)
-            if self.standing(c) and self.ruleset.offers(self.rules, c, window)
+            for c in q.by_initiative(candidates)
+            if q.standing(c) and self.ruleset.offers(self.rules, c, window)
         ]
         if not eligible:
             return []
@@ -591,9 +408,9 @@ class Fight(Queries):
         reactions: list[Reaction] = []
         with self.caused_by(opened):
             for who in eligible:
-                if self.decided():
+                if q.decided():
                     break
-                found = self.ruleset.offers(self.rules, who, window) if self.standing(who) else []
+                found = self.ruleset.offers(self.rules, who, window) if q.standing(who) else []
                 if not found:
                     self.emit(PriorityPassed(who=who, reason="no longer able to react"))
                     continue
@@ -625,24 +442,14 @@ class Fight(Queries):
         ``paused``: a fork resuming at its grant, already recorded; ``found``: the ruleset's
         offers, asked of this very state just before (not asked again).
         """
-        R = self.ruleset
         last_rejection: int | None = None
         attempt = 0
-        fresh = True  # the first grant (``paused`` and ``found`` are for it alone)
         while attempt < self.options.max_rejections:
-            if paused is not None and fresh:
-                offers, granted = paused.offers, paused.granted
+            if paused is not None:  # (the first grant alone, as ``found`` is)
+                offers, granted, paused = paused.offers, paused.granted, None
             else:
-                if found is not None and fresh:
-                    offers = (*found, _END_TURN if window.is_turn else _PASS)
-                else:  # ``tuple(self.offers(who, window))``, one tuple made
-                    closing = _END_TURN if window.is_turn else _PASS
-                    offers = (*R.offers(self.rules, who, window), closing)
-                granted = self.emit(
-                    PriorityGranted(who=who, window=window, ap=self.get(who).ap, offers=len(offers))
-                )
-                if self.sink.pending:  # the log so far is on disk before anyone is asked
-                    self.sink.flush()
+                offers, granted = self._grant(who, window, found)
+            found = None
             token = PriorityToken(
                 who=who,
                 window=window,
@@ -650,78 +457,60 @@ class Fight(Queries):
                 legal=offers,
                 seq=granted,
             )
-            fresh = False
-            if at is not None and attempt == 0:
-                self._pending = (granted, at, window, offers)
-                if self._forks is not None and self._forks.eager:
-                    self._forks.keep(self._pending)
-                decision = yield token
-                if decision.override is not None:
-                    decision = yield from self._checked(token, decision)
+            waits = at is not None and attempt == 0  # a fork may resume at this grant
+            if waits:
+                self._pending = pending = (granted, at, window, offers)
+                forks = self._forks
+                if forks is not None and forks.eager:
+                    forks.keep(pending)
+            decision = yield token
+            if decision.override is not None:
+                decision = yield from self._checked(token, decision)
+            if waits:
                 self._pending = None
-            else:
-                decision = yield token
-                if decision.override is not None:
-                    decision = yield from self._checked(token, decision)
             self.decisions.append(decision)
             if decision.override is not None:
                 # The GM stepped in: recorded, then priority is granted again in the new state
                 # (not a rejection: no attempt is spent).
                 yield from _gm.perform(self, decision.override, granted)
                 self.check_end()
-                if not self.standing(who):
+                if not self.queries.standing(who):
                     return None
                 continue
             attempt += 1
-            causes = self._causes  # ``with self.caused_by(granted)``, in line (per decision)
+            causes = self.recorder.causes  # ``with self.caused_by(granted)``, in line
             causes.append(granted)
             try:
-                action = decision.action
-                if decision.failure is None and not isinstance(action, Action):
-                    decision = Decision(
-                        failure="invalid",
-                        detail=f"the policy returned {type(action).__name__}, not an action",
-                    )
-                if decision.failure is not None:
-                    failed = self.emit(
-                        DecisionFailed(who=who, kind=decision.failure, detail=decision.detail)
-                    )
-                    # info: the actor that hosts the policy has warned, with the detail; a
-                    # verification or resume replaying a recorded fault has nothing to warn of
-                    self.log.info("decision failed", who=who, kind=decision.failure)
-                    self.emit(PriorityPassed(who=who, reason=decision.failure), cause=failed)
+                action = self._taken(who, window, decision)
+                if action is None:
                     return None
-                if isinstance(action, Pass) and not window.is_turn:
-                    self.emit(PriorityPassed(who=who))
-                    return None
-                if isinstance(action, EndTurn) and window.is_turn:
-                    return action, self.emit(ActionDeclared(who=who, action=action, cost=0))
-                for offer in offers:
-                    if offer.action is action:
-                        # The very action offered: legal at its cost, as every offer is (a
-                        # test holds each ruleset to it), so not checked again.
-                        reason, cost = None, offer.cost
-                        break
-                else:
-                    reason = self._check(who, action, window)
-                    cost = R.cost(self.rules, who, action, window) if reason is None else 0
-                if reason is None:
-                    self.acted_in_round = self.state.round
-                    declared = self.emit(ActionDeclared(who=who, action=action, cost=cost))
-                    target = getattr(action, "target", None)
-                    if target is not None and self.options.withdraw_turns > 0:
-                        self._aimed(who, target)
-                    if cost:
-                        self.emit(
-                            APChanged(who=who, ap=self.get(who).ap - cost, reason="spent"),
-                            cause=declared,
-                        )
-                    return action, declared
-                last_rejection = self.emit(ActionRejected(who=who, action=action, reason=reason))
+                taken, seq = self._declare(who, window, offers, action)
             finally:
                 causes.pop()
+            if taken:
+                return action, seq
+            last_rejection = seq
         self.emit(PriorityPassed(who=who, reason="too many illegal actions"), cause=last_rejection)
         return None
+
+    def _grant(
+        self, who: str, window: Window, found: list[Offer] | None
+    ) -> tuple[tuple[Offer, ...], int]:
+        """Record ``who``'s grant of priority: its offers (``found``, the ruleset's, when
+        given), closed by ``EndTurn`` or ``Pass``, and the grant's seq."""
+        closing = _END_TURN if window.is_turn else _PASS
+        if found is None:
+            offers = (*self.ruleset.offers(self.rules, who, window), closing)
+        else:
+            offers = (*found, closing)
+        granted = self.emit(
+            PriorityGranted(
+                who=who, window=window, ap=self.state.combatants[who].ap, offers=len(offers)
+            )
+        )
+        if self.sink.pending:  # the log so far is on disk before anyone is asked
+            self.sink.flush()
+        return offers, granted
 
     def _checked(self, token: PriorityToken, decision: Decision) -> Drive:
         """``decision`` if it is an override the rules accept; one they refuse is dropped,
@@ -736,6 +525,58 @@ class Fight(Queries):
             self.log.warning("override refused", reason=reason)
             decision = yield token
 
+    def _taken(self, who: str, window: Window, decision: Decision) -> Any:
+        """The action ``decision`` answers with (an :class:`Action`; ``Any`` as the events'
+        ``action`` fields take the union of every action type); ``None`` when it gives
+        priority up (a failure, recorded, or a ``Pass`` in an opening), recorded as passed."""
+        action = decision.action
+        if decision.failure is None and not isinstance(action, Action):
+            decision = Decision(
+                failure="invalid",
+                detail=f"the policy returned {type(action).__name__}, not an action",
+            )
+        if decision.failure is not None:
+            failed = self.emit(
+                DecisionFailed(who=who, kind=decision.failure, detail=decision.detail)
+            )
+            # info: the actor that hosts the policy has warned, with the detail; a
+            # verification or resume replaying a recorded fault has nothing to warn of
+            self.log.info("decision failed", who=who, kind=decision.failure)
+            self.emit(PriorityPassed(who=who, reason=decision.failure), cause=failed)
+            return None
+        if isinstance(action, Pass) and not window.is_turn:
+            self.emit(PriorityPassed(who=who))
+            return None
+        return action
+
+    def _declare(
+        self, who: str, window: Window, offers: tuple[Offer, ...], action: Any
+    ) -> tuple[bool, int]:
+        """Record ``action`` as declared (its AP spent) if legal, else as rejected:
+        ``(declared, seq of its ActionDeclared or ActionRejected)``."""
+        if isinstance(action, EndTurn) and window.is_turn:
+            return True, self.emit(ActionDeclared(who=who, action=action, cost=0))
+        for offer in offers:
+            if offer.action is action:
+                # The very action offered: legal at its cost, as every offer is (a test holds
+                # each ruleset to it), so not checked again.
+                reason, cost = None, offer.cost
+                break
+        else:
+            reason = self._check(who, action, window)
+            cost = self.ruleset.cost(self.rules, who, action, window) if reason is None else 0
+        if reason is not None:
+            return False, self.emit(ActionRejected(who=who, action=action, reason=reason))
+        self.acted_in_round = self.state.round
+        declared = self.emit(ActionDeclared(who=who, action=action, cost=cost))
+        target = getattr(action, "target", None)
+        if target is not None and self.options.withdraw_turns > 0:
+            self.endings.aimed(who, target)
+        if cost:
+            ap = self.state.combatants[who].ap - cost
+            self.emit(APChanged(who=who, ap=ap, reason="spent"), cause=declared)
+        return True, declared
+
     def check_override(self, override: Override) -> str | None:
         """Why the game master cannot do ``override`` now, in words; ``None`` if it can."""
         return _gm.check(self, override)
@@ -748,27 +589,23 @@ class Fight(Queries):
         reason = self.ruleset.check(self.rules, who, action, window)
         if reason is None:
             cost = self.ruleset.cost(self.rules, who, action, window)
-            if cost > self.get(who).ap:
-                return f"needs {cost} AP, has {self.get(who).ap}"
+            if cost > self.state.combatants[who].ap:
+                return f"needs {cost} AP, has {self.state.combatants[who].ap}"
         return reason
-
-    def offers(self, who: str, window: Window) -> list[Offer]:
-        """The legal actions with their costs, ending with ``EndTurn`` or ``Pass``."""
-        offers = self.ruleset.offers(self.rules, who, window)
-        return [*offers, _END_TURN if window.is_turn else _PASS]
 
     def view(self, who: str, window: Window, offers: tuple[Offer, ...], seq: int) -> View:
         """All ``who`` may see at the grant ``seq`` (its token's view), ``offers`` its legal."""
         state = self.state
+        q = self.queries
         me = state.combatants[who]
-        if self.plain_sight and not state.holding.get("hidden"):
+        if q.plain_sight and not state.holding.get("hidden"):
             # Everyone is in plain sight: the standing index has both lists ready.
             allies = state.allies_standing(who, me.side)
             enemies = state.others_standing(me.side)
         else:
             allies = []
             enemies = []
-            for c in self.state.standing():
+            for c in state.standing():
                 if c.id == who:
                     continue
                 if c.side == me.side:
@@ -777,7 +614,7 @@ class Fight(Queries):
                     enemies.append(c)
         return View(
             me=me,
-            spec=self._specs[who],
+            spec=q.specs_by_id[who],
             allies=tuple(allies),
             enemies=tuple(enemies),
             window=window,
@@ -788,7 +625,7 @@ class Fight(Queries):
             ruleset=self.ruleset.name,
             seq=seq,
             fork=forker(self, len(self.decisions)),
-            nearest=self._nearest_at_grant(who, seq) if enemies else None,
+            nearest=q._nearest_at_grant(who, seq) if enemies else None,
             known=self._known(me.side),
             estimate=partial(self.ruleset.odds, self.rules, who),
         )
@@ -797,14 +634,15 @@ class Fight(Queries):
         """What the table knows of the combatants not on ``side`` (one read-only map per side,
         made once; anew when the GM brings someone in, which makes new specs)."""
         specs, maps = self._sighted
-        if specs is not self._specs:
-            specs, maps = self._specs, {}
+        now = self.queries.specs_by_id
+        if specs is not now:
+            specs, maps = now, {}
             self._sighted = (specs, maps)
         found = maps.get(side)
         if found is None:
             reveal = self.ruleset.reveal
             found = maps[side] = MappingProxyType(
-                {c.id: reveal(c) for c in specs.values() if c.side != side}
+                {c.id: reveal(c) for c in now.values() if c.side != side}
             )
         return found
 
@@ -812,101 +650,17 @@ class Fight(Queries):
 
     def check_end(self) -> None:
         """End the encounter if at most one side is left; raises :class:`EncounterOver`."""
-        if not self.decided():  # (counted in the standing index: no list of sides to build)
-            return
-        sides = self.sides_standing()
-        if len(sides) <= 1:
-            winner = sides[0] if sides else None
-            reason = f"only {winner} is left standing" if winner else "no one is left standing"
-            self._end(winner, reason)
-
-    def _check_idle(self) -> None:
-        """End the encounter after ``idle_rounds`` rounds in a row without any action, counted
-        from the last arrival, once nobody is still to arrive (see ``Options.idle_rounds``)."""
-        idle = self.options.idle_rounds
-        number = self.state.round
-        arrivals = [c.arrives for c in self.encounter.combatants]
-        if idle <= 0 or max(arrivals) > number:
-            return
-        if number - max(self.acted_in_round, max(arrivals) - 1) >= idle:
-            self._end(None, self.ruleset.idle_end(self.rules, idle))
-
-    def _check_stalemate(self) -> None:
-        """End the encounter undecided, as a stalemate, once ``stalemate_rounds`` rounds in a
-        row have ended with the same hit points and the same combatants standing (see
-        ``EncounterSpec.stalemate_rounds``; off unless the encounter gives it)."""
-        window = self.encounter.stalemate_window
-        if not window:
-            return
-        number = self.state.round
-        now = self._standing_print()
-        since, before = self._calm.get(number - 1, (number, ()))
-        if now != before:
-            since = number
-        self._calm[number] = (since, now)
-        if number - since >= window:
-            self._end(None, f"stalemate: no hit points changed in {window} rounds")
-
-    def _nearest_distance(self, who: str) -> float | None:
-        enemy = self.nearest_enemy(who)
-        return None if enemy is None else distance(self.get(who).position, enemy.position)
-
-    def _aimed(self, who: str, target: str) -> None:
-        """``who`` aimed an action at ``target``: if at an enemy, it is not running away."""
-        c = self.state.combatants.get(target)
-        if c is not None and c.side != self.get(who).side:
-            self._retreats[who] = 0
-            if who == self.state.active:
-                self._turn_from = (self._turn_from[0], True)
-
-    def _withdraw(self, who: str, ended: int) -> None:
-        """At the end of ``who``'s turn: a turn it ended farther from its nearest enemy than
-        it began it, without aiming an action at an enemy, is a step of a retreat; after
-        ``withdraw_turns`` such turns in a row it has left the battle (``CombatantLeft``,
-        reason ``withdrew``). The seeds are silent on it: a plain default, so that a combatant
-        that keeps running cannot draw a fight out to ``max_rounds``."""
-        start, aimed = self._turn_from
-        self._turn_from = (None, False)
-        if not self.standing(who):
-            return
-        now = self._nearest_distance(who)
-        if aimed or start is None or now is None or now <= start + 0.01:
-            self._retreats[who] = 0
-            return
-        turns = self._retreats.get(who, 0) + 1
-        self._retreats[who] = turns
-        if turns >= self.options.withdraw_turns:
-            del self._retreats[who]
-            self.emit(CombatantLeft(who=who, reason="withdrew"), cause=ended)
-
-    def _standing_print(self) -> tuple[tuple[str, int, bool], ...]:
-        """Every combatant present: its hit points and whether it stands (join order)."""
-        return tuple((c.id, c.hp, c.standing) for c in self.state.combatants.values())
-
-    def digest(self, *, cause: int | None) -> None:
-        """Record a digest of the whole state as it is now (``StateDigested``).
-
-        A fight that records no lines (a look-ahead's fork, see :attr:`recording`) has no log
-        for a digest to be checked in: its digest is left empty, as its end's chain is."""
-        # A LiveState reads as the state it stands for.
-        digest = state_digest(self.state) if self.recording else ""  # type: ignore[arg-type]
-        self.emit(StateDigested(round=self.state.round, digest=digest), cause=cause)
-        self._digested = self.next_seq - 1
+        decided = self.endings.decided()
+        if decided is not None:
+            self._end(*decided)
 
     def _end(self, winner: str | None, reason: str) -> None:
-        last = self.next_seq - 1
+        last = self.recorder.next_seq - 1
         if self.state.active is not None:
             last = self.emit(
                 TurnEnded(who=self.state.active, reason="encounter decided"), cause=last
             )
-        if self._digested != self.next_seq - 1:
-            self.digest(cause=last)
-        ended = EncounterEnded(
-            winner=winner, reason=reason, rounds=self.state.round, seq=self.next_seq, cause=last
-        )
-        chain = chain_step(self.chain, encode_event(ended)).hex() if self.recording else ""
-        self.emit(msgspec.structs.replace(ended, chain=chain), cause=last)
-        self.sink.flush()  # the whole log is on disk at the end
+        self.recorder.end(winner, reason, cause=last)
         self.log.info("encounter ended", winner=winner, rounds=self.state.round)
         raise EncounterOver
 
@@ -915,34 +669,31 @@ class Fight(Queries):
     def _take_snapshot(self) -> Snapshot:
         """Where the fight stands, as data: a copy of the live state, the dice and log
         positions, the decisions so far (kept at each round's start, and in a kept place)."""
-        rng = self.rng
+        rec = self.recorder
+        rng = rec.rng
+        endings = self.endings
         return Snapshot(
             state=self.state.copy(),
             rng=(rng.seed, rng.stream, rng.counter),
-            paired=None if self.paired is None else self.paired.copy(),
-            next_seq=self.next_seq,
-            chain=self.chain,
-            last_line=self.last_line,
-            digested=self._digested,
+            paired=None if rec.paired is None else rec.paired.copy(),
+            next_seq=rec.next_seq,
+            chain=self.sink.chain,
+            last_line=self.sink.last_line,
+            digested=rec.digested,
             decisions=len(self.decisions),
-            retreats=(tuple(self._retreats.items()), self._turn_from),
+            retreats=(tuple(endings.retreats.items()), endings.turn_from),
         )
 
     def _restore(self, snap: Snapshot) -> None:
-        """Stand where ``snap`` stood (the answers kept by layout start anew)."""
-        self._nearest_by = {}
+        """Stand where ``snap`` stood, every part in the same copy of its state (the answers
+        kept by layout start anew)."""
+        state = snap.state.copy()
+        self.recorder.restore(snap, state)
+        self.state = self.queries.state = self.rules.state = state
+        self.queries.nearest_by = {}
         self.rules.kept = {}  # (a new one: the old one may be shared with other forks)
-        self._layouts = None
-        self.state = self.rules.state = snap.state.copy()
-        self.rng = Rng(*snap.rng)
-        self.paired = None if snap.paired is None else snap.paired.copy()
-        self.next_seq = snap.next_seq
-        self.chain = snap.chain
-        self.last_line = snap.last_line
-        self._digested = snap.digested
-        self._retreats = dict(snap.retreats[0])
-        self._turn_from = snap.retreats[1]
-        self._reseed = {seq: n for seq, n in self.reseed.items() if seq >= snap.next_seq}
+        self.endings.retreats = dict(snap.retreats[0])
+        self.endings.turn_from = snap.retreats[1]
 
     # --- forks --------------------------------------------------------------------------------
 
@@ -968,17 +719,12 @@ class Fight(Queries):
         after their actions differ (common random numbers, for comparing offers). A fork of a
         paired fork without ``dice`` goes on with its parent's paired dice. With
         ``record=False`` the copy does not encode and chain its events as log lines (see
-        :attr:`recording`), which is all a look-ahead needs.
+        :class:`~engine._sink.LogSink`'s ``encoding``), which is all a look-ahead needs.
         """
         forks = self._forks
         if forks is None:
             forks = self._forks = Forks(self)
         return forks.fork(dice, upto, record, paired)
-
-    def _next_layout(self, node: Layouts, event: Event) -> None:
-        """``event`` changed the layout of this fight (``emit`` calls this when it shares
-        answers): on to the node shared after it."""
-        node.follow(event, self)
 
 
 def simulate(

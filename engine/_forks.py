@@ -17,7 +17,8 @@ elsewhere than at the turn decision the fight waits on, the fight tells it of ea
 decision from then on (:meth:`Forks.keep`, :attr:`Forks.eager`). :class:`Layouts` are the answers
 forks of one kept place share by layout. This module depends on the fight (it reads the fight's
 place, snapshot and caches, and makes new fights); the fight knows only :meth:`Forks.fork`,
-:meth:`Forks.keep`, :func:`forker` and :meth:`Layouts.follow`.
+:meth:`Forks.keep` and :func:`forker`; a walk over the layouts (:class:`Walk`) watches
+the fight's recorder.
 """
 
 from __future__ import annotations
@@ -74,24 +75,36 @@ class Layouts:
         self.next: dict[Event, Layouts] = {}
 
     def enter(self, fight: Fight) -> None:
-        """Make ``fight`` keep its answers by layout in this node's maps."""
-        fight._layouts = self
-        fight._nearest_by = self.nearest
-        fight.rules.kept = self.kept
+        """Make ``fight`` keep its answers by layout in this node's maps, and walk on from it
+        as its recorder reports layouts changed (:class:`Walk`)."""
+        fight.recorder.watch = Walk(self, fight)
 
-    def follow(self, event: Event, fight: Fight) -> None:
-        """``event`` (unstamped) changed the layout of ``fight``, at this node: on to the node
-        those who stood here share after it (:meth:`enter`, in line: forks of a look-ahead
-        change layout at about every move)."""
+
+class Walk:
+    """A fight's walk over the :class:`Layouts` nodes: its recorder's watcher, told of each
+    event (unstamped) that changed the layout, on to the node those who stood at this one
+    share after it (in line: forks of a look-ahead change layout at about every move)."""
+
+    __slots__ = ("node", "queries", "rules")
+
+    def __init__(self, node: Layouts, fight: Fight) -> None:
+        self.node = node
+        self.queries = fight.queries
+        self.rules = fight.rules
+        self.queries.nearest_by = node.nearest
+        self.rules.kept = node.kept
+
+    def __call__(self, event: Event) -> None:
+        node = self.node
         try:
-            child = self.next.get(event)
+            child = node.next.get(event)
             if child is None:
-                child = self.next[event] = Layouts()
+                child = node.next[event] = Layouts()
         except TypeError:  # an event that cannot be a key: this fork goes on alone
             child = Layouts()
-        fight._layouts = child
-        fight._nearest_by = child.nearest
-        fight.rules.kept = child.kept
+        self.node = child
+        self.queries.nearest_by = child.nearest
+        self.rules.kept = child.kept
 
 
 def forker(fight: Fight, upto: int) -> Callable[..., Branch]:
@@ -176,14 +189,15 @@ class Forks:
             parent=fight.parent,
             keep_events=False,
             engine_version=fight.engine_version,
-            reseed=fight.reseed,
-            dice=RecordedDice(fight.given) if fight.given else None,
+            reseed=fight.recorder.reseed,
+            dice=RecordedDice(fight.recorder.given) if fight.recorder.given else None,
         )
         copy.log = SILENT_LOG
-        copy._specs = fight._specs  # (with the GM's joiners; never changed in place)
-        copy.recording = record and fight.recording
-        if fight._calm:  # the rounds before a fork's are its own past
-            copy._calm = dict(fight._calm)
+        # (with the GM's joiners; never changed in place)
+        copy.queries.specs_by_id = fight.queries.specs_by_id
+        copy.sink.encoding = record and fight.sink.encoding
+        if fight.endings.calm:  # the rounds before a fork's are its own past
+            copy.endings.calm = dict(fight.endings.calm)
         return copy
 
     def _layouts_at(self, point: object, layout: int) -> Layouts:
@@ -204,10 +218,11 @@ class Forks:
         maps become a node's as they are (an answer in them found at an earlier count is not
         read at this one), and from then on the fight walks the nodes as its forks do."""
         fight = self.fight
-        node = fight._layouts
-        if node is None:
-            node = Layouts(kept=fight.rules.kept, nearest=fight._nearest_by)
-            node.enter(fight)
+        walk = fight.recorder.watch
+        if isinstance(walk, Walk):
+            return walk.node
+        node = Layouts(kept=fight.rules.kept, nearest=fight.queries.nearest_by)
+        node.enter(fight)
         return node
 
     def _feed(self, branch: Branch, past: list[Decision], dice: int | None, paired: bool) -> Branch:
@@ -218,9 +233,9 @@ class Forks:
             branch.apply(decision)
         branch.decisions = 0
         if dice is not None:
-            copy = branch.fight
-            copy.rng = Rng(self.fight.seed, f"fork/{dice}")
-            copy.paired = PairedDice(self.fight.seed, f"fork/{dice}") if paired else None
+            rec = branch.fight.recorder
+            rec.rng = Rng(self.fight.seed, f"fork/{dice}")
+            rec.paired = PairedDice(self.fight.seed, f"fork/{dice}") if paired else None
         return branch
 
     def keep(self, pending: _Pending) -> _Point:
@@ -262,7 +277,7 @@ class Forks:
         copy._restore(snap)
         self._layouts_at(point, copy.state.layout).enter(copy)
         copy.acted_in_round = acted
-        copy.given = dict(fight.given)
+        copy.recorder.given = dict(fight.recorder.given)
         copy.decisions = fight.decisions[: snap.decisions]
         copy.snapshot = fight.snapshot
         branch = Branch(copy, resume=paused)

@@ -132,7 +132,7 @@ def quoted(text: str, most: int = 60) -> str:
 
 def name_of(fight: Fight, who: str) -> str:
     """``who``'s display name (its id when it has none), as refusals and the table say it."""
-    spec = fight._specs.get(who)
+    spec = fight.queries.specs_by_id.get(who)
     return spec.display if spec is not None else who
 
 
@@ -212,7 +212,7 @@ def _new_spec(fight: Fight, o: AddCombatant) -> CombatantSpec | str:
     if o.like is not None:
         if o.like not in fight.state.combatants:
             return f"no combatant {o.like!r} to copy"  # (resolved by then: not reached)
-        base = fight._specs[o.like]
+        base = fight.queries.specs_by_id[o.like]
         here = fight.state.combatants[o.like].position
     else:
         assert o.combatant is not None
@@ -449,26 +449,27 @@ def perform(fight: Fight, o: Override, granted: int | None) -> Drive:
             case GmNote():
                 pass  # the note is the GmOverride's own
             case SetHp(who=who, hp=hp):
-                now = fight.get(who).hp
+                now = fight.state.combatants[who].hp
                 if hp < now:
-                    fight.damage(who, now - hp, source="gm")
+                    fight.recorder.damage(who, now - hp, source="gm")
                 elif hp > now:
                     fight.emit(Healed(who=who, amount=hp - now, hp=hp))
             case AddCondition(who=who, condition=condition, rounds=rounds):
                 until = "" if rounds is None else f"end of round {until_round(fight, rounds)}"
-                fight.add_condition(who, condition, until)
+                fight.recorder.add_condition(who, condition, until)
             case EndCondition(who=who, condition=condition):
-                fight.remove_condition(who, condition)
+                fight.recorder.remove_condition(who, condition)
             case AddCombatant():
                 spec = _new_spec(fight, o)
                 assert not isinstance(spec, str)
-                fight._specs = {**fight._specs, spec.id: spec}  # (shared: never changed)
+                q = fight.queries
+                q.specs_by_id = {**q.specs_by_id, spec.id: spec}  # (shared: never changed)
                 fight._join(spec, fight.state.round)
                 yield from fight.ruleset.arrive(fight.rules, [spec.id])
             case RemoveCombatant(who=who, reason=reason):
                 fight.emit(CombatantLeft(who=who, reason=reason))
             case MoveToken(who=who, to=to):
-                fight.move(who, Position(round(to.x, 2), round(to.y, 2)))
+                fight.recorder.move(who, Position(round(to.x, 2), round(to.y, 2)))
             case Reorder(who=who, before=before):
                 _reorder(fight, who, before)
     return seq
@@ -505,7 +506,7 @@ def _back_in_order(fight: Fight, who: str) -> None:
     """One brought back whom a ruleset dropped from the order meanwhile (percentile drops
     those down when someone arrives) rolls again and is slotted in, as a late arrival is."""
     if who not in fight.state.order and fight.state.combatants[who].standing:
-        fight.roll_initiative([who], insert=True)
+        fight.rules.roll_initiative([who], insert=True)
         _reorder_rest_of_round(fight, list(fight.state.order))
 
 
@@ -526,13 +527,13 @@ def _undo(fight: Fight, undone: Undoable) -> None:
                     fight.emit(CombatantRevived(who=who))
                     _back_in_order(fight, who)
             elif new < c.hp:
-                fight.damage(who, c.hp - new, source="gm")
+                fight.recorder.damage(who, c.hp - new, source="gm")
         case AddCondition(who=who, condition=condition):
-            fight.remove_condition(who, condition)
+            fight.recorder.remove_condition(who, condition)
         case EndCondition(who=who, condition=condition):
             if condition not in state.combatants[who].conditions:
                 until = "" if not isinstance(before, int) else f"end of round {before}"
-                fight.add_condition(who, condition, until)
+                fight.recorder.add_condition(who, condition, until)
         case AddCombatant(id=new):
             if not state.combatants[new].left:
                 fight.emit(CombatantLeft(who=new, reason="undone"))
@@ -543,7 +544,7 @@ def _undo(fight: Fight, undone: Undoable) -> None:
         case MoveToken(who=who) if isinstance(before, Position):
             if state.combatants[who].standing:
                 back = before if _point_problem(fight, before, who) is None else None
-                fight.move(who, back or _beside(fight, before))
+                fight.recorder.move(who, back or _beside(fight, before))
         case Reorder(who=who):
             if who in state.order:
                 _reorder(fight, who, before if isinstance(before, str) else None)

@@ -1,7 +1,7 @@
 """Initiative: one roll per group, ties broken by the ruleset's keys, then recorded roll-offs.
 
-Functions of a :class:`Fight`, which calls them through ``Fight.roll_initiative``; they change the
-state only by emitting events through it.
+Functions of a fight's rules table (:class:`~engine.Rules`, whose ``roll_initiative`` is
+:func:`roll_initiative` bound to it); they change the state only by emitting events through it.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 from initiative.events import InitiativeOrdered, InitiativeRolled
 
 if TYPE_CHECKING:
-    from ._fight import Fight
+    from ._rules import Rules
 
 
-def groups(fight: Fight, ids: list[str]) -> list[list[str]]:
+def groups(fight: Rules, ids: list[str]) -> list[list[str]]:
     """Split ``ids`` into initiative groups: one roll each (a ``group`` shares one, in a ruleset
     that declares ``group_initiative``; in any other, every participant rolls its own)."""
     grouped = fight.ruleset.group_initiative
@@ -26,7 +26,7 @@ def groups(fight: Fight, ids: list[str]) -> list[list[str]]:
 
 
 def roll_initiative(
-    fight: Fight, ids: list[str], *, insert: bool = False, drop_defeated: bool = False
+    fight: Rules, ids: list[str], *, insert: bool = False, drop_defeated: bool = False
 ) -> None:
     """Roll (or take as given) one initiative per group, then record the order.
 
@@ -63,7 +63,7 @@ def roll_initiative(
     everyone = placed + [c for c in ids if c not in placed]
     ties: list[str] = []
     keys = {
-        cid: (fight.get(cid).initiative or 0, *fight.ruleset.tie_keys(fight.rules, cid))
+        cid: (fight.get(cid).initiative or 0, *fight.ruleset.tie_keys(fight, cid))
         for cid in everyone
     }
     order = _order(fight, everyone, keys, placed, ties)
@@ -71,7 +71,7 @@ def roll_initiative(
 
 
 def _order(
-    fight: Fight,
+    fight: Rules,
     everyone: list[str],
     keys: dict[str, tuple[int, ...]],
     placed: list[str],
@@ -142,7 +142,7 @@ def _slot_in(
 
 
 def _roll_off(
-    fight: Fight,
+    fight: Rules,
     units: list[list[str]],
     roll_offs: dict[int, tuple[int, ...]],
     ties: list[str],

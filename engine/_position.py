@@ -87,7 +87,7 @@ class Board:
         self.dice = dice
 
     def get(self, who: str) -> CombatantState:
-        return self.fight.get(who)
+        return self.fight.queries.get(who)
 
     def offers(self, who: str, window: Window = TURN) -> list[Action]:
         """The actions the ruleset offers ``who`` here (``EndTurn``/``Pass`` left out)."""
@@ -216,7 +216,7 @@ def position(
     emit(RoundStarted(round=round))
     emit(TurnStarted(who=active, round=round))
     for who, value in (hp or {}).items():
-        emit(DamageDealt(who=who, amount=fight.get(who).hp - value, hp=value))
+        emit(DamageDealt(who=who, amount=fight.state.combatants[who].hp - value, hp=value))
     for who, value in (ap or {}).items():
         emit(APChanged(who=who, ap=value, reason="position"))
     for who, names in (conditions or {}).items():

@@ -11,11 +11,12 @@ Two answers are kept, both only while they still hold:
   view asks again for the same state: see :meth:`Queries._nearest_at_grant`);
 - with the plain standing and sight rules, each combatant's nearest enemy for the state's
   ``layout`` count (who stands where changes only with it). A fight that has been forked, and
-  its forks, swap this map for the one their layout shares (``engine/_forks.py``).
+  its forks, swap this map (:attr:`Queries.nearest_by`) for the one their layout shares
+  (``engine/_forks.py``).
 
-:class:`~engine.Fight` is a :class:`Queries` (as python-chess's ``Board`` is a ``BaseBoard``):
-the flow reads through these methods, and :class:`~engine.Rules` binds them once, so a
-ruleset's ``fight.get(who)`` costs one call, as it always did.
+A :class:`~engine.Fight` holds one :class:`Queries` (``fight.queries``), as OpenSpiel leaves
+observation to its own object: the flow reads through it, and :class:`~engine.Rules` binds its
+methods once, so a ruleset's ``fight.get(who)`` costs one call, as it always did.
 """
 
 from __future__ import annotations
@@ -64,29 +65,30 @@ class Queries:
     state: LiveState
     """The live state, changed in place by every event (read it, never change it)."""
     rules: Rules
-    """What the ruleset's hooks receive (the ruleset's ``standing`` and ``can_see`` take it)."""
+    """What the ruleset's hooks receive (the ruleset's ``standing`` and ``can_see`` take it;
+    the fight sets it once its :class:`Rules` is made)."""
 
     def __init__(self, encounter: EncounterSpec, ruleset: Ruleset, state: LiveState) -> None:
         self.encounter = encounter
         self.ruleset = ruleset
         self.state = state
-        self._specs, self._late = _tables(encounter)
-        """Every combatant's spec by id, and those arriving after the first round: tables
+        self.specs_by_id, self._late = _tables(encounter)
+        """Every combatant's spec by id (and those arriving after the first round): tables
         every fight of the encounter shares (forks among them), never changed in place (the
-        GM's joiner makes its fight a new ``_specs``)."""
+        GM's joiner makes its fight a new :attr:`specs_by_id`)."""
         self.plain_standing = type(ruleset).standing is Ruleset.standing
         self.plain_sight = type(ruleset).can_see is Ruleset.can_see
         """Whether the ruleset keeps the base ``standing`` and ``can_see`` hooks: the queries
         (and :class:`Rules`) then answer from the state's indexes without calling them."""
         self._nearest: tuple[int, str, CombatantState | None] = (-2, "", None)
         """The last :meth:`nearest_enemy` answer, with the seq of the state it was found in."""
-        self._nearest_by: dict[str, tuple[int, str | None]] = {}
+        self.nearest_by: dict[str, tuple[int, str | None]] = {}
         """Each combatant's nearest enemy's id, with the state's ``layout`` it was found at."""
 
     # --- who is who, who stands ---------------------------------------------------------------
 
     def spec(self, who: str) -> CombatantSpec:
-        return self._specs[who]
+        return self.specs_by_id[who]
 
     def specs(self) -> list[CombatantSpec]:
         return list(self.encounter.combatants)
@@ -140,12 +142,12 @@ class Queries:
         if self.plain_standing and self.plain_sight:
             # Who is nearest changes only when someone moves, joins, falls, leaves or hides:
             # kept per combatant until the layout changes (the value read fresh, for its hp).
-            kept = self._nearest_by.get(who)
+            kept = self.nearest_by.get(who)
             if kept is not None and kept[0] == state.layout:
                 found = None if kept[1] is None else state.combatants[kept[1]]
             else:
                 found = self._nearest_enemy(who)
-                self._nearest_by[who] = (state.layout, None if found is None else found.id)
+                self.nearest_by[who] = (state.layout, None if found is None else found.id)
         else:
             found = self._nearest_enemy(who)
         self._nearest = (state.seq, who, found)

@@ -20,21 +20,25 @@ kept answers       ``plain`` (standing and sight are the plain rules), ``kept`` 
 =================  =========================================================================
 
 Apart from the condition and counter methods (the one layer it adds, no dearer than the string
-look-ups they replace), its methods are the fight's own, bound once: calling one through a
-:class:`Rules` costs what calling it on the fight costs.
+look-ups they replace), its methods are those of the fight's parts, bound once: the reads are
+its queries' (``fight.queries``), the dice and changes its recorder's (``fight.recorder``), the
+generators its flow's. Calling one through a :class:`Rules` costs what calling it on the part
+costs.
 
 Conditions and counters are typed: a ruleset declares the :class:`Condition` and
 :class:`Counter` subclasses it uses (``Ruleset.conditions``, ``Ruleset.counters``), and its rules
 read and write them as values (``fight.has(who, PRONE)``,
 ``fight.add_condition(t, Dropped(weapon="axe", at=Position(x=1, y=2)))``). In the log a
 condition or a counter is the string it always was (``dropped:axe@1,2``): each type converts
-itself to and from that string (:meth:`Mark.wire`, :meth:`Mark.parse`), in one place. A
+itself to and from that string (:meth:`Mark.wire`, :meth:`Mark.parse`), in one place; the
+change itself (one event) is the recorder's, defined once, given the wire form. A
 condition or counter of a type the ruleset did not declare is an error when it is emitted.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import msgspec
@@ -44,6 +48,8 @@ from initiative.events import (
     CounterChanged,
     Event,
 )
+
+from ._initiative import roll_initiative
 
 if TYPE_CHECKING:
     from ._fight import Fight
@@ -116,7 +122,9 @@ class Rules:
         "_conditions",
         "_counter_types",
         "_counters",
+        "_emit",
         "_fight",
+        "_recorder",
         "allies_of",
         "by_initiative",
         "caused_by",
@@ -148,6 +156,10 @@ class Rules:
 
     def __init__(self, fight: Fight) -> None:
         self._fight = fight
+        """The fight itself (for the bundled rulesets' own helpers; a plugin reads this table)."""
+        queries = fight.queries
+        recorder = fight.recorder
+        self._recorder = recorder
         ruleset: Ruleset = fight.ruleset
         self.ruleset = ruleset
         """The ruleset (its options, its other hooks)."""
@@ -158,7 +170,7 @@ class Rules:
         self._counter_types: tuple[type[Counter], ...] = tuple(ruleset.counters)
         self._conditions = frozenset(self._condition_types)
         self._counters = frozenset(self._counter_types)
-        self.plain: bool = fight.plain_standing and fight.plain_sight
+        self.plain: bool = queries.plain_standing and queries.plain_sight
         """Whether standing and sight are the plain rules (neither defeated nor gone; the
         Hidden condition hides): then who stands and who sees whom changes only with the
         state's ``layout`` count, and answers found from positions alone may be kept."""
@@ -168,36 +180,38 @@ class Rules:
         a fight has been forked, the engine replaces this map as its layout, or a fork's,
         changes (the fight and its forks that stand alike share one): read ``fight.kept``
         each time, never keep the map itself."""
-        # Reading.
-        self.spec = fight.spec
-        self.specs = fight.specs
-        self.get = fight.get
-        self.standing = fight.standing
-        self.present_ids = fight.present_ids
-        self.enemies_of = fight.enemies_of
-        self.allies_of = fight.allies_of
-        self.near = fight.near
-        self.nearest_enemy = fight.nearest_enemy
-        self.dist = fight.dist
-        self.by_initiative = fight.by_initiative
-        self.decided = fight.decided
-        # Dice and changes, each one or more events.
-        self.roll = fight.roll
-        self.set_ap = fight.set_ap
-        self.move = fight.move
-        self.damage = fight.damage
-        self.heal = fight.heal
-        self.defeat = fight.defeat
-        self.roll_initiative = fight.roll_initiative
-        self.caused_by = fight.caused_by
-        # Generators, driven with ``yield from``.
+        # Reading: the fight's queries.
+        self.spec = queries.spec
+        self.specs = queries.specs
+        self.get = queries.get
+        self.standing = queries.standing
+        self.present_ids = queries.present_ids
+        self.enemies_of = queries.enemies_of
+        self.allies_of = queries.allies_of
+        self.near = queries.near
+        self.nearest_enemy = queries.nearest_enemy
+        self.dist = queries.dist
+        self.by_initiative = queries.by_initiative
+        self.decided = queries.decided
+        # Dice and changes, each one or more events: the fight's recorder.
+        self._emit = recorder.emit
+        self.roll = recorder.roll
+        self.set_ap = recorder.set_ap
+        self.move = recorder.move
+        self.damage = recorder.damage
+        self.heal = recorder.heal
+        self.defeat = recorder.defeat
+        self.caused_by = recorder.caused_by
+        self.roll_initiative = partial(roll_initiative, self)
+        """See :func:`engine._initiative.roll_initiative` (of this table)."""
+        # Generators, driven with ``yield from``: the fight's flow.
         self.opening = fight.opening
         self.inserted_turn = fight.inserted_turn
 
     @property
     def cause(self) -> int | None:
         """The seq events emitted now name as their cause."""
-        return self._fight.cause
+        return self._recorder.causes[-1]
 
     def can_see(self, viewer: str, other: str) -> bool:
         """Whether ``viewer`` sees ``other`` (the ruleset's ``can_see``)."""
@@ -217,7 +231,7 @@ class Rules:
                     f"{text!r} is not a condition or counter the {self.ruleset.name} ruleset"
                     " declares"
                 )
-        return self._fight.emit(event, cause=cause)
+        return self._emit(event, cause=cause)
 
     # --- conditions ---------------------------------------------------------------------------
 
@@ -241,16 +255,14 @@ class Rules:
         if type(condition) not in self._conditions:
             raise _undeclared(self.ruleset, "condition", condition)
         wire = condition.wire() if condition.__struct_fields__ else condition.name
-        if wire not in self.state.combatants[who].conditions:
-            self._fight.emit(ConditionAdded(who=who, condition=wire, until=until))
+        self._recorder.add_condition(who, wire, until)
 
     def remove_condition(self, who: str, condition: Condition) -> None:
         """End the condition (nothing happens when ``who`` does not have it)."""
         if type(condition) not in self._conditions:
             raise _undeclared(self.ruleset, "condition", condition)
         wire = condition.wire() if condition.__struct_fields__ else condition.name
-        if wire in self.state.combatants[who].conditions:
-            self._fight.emit(ConditionRemoved(who=who, condition=wire))
+        self._recorder.remove_condition(who, wire)
 
     # --- counters -----------------------------------------------------------------------------
 
@@ -266,8 +278,7 @@ class Rules:
         """Set ``who``'s counter (nothing happens when it has that value already)."""
         if type(counter) not in self._counters:
             raise _undeclared(self.ruleset, "counter", counter)
-        if self.count(who, counter) != value:
-            self._fight.emit(CounterChanged(who=who, name=counter.wire(), value=value))
+        self._recorder.set_counter(who, counter.wire(), value)
 
     # --- decoding -----------------------------------------------------------------------------
 

@@ -265,7 +265,7 @@ def _widest_melee_reach(fight: Rules) -> float:
     someone in."""
     global _WIDEST
     combatants = fight._fight.encounter.combatants
-    specs = fight._fight._specs
+    specs = fight._fight.queries.specs_by_id
     if len(specs) > len(combatants):  # the GM's joiners
         return max(melee_reach(fight, k) for k in specs)
     kept = _WIDEST

@@ -162,7 +162,7 @@ def verify_log(contents: LogContents) -> Verification:
 
     def sink(event: Event) -> None:
         nonlocal produced
-        line = fight.last_line  # the engine's own encoding of ``event``
+        line = fight.sink.last_line  # the engine's own encoding of ``event``
         index = event.seq
         expected = lines[index] if index < len(lines) else None
         if expected is None and not contents.complete:

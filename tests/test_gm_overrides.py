@@ -174,7 +174,7 @@ def test_a_joiner_from_a_whole_combatant_table_is_read_as_the_encounter_file():
     seq = step.override({"type": "AddCombatant", "id": "ghost", "combatant": table})
     joined = step.events[seq + 1]
     assert isinstance(joined, CombatantJoined) and (joined.position.x, joined.position.y) == (-3, 0)
-    assert step.fight.spec("ghost").weapons[0].name == "claw"
+    assert step.fight.queries.spec("ghost").weapons[0].name == "claw"
     with pytest.raises(IllegalOverrideError, match="unknown stat 'luck'"):
         step.override(
             {"type": "AddCombatant", "id": "g2", "combatant": {**table, "stats": {"luck": 1}}}

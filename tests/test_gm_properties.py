@@ -69,7 +69,7 @@ def an_override(
     rules will refuse: that is part of the test)."""
     state = step.state
     ids = list(state.combatants)
-    names = {k: step.fight.spec(k).display for k in ids}
+    names = {k: step.fight.queries.spec(k).display for k in ids}
     who_id = draw(st.sampled_from(ids))
     who = draw(st.sampled_from((who_id, names[who_id], names[who_id].upper())))
     c = state.combatants[who_id]

@@ -31,7 +31,7 @@ def opening_frames() -> tuple[list[bytes], bytes, int]:
     """The frames a seat for ``ana`` gets up to her first decision (the others answered with
     their first offer), and the seq of that decision."""
     lines: list[bytes] = []
-    fight = Fight(SPEC, SPEC.seed, sink=lambda event: lines.append(fight.last_line))
+    fight = Fight(SPEC, SPEC.seed, sink=lambda event: lines.append(fight.sink.last_line))
     stepper = Stepper(fight)
     while stepper.view is not None and stepper.view.me.id != "ana":
         stepper.apply(stepper.legal[0].action)

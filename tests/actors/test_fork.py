@@ -41,12 +41,13 @@ def test_playing_a_fork_leaves_the_real_fight_untouched() -> None:
     seen = []
     fight = Fight(engine.load_encounter(DUEL), 3, sink=seen.append)
     token = drive_to(fight, 12)
-    before = (fight.state, fight.rng.counter, len(fight.events), len(seen), fight.next_seq)
+    rec = fight.recorder
+    before = (fight.state, rec.rng.counter, len(fight.events), len(seen), rec.next_seq)
     branch = token.view.fork(dice=99)
     branch.play(aggressive)
     assert branch.over
     assert branch.state.ended
-    assert (fight.state, fight.rng.counter, len(fight.events), len(seen), fight.next_seq) == before
+    assert (fight.state, rec.rng.counter, len(fight.events), len(seen), rec.next_seq) == before
 
 
 def test_fork_without_dice_foresees_the_real_rolls_and_with_dice_does_not() -> None:
@@ -66,7 +67,7 @@ def test_fork_without_dice_foresees_the_real_rolls_and_with_dice_does_not() -> N
     other = Fight(spec, 3)
     reseeded = drive_to(other, 12).view.fork(dice=1)
     reseeded.play(aggressive)
-    assert reseeded.fight.rng.stream == "fork/1"
+    assert reseeded.fight.recorder.rng.stream == "fork/1"
     assert reseeded.state != fight.state
 
 

@@ -19,7 +19,7 @@ def _outcome(branch: object) -> tuple[object, ...]:
     grant = None if token is None else (token.seq, token.who, token.legal, token.view.me)
     branch.play(aggressive, limit=15)  # type: ignore[attr-defined]
     fight = branch.fight  # type: ignore[attr-defined]
-    return grant, fight.state, fight.rng.counter, fight.next_seq, fight.chain
+    return grant, fight.state, fight.recorder.rng.counter, fight.next_seq, fight.sink.chain
 
 
 def _compare_forks(spec: EncounterSpec, seed: int) -> tuple[int, int]:

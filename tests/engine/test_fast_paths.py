@@ -18,11 +18,11 @@ from tests.test_determinism import encounters
 
 def _scan_view(fight: Fight, token: PriorityToken) -> tuple[list[str], list[str], str | None]:
     """Allies, enemies and the nearest enemy, by scanning every combatant."""
-    me = fight.get(token.who)
+    me = fight.queries.get(token.who)
     standing = [c for c in fight.state.freeze().standing() if c.id != token.who]
     allies = [c.id for c in standing if c.side == me.side]
     enemies = [c.id for c in standing if c.side != me.side and fight.rules.can_see(token.who, c.id)]
-    ranked = sorted((distance(me.position, fight.get(k).position), k) for k in enemies)
+    ranked = sorted((distance(me.position, fight.queries.get(k).position), k) for k in enemies)
     return allies, enemies, ranked[0][1] if ranked else None
 
 
@@ -37,7 +37,7 @@ def test_views_and_the_occupant_check_equal_a_scan_of_everyone(case):
         view = token.view
         assert [c.id for c in view.allies] == allies
         assert [c.id for c in view.enemies] == enemies
-        assert [fight.get(c.id) for c in (*view.allies, *view.enemies)] == [
+        assert [fight.queries.get(c.id) for c in (*view.allies, *view.enemies)] == [
             *view.allies,
             *view.enemies,
         ]

@@ -1,5 +1,5 @@
-"""The fight's rooms (``_fight``, ``_queries``, ``_forks``) depend one way, and the fork
-machinery costs a fight nothing until it is forked."""
+"""The fight's rooms (``_fight``, ``_recorder``, ``_queries``, ``_endings``, ``_forks``) depend
+one way, and the fork machinery costs a fight nothing until it is forked."""
 
 from __future__ import annotations
 
@@ -37,6 +37,42 @@ def test_the_reads_and_the_forks_do_not_import_the_fight() -> None:
     assert "_forks" not in _run_time_imports("_queries")
     assert "_fight" not in _run_time_imports("_forks")
     assert {"_queries", "_forks"} <= _run_time_imports("_fight")
+
+
+def test_the_recorder_knows_no_other_part_of_the_fight() -> None:
+    """The one writer imports neither the flow, nor the reads, nor the forks (which watch it);
+    the endings read through the queries and know no fight."""
+    parts = {"_fight", "_forks", "_queries", "_endings", "_rules", "_branch", "_stepper"}
+    assert _run_time_imports("_recorder").isdisjoint(parts)
+    assert _run_time_imports("_endings").isdisjoint(parts - {"_queries"})
+    assert {"_recorder", "_queries", "_endings"} <= _run_time_imports("_fight")
+
+
+def test_the_layouts_watch_the_recorder_only_once_the_fight_is_forked() -> None:
+    """A fight never forked has no watcher on its recorder; forked at a decision, the walk
+    over the shared layouts watches it and follows each event that changes the layout."""
+    spec = load_encounter(EXAMPLE)
+    fight = Fight(spec, 5)
+    stepper = Stepper(fight)
+    for _ in range(5):
+        stepper.apply(stepper.token.legal[0].action)
+    while fight._pending is None:  # (on to a decision of a turn's own window)
+        stepper.apply(stepper.token.legal[0].action)
+    assert fight.recorder.watch is None
+    stepper.fork()
+    walk = fight.recorder.watch
+    assert walk is not None
+    node = walk.node
+    layout = fight.state.layout
+    while fight.state.layout == layout:
+        token = stepper.token
+        assert token is not None
+        moves = [o.action for o in token.legal if type(o.action).__name__ == "Move"]
+        stepper.apply(moves[0] if moves else token.legal[0].action)
+    assert walk.node is not node
+    (changed,) = node.next  # the event that made the next layout, as emitted (unstamped)
+    assert type(changed).__name__ in {"Moved", "CombatantDefeated", "CombatantLeft"}
+    assert changed.seq == -1 and changed.cause is None
 
 
 def test_a_fight_keeps_places_for_forks_where_forked_until_forked_elsewhere() -> None:

@@ -29,7 +29,7 @@ def _at_a_choice(seed: int = 3) -> tuple[Fight, PriorityToken]:
 
 def _played(branch: Branch, first: object) -> list[Event]:
     """The events of ``branch`` from the fork on, ``first`` sent and then ``aggressive``."""
-    branch.fight.keep_events = True  # a look-ahead's fork keeps none
+    branch.fight.recorder.keep_events = True  # a look-ahead's fork keeps none
     branch.send(first)  # type: ignore[arg-type]
     branch.play(aggressive)
     return branch.fight.events
@@ -99,7 +99,7 @@ def test_forks_of_a_paired_fork_go_on_with_its_dice() -> None:
     children = [parent.fork(), parent.fork()]  # two of the same kept place, played in turn
     logs = []
     for branch in (parent, *children):
-        branch.fight.keep_events = True
+        branch.fight.recorder.keep_events = True
         branch.play(aggressive)
         logs.append([encode_event(e) for e in branch.fight.events])
     assert logs[1] == logs[0] and logs[2] == logs[0]

@@ -107,10 +107,10 @@ def test_the_live_indexes_answer_as_a_scan_of_everyone_would(case):
         for c in state.standing():
             gaps = [
                 (engine.distance(c.position, e.position), e.id)
-                for e in fight.enemies_of(c.id)
+                for e in fight.queries.enemies_of(c.id)
                 if fight.ruleset.can_see(fight.rules, c.id, e.id)
             ]
-            nearest = fight.nearest_enemy(c.id)
+            nearest = fight.queries.nearest_enemy(c.id)
             assert (nearest.id if nearest else None) == (min(gaps)[1] if gaps else None)
             # The offers the shared helpers keep while the layout holds are the fresh ones.
             rules = fight.rules
@@ -166,8 +166,8 @@ def test_a_fork_taken_after_a_reseed_replays_with_it():
         if not use_snapshot:
             fight.snapshot = None
         branch = fight.fork()
-        assert branch.fight.rng.stream == "dice" and branch.fight.rng.seed == 99
-        assert branch.fight.rng.counter == fight.rng.counter
+        assert branch.fight.recorder.rng.stream == "dice" and branch.fight.recorder.rng.seed == 99
+        assert branch.fight.recorder.rng.counter == fight.recorder.rng.counter
         assert branch.state == fight.state
         branch.play(aggressive)
         stepper.play(lambda token: aggressive(token.view))
