@@ -156,6 +156,7 @@ CHANGED: list[Options] = [
         out=Path("o.jsonl"),
         wait=False,
         spectators="all",
+        gm_odds=True,
         trust_log_policies=True,
         quiet=True,
     ),
