@@ -7,11 +7,12 @@ imports."""
 from __future__ import annotations
 
 import ast
+import importlib
 import sys
 from pathlib import Path
 
 import pytest
-from initiative.engine import kit
+from initiative.engine import find_ruleset, kit
 
 ROOT = Path(__file__).parents[2]
 RULESETS = ROOT / "engine" / "rulesets"
@@ -151,3 +152,24 @@ def test_the_kit_has_every_name_the_documented_example_imports():
     wanted = imported_names(RULESETS / "brawl.py", brawl_module())
     assert {"Ruleset", "ActionUnit", "Offer", "Window", "resolve_attack"} <= wanted
     assert sorted(wanted - set(dir(kit))) == []
+
+
+#: The files every bundled ruleset's package has: the class, its units, its options.
+LAYOUT = {"__init__.py", "_ruleset.py", "_units.py", "_options.py"}
+
+
+@pytest.mark.parametrize("name", ["openings", "percentile", "tactical", "thriller"])
+def test_every_bundled_ruleset_is_a_package_of_one_layout(name: str):
+    """Each bundled ruleset is a package with the same files: ``_ruleset.py`` (the class),
+    ``_units.py`` (``UNITS``, one unit per action, the class's ``units``), ``_options.py``;
+    ``_marks.py`` exactly when it declares conditions or counters and ``_actions.py`` exactly
+    when it declares actions of its own."""
+    folder = RULESETS / name
+    files = {p.name for p in folder.glob("*.py")}
+    assert files >= LAYOUT
+    cls = find_ruleset(name)
+    assert cls.__module__ == f"initiative.engine.rulesets.{name}._ruleset"
+    units = importlib.import_module(f"initiative.engine.rulesets.{name}._units")
+    assert cls.units is units.UNITS
+    assert ("_marks.py" in files) == bool(cls.conditions or cls.counters)
+    assert ("_actions.py" in files) == bool(cls.actions)

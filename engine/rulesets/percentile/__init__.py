@@ -21,7 +21,7 @@ may Parry (Weapon Skill) or Dodge (Dodge skill), one a round; damage is the weap
 the strength bonus in melee, less the target's toughness bonus and armor.
 """
 
-from ._rules import Percentile
+from ._ruleset import Percentile
 
 RULESET = Percentile
 

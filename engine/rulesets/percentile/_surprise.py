@@ -21,24 +21,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from initiative.engine.kit import Condition
 from initiative.events import CheckResolved, CombatantSpec
 
 from ._checks import Test, percent_test, skill_value
+from ._marks import SURPRISED
 
 if TYPE_CHECKING:
     from initiative.engine.kit import Rules
 
-    from ._rules import Percentile
+    from ._ruleset import Percentile
 
 
-class Surprised(Condition, frozen=True):
-    """Surprised: no actions or reactions in round 1."""
-
-    name = "surprised"
-
-
-SURPRISED = Surprised()
 UNTIL = "end of round 1"
 
 

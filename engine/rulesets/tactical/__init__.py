@@ -27,7 +27,7 @@ from ._actions import (
     TakeDelayedTurn as TakeDelayedTurn,
     Trip as Trip,
 )
-from ._rules import Tactical
+from ._ruleset import Tactical
 
 RULESET = Tactical
 

@@ -2,7 +2,7 @@
 
 Each unit holds all of its action: when it is offered, its own conditions, its cost, what it
 does, its words. What every action shares (its class, primary, secondary, reaction or move, and
-the rules of each class; Advantage; the aim chain) is the ruleset's, in ``_rules``. Offers are a
+the rules of each class; Advantage; the aim chain) is the ruleset's, in ``_ruleset``. Offers are a
 small, useful list for the built-in policies, each checked with the same ``check`` the scheduler
 uses, so an offer is always legal. Actions not offered (Hide, Feint, Delay Turn ...) are still
 legal when a policy sends them.

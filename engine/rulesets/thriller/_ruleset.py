@@ -17,7 +17,6 @@ from initiative.events import (
 )
 
 from . import _combat, _surprise
-from ._combat import Dodging, Intercepting, Retaliating
 from ._marks import (
     ASSISTED,
     CONDITIONS,
@@ -40,19 +39,7 @@ from ._options import (
     specials_of,
     stat,
 )
-from ._turn import (
-    Assisting,
-    Attacking,
-    Defending,
-    Fleeing,
-    FreeActing,
-    Interacting,
-    Moving,
-    Readying,
-    Specials,
-    TakingCover,
-    UsingItem,
-)
+from ._units import UNITS
 
 if TYPE_CHECKING:
     from initiative.engine.kit import Rules
@@ -79,23 +66,7 @@ class Thriller(Ruleset):
     conditions = CONDITIONS
     counters = COUNTERS
     CombatantOptions = CombatantOptions
-    #: In the order a turn's offers are made (then the reactions, one at most an opening).
-    units = (
-        Attacking(),
-        Moving(),
-        TakingCover(),
-        UsingItem(),
-        Readying(),
-        Specials(),
-        Defending(),
-        Fleeing(),
-        FreeActing(),
-        Assisting(),
-        Interacting(),
-        Dodging(),
-        Intercepting(),
-        Retaliating(),
-    )
+    units = UNITS
     stats = frozenset({"agility", "strength", "perception", "insight", "willpower", "sanity"})
     required_stats = frozenset({"agility"})
     #: The 3-18 scale of the AP table ("AGI 6-7 -> 1 AP"); Sanity Points 0-99.
