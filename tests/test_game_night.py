@@ -58,14 +58,29 @@ ROW = """(id) => {
 #: The ids in a page's tracker, top to bottom.
 ORDER = "[...document.querySelectorAll('#tracker tr.row')].map((r) => r.dataset.id)"
 
+#: What a page shows at its top: its status, its banners and its decision.
+SHOWN = """() => ({
+  status: document.getElementById("status").textContent,
+  banners: [...document.querySelectorAll("#banners .banner")].map((b) => b.hidden ? "" : b.textContent),
+  asked: window.initiativePage.asked ? window.initiativePage.asked.seq : null,
+  seq: window.initiativePage.state ? window.initiativePage.state.seq : null,
+})"""
+
 #: What a page's decision is (its priority frame's seq), or null.
 ASKED = "window.initiativePage.asked ? window.initiativePage.asked.seq : null"
 
 
 def wait(page: Any, check: str, arg: Any = None, timeout: float = 30_000) -> None:
     """Until ``check`` (JavaScript) holds on ``page``, polled every 50 ms (a page in the
-    background may get no animation frames to poll on)."""
-    page.wait_for_function(check, arg=arg, polling=50, timeout=timeout)
+    background may get no animation frames to poll on); if it never does, what the page
+    showed is in the failure."""
+    from playwright.sync_api import TimeoutError as NeverHeld
+
+    try:
+        page.wait_for_function(check, arg=arg, polling=50, timeout=timeout)
+    except NeverHeld:
+        shown = page.evaluate(SHOWN)
+        raise AssertionError(f"{check!r} never held on {page.url}; it showed {shown}") from None
 
 
 def until(check: Callable[[], object], what: str, timeout: float = 30) -> None:
@@ -105,7 +120,10 @@ class Terminal:
 
     def shows(self, text: str, since: int = 0, timeout: float = 30) -> int:
         """Until the screen shows ``text`` after ``since``; where it ends."""
-        until(lambda: text in self.screen[since:], f"{text!r} at the terminal", timeout)
+        try:
+            until(lambda: text in self.screen[since:], f"{text!r} at the terminal", timeout)
+        except AssertionError as never:
+            raise AssertionError(f"{never}; it shows:\n{self.screen[-1500:]}") from None
         return self.screen.index(text, since) + len(text)
 
     def type(self, text: str) -> int:
