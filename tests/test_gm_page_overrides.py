@@ -350,6 +350,10 @@ def test_the_condition_picker_on_the_bridge(tmp_path: Path) -> None:
                     assert "prone" in title
                 # A condition that names something: the weapon in its own box.
                 gm.select_option("#cond", "disarmed:WEAPON")
+                sent = gm.evaluate("window.initiativePage.nextId")
+                gm.click("#f-cond button")  # (no weapon named: asked which, nothing sent)
+                assert gm.locator("#gm-result").text_content() == "disarmed: which weapon?"
+                assert gm.evaluate("window.initiativePage.nextId") == sent
                 gm.fill("#cond-arg", "axe")
                 gm.fill("#rounds", "")  # (until it is ended)
                 gm.click("#f-cond button")

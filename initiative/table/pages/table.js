@@ -603,7 +603,8 @@ guarded("f-hp", (who, n) => {
 guarded("f-cond", (who, n) => {
   const [named, what] = $("cond").value.split(":");
   const thing = $("cond-arg").value.trim();
-  if (!named || (what && !thing)) return;
+  if (!named) return;
+  if (what && !thing) { banner("gm-result", named.replace(/_/g, " ") + ": which " + what.toLowerCase() + "?", "bad"); return; }
   const condition = what ? named + ":" + thing : named;
   const rounds = parseInt($("rounds").value, 10);
   const lasting = Number.isFinite(rounds) ? " for " + rounds + (rounds === 1 ? " round" : " rounds") : "";
