@@ -29,6 +29,7 @@ CHANGED = ServeOptions(
     out=Path("elsewhere.jsonl"),
     wait=False,
     spectators="all",
+    gm_odds=True,
     trust_log_policies=True,
     quiet=True,
 )
@@ -70,3 +71,4 @@ def test_the_command_that_goes_on_names_the_log_and_the_port_and_no_seed():
     said = fresh.going_on(Path("yard.jsonl"), 40123)
     assert said.startswith("initiative serve --resume yard.jsonl --seat ana --seat blue")
     assert " --port 40123 " in said and "--seed" not in said and "--out" not in said
+    assert " --gm-odds " in said  # (the GM's live odds go on too)
