@@ -757,8 +757,9 @@ class SeatServer:
             answer = http.answer(204, b"", head_only=head)
         elif request.path == "/review":
             answer = self.review_answer(request.headers.get("authorization", ""), head)
-            if answer[9:12] != b"200":
-                log.warning("request refused", peer=peer, path="/review", status=answer[9:12])
+            status = int(answer[9:12])  # ("HTTP/1.1 200 OK")
+            if status != 200:
+                log.warning("request refused", peer=peer, path="/review", status=status)
         else:
             body = self.page_at(request.path)
             if body is None:
