@@ -12,6 +12,7 @@ import http.client
 import json
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -255,3 +256,23 @@ def test_a_review_helper_that_dies_is_one_line_for_the_gm(tmp_path: Path) -> Non
         "reason": "the review exited with status 3: the helper broke",
         "path": None,
     }
+
+
+def test_ctrl_c_while_the_server_stays_for_the_review_loses_nothing(tmp_path: Path) -> None:
+    """After the end, with a GM page staying, Ctrl-C stops the server at once, says the log is
+    whole, and exits 0 (there is nothing to go on with)."""
+    with Server(tmp_path, "--seat", "north") as server:
+        gm = server.client()
+        gm.send({"type": "hello", "version": 1, "role": "gm", "token": server.gm_token,
+                 "review": True})  # fmt: skip
+        seat = server.client()
+        seat.hello("north", server.tokens["north"])
+        assert seat.play()["type"] == "end"
+        gm.next("end")
+        time.sleep(6)
+        assert server.proc.poll() is None  # (it stays for the GM page, past the 5 s linger)
+        assert server.interrupt(30) == 0
+        assert f"stopped after the end of the fight; the log {server.log} is whole" in " ".join(
+            server.err.split()
+        )
+    server.verified()
