@@ -23,6 +23,11 @@ before any client hears of it, so a decision made over the network is on disk be
 priority frame goes out, and :func:`resume_served` goes on from the log after the server
 stopped.
 
+Once the fight is over, the GM may ask for its review, and with ``serve --gm-odds`` the GM is
+told each side's chance to win after every decision (:mod:`._reviews`: child processes that only
+read the log); those frames go to the GM alone, the report (``GET /review``) to the GM token
+alone, and the server stays up after the end while a GM page that asked to stay is open.
+
 With TLS (:func:`server_context`), the same port speaks both over TLS: a connection is told to
 be TLS by its first byte (a handshake record), the handshake is bounded by the hello timeout
 like the hello itself, and the sniffing between the two protocols happens after it. Plain text
