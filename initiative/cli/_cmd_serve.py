@@ -198,11 +198,20 @@ class _Served:
         # (nothing is narrated until the server says how many there were).
         self.start = 0 if options.resume is None else sys.maxsize
         self.port = options.port
+        self.over = False
+        """Whether the fight has ended (the server may stay up for the GM's review)."""
 
     def show(self, event: "Event") -> None:
         line = self.narrate(event)  # always called, so names are known
         if line is not None and not self.options.quiet and event.seq >= self.start:
             out.print(line)
+        if type(event).__name__ == "EncounterEnded":
+            self.over = True
+            if not self.options.quiet:
+                err.print(
+                    "[dim]the fight is over; while a GM page is open the server stays up for its"
+                    " review (at most 10 minutes; Ctrl-C stops it)[/dim]"
+                )
 
     def again(self) -> str:
         """The command that goes on with this fight."""
@@ -222,6 +231,11 @@ class _Served:
             except BaseExceptionGroup as group:
                 raise _unwrap(group) from None
         except KeyboardInterrupt:
+            if self.over:  # (stopped while it stayed up for the review: nothing is lost)
+                err.print(
+                    f"\nstopped after the end of the fight; the log {literal(self.target)} is whole"
+                )
+                return
             if self.options.resume is None and not (
                 self.target.exists() and self.target.stat().st_size
             ):

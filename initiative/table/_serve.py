@@ -23,6 +23,11 @@ before any client hears of it, so a decision made over the network is on disk be
 priority frame goes out, and :func:`resume_served` goes on from the log after the server
 stopped.
 
+Once the fight is over, the GM may ask for its review, and with ``serve --gm-odds`` the GM is
+told each side's chance to win after every decision (:mod:`._reviews`: child processes that only
+read the log); those frames go to the GM alone, the report (``GET /review``) to the GM token
+alone, and the server stays up after the end while a GM page that asked to stay is open.
+
 With TLS (:func:`server_context`), the same port speaks both over TLS: a connection is told to
 be TLS by its first byte (a handshake record), the handshake is bounded by the hello timeout
 like the hello itself, and the sniffing between the two protocols happens after it. Plain text
@@ -768,8 +773,9 @@ class SeatServer:
             answer = http.answer(204, b"", head_only=head)
         elif request.path == "/review":
             answer = self.review_answer(request.headers.get("authorization", ""), head)
-            if answer[9:12] != b"200":
-                log.warning("request refused", peer=peer, path="/review", status=answer[9:12])
+            status = int(answer[9:12])  # ("HTTP/1.1 200 OK")
+            if status != 200:
+                log.warning("request refused", peer=peer, path="/review", status=status)
         else:
             body = self.page_at(request.path)
             if body is None:

@@ -678,6 +678,7 @@ function drawOdds(frame) {
   bar.replaceChildren();
   for (const side of sides) {
     const p = frame.win[side];
+    if (p <= 0) continue;  // (no sliver for a side with no chance)
     const seg = el("span", p >= 0.2 ? side + " " + pct(p) : p >= 0.06 ? pct(p) : "", "side");
     seg.style.flex = "0 0 " + (100 * p) + "%";
     seg.style.background = colour(side);
