@@ -91,3 +91,4 @@ from ._typed import (
     move_offer as move_offer,
     typed_point as typed_point,
 )
+from ._words import condition_words as condition_words

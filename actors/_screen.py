@@ -42,6 +42,7 @@ from initiative.events import (
 )
 
 from ._typed import MoveOffer, move_offer
+from ._words import condition_words as said_condition
 
 HELP = """\
 Type the number of an offer and press Enter.
@@ -191,13 +192,8 @@ def health(c: CombatantState) -> str:
 
 def condition_words(condition: str, names: Names) -> str:
     """``in_cover`` -> ``in cover``; ``blinded_by:gob`` -> ``blinded by Goblin``;
-    ``disarmed:axe`` -> ``disarmed (axe)``."""
-    head, sep, tail = condition.partition(":")
-    text = visible(words(head))
-    if not sep:
-        return text
-    shown = names(tail) if tail in names.specs else visible(tail)
-    return f"{text} {shown}" if text.endswith(" by") else f"{text} ({shown})"
+    ``disarmed:axe`` -> ``disarmed (axe)`` (the words every narration says it in)."""
+    return said_condition(condition, names)
 
 
 def seen(

@@ -352,7 +352,8 @@ class TableNarrator:
                 if s.unit is not None and c in s.unit.implies:
                     return True  # (what its words already say: "takes cover")
                 own = "" if s.kind == "check" and who == s.who else f"{n(who)} "
-                said = condition_words(c).removeprefix("is ") if not own else condition_words(c)
+                said = condition_words(c, self)
+                said = said.removeprefix("is ") if not own else said
                 part = f"{own}{said}{until_words(until)}"
             case ConditionRemoved():
                 pass  # (what the deed did is told; a condition it ends goes without saying)

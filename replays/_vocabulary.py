@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from initiative.actors import condition_words as said_condition
 from initiative.engine import ActionUnit, Say
 from initiative.engine.kit import (
     listed as listed,  # one definition each: the engine's
@@ -100,30 +101,14 @@ def action_words(who: str, action: Action, say: Say, unit: ActionUnit[Any] | Non
     return f"{a}: {words(type(action).__name__)}" + (f" {say.name(target)}" if target else "")
 
 
-#: A condition in words: (given, taken away).
-_CONDITIONS = {
-    "surprised": ("is surprised", "is no longer surprised"),
-    "shaken": ("is shaken", "is no longer shaken"),
-    "in_cover": ("is in cover", "leaves cover"),
-    "full_defense": ("is on full defence", "is no longer on full defence"),
-    "intercepted": ("is shielded by an ally", "is no longer shielded"),
-    "prone": ("falls prone", "is no longer prone"),
-    "defensive_stance": ("is in a defensive stance", "leaves the defensive stance"),
-    "disengaged": ("is disengaged", "is no longer disengaged"),
-    "advantage": ("has the advantage", "loses the advantage"),
-    "delaying": ("is delaying their turn", "no longer delays"),
-    "feint": ("is thrown off guard", "is no longer off guard"),
-    "disarmed": ("is disarmed", "is no longer disarmed"),
-    "hidden": ("is hidden", "is no longer hidden"),
-}
+def condition_words(condition: str, speaker: Speaker, *, added: bool = True) -> str:
+    """``in_cover`` -> ``is in cover`` (or ``leaves cover``); ``disarmed:axe`` -> ``is disarmed
+    (axe)``: the words a screen lists the condition in (``initiative.actors``), given or taken."""
 
+    def named(text: str) -> str:
+        return speaker.name(text) if text in speaker.names else literal(text)
 
-def condition_words(condition: str, *, added: bool = True) -> str:
-    """``in_cover`` -> ``is in cover`` (or ``leaves cover``)."""
-    given, taken = _CONDITIONS.get(condition, (None, None))
-    if given is None or taken is None:
-        return f"is {words(condition)}" if added else f"is no longer {words(condition)}"
-    return given if added else taken
+    return said_condition(condition, named, form="given" if added else "taken", shown=literal)
 
 
 def until_words(until: str) -> str:
@@ -501,12 +486,12 @@ def _condition(e: ConditionAdded, s: Speaker) -> Told:
 _say(
     ConditionAdded,
     _condition,
-    lambda e, s: f"{s.name(e.who)} {condition_words(e.condition)}{until_words(e.until)}",
+    lambda e, s: f"{s.name(e.who)} {condition_words(e.condition, s)}{until_words(e.until)}",
 )
 _say(
     ConditionRemoved,
     lambda e, s: f"{s.name(e.who)} is no longer {literal(e.condition)}",
-    lambda e, s: f"{s.name(e.who)} {condition_words(e.condition, added=False)}",
+    lambda e, s: f"{s.name(e.who)} {condition_words(e.condition, s, added=False)}",
 )
 
 

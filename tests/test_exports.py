@@ -238,6 +238,7 @@ SURFACE = {
         "check_faces",
         "check_names",
         "check_policies",
+        "condition_words",  # one vocabulary: a screen and the table say a condition alike
         "check_policy",
         "choose_host",
         "closing",

@@ -165,3 +165,26 @@ def test_damage_told_on_its_own_names_where_it_landed() -> None:
     narrate(HEADER)
     said = narrate(DamageDealt(seq=1, who=B, amount=3, hp=7, location="head"))
     assert said == "Dr. Ada Vance takes 3 damage to the head"
+
+
+def test_a_condition_that_names_something_reads_at_the_table_as_on_a_screen() -> None:
+    """``disarmed:axe`` and ``blinded_by:<id>``: the table says what a seat's screen lists
+    (``disarmed (axe)``, ``blinded by Detective Marlowe``), given and taken away; it once said
+    ``is disarmed:axe``."""
+    from initiative.actors import Names, condition_words
+
+    narrate = TableNarrator()
+    narrate(HEADER)
+    names = Names(HEADER.encounter)
+    said = [
+        narrate(ConditionAdded(seq=1, who=B, condition="disarmed:axe")),
+        narrate(ConditionAdded(seq=2, who=B, condition=f"blinded_by:{A}")),
+        narrate(ConditionRemoved(seq=3, who=B, condition="disarmed:axe")),
+    ]
+    assert said == [
+        "Dr. Ada Vance is disarmed (axe)",
+        "Dr. Ada Vance is blinded by Detective Marlowe",
+        "Dr. Ada Vance is no longer disarmed (axe)",
+    ]
+    assert condition_words("disarmed:axe", names) == "disarmed (axe)"
+    assert condition_words(f"blinded_by:{A}", names) == "blinded by Detective Marlowe"
