@@ -10,7 +10,9 @@ the revolver: 9 against 14"), and goes on in a sentence of its own otherwise.
 It tells what ``replay`` tells, in words: initiative with its die and modifier and the order it
 gives, surprise and sanity, why a turn is lost, who arrives, leaves or hesitates. The
 bookkeeping (priority, AP, openings nobody took) is not told, and groups get the grammar of
-groups. Names are shown literally, control characters made visible. Reads events only.
+groups. Names are shown literally, control characters made visible. Reads events only. Every
+event's words, and the pieces a sentence is made of, are the vocabulary's
+(:mod:`._vocabulary`); this gathers them into sentences.
 """
 
 from __future__ import annotations
