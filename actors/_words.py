@@ -1,7 +1,11 @@
-"""Conditions in words, for every screen and narration: the state a screen lists (``in cover``,
-``disarmed (axe)``, ``blinded by Goblin``) and what the table says when one is given or taken
-away (``is in cover``, ``leaves cover``). Defined here, below the screens
-(:mod:`._screen`) and the narrators (``replays``), so that both say a condition alike.
+"""Conditions and openings in words, for every screen and narration, side by side.
+
+A condition: the state a screen lists (``in cover``, ``disarmed (axe)``, ``blinded by Goblin``)
+and what the table says when one is given or taken away (``is in cover``, ``leaves cover``). An
+opening's trigger: what the one offered it reads on its screen (``Bo attacks you with the axe``)
+and what the table says an attack in it answers (`` in answer to Bo's attack``). Defined here,
+below the screens (:mod:`._screen`) and the narrators (``replays``), which cannot be imported
+from here, so that a change of wording is made in one place.
 """
 
 from __future__ import annotations
@@ -10,7 +14,10 @@ from collections.abc import Callable
 from typing import Literal
 
 from initiative.engine.kit import words
-from initiative.events import visible
+from initiative.events import Trigger, visible
+
+Name = Callable[[str | None], str]
+"""A combatant's name by id, as the screen or the narration shows it."""
 
 #: What is said when a condition is given and when it is taken away, where its name alone
 #: (``is shaken``, ``is no longer shaken``) would not do.
@@ -57,3 +64,66 @@ def condition_words(
     if not sep:
         return text
     return f"{text} {named(tail)}" if text.endswith(" by") else f"{text} ({named(tail)})"
+
+
+# --- openings ------------------------------------------------------------------------------
+
+
+def trigger_words(trigger: Trigger, names: Name, me: str | None = None) -> str:
+    """What an opening reacts to, as the one it is offered to reads it on a screen (``you``
+    for ``me``): ``Bo attacks you with the axe``."""
+
+    def who(x: str | None) -> str:
+        return "you" if x is not None and x == me else names(x)
+
+    by = who(trigger.by)
+    target = who(trigger.target) if trigger.target else None
+    detail = visible(words(trigger.detail)) if trigger.detail else None
+    your = "your" if me is not None else "a"
+    match trigger.kind:
+        case "attacked" | "attack":
+            text = f"{by} attacks {target or 'someone'}"
+            if detail in ("melee", "ranged"):
+                text += f" ({detail})"
+            elif detail:
+                text += f" with the {detail}"
+            return text
+        case "melee_attacked":
+            return f"{by} has just attacked {target or 'someone'} in melee"
+        case "left_space" | "leaves_reach" | "left_reach":
+            whose = f"{target}'s" if target and target != "you" else your
+            return f"{by} leaves {whose} reach"
+        case "turn_ended":
+            return f"{by} ends their turn"
+        case "approach":
+            return f"{by} comes into {your} reach"
+        case "retreat":
+            return f"{by} moves away within {your} reach"
+        case "ranged_attack":
+            return f"{by} shoots within {your} reach" + (f" ({detail})" if detail else "")
+        case "spellcast":
+            return f"{by} casts a spell within {your} reach"
+        case "standing_up":
+            return f"{by} stands up within {your} reach"
+        case "ready":
+            return f"{by} readies a weapon within {your} reach"
+        case "delayed":
+            return f"{by} does what you were waiting for" + (f" ({detail})" if detail else "")
+    text = f"{by}: {words(trigger.kind)}" + (f" ({target})" if target else "")
+    return text + (f" [{detail}]" if detail else "")
+
+
+def answer_words(trigger: Trigger, name: Name) -> str:
+    """What an attack in an opening answers, as the table tells it after the attack: `` as Ilse
+    ends their turn``; ``name`` shows a name as the narration does."""
+    by = name(trigger.by) if trigger.by else "someone"
+    match trigger.kind:
+        case "turn_ended":
+            return f" as {by} ends their turn"
+        case "left_space" | "leaves_reach" | "left_reach":
+            return f" as {by} moves away"
+        case "attacked" | "melee":
+            return f" in answer to {by}'s attack"
+        case "delayed":
+            return f" on {by}'s cue"
+    return f" seizing an opening ({words(trigger.kind)} by {by})"

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from initiative.actors import answer_words
 from initiative.engine import ActionUnit, Ruleset, find_ruleset
 from initiative.events import (
     Action,
@@ -66,7 +67,6 @@ from ._vocabulary import (
     hit_words,
     left_words,
     moved_words,
-    opening_words,
     told_at_table,
     until_words,
 )
@@ -238,7 +238,7 @@ class TableNarrator:
         head = told_at_table(event, self) or ""  # (self.deed: the vocabulary's words)
         after = ""
         if self.triggers and isinstance(action, Attack):
-            after = opening_words(self.triggers[-1], self.name)
+            after = answer_words(self.triggers[-1], self.name)
         kind = type(action).__name__
         self.open.append(
             _Sentence(

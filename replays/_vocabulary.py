@@ -72,7 +72,6 @@ from initiative.events import (
     RoundStarted,
     SeedChanged,
     StateDigested,
-    Trigger,
     TurnEnded,
     TurnInserted,
     TurnStarted,
@@ -165,21 +164,6 @@ _FAILURES = {
 
 def failure_words(kind: str) -> str:
     return _FAILURES.get(kind, f"hesitates ({words(kind)})")
-
-
-def opening_words(trigger: Trigger, name: Name) -> str:
-    """What an attack in an opening answers: `` as Ilse ends her turn``."""
-    by = name(trigger.by) if trigger.by else "someone"
-    match trigger.kind:
-        case "turn_ended":
-            return f" as {by} ends their turn"
-        case "left_space" | "leaves_reach" | "left_reach":
-            return f" as {by} moves away"
-        case "attacked" | "melee":
-            return f" in answer to {by}'s attack"
-        case "delayed":
-            return f" on {by}'s cue"
-    return f" seizing an opening ({words(trigger.kind)} by {by})"
 
 
 # --- each event's words ---------------------------------------------------------------------
