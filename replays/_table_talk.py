@@ -386,10 +386,9 @@ class TableNarrator:
                 return None  # (a sentence of its own, that what follows joins: _check)
             case CombatantDefeated(who=who):
                 self.down.add(who)
-        said = told_at_table(event, self)
-        if isinstance(event, TurnStarted):
-            self.acted = False
-        return said
+            case TurnStarted():
+                self.acted = False
+        return told_at_table(event, self)
 
     def _check(self, event: CheckResolved) -> _Sentence:
         """A check of its own (surprise, sanity): a sentence the condition it gives joins."""
