@@ -91,3 +91,8 @@ from ._typed import (
     move_offer as move_offer,
     typed_point as typed_point,
 )
+from ._words import (
+    answer_words as answer_words,
+    condition_words as condition_words,
+    trigger_words as trigger_words,
+)

@@ -24,7 +24,6 @@ from initiative.engine import (
     distance,
     find_ruleset,
 )
-from initiative.engine.kit import words
 from initiative.events import (
     Action,
     AddCombatant,
@@ -42,6 +41,7 @@ from initiative.events import (
 )
 
 from ._typed import MoveOffer, move_offer
+from ._words import condition_words as said_condition, trigger_words
 
 HELP = """\
 Type the number of an offer and press Enter.
@@ -191,13 +191,8 @@ def health(c: CombatantState) -> str:
 
 def condition_words(condition: str, names: Names) -> str:
     """``in_cover`` -> ``in cover``; ``blinded_by:gob`` -> ``blinded by Goblin``;
-    ``disarmed:axe`` -> ``disarmed (axe)``."""
-    head, sep, tail = condition.partition(":")
-    text = visible(words(head))
-    if not sep:
-        return text
-    shown = names(tail) if tail in names.specs else visible(tail)
-    return f"{text} {shown}" if text.endswith(" by") else f"{text} ({shown})"
+    ``disarmed:axe`` -> ``disarmed (axe)`` (the words every narration says it in)."""
+    return said_condition(condition, names)
 
 
 def seen(
@@ -314,49 +309,6 @@ def describe_offer(number: int, offer: Offer, view: View, names: Names) -> str:
 # -- the situation -----------------------------------------------------------------------
 
 
-def describe_trigger(trigger: Trigger, names: Names, me: str | None = None) -> str:
-    """The opening being answered, in words (``you`` for ``me``)."""
-
-    def who(x: str | None) -> str:
-        return "you" if x is not None and x == me else names(x)
-
-    by = who(trigger.by)
-    target = who(trigger.target) if trigger.target else None
-    detail = visible(words(trigger.detail)) if trigger.detail else None
-    your = "your" if me is not None else "a"
-    match trigger.kind:
-        case "attacked" | "attack":
-            text = f"{by} attacks {target or 'someone'}"
-            if detail in ("melee", "ranged"):
-                text += f" ({detail})"
-            elif detail:
-                text += f" with the {detail}"
-            return text
-        case "melee_attacked":
-            return f"{by} has just attacked {target or 'someone'} in melee"
-        case "left_space" | "leaves_reach" | "left_reach":
-            whose = f"{target}'s" if target and target != "you" else your
-            return f"{by} leaves {whose} reach"
-        case "turn_ended":
-            return f"{by} ends their turn"
-        case "approach":
-            return f"{by} comes into {your} reach"
-        case "retreat":
-            return f"{by} moves away within {your} reach"
-        case "ranged_attack":
-            return f"{by} shoots within {your} reach" + (f" ({detail})" if detail else "")
-        case "spellcast":
-            return f"{by} casts a spell within {your} reach"
-        case "standing_up":
-            return f"{by} stands up within {your} reach"
-        case "ready":
-            return f"{by} readies a weapon within {your} reach"
-        case "delayed":
-            return f"{by} does what you were waiting for" + (f" ({detail})" if detail else "")
-    text = f"{by}: {words(trigger.kind)}" + (f" ({target})" if target else "")
-    return text + (f" [{detail}]" if detail else "")
-
-
 def _threats(view: View, names: Names) -> list[str]:
     """Who can strike whom right now (everyone within an enemy's melee reach)."""
     me = view.me
@@ -386,7 +338,7 @@ def present(view: View, names: Names) -> Presentation:
         key=lambda s: (s.distance or 0.0, s.id),
     )
     trigger = view.window.trigger
-    reacting = describe_trigger(trigger, names, me.id) if trigger is not None else None
+    reacting = trigger_words(trigger, names, me.id) if trigger is not None else None
     if view.window.is_turn or reacting is None:
         heading = f"Round {view.round}: {mine.name}, your turn."
     else:

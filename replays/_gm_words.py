@@ -30,15 +30,20 @@ from initiative.events import (
 from ._literal import literal
 
 
-class _Naming(Protocol):
+class Speaker(Protocol):
+    """What a narrator lends the words it tells: its names, and how it shows one."""
+
     names: dict[str, str]
     gm_done: dict[int, Override]
     """The GM's overrides so far, by the seq of their ``GmOverride`` (what an undo undoes)."""
 
-    def name(self, who: str | None) -> str: ...
+    def name(self, who: str | None) -> str:
+        """A combatant's name as this narrator shows it (bold in ``replay``, plain at the
+        table)."""
+        ...
 
 
-def gm_line(narrator: _Naming, event: GmOverride) -> str:
+def gm_line(narrator: Speaker, event: GmOverride) -> str:
     """``The GM sets Bo's hit points to 7.``: the override in words (Rich markup, the names as
     the narrator writes them)."""
     o = event.override

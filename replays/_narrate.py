@@ -1,46 +1,25 @@
-"""Narration: events told as sentences for people, from the log alone (no rules run)."""
+"""Narration: ``replay``'s line per event, from the log alone (no rules run); the words are
+the vocabulary's (:mod:`._vocabulary`), this keeps the names and the nesting of openings."""
 
 from __future__ import annotations
 
 from initiative.events import (
-    ActionDeclared,
-    ActionRejected,
     AddCombatant,
-    AttackResolved,
-    CheckResolved,
-    CombatantDefeated,
-    CombatantJoined,
-    CombatantLeft,
-    CombatantReturned,
-    CombatantRevived,
-    ConditionAdded,
-    ConditionRemoved,
-    DamageDealt,
-    DecisionFailed,
     EncounterEnded,
     EncounterStarted,
-    EndTurn,
     Event,
     GmOverride,
-    GmRolled,
-    Healed,
-    InitiativeOrdered,
-    InitiativeRolled,
-    MarkerAdded,
-    MarkerRemoved,
-    Moved,
     OpeningClosed,
     OpeningOpened,
     Override,
     Position,
-    PriorityPassed,
     RoundStarted,
-    TurnEnded,
     TurnStarted,
 )
 
-from ._gm_words import gm_line, gm_words, rolled_words
+from ._gm_words import gm_words
 from ._literal import literal
+from ._vocabulary import told
 
 
 class Narrator:
@@ -74,90 +53,9 @@ class Narrator:
         return f"[dim]{event.seq:>5}[/dim] {indent}{text}"
 
     def _line(self, event: Event) -> str | None:
-        n = self.name
-        match event:
-            case EncounterStarted(encounter=enc, ruleset=ruleset, seed=seed):
-                self.names = {c.id: c.display for c in enc.combatants}
-                title = literal(enc.name or "Encounter")
-                return (
-                    f"[bold magenta]{title}[/bold magenta] ({literal(ruleset)} rules, seed {seed})"
-                )
-            case CombatantJoined(who=who, side=side, hp=hp, ap=ap, round=r):
-                verb = f"arrives in round {r}" if r else "joins"
-                return f"{n(who)} {verb} for {literal(side)} ({hp} hp, {ap} AP)"
-            case InitiativeRolled(who=who, total=total, die=die, modifier=mod, given=given):
-                whom = ", ".join(n(w) for w in who)
-                how = "rolled at the table" if given else "rolls"
-                return f"initiative: {whom} {how} {die} {mod:+d} = [bold]{total}[/bold]"
-            case InitiativeOrdered(order=order, ties=ties):
-                extra = f" ({literal('; '.join(ties))})" if ties else ""
-                return "order: " + ", ".join(n(c) for c in order) + extra
-            case RoundStarted(round=r):
-                return f"[bold cyan]-- Round {r} --[/bold cyan]"
-            case TurnStarted(who=who):
-                return f"[cyan]{n(who)}'s turn[/cyan]"
-            case TurnEnded(who=who, reason=reason) if reason not in ("ended",):
-                return f"{n(who)}'s turn ends ({literal(reason)})"
-            case ActionDeclared(action=EndTurn()):
-                return None
-            case ActionDeclared(who=who, action=action, cost=cost):
-                paid = f" [dim]({cost} AP)[/dim]" if cost else ""
-                return f"{n(who)}: {literal(action.describe())}{paid}"
-            case ActionRejected(who=who, action=action, reason=reason):
-                return (
-                    f"[yellow]{n(who)} tried {literal(action.describe())}: rejected,"
-                    f" {literal(reason)}[/yellow]"
-                )
-            case DecisionFailed(who=who, kind=kind, detail=detail):
-                return f"[red]{n(who)}'s policy failed ({literal(kind)}): {literal(detail)}[/red]"
-            case PriorityPassed(who=who, reason=reason) if reason != "pass":
-                return f"{n(who)} passes ({literal(reason)})"
-            case AttackResolved(who=who, target=target, hit=hit, roll=roll, against=against):
-                verdict = "[green]hits[/green]" if hit else "misses"
-                return f"{n(who)} {verdict} {n(target)} ({roll} against {against})"
-            case CheckResolved(who=who, check=check, success=ok, roll=roll, against=against):
-                verdict = "succeeds" if ok else "fails"
-                return f"{n(who)} {verdict} at {literal(check)} ({roll} against {against})"
-            case DamageDealt(who=who, amount=amount, hp=hp, location=loc):
-                where = f" to the {literal(loc)}" if loc else ""
-                return f"{n(who)} takes [red]{amount}[/red] damage{where} ({hp} hp left)"
-            case Healed(who=who, amount=amount, hp=hp):
-                return f"{n(who)} recovers {amount} hp ({hp} hp)"
-            case Moved(who=who, to=to, distance=d):
-                return f"{n(who)} moves {d:g} m to {literal(to)}"
-            case ConditionAdded(who=who, condition=c, until=until):
-                return f"{n(who)} is now {literal(c)}" + (
-                    f" until {literal(until)}" if until else ""
-                )
-            case ConditionRemoved(who=who, condition=c):
-                return f"{n(who)} is no longer {literal(c)}"
-            case OpeningOpened(trigger=t, offered=offered):
-                by = f" by {n(t.by)}" if t.by else ""
-                return (
-                    f"[magenta]opening ({literal(t.kind)}{by}) for "
-                    + ", ".join(n(c) for c in offered)
-                    + "[/magenta]"
-                )
-            case CombatantDefeated(who=who, reason=reason):
-                return f"[bold red]{n(who)} is defeated[/bold red] ({literal(reason)})"
-            case CombatantLeft(who=who, reason=reason):
-                return f"{n(who)} leaves the fight ({literal(reason)})"
-            case GmOverride():
-                return gm_line(self, event)
-            case GmRolled():
-                return rolled_words(event)
-            case MarkerAdded(who=who, text=text):
-                return f"{n(who)} is marked {literal(text)}"
-            case MarkerRemoved(who=who, text=text):
-                return f"{n(who)} is no longer marked {literal(text)}"
-            case CombatantReturned(who=who):
-                return f"{n(who)} is back in the fight"
-            case CombatantRevived(who=who):
-                return f"{n(who)} stands again"
-            case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
-                head = f"{literal(winner)} win" if winner else "No winner"
-                return f"[bold green]{head}[/bold green] after {rounds} round(s): {literal(reason)}"
-        return None
+        if isinstance(event, EncounterStarted):
+            self.names = {c.id: c.display for c in event.encounter.combatants}
+        return told(event, self)
 
 
 def who_of(event: Event) -> str | None:

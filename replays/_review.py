@@ -66,7 +66,7 @@ from rich.text import Text
 
 from ._resim import Recorded, differing_fields, recorded_decisions, reseeds, verify_log
 from ._table_talk import TableNarrator, _Say
-from ._words import action_words, failure_words
+from ._vocabulary import action_words, failure_words
 
 ROLLOUTS = 32
 """The default budget: rollouts per candidate at each point (see ``docs/review.md``)."""

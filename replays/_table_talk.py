@@ -10,7 +10,9 @@ the revolver: 9 against 14"), and goes on in a sentence of its own otherwise.
 It tells what ``replay`` tells, in words: initiative with its die and modifier and the order it
 gives, surprise and sanity, why a turn is lost, who arrives, leaves or hesitates. The
 bookkeeping (priority, AP, openings nobody took) is not told, and groups get the grammar of
-groups. Names are shown literally, control characters made visible. Reads events only.
+groups. Names are shown literally, control characters made visible. Reads events only. Every
+event's words, and the pieces a sentence is made of, are the vocabulary's
+(:mod:`._vocabulary`); this gathers them into sentences.
 """
 
 from __future__ import annotations
@@ -19,43 +21,32 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from initiative.actors import answer_words
 from initiative.engine import ActionUnit, Ruleset, find_ruleset
 from initiative.events import (
     Action,
     ActionDeclared,
-    ActionRejected,
     Attack,
     AttackResolved,
     CheckResolved,
     CombatantDefeated,
-    CombatantJoined,
     CombatantLeft,
-    CombatantReturned,
-    CombatantRevived,
     ConditionAdded,
     ConditionRemoved,
     DamageDealt,
-    DecisionFailed,
     DiceRolled,
     EncounterEnded,
     EncounterStarted,
     EndTurn,
     Event,
-    GmOverride,
-    GmRolled,
     Healed,
     InitiativeError,
-    InitiativeOrdered,
-    InitiativeRolled,
-    MarkerAdded,
-    MarkerRemoved,
     Moved,
     OpeningClosed,
     OpeningOpened,
     Override,
     Position,
     PriorityGranted,
-    PriorityPassed,
     RoundEnded,
     RoundStarted,
     Trigger,
@@ -65,18 +56,19 @@ from initiative.events import (
     gm_only,
 )
 
-from ._gm_words import gm_line, rolled_words
 from ._literal import literal
-from ._words import (
+from ._vocabulary import (
+    FALLS,
+    SAID,
     action_words,
-    check_words,
     condition_words,
-    failure_words,
-    listed,
-    opening_words,
-    turn_end_words,
+    damage_words,
+    healed_words,
+    hit_words,
+    left_words,
+    moved_words,
+    told_at_table,
     until_words,
-    words,
 )
 
 #: Events that close every sentence still open (the turn or the round is over).
@@ -109,6 +101,8 @@ class _Sentence:
     moved: bool = False
     action: Action | None = None
     """The deed's action, worded again by its unit once its attack is resolved."""
+    deed: str = ""
+    """The deed's own words (its head as first told)."""
     say: _Say | None = None
     """The words the deed was told in (names, weapons, the opening it answers)."""
     after: str = ""
@@ -241,10 +235,10 @@ class TableNarrator:
         action = event.action
         unit = self._unit(action)
         say = _Say(self, event.who)
-        head = action_words(event.who, action, say, unit)
+        head = told_at_table(event, self) or ""  # (self.deed: the vocabulary's words)
         after = ""
         if self.triggers and isinstance(action, Attack):
-            after = opening_words(self.triggers[-1], self.name)
+            after = answer_words(self.triggers[-1], self.name)
         kind = type(action).__name__
         self.open.append(
             _Sentence(
@@ -254,6 +248,7 @@ class TableNarrator:
                 unit=unit,
                 seqs={event.seq},
                 action=action,
+                deed=head,
                 say=say,
                 after=after,
             )
@@ -282,7 +277,7 @@ class TableNarrator:
         the same deed is told after it)."""
         if s.resolved or s.unit is None or s.action is None or s.say is None:
             return None
-        if s.head != action_words(s.who, s.action, s.say, s.unit) + s.after:
+        if s.head != s.deed + s.after:
             return None  # (the head now tells something else: a check, a later part)
         return s.unit.told_resolved(s.action, s.say, hit=hit)
 
@@ -304,7 +299,7 @@ class TableNarrator:
             case _ if type(event).__name__ in _QUIET:
                 pass
             case AttackResolved(who=who, target=target, hit=hit, roll=roll, against=against):
-                verb = "hits" if hit else "misses"
+                verb = hit_words(hit)
                 told = (roll, against) == s.checked
                 deed = self._resolved(s, hit) if s.head is not None else None
                 if deed is not None:
@@ -326,28 +321,28 @@ class TableNarrator:
                 else:
                     part = f"{literal(check)} {said}"
             case DamageDealt(who=who, amount=amount, location=location):
-                aimed = f" to the {literal(location)}" if location else ""
+                damage = damage_words(amount, location)
                 if s.head is None:
-                    s.head, s.joined = f"{n(who)} takes {amount} damage{aimed}{s.dice}", ", "
+                    s.head, s.joined = f"{n(who)} takes {damage}{s.dice}", ", "
                 elif f" {n(who)}" in f" {s.head}":
-                    part = f"{amount} damage{aimed}{s.dice}"
+                    part = f"{damage}{s.dice}"
                 else:
-                    part = f"{amount} damage{aimed} to {n(who)}{s.dice}"
+                    part = f"{damage} to {n(who)}{s.dice}"
                 s.dice = ""
             case Healed(who=who, amount=amount):
-                part = f"{n(who)} recovers {amount} hp{s.dice}"
+                part = f"{healed_words(who, amount, n)}{s.dice}"
                 s.dice = ""
             case CombatantDefeated(who=who):
                 self.down.add(who)
-                part = f"{n(who)} falls"
+                part = f"{n(who)} {FALLS}"
             case CombatantLeft(who=who, reason=reason):
-                how = "escapes" if reason == "fled" else "leaves the fight"
+                how = left_words(reason, why=False)
                 if who == s.who and s.head is not None and not s.parts:
                     s.head += f" and {how}"
                 else:
                     part = f"{n(who)} {how}"
             case Moved(who=who, distance=d):
-                moved = f"{d:g} m"
+                moved = moved_words(d)
                 s.moved = s.moved or who == s.who
                 if s.head is not None and s.moving and who == s.who and not s.parts:
                     s.head += f" {moved}"
@@ -359,7 +354,8 @@ class TableNarrator:
                 if s.unit is not None and c in s.unit.implies:
                     return True  # (what its words already say: "takes cover")
                 own = "" if s.kind == "check" and who == s.who else f"{n(who)} "
-                said = condition_words(c).removeprefix("is ") if not own else condition_words(c)
+                said = condition_words(c, self)
+                said = said.removeprefix("is ") if not own else said
                 part = f"{own}{said}{until_words(until)}"
             case ConditionRemoved():
                 pass  # (what the deed did is told; a condition it ends goes without saying)
@@ -375,7 +371,8 @@ class TableNarrator:
     # --- lines of their own ---------------------------------------------------------------------
 
     def _tell(self, event: Event) -> str | None:
-        n = self.name
+        """The line ``event`` is told in on its own (in the vocabulary's words), once what the
+        narrator keeps is kept."""
         match event:
             case EncounterStarted(encounter=enc, ruleset=ruleset):
                 self.ruleset = _ruleset_named(ruleset)
@@ -385,92 +382,28 @@ class TableNarrator:
                 self._ids = re.compile(
                     r"(?<![\w-])(" + "|".join(map(re.escape, ids)) + r")(?![\w-])"
                 )
-                return f"[bold]{literal(enc.name or 'The fight')}[/bold]"
-            case CombatantJoined(who=who, side=side, round=r) if r:
-                return f"{n(who)} arrives for {literal(side)}"
-            case InitiativeRolled(who=who, total=total, die=die, modifier=mod, given=given):
-                verb = "rolls" if len(who) == 1 else "roll"
-                rolled = f"{die} (at the table)" if given else f"{die}"
-                sum_ = f" {'+' if mod >= 0 else '-'} {abs(mod)} = {total}" if mod else ""
-                return f"{listed([n(w) for w in who])} {verb} {rolled}{sum_} for initiative"
-            case InitiativeOrdered(order=order, ties=ties):
-                text = "Order: " + ", ".join(n(c) for c in order)
-                if ties:
-                    text += " (" + "; ".join(self._named(t) for t in ties) + ")"
-                return text
-            case RoundStarted(round=r):
-                return f"[bold]Round {r}[/bold]"
-            case TurnStarted(who=who):
-                self.acted = False
-                return f"{n(who)}'s turn"
-            case TurnInserted(who=who):
-                return f"{n(who)} takes their delayed turn"
-            case TurnEnded(who=who, reason=reason):
-                said = turn_end_words(reason)
-                if said is None and reason == "ended" and not self.acted:
-                    said = "ends the turn without acting"
-                return f"{n(who)} {said}" if said else None
-            case ActionRejected(who=who, action=action, reason=reason):
-                tried = action_words(who, action, _Say(self, who), self._unit(action))
-                return f"{tried}: not allowed ({literal(reason)})"
-            case DecisionFailed(who=who, kind=kind):
-                return f"{n(who)} {failure_words(kind)}"
-            case PriorityPassed(who=who, reason="too many illegal actions"):
-                return f"{n(who)} gives up after too many actions that were not allowed"
-            case AttackResolved(who=who, target=target, hit=hit, roll=roll, against=against):
-                verb = "hits" if hit else "misses"
-                return f"{n(who)} {verb} {n(target)}: {roll} against {against}"
-            case DamageDealt(who=who, amount=amount):
-                return f"{n(who)} takes {amount} damage"
-            case Healed(who=who, amount=amount):
-                return f"{n(who)} recovers {amount} hp"
-            case Moved(who=who, distance=d):
-                return f"{n(who)} moves {d:g} m"
-            case ConditionAdded(who=who, condition=c, until=until):
-                return f"{n(who)} {condition_words(c)}{until_words(until)}"
-            case ConditionRemoved(who=who, condition=c):
-                return f"{n(who)} {condition_words(c, added=False)}"
+            case CheckResolved():
+                return None  # (a sentence of its own, that what follows joins: _check)
             case CombatantDefeated(who=who):
                 self.down.add(who)
-                return f"{n(who)} falls"
-            case CombatantLeft(who=who, reason=reason):
-                how = (
-                    "escapes"
-                    if reason == "fled"
-                    else f"leaves the fight ({literal(words(reason))})"
-                )
-                return f"{n(who)} {how}"
-            case GmOverride():
-                return gm_line(self, event)
-            case GmRolled():
-                return rolled_words(event)
-            case MarkerAdded(who=who, text=text):
-                return f"{n(who)} is marked {literal(text)}"
-            case MarkerRemoved(who=who, text=text):
-                return f"{n(who)} is no longer marked {literal(text)}"
-            case CombatantReturned(who=who):
-                return f"{n(who)} is back in the fight"
-            case CombatantRevived(who=who):
-                return f"{n(who)} stands again"
-            case EncounterEnded(winner=winner, reason=reason, rounds=rounds):
-                rounds_text = f"{rounds} round{'s' if rounds != 1 else ''}"
-                if winner:
-                    return f"[bold]Victory for {literal(winner)}[/bold] after {rounds_text}"
-                return f"[bold]No one wins[/bold] after {rounds_text}: {literal(reason)}"
-        return None
+            case TurnStarted():
+                self.acted = False
+        return told_at_table(event, self)
 
     def _check(self, event: CheckResolved) -> _Sentence:
         """A check of its own (surprise, sanity): a sentence the condition it gives joins."""
-        ok, roll, against = event.success, event.roll, event.against
-        head = check_words(event.who, literal(event.check), ok, roll, against, self.name)
+        head = SAID[CheckResolved].table(event, self)
         return _Sentence(event.who, "check", head, seqs={event.seq}, joined=", ")
 
-    def _named(self, text: str) -> str:
+    def named(self, text: str) -> str:
         """``tie at 21 broken by roll-off: raider-1 4, shaman 4`` with names for the ids."""
         text = literal(text)
         if self._ids is None:
             return text
         return self._ids.sub(lambda m: self.name(m.group(1)), text)
+
+    def deed(self, who: str, action: Action) -> str:
+        return action_words(who, action, _Say(self, who), self._unit(action))
 
 
 def _ruleset_named(name: str) -> type[Ruleset] | None:

@@ -238,6 +238,9 @@ SURFACE = {
         "check_faces",
         "check_names",
         "check_policies",
+        "answer_words",  # one vocabulary (issue 38): an opening, as the table says an attack
+        "trigger_words",  # answers it and as a seat reads it
+        "condition_words",  # one vocabulary: a screen and the table say a condition alike
         "check_policy",
         "choose_host",
         "closing",
