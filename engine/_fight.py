@@ -457,16 +457,16 @@ class Fight:
                 legal=offers,
                 seq=granted,
             )
-            waits = at is not None and attempt == 0  # a fork may resume at this grant
-            if waits:
-                self._pending = pending = (granted, at, window, offers)
+            pending = None if at is None or attempt else (granted, at, window, offers)
+            if pending is not None:  # the turn's own grant: a fork may resume right here
+                self._pending = pending
                 forks = self._forks
                 if forks is not None and forks.eager:
                     forks.keep(pending)
             decision = yield token
             if decision.override is not None:
                 decision = yield from self._checked(token, decision)
-            if waits:
+            if pending is not None:
                 self._pending = None
             self.decisions.append(decision)
             if decision.override is not None:
