@@ -207,11 +207,14 @@ class _Served:
             out.print(line)
         if type(event).__name__ == "EncounterEnded":
             self.over = True
-            if not self.options.quiet:
-                err.print(
-                    "[dim]the fight is over; while a GM page is open the server stays up for its"
-                    " review (at most 10 minutes; Ctrl-C stops it)[/dim]"
-                )
+
+    def staying(self) -> None:
+        """The fight is over and a GM page asked to stay for its review."""
+        if not self.options.quiet:
+            err.print(
+                "[dim]the fight is over; while a GM page is open the server stays up for its"
+                " review (at most 10 minutes; Ctrl-C stops it)[/dim]"
+            )
 
     def again(self) -> str:
         """The command that goes on with this fight."""
@@ -295,7 +298,7 @@ class _Served:
         }
         given.update(policies=self.chosen, limits=limits, tls=self.context, on_event=self.show)
         given["spectators"] = "all" if o.spectators == "all" else "seats"
-        given["review"] = ReviewOptions(odds=o.gm_odds)
+        given["review"] = ReviewOptions(odds=o.gm_odds, on_stay=self.staying)
 
         async def fight_task(task_status: "trio.TaskStatus[Served]") -> None:
             done.append(await begin(**given, task_status=task_status))

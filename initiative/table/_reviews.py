@@ -58,6 +58,9 @@ class ReviewOptions:
     review and read it), at most."""
     helper: tuple[str, ...] = HELPER
     """The command that starts a helper (tests put another in its place)."""
+    on_stay: Callable[[], None] | None = None
+    """Called once when the fight is over and the server stays up for a GM page (the console
+    says so; nothing is said when no GM page asked to stay)."""
 
 
 def _line(text: bytes) -> str:

@@ -349,6 +349,9 @@ class SeatServer:
         """Stay while :meth:`staying` (at most :attr:`ReviewOptions.stay` seconds, and
         ``linger`` more after the last GM page leaves, so that a reloaded page finds it), then
         give the other connections ``linger`` seconds to hear the end."""
+        on_stay = self.review_options.on_stay
+        if on_stay is not None and self.staying():
+            on_stay()
         with trio.move_on_after(self.review_options.stay):
             while self.staying():
                 while self.staying():
