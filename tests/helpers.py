@@ -11,6 +11,32 @@ from initiative.events import EncounterSpec, Event
 from initiative import engine
 
 
+def sword_duel(header: str = "seed = 2", *, a_hp: int = 20, a_stats: str = "") -> str:
+    """Two swordsmen a metre apart, ``a`` (red) and ``b`` (blue), both ``aggressive``: the
+    encounter the actor tests fight, as TOML text. ``header``: the lines above the combatants
+    (after the ruleset); ``a_hp``, and ``a_stats`` added to ``a``'s stats (``, initiative = 50``)."""
+    return f"""
+ruleset = "openings"
+{header}
+[[combatants]]
+id = "a"
+side = "red"
+hp = {a_hp}
+position = [0, 0]
+stats = {{ strength = 3, defense = 2{a_stats} }}
+weapons = [{{ name = "sword", damage = "1d8" }}]
+policy = "aggressive"
+[[combatants]]
+id = "b"
+side = "blue"
+hp = 20
+position = [1, 0]
+stats = {{ strength = 3, defense = 2 }}
+weapons = [{{ name = "sword", damage = "1d8" }}]
+policy = "aggressive"
+"""
+
+
 def encounter(text: str) -> EncounterSpec:
     """Decode and normalize an encounter written as TOML text."""
     return engine.decode_encounter(tomllib.loads(text), name="<test>")
