@@ -180,3 +180,27 @@ def install(source: Path, target: Path) -> dict[str, str]:
         timeout=300,
     )
     return {**os.environ, "PYTHONPATH": str(target)}
+
+
+def pyproject(
+    name: str, packages: list[str], entry_point: tuple[str, str, str] | None = None
+) -> str:
+    """The ``pyproject.toml`` of a package a test builds with setuptools: ``name`` at version
+    0.1, its ``packages``, and an ``entry_point`` (group, name, object) if it has one."""
+    entry = ""
+    if entry_point is not None:
+        group, key, target = entry_point
+        entry = f'[project.entry-points."{group}"]\n{key} = "{target}"\n\n'
+    listed = ", ".join(f'"{p}"' for p in packages)
+    return f"""
+[build-system]
+requires = ["setuptools"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{name}"
+version = "0.1"
+
+{entry}[tool.setuptools]
+packages = [{listed}]
+"""
