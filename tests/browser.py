@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -66,6 +69,18 @@ class Page:
         width = self.js("document.documentElement.clientWidth")
         clip = {"x": 0, "y": 0, "width": width, "height": bottom}
         self.page.screenshot(path=str(path), full_page=True, clip=clip)
+
+
+def module_page(width: int | None = None, height: int | None = None) -> Iterator[Page]:
+    """A module's one page (``yield from`` it in a module-scoped fixture), ``width`` by
+    ``height`` when given, closed after the module; its tests are skipped without chromium."""
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (.ci/run installs Debian's chromium package)")
+    page = Page()
+    if width is not None and height is not None:
+        page.resize(width, height)
+    yield page
+    page.close()
 
 
 def answer_with_attack(page: Any) -> None:
