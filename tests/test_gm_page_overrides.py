@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +20,7 @@ from initiative.engine import declared_conditions, find_ruleset
 from initiative.events import read_log
 from initiative.replays import verify_log
 from pty_support import PtyProgram, play_at_the_terminal
+from serve_support import Served
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "thriller-ambush.toml"
@@ -58,29 +57,14 @@ EMPTY_SPOT = """([x0, y0]) => {
 
 def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
     playwright = pytest.importorskip("playwright.sync_api")
-    log = tmp_path / "served.jsonl"
-    output = tmp_path / "serve.out"
-    with output.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "initiative", "serve", str(EXAMPLE), "--seat", "marlowe",
-             "--seat", "sully", "--out", str(log), "--deadline", "120", "-q"],
-            stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+    served = Served(tmp_path, EXAMPLE, "marlowe", "sully", deadline=120)
     join: PtyProgram | None = None
     try:
-        deadline = time.monotonic() + 60
-        while "waiting for every seat" not in output.read_text():
-            assert proc.poll() is None and time.monotonic() < deadline
-            time.sleep(0.05)
-        links = {
-            kind: link
-            for link, kind in re.findall(
-                r"browser:  (http://\S+/(gm|watch|seat/\S+)#token=\S+)", output.read_text()
-            )
-        }
+        served.wait()
+        links = served.links
         # Sully at a terminal, answering each decision as it comes, while the browser plays.
         (sully,) = re.findall(r"terminal: initiative join (\S+) --seat sully --token (\S+)",
-                              output.read_text())  # fmt: skip
+                              served.output.read_text())  # fmt: skip
         join = PtyProgram(
             [sys.executable, "-m", "initiative", "join", sully[0], "--seat", "sully",
              "--token", sully[1]],
@@ -253,15 +237,13 @@ def test_the_gm_page_steps_in_and_the_log_records_it(tmp_path: Path) -> None:
         terminal.join(60)
         assert not terminal.is_alive() and failed == [], failed
         assert join.wait(30) == 0
-        assert proc.wait(60) == 0
+        assert served.proc.wait(60) == 0
     finally:
         if join is not None and join.status is None:
             join.kill()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        served.close()
     assert problems == []
-    contents = read_log(log)
+    contents = read_log(served.log)
     assert verify_log(contents).ok
     kinds = {type(e).__name__ for e in contents.events}
     assert "Moved" in kinds
@@ -281,26 +263,11 @@ def test_the_condition_picker_on_the_bridge(tmp_path: Path) -> None:
     with its rounds is recorded in the log with them and shows on the token and in the tracker
     of the seat's page; the form forgets what was typed when the GM chooses another."""
     playwright = pytest.importorskip("playwright.sync_api")
-    log = tmp_path / "served.jsonl"
-    output = tmp_path / "serve.out"
-    with output.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "initiative", "serve", str(BRIDGE), "--seat", "sergeant",
-             "--out", str(log), "--deadline", "120", "-q"],
-            stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-        )  # fmt: skip
+    served = Served(tmp_path, BRIDGE, "sergeant", deadline=120)
     problems: list[str] = []
     try:
-        deadline = time.monotonic() + 60
-        while "waiting for every seat" not in output.read_text():
-            assert proc.poll() is None and time.monotonic() < deadline
-            time.sleep(0.05)
-        links = {
-            kind: link
-            for link, kind in re.findall(
-                r"browser:  (http://\S+/(gm|seat/\S+)#token=\S+)", output.read_text()
-            )
-        }
+        served.wait()
+        links = served.links
         with playwright.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             try:
@@ -367,11 +334,9 @@ def test_the_condition_picker_on_the_bridge(tmp_path: Path) -> None:
             finally:
                 browser.close()
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        served.close()
     assert problems == []
-    events = read_log(log).events
+    events = read_log(served.log).events
     override = next(e for e in events if e.seq == seq)
     assert type(override).__name__ == "GmOverride"
     assert (override.override.who, override.override.condition, override.override.rounds) == (

@@ -7,16 +7,13 @@ docs/table.md shows are written by this run."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browser import CHROMIUM
 from initiative.events import read_log
-from serve_support import events_of
+from serve_support import Served, events_of
 
 import initiative
 from initiative.table._sight import EVERYTHING
@@ -61,35 +58,6 @@ OVERLAPS = """() => {
   });
   return {labels: boxes.length, pairs: pairs, out: out};
 }"""
-
-
-class Served:
-    """``initiative serve`` of an example with one seat, in a child process."""
-
-    def __init__(self, tmp: Path, example: Path, seat: str) -> None:
-        self.log = tmp / "served.jsonl"
-        self.output = tmp / "serve.out"
-        with self.output.open("wb") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "initiative", "serve", str(example), "--seat", seat,
-                 "--out", str(self.log), "--deadline", "60", "-q"],
-                stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-            )  # fmt: skip
-
-    def wait(self) -> None:
-        """Until it listens; then its links, by page."""
-        deadline = time.monotonic() + 60
-        while "waiting for every seat" not in self.output.read_text():
-            assert self.proc.poll() is None and time.monotonic() < deadline, self.output.read_text()
-            time.sleep(0.05)
-        text = self.output.read_text()
-        self.links = dict(re.findall(r"browser:  (http://\S+/(gm|watch|seat/\S+)#token=\S+)", text))
-        self.links = {kind: link for link, kind in self.links.items()}
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
 
 
 def frames_of(example: Path, tmp: Path) -> list[str]:
