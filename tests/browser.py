@@ -96,3 +96,20 @@ def answer_with_attack(page: Any) -> None:
         " return p.ended || !p.asked || p.asked.seq !== seq; }",
         arg=[asked],
     )
+
+
+def seat_decisions(page: Any) -> Iterator[None]:
+    """On a seat page (a Playwright page), each decision it shows until the fight is over: the
+    loop's body runs while the question is on the page, then it is answered
+    (:func:`answer_with_attack`)."""
+    status = page.locator("#status")
+    while True:
+        page.wait_for_function(
+            "document.querySelector('button.offer')"
+            " || document.getElementById('status').textContent.startsWith('the fight is over:')",
+            timeout=60_000,
+        )
+        if status.text_content().startswith("the fight is over:"):
+            return
+        yield
+        answer_with_attack(page)
