@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from pathlib import Path
 
 from initiative.actors import Result, run_encounter, run_encounter_sync
 from initiative.events import EncounterSpec, Event
 
 from initiative import engine
+
+_EXAMPLES = Path(__file__).parents[1] / "examples"
+
+#: A bundled example of each ruleset, by ruleset.
+EXAMPLE_OF_RULESET = {
+    "openings": _EXAMPLES / "openings-duel.toml",
+    "thriller": _EXAMPLES / "thriller-ambush.toml",
+    "percentile": _EXAMPLES / "percentile-wilhelm.toml",
+    "tactical": _EXAMPLES / "tactical-bridge.toml",
+}
 
 
 def sword_duel(header: str = "seed = 2", *, a_hp: int = 20, a_stats: str = "") -> str:
