@@ -22,6 +22,16 @@ EXAMPLE_OF_RULESET = {
 }
 
 
+#: Each ruleset's plainest stats: agility alone, as inline TOML (inside ``stats = { ... }``),
+#: for the rules tests whose combatants only need to stand and be ordered.
+AGILITY_ONLY = {
+    "openings": "agility = 1",
+    "thriller": "agility = 10",
+    "percentile": "agility = 30",
+    "tactical": "ag = 10",
+}
+
+
 def sword_duel(header: str = "seed = 2", *, a_hp: int = 20, a_stats: str = "") -> str:
     """Two swordsmen a metre apart, ``a`` (red) and ``b`` (blue), both ``aggressive``: the
     encounter the actor tests fight, as TOML text. ``header``: the lines above the combatants
