@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,21 @@ class Page:
         width = self.js("document.documentElement.clientWidth")
         clip = {"x": 0, "y": 0, "width": width, "height": bottom}
         self.page.screenshot(path=str(path), full_page=True, clip=clip)
+
+
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's chromium through Playwright (a ``Browser`` a test opens its own pages in),
+    closed after."""
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM is not None
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def module_page(width: int | None = None, height: int | None = None) -> Iterator[Page]:
