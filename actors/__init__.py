@@ -70,7 +70,7 @@ from ._screen import (
     screen as screen,
     table_of as table_of,
 )
-from ._search import Search as Search
+from ._search import Search as Search, kinds_first as kinds_first
 from ._seat import Seat as Seat, SeatDropped as SeatDropped, new_token as new_token
 from ._table_dice import (
     AskDice as AskDice,

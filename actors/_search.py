@@ -140,6 +140,25 @@ class _Node:
         return self.total / self.visits if self.visits else 0.0
 
 
+def kinds_first(offers: Sequence[Offer], first: Offer) -> list[Offer]:
+    """``first`` (one of ``offers``), then the first offer of each other kind of action, then
+    the rest, each in the offers' order: the order in which a small budget compares different
+    plans rather than two targets of the same blow (search's prior, review's candidates)."""
+    kinds = {type(first.action)}
+    head = [first]
+    tail = []
+    for offer in offers:
+        if offer is first:
+            continue
+        kind = type(offer.action)
+        if kind in kinds:
+            tail.append(offer)
+        else:
+            kinds.add(kind)
+            head.append(offer)
+    return head + tail
+
+
 class Search:
     """Monte Carlo tree search over forks of the fight (see the module's docs).
 
@@ -354,20 +373,7 @@ class _Tree:
             chosen = self.s.rollout(view)
         except Exception:  # a model that fails here is simply not a prior
             chosen = offers[0].action
-        first = next((o for o in offers if o.action == chosen), offers[0])
-        kinds = {type(first.action)}
-        head = [first]
-        tail = []
-        for offer in offers:
-            if offer is first:
-                continue
-            kind = type(offer.action)
-            if kind in kinds:
-                tail.append(offer)
-            else:
-                kinds.add(kind)
-                head.append(offer)
-        return head + tail
+        return kinds_first(offers, next((o for o in offers if o.action == chosen), offers[0]))
 
     def _iterate(self, child: _Node) -> None:
         s = self.s

@@ -2,11 +2,12 @@
 
 Nothing but ``reset``, ``step``, the observation and its mask (``action_masks()``): no forks,
 no engine internals. The learner plays ``openings-duel`` and a 2v2 of the same ruleset
-(``TWO_V_TWO`` below), on either side, through :func:`initiative.env.single_agent`; the other
-side plays ``aggressive``, and the learner's teammates play the learner's own current policy
-(``"self"``). Then it is measured as ``initiative duel`` does: each of 400 seeds fought twice,
-the trained policy once on each side, against ``aggressive`` with the same dice, and an exact
-two-sided sign test over the seeds where one side did better::
+(``TWO_V_TWO``, train_example.py's transfer fight), on either side, through
+:func:`initiative.env.single_agent`; the other side plays ``aggressive``, and the learner's
+teammates play the learner's own current policy (``"self"``). Then it is measured as
+``initiative duel`` does: each of 400 seeds fought twice, the trained policy once on each side,
+against ``aggressive`` with the same dice, and an exact two-sided sign test over the seeds where
+one side did better::
 
     OPENBLAS_NUM_THREADS=1 nice -n 10 python benchmarks/train_api.py [--minutes 25]
         [--seeds 400] [--save model.npz] [--seed 0]
@@ -23,72 +24,32 @@ share of hit points each blow takes, + for a blow on an enemy and - for one on t
 side; each fight's seed is drawn by the environment (``reset()`` without a seed: each copy
 its own). The evaluation counts wins and losses only.
 
-Run from any folder (the encounters are the bundled example by name and the text below).
+Run from any folder (the encounters are the bundled example by name and train_example.py's
+2v2, read from beside this file).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 import tomllib
+from pathlib import Path
 
 import numpy as np
 from initiative.engine import decode_encounter
 
 from initiative.env import Encoder, find_encounter, single_agent
 
-TWO_V_TWO = """\
-ruleset = "openings"
-name = "Bridge brawl"
-description = "A swordsman and a hound on each bank."
-seed = 5
-
-[options]
-reaction_move = 2.0
-
-[[combatants]]
-id = "ilse"
-side = "north"
-hp = 24
-position = [0, 0]
-stats = { agility = 5, strength = 4, defense = 5 }
-weapons = [{ name = "rapier", damage = "1d8+1", reach = 1.5 }]
-policy = "aggressive"
-
-[[combatants]]
-id = "wolf"
-side = "north"
-hp = 10
-position = [-1, 2]
-speed = 9
-stats = { agility = 6, strength = 2, defense = 2 }
-weapons = [{ name = "bite", damage = "1d6" }]
-policy = "aggressive"
-
-[[combatants]]
-id = "tomas"
-side = "south"
-hp = 22
-position = [6, 0]
-stats = { agility = 3, strength = 4, defense = 3 }
-weapons = [{ name = "longsword", damage = "1d10+1", reach = 2.0 }]
-policy = "aggressive"
-
-[[combatants]]
-id = "hound"
-side = "south"
-hp = 9
-position = [7, 2]
-speed = 9
-stats = { agility = 6, strength = 2, defense = 2 }
-weapons = [{ name = "bite", damage = "1d6" }]
-policy = "aggressive"
-"""
+# The 2v2 is train_example.py's transfer fight, one text for both learners (the script's own
+# folder is on the path when it runs, not when a test loads it by file).
+sys.path.insert(0, str(Path(__file__).parent))
+from train_example import TWO_V_TWO
 
 
 def encounters():
-    """The two encounters by name: the bundled duel and the 2v2 above."""
+    """The two encounters by name: the bundled duel and train_example.py's 2v2."""
     return {
         "openings-duel": "openings-duel",
         "openings-2v2": decode_encounter(tomllib.loads(TWO_V_TWO), name="openings-2v2"),

@@ -42,7 +42,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from initiative.actors import BUILTIN, PolicyContext
+from initiative.actors import BUILTIN, PolicyContext, kinds_first
 from initiative.engine import (
     Decision,
     Fight,
@@ -259,20 +259,9 @@ def _candidates(
     ``width`` (and the index of the model's)."""
     offers: list[Offer] = list(token.legal)
     first = next((o for o in offers if o.action == modelled), offers[0])
-    kinds = {type(first.action)}
-    head = [first]
-    tail = []
-    for offer in offers:
-        if offer is first:
-            continue
-        if type(offer.action) in kinds:
-            tail.append(offer)
-        else:
-            kinds.add(type(offer.action))
-            head.append(offer)
     out = [made]
     seen = {_key(made)}
-    for offer in head + tail:
+    for offer in kinds_first(offers, first):
         d = Decision(action=offer.action)
         if _key(d) not in seen and len(out) < width:
             out.append(d)

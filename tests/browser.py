@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -68,6 +72,33 @@ class Page:
         self.page.screenshot(path=str(path), full_page=True, clip=clip)
 
 
+@contextmanager
+def chromium() -> Iterator[Any]:
+    """Debian's chromium through Playwright (a ``Browser`` a test opens its own pages in),
+    closed after."""
+    from playwright.sync_api import sync_playwright
+
+    assert CHROMIUM is not None
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def module_page(width: int | None = None, height: int | None = None) -> Iterator[Page]:
+    """A module's one page (``yield from`` it in a module-scoped fixture), ``width`` by
+    ``height`` when given, closed after the module; its tests are skipped without chromium."""
+    if CHROMIUM is None:
+        pytest.skip("chromium is not installed (.ci/run installs Debian's chromium package)")
+    page = Page()
+    if width is not None and height is not None:
+        page.resize(width, height)
+    yield page
+    page.close()
+
+
 def answer_with_attack(page: Any) -> None:
     """On a seat page (a Playwright page) that shows a decision: click the first offer that
     attacks (else the last, ending the turn or passing) and wait until it is answered: the next
@@ -81,3 +112,20 @@ def answer_with_attack(page: Any) -> None:
         " return p.ended || !p.asked || p.asked.seq !== seq; }",
         arg=[asked],
     )
+
+
+def seat_decisions(page: Any) -> Iterator[None]:
+    """On a seat page (a Playwright page), each decision it shows until the fight is over: the
+    loop's body runs while the question is on the page, then it is answered
+    (:func:`answer_with_attack`)."""
+    status = page.locator("#status")
+    while True:
+        page.wait_for_function(
+            "document.querySelector('button.offer')"
+            " || document.getElementById('status').textContent.startsWith('the fight is over:')",
+            timeout=60_000,
+        )
+        if status.text_content().startswith("the fight is over:"):
+            return
+        yield
+        answer_with_attack(page)

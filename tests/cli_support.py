@@ -24,9 +24,11 @@ from __future__ import annotations
 import io
 import operator
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
+import time
 import traceback
 import warnings
 from collections.abc import Mapping
@@ -180,3 +182,57 @@ def install(source: Path, target: Path) -> dict[str, str]:
         timeout=300,
     )
     return {**os.environ, "PYTHONPATH": str(target)}
+
+
+def pyproject(
+    name: str, packages: list[str], entry_point: tuple[str, str, str] | None = None
+) -> str:
+    """The ``pyproject.toml`` of a package a test builds with setuptools: ``name`` at version
+    0.1, its ``packages``, and an ``entry_point`` (group, name, object) if it has one."""
+    entry = ""
+    if entry_point is not None:
+        group, key, target = entry_point
+        entry = f'[project.entry-points."{group}"]\n{key} = "{target}"\n\n'
+    listed = ", ".join(f'"{p}"' for p in packages)
+    return f"""
+[build-system]
+requires = ["setuptools"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{name}"
+version = "0.1"
+
+{entry}[tool.setuptools]
+packages = [{listed}]
+"""
+
+
+def interruptible(*args: object, env: Mapping[str, str] | None = None) -> subprocess.Popen[str]:
+    """The installed ``initiative ARGS`` in a session of its own, its output piped: a signal to
+    its group (``os.killpg(proc.pid, signal.SIGINT)``) reaches its workers too, as a terminal's
+    Ctrl-C would."""
+    return subprocess.Popen(
+        [str(Path(sys.executable).parent / "initiative"), *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env=env,
+    )
+
+
+def wait_for_rows(db: Path, n: int, proc: subprocess.Popen[str]) -> None:
+    """Until the results database ``db`` holds ``n`` fights, while ``proc`` runs (two minutes
+    at most)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        try:
+            with sqlite3.connect(db) as con:
+                if con.execute("SELECT COUNT(*) FROM encounters").fetchone()[0] >= n:
+                    return
+        except sqlite3.Error:
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"{db} holds fewer than {n} fights after two minutes")

@@ -4,11 +4,58 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from pathlib import Path
 
 from initiative.actors import Result, run_encounter, run_encounter_sync
 from initiative.events import EncounterSpec, Event
 
 from initiative import engine
+
+_EXAMPLES = Path(__file__).parents[1] / "examples"
+
+#: A bundled example of each ruleset, by ruleset.
+EXAMPLE_OF_RULESET = {
+    "openings": _EXAMPLES / "openings-duel.toml",
+    "thriller": _EXAMPLES / "thriller-ambush.toml",
+    "percentile": _EXAMPLES / "percentile-wilhelm.toml",
+    "tactical": _EXAMPLES / "tactical-bridge.toml",
+}
+
+
+#: Each ruleset's plainest stats: agility alone, as inline TOML (inside ``stats = { ... }``),
+#: for the rules tests whose combatants only need to stand and be ordered.
+AGILITY_ONLY = {
+    "openings": "agility = 1",
+    "thriller": "agility = 10",
+    "percentile": "agility = 30",
+    "tactical": "ag = 10",
+}
+
+
+def sword_duel(header: str = "seed = 2", *, a_hp: int = 20, a_stats: str = "") -> str:
+    """Two swordsmen a metre apart, ``a`` (red) and ``b`` (blue), both ``aggressive``: the
+    encounter the actor tests fight, as TOML text. ``header``: the lines above the combatants
+    (after the ruleset); ``a_hp``, and ``a_stats`` added to ``a``'s stats (``, initiative = 50``)."""
+    return f"""
+ruleset = "openings"
+{header}
+[[combatants]]
+id = "a"
+side = "red"
+hp = {a_hp}
+position = [0, 0]
+stats = {{ strength = 3, defense = 2{a_stats} }}
+weapons = [{{ name = "sword", damage = "1d8" }}]
+policy = "aggressive"
+[[combatants]]
+id = "b"
+side = "blue"
+hp = 20
+position = [1, 0]
+stats = {{ strength = 3, defense = 2 }}
+weapons = [{{ name = "sword", damage = "1d8" }}]
+policy = "aggressive"
+"""
 
 
 def encounter(text: str) -> EncounterSpec:

@@ -173,6 +173,37 @@ class Server:
         self.kill()
 
 
+class Served:
+    """``initiative serve`` of an example file with its ``seats``, in a child process that
+    prints its links (the pages' tests: :class:`Server` reads tokens and the port instead)."""
+
+    def __init__(self, tmp: Path, example: Path, *seats: str, deadline: int = 60) -> None:
+        self.log = tmp / "served.jsonl"
+        self.output = tmp / "serve.out"
+        seated = [arg for seat in seats for arg in ("--seat", seat)]
+        with self.output.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "initiative", "serve", str(example), *seated,
+                 "--out", str(self.log), "--deadline", str(deadline), "-q"],
+                stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
+
+    def wait(self) -> None:
+        """Until it listens; then its links, by page."""
+        deadline = time.monotonic() + 60
+        while "waiting for every seat" not in self.output.read_text():
+            assert self.proc.poll() is None and time.monotonic() < deadline, self.output.read_text()
+            time.sleep(0.05)
+        text = self.output.read_text()
+        self.links = dict(re.findall(r"browser:  (http://\S+/(gm|watch|seat/\S+)#token=\S+)", text))
+        self.links = {kind: link for link, kind in self.links.items()}
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
 class Client:
     """A seat client with ``socket`` and ``json`` only."""
 

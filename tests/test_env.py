@@ -18,14 +18,10 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import initiative  # noqa: E402
 from initiative.env import env, example_ids, raw_env, single_agent  # noqa: E402
+from tests.helpers import EXAMPLE_OF_RULESET  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
-EXAMPLES = {
-    "openings": ROOT / "examples" / "openings-duel.toml",
-    "thriller": ROOT / "examples" / "thriller-ambush.toml",
-    "percentile": ROOT / "examples" / "percentile-wilhelm.toml",
-    "tactical": ROOT / "examples" / "tactical-bridge.toml",
-}
+EXAMPLES = EXAMPLE_OF_RULESET
 # api_test's advice that does not fit this environment: dict observations (the action mask
 # beside the vector, as PettingZoo's own board games do) and combatant ids as agent names.
 ADVICE = ("Observation space for each", "We recommend agents", "Observation is not a NumPy")

@@ -248,6 +248,7 @@ SURFACE = {
         "hp_balance",
         "in_line",
         "inline_seats",
+        "kinds_first",  # search's order of offers, review's candidates (issue 38)
         "load_policy",
         "make_runners",
         "names_file",

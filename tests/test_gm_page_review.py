@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import CHROMIUM
+from browser import CHROMIUM, chromium
 from serve_support import Server, first_attack
 
 pytestmark = [
@@ -44,95 +44,85 @@ def still(page: Any) -> None:
 def test_the_odds_bar_follows_the_fight_on_the_gm_page(tmp_path: Path) -> None:
     """With ``--gm-odds``, before each of the seat's decisions the GM page's bar shows the odds
     the server sent for that very decision: one segment per side, as wide as its chance."""
-    playwright = pytest.importorskip("playwright.sync_api")
+    pytest.importorskip("playwright.sync_api")
     problems: list[str] = []
     with (
         Server(tmp_path, "--seat", "north", "--gm-odds", encounter=DUEL) as server,
-        playwright.sync_playwright() as p,
+        chromium() as browser,
     ):
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            gm = gm_page(browser, server, problems)
-            seat = server.client()
-            assert seat.hello("north", server.tokens["north"])["type"] == "welcome"
-            checked = 0
-            while (frame := seat.next("priority", "end"))["type"] == "priority":
-                if checked < 4:
-                    gm.wait_for_function(
-                        "([seq]) => { const o = window.initiativePage.odds;"
-                        " return o && o.seq === seq; }",
-                        arg=[frame["seq"]],
-                        timeout=60_000,
-                    )
-                    odds = gm.evaluate("window.initiativePage.odds")
-                    bar = gm.evaluate(BAR)
-                    assert [s["side"] for s in bar] == [
-                        side for side in ("north", "south") if odds["win"][side] > 0
-                    ]
-                    for s in bar:
-                        assert s["width"] == pytest.approx(100 * odds["win"][s["side"]])
-                        if odds["win"][s["side"]] >= 0.2:
-                            assert (
-                                s["text"] == f"{s['side']} {round(100 * odds['win'][s['side']])}%"
-                            )
-                    note = gm.text_content("#odds-note")
-                    assert re.fullmatch(r"round \d+ · 32 fights played out · ± \d+ points", note)
-                    assert gm.text_content("#odds-sub") == "before Ilse decides"
-                    checked += 1
-                    if checked == 4:
-                        still(gm)
-                        IMAGES.mkdir(exist_ok=True)
-                        gm.screenshot(path=str(IMAGES / "page-gm-odds.png"), animations="disabled")
-                seat.decide(frame, first_attack(frame))
-            # The end: the bar shows the result.
-            gm.wait_for_function("window.initiativePage.ended")
-            gm.wait_for_function("window.initiativePage.odds.ended")
-            winner = frame["winner"]
-            assert [(s["side"], s["width"]) for s in gm.evaluate(BAR)] == [(winner, 100)]
-            assert gm.text_content("#odds-sub") == "the result"
-            assert checked == 4
-        finally:
-            browser.close()
+        gm = gm_page(browser, server, problems)
+        seat = server.client()
+        assert seat.hello("north", server.tokens["north"])["type"] == "welcome"
+        checked = 0
+        while (frame := seat.next("priority", "end"))["type"] == "priority":
+            if checked < 4:
+                gm.wait_for_function(
+                    "([seq]) => { const o = window.initiativePage.odds;"
+                    " return o && o.seq === seq; }",
+                    arg=[frame["seq"]],
+                    timeout=60_000,
+                )
+                odds = gm.evaluate("window.initiativePage.odds")
+                bar = gm.evaluate(BAR)
+                assert [s["side"] for s in bar] == [
+                    side for side in ("north", "south") if odds["win"][side] > 0
+                ]
+                for s in bar:
+                    assert s["width"] == pytest.approx(100 * odds["win"][s["side"]])
+                    if odds["win"][s["side"]] >= 0.2:
+                        assert s["text"] == f"{s['side']} {round(100 * odds['win'][s['side']])}%"
+                note = gm.text_content("#odds-note")
+                assert re.fullmatch(r"round \d+ · 32 fights played out · ± \d+ points", note)
+                assert gm.text_content("#odds-sub") == "before Ilse decides"
+                checked += 1
+                if checked == 4:
+                    still(gm)
+                    IMAGES.mkdir(exist_ok=True)
+                    gm.screenshot(path=str(IMAGES / "page-gm-odds.png"), animations="disabled")
+            seat.decide(frame, first_attack(frame))
+        # The end: the bar shows the result.
+        gm.wait_for_function("window.initiativePage.ended")
+        gm.wait_for_function("window.initiativePage.odds.ended")
+        winner = frame["winner"]
+        assert [(s["side"], s["width"]) for s in gm.evaluate(BAR)] == [(winner, 100)]
+        assert gm.text_content("#odds-sub") == "the result"
+        assert checked == 4
     assert problems == []
 
 
 def test_the_gm_page_offers_the_review_at_the_end_and_opens_it(tmp_path: Path) -> None:
     """Without ``--gm-odds`` the GM page has no odds; once the fight is over it offers the
     review, shows its progress, and opens the report the server serves to the GM token."""
-    playwright = pytest.importorskip("playwright.sync_api")
+    pytest.importorskip("playwright.sync_api")
     problems: list[str] = []
     with (
         Server(tmp_path, "--seat", "north", encounter=DUEL) as server,
-        playwright.sync_playwright() as p,
+        chromium() as browser,
     ):
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            gm = gm_page(browser, server, problems)
-            seat = server.client()
-            seat.hello("north", server.tokens["north"])
-            assert seat.play()["type"] == "end"
-            gm.wait_for_selector("#review-card:not([hidden])")
-            assert gm.is_hidden("#odds-card")  # (off by default)
-            assert gm.text_content("#review-ask") == "Review this fight"
-            gm.click("#review-ask")
-            gm.wait_for_selector("#review-progress:not([hidden])")
-            gm.wait_for_selector("#review-ready:not([hidden])", timeout=180_000)
-            assert gm.is_hidden("#review-failed")
-            decisions = gm.evaluate("window.initiativePage.review.done")
-            assert gm.text_content("#review-sub") == f"{decisions} decisions reviewed"
-            gm.mouse.move(0, 0)
-            still(gm)
-            IMAGES.mkdir(exist_ok=True)
-            gm.screenshot(path=str(IMAGES / "page-gm-review.png"), animations="disabled")
-            with gm.context.expect_page() as opened:
-                gm.click("#review-open")
-            report = opened.value
-            report.wait_for_load_state()
-            served = (tmp_path / "served.review.html").read_text()
-            assert report.title() == re.search(r"<title>(.*)</title>", served).group(1)
-            assert "Duel in the rain" in report.title()
-            shown = report.evaluate("document.documentElement.outerHTML")
-            assert served.count("<tr") == shown.count("<tr") > decisions
-        finally:
-            browser.close()
+        gm = gm_page(browser, server, problems)
+        seat = server.client()
+        seat.hello("north", server.tokens["north"])
+        assert seat.play()["type"] == "end"
+        gm.wait_for_selector("#review-card:not([hidden])")
+        assert gm.is_hidden("#odds-card")  # (off by default)
+        assert gm.text_content("#review-ask") == "Review this fight"
+        gm.click("#review-ask")
+        gm.wait_for_selector("#review-progress:not([hidden])")
+        gm.wait_for_selector("#review-ready:not([hidden])", timeout=180_000)
+        assert gm.is_hidden("#review-failed")
+        decisions = gm.evaluate("window.initiativePage.review.done")
+        assert gm.text_content("#review-sub") == f"{decisions} decisions reviewed"
+        gm.mouse.move(0, 0)
+        still(gm)
+        IMAGES.mkdir(exist_ok=True)
+        gm.screenshot(path=str(IMAGES / "page-gm-review.png"), animations="disabled")
+        with gm.context.expect_page() as opened:
+            gm.click("#review-open")
+        report = opened.value
+        report.wait_for_load_state()
+        served = (tmp_path / "served.review.html").read_text()
+        assert report.title() == re.search(r"<title>(.*)</title>", served).group(1)
+        assert "Duel in the rain" in report.title()
+        shown = report.evaluate("document.documentElement.outerHTML")
+        assert served.count("<tr") == shown.count("<tr") > decisions
     assert problems == []

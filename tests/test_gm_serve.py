@@ -196,8 +196,8 @@ def test_the_gm_page_undoes_rolls_and_notes(tmp_path: Path) -> None:
     nothing to undo), a roll, a secret roll and a note, each a gm frame recorded in the log;
     the secret roll's dice are shown on the GM's page, and a seat's narration tells neither it
     nor the note."""
-    playwright = pytest.importorskip("playwright.sync_api")
-    from browser import CHROMIUM
+    pytest.importorskip("playwright.sync_api")
+    from browser import CHROMIUM, chromium
 
     if CHROMIUM is None:
         pytest.skip("no chromium")
@@ -206,45 +206,41 @@ def test_the_gm_page_undoes_rolls_and_notes(tmp_path: Path) -> None:
         seat.hello("ana", server.tokens["ana"])
         seat.next("priority")  # ana decides: the fight waits at a decision point
         token = gm_token(server)
-        with playwright.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            try:
-                page = browser.new_page(viewport={"width": 1280, "height": 900})
-                problems: list[str] = []
-                page.on("pageerror", lambda exc: problems.append(str(exc)))
-                page.goto(f"http://127.0.0.1:{server.port}/gm#token={token}")
-                page.wait_for_function("window.initiativePage && window.initiativePage.state")
-                said = "document.getElementById('gm-result').textContent"
+        with chromium() as browser:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            problems: list[str] = []
+            page.on("pageerror", lambda exc: problems.append(str(exc)))
+            page.goto(f"http://127.0.0.1:{server.port}/gm#token={token}")
+            page.wait_for_function("window.initiativePage && window.initiativePage.state")
+            said = "document.getElementById('gm-result').textContent"
 
-                def answered(start: str) -> str:
-                    page.wait_for_function(f"{said}.startsWith({start!r}) && !{said}.endsWith('…')")
-                    return str(page.evaluate(said))
+            def answered(start: str) -> str:
+                page.wait_for_function(f"{said}.startsWith({start!r}) && !{said}.endsWith('…')")
+                return str(page.evaluate(said))
 
-                page.click("#undo")
-                assert answered("Undo") == "Undo refused: nothing to undo"
-                page.fill("#dice", "2d0")
-                page.click("#f-roll button")
-                assert answered("Roll 2d0") == (
-                    "Roll 2d0 refused: dice out of range: '2d0' (1-100 dice of 1-1000 sides)"
-                )
-                page.fill("#dice", "2d6+1")
-                page.click("#f-roll button")
-                assert re.fullmatch(
-                    r"2d6\+1 comes up (\d) \+ (\d) \+ 1 = \d+\.", answered("2d6+1 comes up")
-                )
-                page.check("#secret")
-                page.fill("#dice", "1d20")
-                page.click("#f-roll button")
-                # the result comes to the GM's page alone (after the gm_result that it was done)
-                shown = answered("1d20 comes up")
-                assert re.fullmatch(r"1d20 comes up (\d+) = \1 \(secret\)\.", shown)
-                page.fill("#note", "Bo flees at 5 hp")
-                page.click("#f-note button")
-                assert answered("Note").startswith("Note: recorded")
-                page.screenshot(path=str(tmp_path / "gm-tools.png"), full_page=True)
-                assert problems == []
-            finally:
-                browser.close()
+            page.click("#undo")
+            assert answered("Undo") == "Undo refused: nothing to undo"
+            page.fill("#dice", "2d0")
+            page.click("#f-roll button")
+            assert answered("Roll 2d0") == (
+                "Roll 2d0 refused: dice out of range: '2d0' (1-100 dice of 1-1000 sides)"
+            )
+            page.fill("#dice", "2d6+1")
+            page.click("#f-roll button")
+            assert re.fullmatch(
+                r"2d6\+1 comes up (\d) \+ (\d) \+ 1 = \d+\.", answered("2d6+1 comes up")
+            )
+            page.check("#secret")
+            page.fill("#dice", "1d20")
+            page.click("#f-roll button")
+            # the result comes to the GM's page alone (after the gm_result that it was done)
+            shown = answered("1d20 comes up")
+            assert re.fullmatch(r"1d20 comes up (\d+) = \1 \(secret\)\.", shown)
+            page.fill("#note", "Bo flees at 5 hp")
+            page.click("#f-note button")
+            assert answered("Note").startswith("Note: recorded")
+            page.screenshot(path=str(tmp_path / "gm-tools.png"), full_page=True)
+            assert problems == []
         gm = server.client()
         gm.send({"type": "hello", "version": 1, "role": "gm", "token": token})
         gm.next("welcome")

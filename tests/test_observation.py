@@ -26,14 +26,10 @@ from initiative.env import (  # noqa: E402
     feature_docs,
     single_agent,
 )
+from tests.helpers import EXAMPLE_OF_RULESET  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
-EXAMPLES = {
-    "openings": ROOT / "examples" / "openings-duel.toml",
-    "thriller": ROOT / "examples" / "thriller-ambush.toml",
-    "percentile": ROOT / "examples" / "percentile-wilhelm.toml",
-    "tactical": ROOT / "examples" / "tactical-bridge.toml",
-}
+EXAMPLES = EXAMPLE_OF_RULESET
 
 
 def first_view(encounter: Any, seed: int = 1) -> Any:

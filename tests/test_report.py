@@ -10,7 +10,7 @@ import itertools
 import json
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -112,14 +112,9 @@ LAYOUT = """() => {
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """One chromium for every page of this module."""
-    from browser import CHROMIUM, Page
+    from browser import module_page
 
-    if CHROMIUM is None:
-        pytest.skip("chromium is not installed (.ci/run installs Debian's chromium package)")
-    page = Page()
-    page.resize(1000, 800)
-    yield page
-    page.close()
+    yield from module_page(1000, 800)
 
 
 def report_of(tmp: Path, *args: object) -> tuple[dict[str, Any], Path]:
@@ -134,15 +129,24 @@ def check_page(browser: Any, html: Path, data: dict[str, Any], image: str) -> se
     """Open the page, check each figure against ``data`` and the layout, take the screenshot;
     return the keys of the figures shown."""
     browser.open(html)
-    figures = browser.js(FIGURES)
+    figures = checked_figures(browser, data)
+    browser.screenshot(IMAGES / image, down_to="main > section:last-of-type")
+    return {f["key"] for f in figures}
+
+
+def checked_figures(
+    browser: Any, data: dict[str, Any], shown: Callable[[str, Any], str] = shown
+) -> list[dict[str, Any]]:
+    """The open page's figures, each checked against ``data`` (its text as ``shown`` writes
+    it), and its layout; no errors, no dialogs."""
+    figures: list[dict[str, Any]] = browser.js(FIGURES)
     for f in figures:
         assert f["value"] == field(data, f["key"]), f
         if f["kind"] is not None:
             assert f["text"] == shown(f["kind"], f["value"]), f
     assert browser.js(LAYOUT) == []
     assert browser.errors == [] and browser.dialogs == []
-    browser.screenshot(IMAGES / image, down_to="main > section:last-of-type")
-    return {f["key"] for f in figures}
+    return figures
 
 
 def self_contained(html: Path) -> None:

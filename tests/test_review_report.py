@@ -13,7 +13,7 @@ from typing import Any
 
 import cli_support
 import pytest
-from test_report import FIGURES, LAYOUT, field
+from test_report import checked_figures
 
 ROOT = Path(__file__).parents[1]
 IMAGES = ROOT / "docs" / "images"
@@ -35,14 +35,10 @@ def shown(kind: str, value: Any) -> str:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from browser import CHROMIUM, Page
+    """One chromium for every page of this module."""
+    from browser import module_page
 
-    if CHROMIUM is None:
-        pytest.skip("chromium is not installed (.ci/run installs Debian's chromium package)")
-    page = Page()
-    page.resize(1000, 800)
-    yield page
-    page.close()
+    yield from module_page(1000, 800)
 
 
 @pytest.mark.slow  # a browser
@@ -63,14 +59,8 @@ def test_review_page_shows_the_json_figures_and_marks_the_graded_decisions(
     text = html.read_text()
     assert "<script" not in text and " src=" not in text and "https://" not in text
     browser.open(html)
-    figures = browser.js(FIGURES)
+    figures = checked_figures(browser, data, shown)
     assert len(figures) > len(data["decisions"])
-    for f in figures:
-        assert f["value"] == field(data, f["key"]), f
-        if f["kind"] is not None:
-            assert f["text"] == shown(f["kind"], f["value"]), f
-    assert browser.js(LAYOUT) == []
-    assert browser.errors == [] and browser.dialogs == []
     sides = browser.js("[...document.querySelectorAll('polyline.curve')].map(e => e.dataset.side)")
     assert sides == data["sides"]
     graded = [d for d in data["decisions"] if d["grade"] in ("inaccuracy", "mistake", "blunder")]

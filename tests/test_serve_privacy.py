@@ -29,6 +29,14 @@ def gm_of(server: Server) -> Client:
     return gm
 
 
+def waiting_seat(server: Server) -> Client:
+    """Ana seated, her first question asked: the fight waits on her."""
+    seat = server.client()
+    seat.hello("ana", server.tokens["ana"])
+    seat.next("priority")
+    return seat
+
+
 def step_in(gm: Client, ident: int, override: dict[str, Any]) -> int:
     """Send one override; the seq of its ``GmOverride`` (the frames the GM got meanwhile are
     kept in ``gm.heard``)."""
@@ -57,9 +65,7 @@ def test_a_gm_hit_point_override_on_an_enemy_reaches_a_seat_in_words(tmp_path: P
     is not told (the GM hears both)."""
     with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
         gm = gm_of(server)
-        seat = server.client()
-        seat.hello("ana", server.tokens["ana"])
-        seat.next("priority")
+        seat = waiting_seat(server)
         seq = step_in(gm, 1, {"type": "SetHp", "who": "bo", "hp": 13})
         heard = frames_until(seat, seq + 1)
         said = [s for f in heard if f["type"] == "table" for s in f["said"]]
@@ -78,9 +84,7 @@ def test_an_undone_hit_point_override_stays_as_hidden_as_the_override(tmp_path: 
     seat hears that a change to bo's wounds was undone, and no number of bo's."""
     with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
         gm = gm_of(server)
-        seat = server.client()
-        seat.hello("ana", server.tokens["ana"])
-        seat.next("priority")
+        seat = waiting_seat(server)
         seq = step_in(gm, 1, {"type": "SetHp", "who": "bo", "hp": 13})
         undo = step_in(gm, 2, {"type": "Undo"})
         heard = frames_until(seat, undo + 1)
@@ -98,9 +102,7 @@ def test_the_gms_notes_and_secret_rolls_reach_the_gm_alone(tmp_path: Path) -> No
         gm = gm_of(server)
         watcher = server.client()
         watcher.hello(None, server.spectator_token, "spectator")
-        seat = server.client()
-        seat.hello("ana", server.tokens["ana"])
-        seat.next("priority")
+        waiting_seat(server)  # (the server keeps its clients)
         note = step_in(gm, 1, {"type": "GmNote", "text": "the orc carries the key"})
         roll = step_in(gm, 2, {"type": "GmRoll", "expr": "3d6+100", "secret": True})
         public = step_in(gm, 3, {"type": "GmRoll", "expr": "1d4"})
@@ -129,9 +131,7 @@ def test_a_quiet_override_is_not_told_to_the_players(tmp_path: Path) -> None:
     """``quiet``: the seat hears nothing of it (its state still changes); the GM hears it."""
     with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
         gm = gm_of(server)
-        seat = server.client()
-        seat.hello("ana", server.tokens["ana"])
-        seat.next("priority")
+        seat = waiting_seat(server)
         quiet = {"type": "SetHp", "who": "bo", "hp": 13, "quiet": True}
         seq = step_in(gm, 1, quiet)
         mine = step_in(gm, 2, {"type": "SetHp", "who": "ana", "hp": 80})
@@ -151,9 +151,7 @@ def test_a_default_spectator_sees_what_the_seats_see(tmp_path: Path) -> None:
         watcher = server.client()
         welcome = watcher.hello(None, server.spectator_token, "spectator")
         assert welcome["news"] is False
-        seat = server.client()
-        seat.hello("ana", server.tokens["ana"])
-        seat.next("priority")
+        waiting_seat(server)
         frame = watcher.next("table", "news")
         assert frame["type"] == "table"
         assert (row(frame, "bo")["hp"], row(frame, "bo")["max_hp"]) == (None, None)
@@ -213,9 +211,7 @@ def test_the_gm_page_sets_hit_points_quietly(tmp_path: Path) -> None:
     """The GM page's "quietly": the override is recorded with ``quiet``, and the seat is told
     nothing of it."""
     with Server(tmp_path, "--seat", "ana", encounter=STURDY) as server:
-        seat = server.client()
-        seat.hello("ana", server.tokens["ana"])
-        seat.next("priority")
+        seat = waiting_seat(server)
         page = Page()
         try:
             page.page.goto(f"http://127.0.0.1:{server.port}/gm#token={server.gm_token}")

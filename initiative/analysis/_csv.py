@@ -18,12 +18,13 @@ class OutputPathProblem(Exception):
     """A file cannot be written where asked (said in one line before any fight)."""
 
 
-def check_output(path: Path, option: str) -> None:
-    """Make sure ``path`` can be written, before the fights: not a folder, in a folder that
+def check_output(path: Path, option: str, example: str = "fights.csv") -> None:
+    """Make sure ``path`` (given as ``option``: ``--csv``, ``--report``) can be written, before
+    the fights: not a folder (``example`` is the file name suggested instead), in a folder that
     exists, and a file can be created there (tried, then removed unless it was there)."""
     shown = f"{option} {path}"
     if path.is_dir():
-        raise OutputPathProblem(f"{shown}: that is a folder; give a file name such as fights.csv")
+        raise OutputPathProblem(f"{shown}: that is a folder; give a file name such as {example}")
     if not path.parent.is_dir():
         raise OutputPathProblem(f"{shown}: there is no folder {path.parent}")
     existed = path.exists()

@@ -72,11 +72,12 @@ def check_report(report: Path | None) -> None:
     """An unwritable ``--report`` is one line and exit 2, before any fight."""
     if report is None:
         return
-    from ..analysis._report import ReportPathProblem, check_report as check
+    from ..analysis._csv import OutputPathProblem
+    from ..analysis._report import check_report as check
 
     try:
         check(report)
-    except ReportPathProblem as problem:
+    except OutputPathProblem as problem:
         raise UsageProblem(str(problem)) from None
 
 

@@ -11,6 +11,23 @@ from initiative.events import InitiativeError, encode_lines
 from tests.helpers import encounter
 from tests.test_determinism import encounters
 
+#: Two combatants a metre apart, their policies given by each test.
+NEIGHBOURS = encounter(
+    """
+ruleset = "openings"
+[[combatants]]
+id = "a"
+side = "x"
+hp = 6
+position = [0, 0]
+[[combatants]]
+id = "b"
+side = "y"
+hp = 6
+position = [1, 0]
+"""
+)
+
 
 def _both(spec, seed, policies=None):
     trio_run = run_encounter_sync(spec, seed, policies=policies, executor="trio")
@@ -49,25 +66,9 @@ def both_executors_agree(case, data):
 def test_every_builtin_qualifies_and_auto_picks_inline():
     """The built-ins run in line under ``auto``; the log is the Trio executor's."""
 
-    spec = encounter(
-        """
-ruleset = "openings"
-[[combatants]]
-id = "a"
-side = "x"
-hp = 6
-position = [0, 0]
-policy = "aggressive"
-[[combatants]]
-id = "b"
-side = "y"
-hp = 6
-position = [1, 0]
-policy = "cautious"
-"""
-    )
-    auto = run_encounter_sync(spec, 3, executor="auto")
-    assert encode_lines(auto.events) == _both(spec, 3)[0]
+    builtins = {"a": "aggressive", "b": "cautious"}
+    auto = run_encounter_sync(NEIGHBOURS, 3, policies=builtins, executor="auto")
+    assert encode_lines(auto.events) == _both(NEIGHBOURS, 3, builtins)[0]
 
 
 def test_a_user_policy_runs_in_line_only_when_plain_or_marked(tmp_path):
@@ -82,21 +83,7 @@ def test_a_user_policy_runs_in_line_only_when_plain_or_marked(tmp_path):
         "def threaded(view):\n    return aggressive(view)\n"
         "threaded.in_line = False\n"
     )
-    spec = encounter(
-        """
-ruleset = "openings"
-[[combatants]]
-id = "a"
-side = "x"
-hp = 6
-position = [0, 0]
-[[combatants]]
-id = "b"
-side = "y"
-hp = 6
-position = [1, 0]
-"""
-    )
+    spec = NEIGHBOURS
     marked = {"a": f"{tmp_path}/p.py:marked", "b": "aggressive"}
     plain = {"a": f"{tmp_path}/p.py:plain", "b": "aggressive"}
     via_trio, via_inline = _both(spec, 5, marked)

@@ -21,27 +21,9 @@ from initiative.events import (
     Window,
 )
 
-from tests.helpers import encounter, fight
+from tests.helpers import encounter, fight, sword_duel
 
-PAIR = """
-ruleset = "openings"
-[[combatants]]
-id = "a"
-side = "red"
-hp = 20
-position = [0, 0]
-stats = { strength = 3, defense = 2, initiative = 50 }
-weapons = [{ name = "sword", damage = "1d8" }]
-policy = "aggressive"
-[[combatants]]
-id = "b"
-side = "blue"
-hp = 20
-position = [1, 0]
-stats = { strength = 3, defense = 2 }
-weapons = [{ name = "sword", damage = "1d8" }]
-policy = "aggressive"
-"""
+PAIR = sword_duel("", a_stats=", initiative = 50")
 
 
 def view(

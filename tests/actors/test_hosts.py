@@ -10,34 +10,19 @@ from pathlib import Path
 import pytest
 from initiative.events import DecisionFailed, EncounterEnded, read_log
 
-DUEL = """
-ruleset = "openings"
-seed = 2
-decision_timeout = 1.0
-[[combatants]]
-id = "a"
-side = "red"
-hp = {hp}
-position = [0, 0]
-stats = { strength = 3, defense = 2 }
-weapons = [{ name = "sword", damage = "1d8" }]
-policy = "aggressive"
-[[combatants]]
-id = "b"
-side = "blue"
-hp = 20
-position = [1, 0]
-stats = { strength = 3, defense = 2 }
-weapons = [{ name = "sword", damage = "1d8" }]
-policy = "aggressive"
-"""
+from tests.helpers import sword_duel
+
+
+def duel(hp: int) -> str:
+    """The actor tests' sword duel with a one-second decision timeout, ``a`` on ``hp``."""
+    return sword_duel("seed = 2\ndecision_timeout = 1.0", a_hp=hp)
 
 
 def run(
     tmp_path: Path, source: str, *args: str, limit: float = 60, hp: int = 6
 ) -> tuple[subprocess.CompletedProcess[str], list]:
     """``initiative run`` the duel with ``a`` played by ``source``; the result and the events."""
-    (tmp_path / "duel.toml").write_text(DUEL.replace("{hp}", str(hp)))
+    (tmp_path / "duel.toml").write_text(duel(hp))
     (tmp_path / "pol.py").write_text(source)
     log = tmp_path / "duel.jsonl"
     done = subprocess.run(
@@ -187,7 +172,7 @@ def test_a_crashed_process_hosted_policy_is_one_recorded_fault(tmp_path: Path) -
 def test_a_process_host_plays_like_the_same_policy_in_line(tmp_path: Path) -> None:
     """The wire changes nothing: a built-in in a child process (``process:NAME``) gives the
     same log."""
-    (tmp_path / "duel.toml").write_text(DUEL.replace("{hp}", "6"))
+    (tmp_path / "duel.toml").write_text(duel(6))
     for name, extra in (
         ("inline.jsonl", []),
         ("child.jsonl", ["--policy", "a=process:aggressive"]),

@@ -24,28 +24,9 @@ from initiative.events import (
     Window,
 )
 
-from tests.helpers import afight, encounter, fight, of_type
+from tests.helpers import afight, encounter, fight, of_type, sword_duel
 
-DUEL = """
-ruleset = "openings"
-seed = 2
-[[combatants]]
-id = "a"
-side = "red"
-hp = 20
-position = [0, 0]
-stats = { strength = 3, defense = 2 }
-weapons = [{ name = "sword", damage = "1d8" }]
-policy = "aggressive"
-[[combatants]]
-id = "b"
-side = "blue"
-hp = 20
-position = [1, 0]
-stats = { strength = 3, defense = 2 }
-weapons = [{ name = "sword", damage = "1d8" }]
-policy = "aggressive"
-"""
+DUEL = sword_duel()
 
 
 def write(tmp_path: Path, source: str) -> str:

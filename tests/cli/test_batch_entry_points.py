@@ -19,21 +19,11 @@ ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
-PYPROJECT = """
-[build-system]
-requires = ["setuptools"]
-build-backend = "setuptools.build_meta"
-
-[project]
-name = "initiative-test-teampolicies"
-version = "0.1"
-
-[project.entry-points."initiative.policies"]
-stonewall = "teampolicies:Stonewall"
-
-[tool.setuptools]
-packages = ["teampolicies"]
-"""
+PYPROJECT = cli_support.pyproject(
+    "initiative-test-teampolicies",
+    ["teampolicies"],
+    ("initiative.policies", "stonewall", "teampolicies:Stonewall"),
+)
 
 MODULE = '''
 """A policy package: Stonewall never attacks; it ends its turns and passes."""

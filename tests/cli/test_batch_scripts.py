@@ -8,7 +8,6 @@ import shutil
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -18,7 +17,6 @@ from initiative.batch import Paired, paired, sign_test, wilson
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"
-INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:
@@ -111,19 +109,6 @@ def test_tables_are_whole_when_piped_and_the_rates_agree(tmp_path: Path) -> None
     assert bar == summary
 
 
-def wait_for_rows(db: Path, n: int, proc: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        assert proc.poll() is None, proc.communicate()
-        try:
-            if len(encounter_rows(db)) >= n:
-                return
-        except sqlite3.Error:
-            pass
-        time.sleep(0.05)
-    raise AssertionError("the batch wrote no rows")
-
-
 _FRESH: dict[int, tuple[list[tuple[object, ...]], str]] = {}
 
 
@@ -149,14 +134,8 @@ def test_ctrl_c_keeps_finished_rows_and_resume_finishes_the_run(tmp_path: Path, 
     # two hundred with two jobs could end before the interrupt came.
     runs = 500
     args = ["batch", DUEL, "--runs", runs, "--jobs", jobs, "--db", db]
-    proc = subprocess.Popen(
-        [INITIATIVE, *map(str, args)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # a terminal's Ctrl-C reaches the whole process group
-    )
-    wait_for_rows(db, 3, proc)
+    proc = cli_support.interruptible(*args)
+    cli_support.wait_for_rows(db, 3, proc)
     os.killpg(proc.pid, signal.SIGINT)
     sent = time.monotonic()
     _, stderr = proc.communicate(timeout=30)

@@ -28,14 +28,11 @@ def page_of(
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    from browser import CHROMIUM, Page
+def browser() -> Iterator[object]:
+    """One chromium for every page of this module."""
+    from browser import module_page
 
-    if CHROMIUM is None:
-        pytest.skip("chromium is not installed (.ci/run installs Debian's chromium package)")
-    page = Page()
-    yield page
-    page.close()
+    yield from module_page()
 
 
 def test_page_is_self_contained(page_of: tuple[Path, Path]) -> None:

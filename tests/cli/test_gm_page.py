@@ -7,16 +7,13 @@ docs/table.md shows are written by this run."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import CHROMIUM
+from browser import CHROMIUM, chromium
 from initiative.events import read_log
-from serve_support import events_of
+from serve_support import Served, events_of
 
 import initiative
 from initiative.table._sight import EVERYTHING
@@ -63,35 +60,6 @@ OVERLAPS = """() => {
 }"""
 
 
-class Served:
-    """``initiative serve`` of an example with one seat, in a child process."""
-
-    def __init__(self, tmp: Path, example: Path, seat: str) -> None:
-        self.log = tmp / "served.jsonl"
-        self.output = tmp / "serve.out"
-        with self.output.open("wb") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "initiative", "serve", str(example), "--seat", seat,
-                 "--out", str(self.log), "--deadline", "60", "-q"],
-                stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL,
-            )  # fmt: skip
-
-    def wait(self) -> None:
-        """Until it listens; then its links, by page."""
-        deadline = time.monotonic() + 60
-        while "waiting for every seat" not in self.output.read_text():
-            assert self.proc.poll() is None and time.monotonic() < deadline, self.output.read_text()
-            time.sleep(0.05)
-        text = self.output.read_text()
-        self.links = dict(re.findall(r"browser:  (http://\S+/(gm|watch|seat/\S+)#token=\S+)", text))
-        self.links = {kind: link for link, kind in self.links.items()}
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-
 def frames_of(example: Path, tmp: Path) -> list[str]:
     """Table frames (as a spectator gets them) at three points of the example's fight: after
     the first turn's start, in the middle and at the end."""
@@ -109,111 +77,105 @@ def test_gm_spectator_and_seat_pages_follow_the_fight(tmp_path: Path) -> None:
     """Before the seat is taken the GM page waits, designed; then every page shows the tracker,
     the map, the dice and the narration, and each decision reaches the GM's and the spectator's
     pages within a second. The seat and the spectator see the enemies' health in words only."""
-    playwright = pytest.importorskip("playwright.sync_api")
+    pytest.importorskip("playwright.sync_api")
     example = ROOT / "examples" / "thriller-ambush.toml"
     served = Served(tmp_path, example, "marlowe")  # starting while the rest gets ready
     problems: list[str] = []
     try:
         frames = {e.stem: frames_of(e, tmp_path) for e in EXAMPLES}
-        with playwright.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        with chromium() as browser:
             served.wait()
-            try:
-                pages: dict[str, Any] = {}
-                for kind in ("gm", "watch", "seat/marlowe"):
-                    page = browser.new_page(viewport={"width": 1280, "height": 900})
-                    page.on("pageerror", lambda exc: problems.append(str(exc)))
-                    page.on(
-                        "console",
-                        lambda m: problems.append(m.text) if m.type == "error" else None,
-                    )
-                    page.goto(served.links[kind])
-                    if kind == "gm":  # nobody seated yet: the waiting state, never an empty page
-                        page.wait_for_function(
-                            "document.getElementById('waiting-title').textContent"
-                            ".startsWith('Waiting for the fight')"
-                        )
-                        assert page.locator("#waiting").is_visible()
-                        assert not page.locator("#live").is_visible()
-                    pages[kind] = page
-                gm, watch, seat = pages["gm"], pages["watch"], pages["seat/marlowe"]
-                seq = "window.initiativePage.state ? window.initiativePage.state.seq : -1"
-                lags = []
-                for _turn in range(3):
-                    seat.wait_for_selector("button.offer", timeout=30_000)
-                    before = {page: page.evaluate(seq) for page in (gm, watch)}
-                    labels = seat.locator("button.offer .text").all_text_contents()
-                    choice = next(
-                        (i for i, text in enumerate(labels) if text.startswith("Attack")),
-                        len(labels) - 1,
-                    )
-                    seat.locator("button.offer").nth(choice).click()
-                    sent = seat.evaluate("window.initiativePage.sent")
-                    for page in (gm, watch):
-                        page.wait_for_function(f"({seq}) > {before[page]}", timeout=10_000)
-                        lags.append(page.evaluate("window.initiativePage.heard") - sent)
-                # The GM's and the spectators' countdown names the seat being waited for.
-                seat.wait_for_selector("button.offer", timeout=30_000)
-                for page in (gm, watch):
-                    page.wait_for_function(
-                        "document.getElementById('left').textContent"
-                        ".startsWith('Detective Marlowe decides (seat marlowe): ')"
-                    )
-                    assert page.locator("#clock").is_visible()
-                # From the seat's click (its frame sent) to the news drawn on the other pages.
-                assert max(lags) < 1000, lags
-                for page in (gm, watch, seat):
-                    assert page.locator("#tracker tr.row").count() == 7
-                    assert page.locator("#map .token").count() == 7
-                    assert page.locator("#rolls .roll").count() > 0
-                    assert page.locator("#story li").count() > 10
-                    assert page.locator("#round").text_content().startswith("Round ")
-                    found = page.evaluate(OVERLAPS)
-                    assert (found["labels"], found["pairs"], found["out"]) == (7, [], [])
-                # Roll cards say whose die, for what, the expression, the faces and the total.
-                card = watch.locator("#rolls .roll").first.text_content()
-                assert re.search(r"\dd\d+", card) and ("rolled" in card or "given" in card)
-                # The GM sees every number; the seat its enemies' health in words, and so does
-                # the spectator page (what the seats see: issue 34, reproduction 3), while both
-                # see the seated side's numbers.
-                row = "#tracker tr.row[data-id='priest'] td"
-                assert re.search(r"\d+ / 12", gm.locator(row).nth(3).text_content())
-                for page in (seat, watch):
-                    assert page.locator(row).nth(3).text_content() in {
-                        "unhurt", "hurt", "bloodied", "down"
-                    }  # fmt: skip
-                    assert page.locator(row).nth(4).text_content() == ""  # (no AP)
-                    own = "#tracker tr.row[data-id='marlowe'] td"
-                    assert re.search(r"\d+ / 14", page.locator(own).nth(3).text_content())
-                # The GM chooses a token (the controls wake up), rests the pointer on it (its
-                # reach shows); then the three screenshots docs/table.md shows.
-                seat.wait_for_selector("button.offer", timeout=30_000)  # the fight waits
-                gm.click("#map .token[data-id='acolyte-1'] circle.body")
-                assert gm.locator("#gm-target").text_content() == "Acolyte 1"
-                assert not gm.locator("#gm").evaluate("e => e.classList.contains('idle')")
-                gm.hover("#map .token[data-id='priest'] circle.body")
-                assert gm.locator("#map .token[data-id='priest'] .reach").is_visible()
-                IMAGES.mkdir(exist_ok=True)
-                for page, name in ((gm, "page-gm"), (watch, "page-watch"), (seat, "page-seat")):
-                    page.evaluate(STILL)  # the countdowns read the same in every run
-                    page.screenshot(
-                        path=str(IMAGES / f"{name}.png"), full_page=True, animations="disabled"
-                    )
-                # Labels never overlap on any bundled example, at three points of each fight:
-                # the spectator page, told those table frames.
-                checked = browser.new_page(viewport={"width": 1280, "height": 900})
-                checked.goto(served.links["watch"].split("#")[0] + "#token=none")
-                checked.wait_for_function(
-                    "document.getElementById('status').textContent === 'refused'"
+            pages: dict[str, Any] = {}
+            for kind in ("gm", "watch", "seat/marlowe"):
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.on("pageerror", lambda exc: problems.append(str(exc)))
+                page.on(
+                    "console",
+                    lambda m: problems.append(m.text) if m.type == "error" else None,
                 )
-                for stem, told in frames.items():
-                    for frame in told:
-                        checked.evaluate(f"receive({frame})")
-                        found = checked.evaluate(OVERLAPS)
-                        assert found["labels"] > 1, stem
-                        assert (found["pairs"], found["out"]) == ([], []), stem
-            finally:
-                browser.close()
+                page.goto(served.links[kind])
+                if kind == "gm":  # nobody seated yet: the waiting state, never an empty page
+                    page.wait_for_function(
+                        "document.getElementById('waiting-title').textContent"
+                        ".startsWith('Waiting for the fight')"
+                    )
+                    assert page.locator("#waiting").is_visible()
+                    assert not page.locator("#live").is_visible()
+                pages[kind] = page
+            gm, watch, seat = pages["gm"], pages["watch"], pages["seat/marlowe"]
+            seq = "window.initiativePage.state ? window.initiativePage.state.seq : -1"
+            lags = []
+            for _turn in range(3):
+                seat.wait_for_selector("button.offer", timeout=30_000)
+                before = {page: page.evaluate(seq) for page in (gm, watch)}
+                labels = seat.locator("button.offer .text").all_text_contents()
+                choice = next(
+                    (i for i, text in enumerate(labels) if text.startswith("Attack")),
+                    len(labels) - 1,
+                )
+                seat.locator("button.offer").nth(choice).click()
+                sent = seat.evaluate("window.initiativePage.sent")
+                for page in (gm, watch):
+                    page.wait_for_function(f"({seq}) > {before[page]}", timeout=10_000)
+                    lags.append(page.evaluate("window.initiativePage.heard") - sent)
+            # The GM's and the spectators' countdown names the seat being waited for.
+            seat.wait_for_selector("button.offer", timeout=30_000)
+            for page in (gm, watch):
+                page.wait_for_function(
+                    "document.getElementById('left').textContent"
+                    ".startsWith('Detective Marlowe decides (seat marlowe): ')"
+                )
+                assert page.locator("#clock").is_visible()
+            # From the seat's click (its frame sent) to the news drawn on the other pages.
+            assert max(lags) < 1000, lags
+            for page in (gm, watch, seat):
+                assert page.locator("#tracker tr.row").count() == 7
+                assert page.locator("#map .token").count() == 7
+                assert page.locator("#rolls .roll").count() > 0
+                assert page.locator("#story li").count() > 10
+                assert page.locator("#round").text_content().startswith("Round ")
+                found = page.evaluate(OVERLAPS)
+                assert (found["labels"], found["pairs"], found["out"]) == (7, [], [])
+            # Roll cards say whose die, for what, the expression, the faces and the total.
+            card = watch.locator("#rolls .roll").first.text_content()
+            assert re.search(r"\dd\d+", card) and ("rolled" in card or "given" in card)
+            # The GM sees every number; the seat its enemies' health in words, and so does
+            # the spectator page (what the seats see: issue 34, reproduction 3), while both
+            # see the seated side's numbers.
+            row = "#tracker tr.row[data-id='priest'] td"
+            assert re.search(r"\d+ / 12", gm.locator(row).nth(3).text_content())
+            for page in (seat, watch):
+                assert page.locator(row).nth(3).text_content() in {
+                    "unhurt", "hurt", "bloodied", "down"
+                }  # fmt: skip
+                assert page.locator(row).nth(4).text_content() == ""  # (no AP)
+                own = "#tracker tr.row[data-id='marlowe'] td"
+                assert re.search(r"\d+ / 14", page.locator(own).nth(3).text_content())
+            # The GM chooses a token (the controls wake up), rests the pointer on it (its
+            # reach shows); then the three screenshots docs/table.md shows.
+            seat.wait_for_selector("button.offer", timeout=30_000)  # the fight waits
+            gm.click("#map .token[data-id='acolyte-1'] circle.body")
+            assert gm.locator("#gm-target").text_content() == "Acolyte 1"
+            assert not gm.locator("#gm").evaluate("e => e.classList.contains('idle')")
+            gm.hover("#map .token[data-id='priest'] circle.body")
+            assert gm.locator("#map .token[data-id='priest'] .reach").is_visible()
+            IMAGES.mkdir(exist_ok=True)
+            for page, name in ((gm, "page-gm"), (watch, "page-watch"), (seat, "page-seat")):
+                page.evaluate(STILL)  # the countdowns read the same in every run
+                page.screenshot(
+                    path=str(IMAGES / f"{name}.png"), full_page=True, animations="disabled"
+                )
+            # Labels never overlap on any bundled example, at three points of each fight:
+            # the spectator page, told those table frames.
+            checked = browser.new_page(viewport={"width": 1280, "height": 900})
+            checked.goto(served.links["watch"].split("#")[0] + "#token=none")
+            checked.wait_for_function("document.getElementById('status').textContent === 'refused'")
+            for stem, told in frames.items():
+                for frame in told:
+                    checked.evaluate(f"receive({frame})")
+                    found = checked.evaluate(OVERLAPS)
+                    assert found["labels"] > 1, stem
+                    assert (found["pairs"], found["out"]) == ([], []), stem
     finally:
         served.close()
     assert problems == []

@@ -19,18 +19,7 @@ EXAMPLE = ROOT / "examples" / "openings-duel.toml"
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 CLASHING = ["events", "engine", "actors", "replays"]
 
-PYPROJECT = """
-[build-system]
-requires = ["setuptools"]
-build-backend = "setuptools.build_meta"
-
-[project]
-name = "initiative-test-clashing-names"
-version = "0.1"
-
-[tool.setuptools]
-packages = ["events", "engine", "actors", "replays"]
-"""
+PYPROJECT = cli_support.pyproject("initiative-test-clashing-names", CLASHING)
 
 
 ENV: dict[str, str] = {}  # the environment that sees the clashing packages (set by clashing)

@@ -19,21 +19,9 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("brawl-package")]
 
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
-PYPROJECT = """
-[build-system]
-requires = ["setuptools"]
-build-backend = "setuptools.build_meta"
-
-[project]
-name = "initiative-test-brawl"
-version = "0.1"
-
-[project.entry-points."initiative.rulesets"]
-brawl = "brawl:Brawl"
-
-[tool.setuptools]
-packages = ["brawl"]
-"""
+PYPROJECT = cli_support.pyproject(
+    "initiative-test-brawl", ["brawl"], ("initiative.rulesets", "brawl", "brawl:Brawl")
+)
 
 MODULE = '''
 """brawl: fists and shoves. A small ruleset shipped as its own package.

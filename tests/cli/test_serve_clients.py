@@ -15,7 +15,7 @@ from pathlib import Path
 
 import cli_support
 import pytest
-from browser import answer_with_attack
+from browser import seat_decisions
 from initiative.events import read_log
 from initiative.replays import TableNarrator
 from rich.text import Text
@@ -116,19 +116,10 @@ def test_browser_seat_plays_a_whole_fight_by_clicking(tmp_path: Path) -> None:
             page.on("pageerror", lambda exc: problems.append(str(exc)))
             page.goto(server.url("ana"))
             clicks = 0
-            status = page.locator("#status")
-            while True:
-                page.wait_for_function(
-                    "document.querySelector('button.offer')"
-                    " || document.getElementById('status').textContent.startsWith('the fight is over:')",
-                    timeout=60_000,
-                )
-                if status.text_content().startswith("the fight is over:"):
-                    break
+            for _ in seat_decisions(page):
                 assert page.locator("#tracker td.name .who", has_text="ana").count() == 1
-                answer_with_attack(page)
                 clicks += 1
-            final = status.text_content()
+            final = page.locator("#status").text_content()
             down = page.locator("#tracker tr.down td.name .who").all_text_contents()
             news = page.locator("#story li").all_text_contents()
             assert problems == []

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from browser import answer_with_attack
+from browser import seat_decisions
 from serve_support import OPENSSL, Server, certificate, events_of
 
 pytestmark = [
@@ -85,24 +85,15 @@ def test_a_fight_over_tls_with_every_kind_of_client(tmp_path: Path) -> None:
             problems: list[str] = []
             page.on("pageerror", lambda exc: problems.append(str(exc)))
             page.goto(server.https_url("ana"))
-            status = page.locator("#status")
             clicks = 0
-            while True:
-                page.wait_for_function(
-                    "document.querySelector('button.offer')"
-                    " || document.getElementById('status').textContent.startsWith('the fight is over:')",
-                    timeout=60_000,
-                )
-                if status.text_content().startswith("the fight is over:"):
-                    break
+            for _ in seat_decisions(page):
                 if clicks == 0:  # the fight is on, waiting for ana: plain text knocks
                     refused = plain(port, b'{"type": "hello", "version": 1}\n')
                     moved = plain(
                         port, f"GET /seat/ana HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
                     )
-                answer_with_attack(page)
                 clicks += 1
-            final = status.text_content()
+            final = page.locator("#status").text_content()
             assert problems == []
             watched, unwatched = watcher.communicate(timeout=60)
             told, bot_errors = bot.communicate(timeout=60)

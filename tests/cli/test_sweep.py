@@ -7,8 +7,6 @@ import os
 import shutil
 import signal
 import sqlite3
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -18,7 +16,6 @@ import pytest
 
 ROOT = Path(__file__).parents[2]
 DUEL = ROOT / "examples" / "openings-duel.toml"
-INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 
 def test_json_win_rates_equal_a_batch_of_the_changed_file(tmp_path: Path) -> None:
@@ -186,24 +183,8 @@ def test_ctrl_c_stops_the_workers_keeps_the_rows_and_the_changed_files_go(tmp_pa
     # a limit (about 100 bytes) that pytest-xdist's tmp_path can pass.
     temp = Path(tempfile.mkdtemp(prefix="sweep-"))
     args = ["sweep", DUEL, "--vary", "combatants.tomas.hp=10..40", "-n", 400, "-j", 2, "--db", db]
-    proc = subprocess.Popen(
-        [INITIATIVE, *map(str, args)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # a terminal's Ctrl-C reaches the whole process group
-        env={**os.environ, "TMPDIR": str(temp)},
-    )
-    deadline = time.monotonic() + 120
-    rows = 0
-    while rows < 3:
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        try:
-            with sqlite3.connect(db) as con:
-                rows = con.execute("SELECT COUNT(*) FROM encounters").fetchone()[0]
-        except sqlite3.Error:
-            pass
-        time.sleep(0.05)
+    proc = cli_support.interruptible(*args, env={**os.environ, "TMPDIR": str(temp)})
+    cli_support.wait_for_rows(db, 3, proc)
     os.killpg(proc.pid, signal.SIGINT)
     sent = time.monotonic()
     out, err = proc.communicate(timeout=30)

@@ -299,10 +299,10 @@ def test_a_fork_with_a_dice_file_goes_on_from_its_first_unused_face(duel: Path) 
     assert _given(fork) == _given(duel)
 
 
-def test_a_face_the_die_cannot_show_in_a_dice_file_is_one_clear_error(tmp_path: Path) -> None:
-    """A 13 for a d12 names the file and line, exit 2, no traceback."""
-    (tmp_path / "rolls.txt").write_text("5\n13\n")
-    done = cli(
+def run_with_dice_file(tmp_path: Path, rolls: str) -> subprocess.CompletedProcess[str]:
+    """``run`` the duel with ``--dice rolls.txt`` holding ``rolls``."""
+    (tmp_path / "rolls.txt").write_text(rolls)
+    return cli(
         "run",
         EXAMPLES / "openings-duel.toml",
         "-q",
@@ -312,6 +312,11 @@ def test_a_face_the_die_cannot_show_in_a_dice_file_is_one_clear_error(tmp_path: 
         "rolls.txt",
         cwd=tmp_path,
     )
+
+
+def test_a_face_the_die_cannot_show_in_a_dice_file_is_one_clear_error(tmp_path: Path) -> None:
+    """A 13 for a d12 names the file and line, exit 2, no traceback."""
+    done = run_with_dice_file(tmp_path, "5\n13\n")
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert "rolls.txt, line 2: initiative: a d12 shows 1 to 12, not 13" in done.stderr
@@ -319,17 +324,7 @@ def test_a_face_the_die_cannot_show_in_a_dice_file_is_one_clear_error(tmp_path: 
 
 def test_a_5000_digit_face_is_quoted_by_a_short_prefix(tmp_path: Path) -> None:
     """The error stays one readable line: the first 20 digits and an ellipsis."""
-    (tmp_path / "rolls.txt").write_text("5\n" + "9" * 5000 + "\n")
-    done = cli(
-        "run",
-        EXAMPLES / "openings-duel.toml",
-        "-q",
-        "--out",
-        "d.jsonl",
-        "--dice",
-        "rolls.txt",
-        cwd=tmp_path,
-    )
+    done = run_with_dice_file(tmp_path, "5\n" + "9" * 5000 + "\n")
     assert done.returncode == 2
     assert (
         done.stderr.strip()

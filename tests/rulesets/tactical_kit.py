@@ -84,6 +84,13 @@ def act(kind: str, **kw: Any) -> dict:
     return {"type": kind, **kw}
 
 
+def caster(spell: dict, target: str) -> dict:
+    """``a`` (side ``x``, first in the order) who knows ``spell``, casts it on ``target`` in
+    its turn and never fails to."""
+    cast = act("CastMagic", spell=spell["name"], target=target)
+    return unit("a", "x", init=9, skills={"magic": HI}, spells=[spell], script=[cast])
+
+
 def board(*units: dict, options: dict | None = None, **at: Any) -> Board:
     """The combatants standing at a position built directly (``engine.position``): no fight
     is played to reach it. ``at`` takes ``position``'s keywords (``turn``, ``conditions`` ...);

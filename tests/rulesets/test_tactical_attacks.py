@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from initiative.events import Attack
 
-from .tactical_kit import HI, act, attack, board, declared, events, rejected, run, unit
+from .tactical_kit import HI, act, attack, board, caster, declared, events, rejected, run, unit
 
 
 def test_all_out_attack_costs_one_more_ap_for_plus_twenty() -> None:
@@ -97,18 +97,8 @@ def test_unconscious_skips_its_turn() -> None:
 
 def test_cast_magic_deals_spell_damage() -> None:
     """Seed 002 Cast Magic: "Cast a known spell using the spellcasting rules." """
-    spells = [{"name": "firebolt", "damage": "4", "range": 20}]
-    r = run(
-        unit(
-            "a",
-            "x",
-            init=9,
-            skills={"magic": HI},
-            spells=spells,
-            script=[act("CastMagic", spell="firebolt", target="b")],
-        ),
-        unit("b", "y", 10, init=1, armor=1),
-    )
+    firebolt = {"name": "firebolt", "damage": "4", "range": 20}
+    r = run(caster(firebolt, "b"), unit("b", "y", 10, init=1, armor=1))
     cast = events(r, "CheckResolved", who="a")[0]
     assert (cast.check, cast.success, cast.against) == ("cast firebolt", True, HI)
     assert events(r, "DamageDealt", who="b")[0].amount == 3

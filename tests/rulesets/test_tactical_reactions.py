@@ -5,7 +5,7 @@ from __future__ import annotations
 from initiative.engine.rulesets.tactical import Arise, OpportunityAttack
 from initiative.events import Move, Position
 
-from .tactical_kit import HI, act, attack, board, declared, events, rejected, run, unit
+from .tactical_kit import HI, act, attack, board, caster, declared, events, rejected, run, unit
 
 AOO = act("OpportunityAttack", target="a")
 GUARD = {"combat_style": HI}
@@ -288,16 +288,9 @@ def test_evade_negates_an_area_attack_that_block_cannot_stop() -> None:
     """Seed 002 Evade: "On success, the attack is negated entirely ... Works against melee,
     ranged, and AoE attacks." Block "Works against melee and ranged attacks" only. A spell
     with an ``area`` threatens everyone within it around its target, each with an opening."""
-    fireball = [{"name": "fireball", "damage": "5", "area": 2.0, "range": 30}]
+    fireball = {"name": "fireball", "damage": "5", "area": 2.0, "range": 30}
     r = run(
-        unit(
-            "a",
-            "x",
-            init=9,
-            skills={"magic": HI},
-            spells=fireball,
-            script=[act("CastMagic", spell="fireball", target="b")],
-        ),
+        caster(fireball, "b"),
         unit("b", "y", 10, init=2, skills={"evade": HI}, reactions=[act("Evade")]),
         unit(
             "c",

@@ -7,7 +7,7 @@ import pytest
 from initiative.engine.rulesets.tactical import BlindOpponent, Disarm
 from initiative.events import EncounterFileError, ReadyWeapon
 
-from .tactical_kit import HI, act, attack, board, declared, events, rejected, run, unit
+from .tactical_kit import HI, act, attack, board, caster, declared, events, rejected, run, unit
 
 STRONG = {"athletics": HI, "combat_style": HI}
 WEAK = {"athletics": 0, "unarmed": 0, "evade": 0, "acrobatics": 0, "combat_style": 0}
@@ -237,16 +237,8 @@ def test_dash_as_a_reaction_moves_up_to_speed() -> None:
 
 def test_healing_ends_unconsciousness() -> None:
     """Unconscious (default): ends when the character is healed."""
-    mend = [{"name": "mend", "heal": "2"}]
     r = run(
-        unit(
-            "a",
-            "x",
-            init=9,
-            skills={"magic": HI},
-            spells=mend,
-            script=[act("CastMagic", spell="mend", target="c")],
-        ),
+        caster({"name": "mend", "heal": "2"}, "c"),
         unit("c", "x", 0, 1, init=5, hp=5, options={"conditions": ["unconscious"]}),
         unit("b", "y", 9, init=1),
     )

@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from helpers import fight, of_type
+from helpers import AGILITY_ONLY, fight, of_type
 
-STATS = {
-    "openings": "agility = 1",
-    "thriller": "agility = 10",
-    "percentile": "agility = 30",
-    "tactical": "ag = 10",
-}
+STATS = AGILITY_ONLY
 
 
 def encounter(ruleset: str, to: str) -> str:

@@ -9,18 +9,13 @@ from pathlib import Path
 
 import cli_support
 import pytest
-from helpers import encounter, fight, of_type
+from helpers import AGILITY_ONLY, encounter, fight, of_type
 from initiative.events import EncounterFileError, read_log
 from initiative.replays import verify_log
 
 from initiative import engine
 
-STATS = {
-    "openings": "agility = 1",
-    "thriller": "agility = 10",
-    "percentile": "agility = 30",
-    "tactical": "ag = 10",
-}
+STATS = AGILITY_ONLY
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 TURN = '{ type = "EndTurn" }'
