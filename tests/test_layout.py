@@ -339,8 +339,6 @@ STILL_LONG = {
     "sweep": 124,
     "run": 82,
     "verify": 92,
-    "Encoder.__init__": 97,
-    "Encoder.encode": 184,
     "_serve": 100,
 }
 
