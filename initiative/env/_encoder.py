@@ -730,14 +730,15 @@ class Encoder:
                     if foe and d < near:
                         near = d
                 else:
-                    slot = base + k
-                    found.append((slot, to, moved, hypot(x - cx, y - cy)))
+                    slot, apart = base + k, hypot(x - cx, y - cy)
+                    found.append((slot, to, moved, apart))
                     start, dx, dy = size * slot, (x - hx) / _METRES, (y - hy) / _METRES
+                    moved, apart = moved / _METRES, apart / _METRES  # (never below 0)
                     w[start] = 1.0
                     w[start + 1] = -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx
                     w[start + 2] = -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy
-                    w[start + 3] = _clip(moved / _METRES)
-                    w[start + 4] = _clip(found[-1][3] / _METRES)
+                    w[start + 3] = 1.0 if moved > 1.0 else moved
+                    w[start + 4] = 1.0 if apart > 1.0 else apart
                     w[start + 5] = near / _METRES
                     m[slot] = 1
         return _Scene(found, w, m)
