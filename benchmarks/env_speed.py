@@ -91,7 +91,7 @@ def fight_alone(name: str, recorded: list[Any], seconds: float) -> tuple[int, fl
     spec = find_encounter(name)
     steps = 0
     start = time.process_time()
-    while time.process_time() - start < seconds:
+    while recorded:  # (one episode at least, however short the budget)
         for seed, taken, actions in recorded:
             fight = SteppedFight(spec, seed, quiet=True)
             send = fight.send
@@ -100,7 +100,7 @@ def fight_alone(name: str, recorded: list[Any], seconds: float) -> tuple[int, fl
             assert fight.over, f"{name} seed {seed}: the recorded actions did not end it"
             steps += taken
             if time.process_time() - start >= seconds:
-                break
+                return steps, time.process_time() - start
     return steps, time.process_time() - start
 
 
