@@ -261,15 +261,14 @@ class Encoder:
         assert self.offer_features[weapon : weapon + 4] == _WEAPON_COLUMNS  # written in a row
         self._shapes: dict[type[Any], _ActionShape] = {}
         self._last_moves: tuple[View | None, list[tuple[int, Position, float, float]]] = (None, [])
-        # Rows already encoded, by what they are made of (see encode): a combatant's row but
-        # its place, an offer's row but its distances, the move slots of one scene.
+        # Rows already encoded, by what they are made of (see encode): an offer's row but its
+        # distances, by observer and offer; the move slots of one scene.
         self._offer_rows: dict[tuple[str, Offer], tuple[memoryview[float], str | None]] = {}
         self._scenes: dict[tuple[Any, ...], _Scene] = {}
 
     def _statics(self, spec: EncounterSpec, rules: engine.Ruleset, v: Any) -> None:
         """Per combatant, what never changes: its row's static columns (max hp and AP, reach,
         range, damage, stats), its AP when full, reach, and its weapons' offer columns."""
-        self._static: dict[str, list[float]] = {}
         self._static_rows: dict[str, memoryview[float]] = {}
         self._max_ap: dict[str, int] = {}
         self._reach: dict[str, float] = {}
@@ -310,7 +309,6 @@ class Encoder:
                 else:
                     scaled = value / _STAT
                 row[at[f"stat[{stat}]"]] = _clip(scaled, -1.0, 1.0)
-            self._static[c.id] = row
             self._static_rows[c.id] = _floats(np.array(row, np.float32))
 
     # --- the public face --------------------------------------------------------------------
@@ -429,9 +427,9 @@ class Encoder:
 
         The vector starts as zeros and only the columns that are not 0 are written, one by one
         through a ``memoryview`` (a Python float into a float32 slot, as numpy's assignment
-        rounds it), and whole rows where a row was encoded before from the same facts: a
-        combatant's row but its place relative to the observer, an offer's row but its
-        distances, the move slots of the same scene."""
+        rounds it), and whole rows where they are known: a combatant's static columns, an
+        offer's row but its distances (as the same observer had it before), the move slots of
+        the same scene."""
         vec = np.zeros(self.size, np.float32)
         mask = np.zeros(self.actions, np.int8)
         w = _floats(vec)
