@@ -206,3 +206,28 @@ def test_docs_env_md_shows_the_training_benchmarks_code_verbatim() -> None:
     text = (ROOT / "docs" / "env.md").read_text()
     found = re.search(r"<!-- train_example:start -->\n```python\n(.*?)```\n", text, re.S)
     assert found and found[1] == code
+
+
+def test_observations_and_logs_are_the_golden_ones_value_for_value() -> None:
+    """Random masked fights of every example (tests/golden/observations.py): every agent's
+    observation and mask at every step, and every log byte, are those recorded in
+    tests/golden/observations.json; a faster encoder changes none of them."""
+    import json
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests" / "golden"))
+    try:
+        import observations as golden
+    finally:
+        sys.path.pop(0)
+    recorded = json.loads(golden.GOLDEN.read_text())
+    assert list(recorded) == [golden.key(*fight) for fight in golden.FIGHTS]
+    for fight in golden.FIGHTS:
+        name = golden.key(*fight)
+        played = golden.play(*fight)
+        want = recorded[name]
+        pairs = zip(played["steps"], want["steps"], strict=False)  # (lengths: asserted below)
+        first = next((k for k, (a, b) in enumerate(pairs) if a != b), None)
+        assert first is None, f"{name}: the observations differ from step {first} on"
+        assert len(played["steps"]) == len(want["steps"]), name
+        assert played["log"] == want["log"], f"{name}: the log's bytes differ"

@@ -93,3 +93,16 @@ def test_the_speed_benchmarks_loop_steps_initiatives_environments() -> None:
     for name in speed.TARGETS:
         steps, cpu = speed.play(speed.make(name), 0.02, 1)
         assert steps > 10 and cpu > 0
+
+
+def test_the_speed_benchmarks_fight_alone_replays_the_environments_fights() -> None:
+    """env_speed.py's "fight alone" sends the actions the environment sent, seed by seed, and
+    each fight ends where the environment's episode ended; it counts the episodes' steps."""
+    speed = load("env_speed")
+    recorded: list[Any] = []
+    e = speed.make("openings-duel")
+    steps, _ = speed.play(e, 0, 7, episodes=2, record=recorded)
+    assert [seed for seed, _, _ in recorded] == [7, 8]
+    assert sum(taken for _, taken, _ in recorded) == steps
+    alone, cpu = speed.fight_alone("openings-duel", recorded, 0.0)
+    assert alone == recorded[0][1] and cpu >= 0  # one episode, then the budget was spent

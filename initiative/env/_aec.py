@@ -195,6 +195,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {"seed": seed} for a in self.agents}
+        self._told: str | None = None  # the agent whose info says more than the seed
+        self._rewarded = False  # whether the last step's rewards were not all 0
         self._rendered = 0
         self._settle()
 
@@ -208,18 +210,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         if reads is not None:  # a built-in reward: only the events it scores
             fresh = [e for e in fresh if type(e) in reads]
         score, rewards = self.reward_of, self.rewards
-        for agent in self.agents:
-            rewards[agent] = float(sum(score(e, agent) for e in fresh)) if fresh else 0.0
+        if fresh or self._rewarded:
+            for agent in self.agents:
+                rewards[agent] = float(sum(score(e, agent) for e in fresh)) if fresh else 0.0
+            self._rewarded = bool(fresh)  # (all 0 now otherwise: the next step has none to clear)
         seed = self.seed
-        for agent in self.agents:
-            self.infos[agent] = {"seed": seed}
+        if self._told is not None:  # every other info is {"seed": seed} already
+            self.infos[self._told] = {"seed": seed}
         if stepper.over:
             end = stepper.events[-1]
             cut = isinstance(end, EncounterEnded) and end.winner is None and "limit" in end.reason
             for agent in self.agents:
                 self.terminations[agent] = not cut
                 self.truncations[agent] = cut
-            self.agent_selection = self.agents[0]
+            self.agent_selection = self._told = self.agents[0]
             self.infos[self.agent_selection] = {
                 "seed": seed,
                 "log": self.log_path,
@@ -230,7 +234,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             who = stepper.who
             view = stepper.view
             assert who is not None and view is not None
-            self.agent_selection = who
+            self.agent_selection = self._told = who
             # The holder's observation, encoded once for the info's mask, observe() and step().
             self._held = self.encoder.encode(who, view, True)
             self.infos[who] = {
@@ -284,6 +288,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             for other in self.agents:
                 self.rewards[other] = 0.0
             self.rewards[agent] = -float(self.invalid_action)
+            self._rewarded = True  # (the next step clears it)
             self._accumulate_rewards()
             return
         stepper.send(self.encoder.action(stepper.view, index))

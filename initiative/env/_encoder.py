@@ -114,6 +114,73 @@ class _ActionShape(typing.NamedTuple):
     is_attack: bool
 
 
+class _OfferColumns(typing.NamedTuple):
+    """Where an offer row's columns written by name are (``target``: ``target[0]``)."""
+
+    cost: int
+    target: int
+    has_target: int
+    target_distance: int
+    weapon: int
+    has_destination: int
+    to_dx: int
+    to_dy: int
+    to_nearest_enemy: int
+
+
+_OFFER_COLUMN = {"target": "target[0]"}
+
+#: Where the columns of a combatant row's head that ``Encoder._combatant_rows`` writes are.
+(
+    _PRESENT,
+    _ME,
+    _ALLY,
+    _ENEMY,
+    _ACTIVE,
+    _TRIGGER_BY,
+    _TRIGGER_TARGET,
+    _HP_SHARE,
+    _HP_POINTS,
+    _AP_SHARE,
+    _DX,
+    _DY,
+    _DISTANCE,
+    _REACHES_ME,
+    _IN_MY_REACH,
+) = (
+    _COMBATANT_HEAD.index(name)
+    for name in (
+        "present",
+        "me",
+        "ally",
+        "enemy",
+        "active",
+        "trigger_by",
+        "trigger_target",
+        "hp",
+        "hp_points",
+        "ap",
+        "dx",
+        "dy",
+        "distance",
+        "reaches_me",
+        "in_my_reach",
+    )
+)
+
+
+class _Scene(typing.NamedTuple):
+    """The move slots of one scene (see :meth:`Encoder._scene`)."""
+
+    moves: list[tuple[int, Position, float, float]]
+    rows: memoryview[float]  # the vector's move block
+    mask: memoryview[int]  # the mask's move entries
+
+
+#: Offer rows and scenes kept for reuse, of each kind, before the encoder forgets them and starts again.
+_KEPT = 4096
+
+
 class Encoder:
     """Observations and action masks for one encounter: what the environments give a learner,
     from any :class:`engine.View`.
@@ -152,7 +219,6 @@ class Encoder:
                 f"max_combatants={rows}: the encounter has {count} combatants, one row each"
             )
         cls = engine.find_ruleset(spec.ruleset)
-        rules = cls(spec)
         self.ruleset = spec.ruleset
         self.ids = [c.id for c in spec.combatants]
         self.index = {cid: i for i, cid in enumerate(self.ids)}
@@ -160,7 +226,7 @@ class Encoder:
         self.max_offers = max_offers
         self.max_combatants = rows
         layout = _layout(spec.ruleset, rows, max_offers)
-        self.vocabulary = v = layout.vocabulary
+        self.vocabulary = layout.vocabulary
         self.global_features = tuple(f.name for f in layout.globals)
         self.combatant_features = tuple(f.name for f in layout.combatant)
         self.offer_features = tuple(f.name for f in layout.offer)
@@ -173,18 +239,42 @@ class Encoder:
         self.size = layout.size
         self.low, self.high = layout.low, layout.high
         self._g, self._c, self._f = len(layout.globals), len(layout.combatant), len(layout.offer)
+        # Where each block starts in the vector.
+        self._offers_at = self._g + self._c * rows
+        self._moves_at = self._offers_at + self._f * max_offers
         self._max_rounds = max(1, spec.max_rounds)
         self._trigger = {k: layout.global_at[f"trigger[{k}]"] for k in TRIGGER_KINDS}
         self._trigger_other = layout.global_at["trigger[other]"]
-        # Static facts per combatant: its row with the columns that never change filled in.
         self._c_at = layout.combatant_at
         self._o_at = layout.offer_at
-        self._static: dict[str, np.ndarray] = {}
-        self._static_head: dict[str, tuple[float, ...]] = {}
+        self._columns = _OfferColumns(
+            *(layout.offer_at[_OFFER_COLUMN.get(name, name)] for name in _OfferColumns._fields)
+        )
+        self._statics(spec, cls(spec), layout.vocabulary)
+        self._condition_types = [(m, _mark_name(m)) for m in cls.conditions]
+        self._counter_types = [(m, _mark_name(m)) for m in cls.counters]
+        self._marks: dict[tuple[bool, str], int | None] = {}
+        self._orders: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {}
+        self._kinds = {tag: layout.offer_at[f"kind[{tag}]"] for tag in layout.vocabulary.kinds}
+        self._kind_other = layout.offer_at["kind[other]"]
+        weapon = self.offer_features.index("weapon")
+        assert self.offer_features[weapon : weapon + 4] == _WEAPON_COLUMNS  # written in a row
+        self._shapes: dict[type[Any], _ActionShape] = {}
+        self._last_moves: tuple[View | None, list[tuple[int, Position, float, float]]] = (None, [])
+        # Rows already encoded, by what they are made of (see encode): an offer's row but its
+        # distances, by observer and offer; the move slots of one scene.
+        self._offer_rows: dict[tuple[str, Offer], tuple[memoryview[float], str | None]] = {}
+        self._scenes: dict[tuple[Any, ...], _Scene] = {}
+
+    def _statics(self, spec: EncounterSpec, rules: engine.Ruleset, v: Any) -> None:
+        """Per combatant, what never changes: its row's static columns (max hp and AP, reach,
+        range, damage, stats), its AP when full, reach, and its weapons' offer columns."""
+        self._static_rows: dict[str, memoryview[float]] = {}
         self._max_ap: dict[str, int] = {}
         self._reach: dict[str, float] = {}
         self._weapons: dict[str, dict[str, list[float]]] = {}
         self._first_weapon: dict[str, list[float] | None] = {}
+        at = self._c_at
         for c in spec.combatants:
             row = [0.0] * self._c
             max_ap = rules.max_ap(c)
@@ -206,11 +296,11 @@ class Encoder:
             self._first_weapon[c.id] = weapons[c.weapons[0].name] if c.weapons else None
             reach = max(reaches, default=0.0)
             self._reach[c.id] = reach
-            row[self._c_at["max_hp"]] = _clip(c.hp / _HP)
-            row[self._c_at["max_ap"]] = _clip(max_ap / _AP)
-            row[self._c_at["reach"]] = _clip(reach / _REACH)
-            row[self._c_at["range"]] = _clip(max(ranges, default=0.0) / _RANGE)
-            row[self._c_at["damage"]] = _clip(max(means, default=0.0) / _DAMAGE)
+            row[at["max_hp"]] = _clip(c.hp / _HP)
+            row[at["max_ap"]] = _clip(max_ap / _AP)
+            row[at["reach"]] = _clip(reach / _REACH)
+            row[at["range"]] = _clip(max(ranges, default=0.0) / _RANGE)
+            row[at["damage"]] = _clip(max(means, default=0.0) / _DAMAGE)
             for stat in v.stats:
                 value = c.stats.get(stat, 0)
                 bounds = v.stat_ranges.get(stat)
@@ -218,20 +308,8 @@ class Encoder:
                     scaled = (value - bounds[0]) / (bounds[1] - bounds[0])
                 else:
                     scaled = value / _STAT
-                row[self._c_at[f"stat[{stat}]"]] = _clip(scaled, -1.0, 1.0)
-            self._static[c.id] = np.array(row, np.float32)
-            # The static columns of the head, as Python floats (read at every encoding).
-            self._static_head[c.id] = tuple(float(np.float32(row[i])) for i in (9, 11, 15, 16, 17))
-        self._condition_types = [(m, _mark_name(m)) for m in cls.conditions]
-        self._counter_types = [(m, _mark_name(m)) for m in cls.counters]
-        self._marks: dict[tuple[bool, str], int | None] = {}
-        self._orders: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {}
-        self._kinds = {tag: layout.offer_at[f"kind[{tag}]"] for tag in v.kinds}
-        self._kind_other = layout.offer_at["kind[other]"]
-        weapon = self.offer_features.index("weapon")
-        assert self.offer_features[weapon : weapon + 4] == _WEAPON_COLUMNS  # written as a slice
-        self._shapes: dict[type[Any], _ActionShape] = {}
-        self._last_moves: tuple[View | None, list[tuple[int, Position, float, float]]] = (None, [])
+                row[at[f"stat[{stat}]"]] = _clip(scaled, -1.0, 1.0)
+            self._static_rows[c.id] = _floats(np.array(row, np.float32))
 
     # --- the public face --------------------------------------------------------------------
 
@@ -345,194 +423,216 @@ class Encoder:
 
     def encode(self, who: str, view: View, holds: bool) -> dict[str, np.ndarray]:
         """The observation and mask of ``who`` from ``view`` (``who``'s view), with offers when
-        it ``holds`` priority."""
+        it ``holds`` priority.
+
+        The vector starts as zeros and only the columns that are not 0 are written, one by one
+        through a ``memoryview`` (a Python float into a float32 slot, as numpy's assignment
+        rounds it), and whole rows where they are known: a combatant's static columns, an
+        offer's row but its distances (as the same observer had it before), the move slots of
+        the same scene."""
         vec = np.zeros(self.size, np.float32)
         mask = np.zeros(self.actions, np.int8)
-        me = view.me
+        w = _floats(vec)
+        kept = kept_offers(view.legal, self.max_offers) if holds else ()
         window = view.window
         trigger = window.trigger
-        kept = kept_offers(view.legal, self.max_offers) if holds else ()
-        head = [0.0] * self._g
-        head[0] = _clip(view.round / self._max_rounds)
-        head[1] = 1.0 if window.kind == "turn" else 0.0
-        head[2] = _clip(window.depth / _DEPTH)
-        head[3] = 1.0 if holds else 0.0
-        head[4] = 1.0 if view.active == who else 0.0
-        head[5] = len(kept) / self.max_offers
+        w[0] = _clip(view.round / self._max_rounds)
+        if window.kind == "turn":
+            w[1] = 1.0
+        w[2] = _clip(window.depth / _DEPTH)
+        if holds:
+            w[3] = 1.0
+        if view.active == who:
+            w[4] = 1.0
+        w[5] = len(kept) / self.max_offers
         if trigger is not None:
-            head[self._trigger.get(trigger.kind, self._trigger_other)] = 1.0
-        vec[: self._g] = head
-        rows, _ = self._order(who)
+            w[self._trigger.get(trigger.kind, self._trigger_other)] = 1.0
+        enemies, where = self._combatant_rows(w, who, view)
+        if kept:
+            me = view.me.position
+            self._offer_rows_of(w, who, me.x, me.y, kept, enemies, where)
+            mask[: len(kept)] = 1
+            scene = self._scene(who, view)
+            self._last_moves = (view, [] if scene is None else scene.moves)
+            if scene is not None and scene.moves:
+                w[self._moves_at :] = scene.rows
+                mask.data[self.max_offers :] = scene.mask
+        return {"observation": vec, "observations": vec, "action_mask": mask}
+
+    def _combatant_rows(
+        self, w: memoryview[float], who: str, view: View
+    ) -> tuple[list[tuple[float, float]], dict[str, tuple[float, float]]]:
+        """Write the rows of the combatants ``who`` sees; the enemies' places and everyone's."""
+        me = view.me
         mx, my = me.position.x, me.position.y
-        my_reach = self._reach[who]
+        rows, _ = self._order(who)
+        trigger = view.window.trigger
         by = trigger.by if trigger is not None else None
         aimed = trigger.target if trigger is not None else None
-        side = self.side[who]
-        seen = (me, *view.allies, *view.enemies)
+        active = view.active
+        sides, side = self.side, self.side[who]
+        reach, my_reach, max_aps = self._reach, self._reach[who], self._max_ap
+        statics, size, first = self._static_rows, self._c, self._g
+        hypot = math.hypot
         enemies: list[tuple[float, float]] = []
         where: dict[str, tuple[float, float]] = {}
-        head_size = len(_COMBATANT_HEAD)
-        for c in seen:
+        for c in (me, *view.allies, *view.enemies):
             cid = c.id
             r = rows.get(cid)
             if r is None:
                 continue
-            start = self._g + self._c * r
-            vec[start : start + self._c] = self._static[cid]  # max hp and AP, weapons, stats
-            max_hp_col, max_ap_col, reach_col, range_col, damage_col = self._static_head[cid]
-            ally = self.side[cid] == side
-            max_ap = self._max_ap[cid]
-            hp = c.hp / c.max_hp if c.max_hp > 0 else 0.0
-            points = c.hp / _HP
-            ap = c.ap / max_ap if max_ap > 0 else 0.0
-            dx, dy = (c.position.x - mx) / _METRES, (c.position.y - my) / _METRES
-            far = math.hypot(dx, dy)
-            vec[start : start + head_size] = (
-                1.0,
-                1.0 if cid == who else 0.0,
-                1.0 if ally and cid != who else 0.0,
-                0.0 if ally else 1.0,
-                1.0 if view.active == cid else 0.0,
-                1.0 if by == cid else 0.0,
-                1.0 if aimed == cid else 0.0,
-                0.0 if hp < 0.0 else 1.0 if hp > 1.0 else hp,
-                0.0 if points < 0.0 else 1.0 if points > 1.0 else points,
-                max_hp_col,
-                0.0 if ap < 0.0 else 1.0 if ap > 1.0 else ap,
-                max_ap_col,
-                -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx,
-                -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy,
-                1.0 if far > 1.0 else far,
-                reach_col,
-                range_col,
-                damage_col,
-                1.0 if cid != who and far * _METRES <= self._reach[cid] + 1e-9 else 0.0,
-                1.0 if cid != who and far * _METRES <= my_reach + 1e-9 else 0.0,
-            )
-            for text in c.conditions:
-                column = self._mark(False, text)
-                if column is not None:
-                    vec[start + column] = 1.0
-            if c.counters:
-                sums: dict[int, float] = {}
-                for text, value in c.counters:
-                    column = self._mark(True, text)
-                    if column is not None:
-                        sums[column] = sums.get(column, 0.0) + value
-                for column, total in sums.items():
-                    vec[start + column] = _squash(total)
-            where[cid] = (c.position.x, c.position.y)
+            start = first + size * r
+            w[start : start + size] = statics[cid]  # max hp and AP, weapons, stats
+            ally = sides[cid] == side
+            w[start + _PRESENT] = 1.0
+            if cid == who:
+                w[start + _ME] = 1.0
+            elif ally:
+                w[start + _ALLY] = 1.0
             if not ally:
-                enemies.append(where[cid])
-        if kept:
-            base = self._g + self._c * self.max_combatants
-            my_ap = self._max_ap[who]
-            weapons = self._weapons[who]
-            o = self._o_at
-            target0 = o["target[0]"]
-            weapon0 = o["weapon"]
-            cost_at, has_target = o["cost"], o["has_target"]
-            target_distance, has_destination = o["target_distance"], o["has_destination"]
-            to_dx, to_dy, to_nearest = o["to_dx"], o["to_dy"], o["to_nearest_enemy"]
-            # Every value written is gathered first, then set in one assignment: an offer row
-            # has a handful of non-zero columns among many.
-            at: list[int] = []
-            values: list[float] = []
-            put, value_of = at.append, values.append
-            shapes, shape_of = self._shapes, self._shape
-            hypot = math.hypot
-            f = self._f
-            for k, offer in enumerate(kept):
-                action = offer.action
-                cls = type(action)
-                shape = shapes.get(cls) or shape_of(cls)
-                start = base + f * k
-                put(start)
-                value_of(1.0)
-                put(start + shape.kind)
-                value_of(1.0)
-                for column in shape.flags:
-                    put(start + column)
-                    value_of(1.0)
-                put(start + cost_at)
-                value_of(_clip(offer.cost / my_ap) if my_ap > 0 else 1.0)
-                for name in shape.target:
-                    named_id = getattr(action, name)
-                    r = rows.get(named_id) if isinstance(named_id, str) else None
-                    if r is not None:
-                        put(start + target0 + r)
-                        value_of(1.0)
-                        put(start + has_target)
-                        value_of(1.0)
-                        them = where.get(named_id)
-                        if them is not None:
-                            put(start + target_distance)
-                            value_of(_clip(hypot(them[0] - mx, them[1] - my) / _METRES))
-                        break
-                if shape.weapon or shape.is_attack:
-                    named: str | None = getattr(action, "weapon", None)
-                    weapon = weapons.get(named) if named is not None else None
-                    if weapon is None and named is None and shape.is_attack:
-                        weapon = self._first_weapon[who]
-                    if weapon is not None:
-                        at.extend(range(start + weapon0, start + weapon0 + 4))
-                        values.extend(weapon)
-                for name in shape.point:
-                    to = getattr(action, name)
-                    if isinstance(to, Position):
-                        near = _METRES
-                        for ex, ey in enemies:
-                            d = hypot(ex - to.x, ey - to.y)
-                            if d < near:
-                                near = d
-                        at.extend((start + has_destination, start + to_dx, start + to_dy))
-                        at.append(start + to_nearest)
-                        values.extend(
-                            (
-                                1.0,
-                                _clip((to.x - mx) / _METRES, -1.0, 1.0),
-                                _clip((to.y - my) / _METRES, -1.0, 1.0),
-                                near / _METRES,
-                            )
-                        )
-                        break
-            vec[at] = values
-            mask[: len(kept)] = 1
-            moves = self._moves(who, view)
-            self._last_moves = (view, moves)
-            if moves:
-                base = self._g + self._c * self.max_combatants + self._f * self.max_offers
-                block = vec[base:].reshape(self.move_slots, self._m)
-                hypot = math.hypot
-                slots, lines = [], []
-                for slot, to, moved, gap in moves:
-                    tx, ty = to.x, to.y
-                    near = _METRES
-                    for ex, ey in enemies:
-                        d = hypot(ex - tx, ey - ty)
-                        if d < near:
-                            near = d
-                    dx, dy = (tx - mx) / _METRES, (ty - my) / _METRES
-                    slots.append(slot)
-                    lines.append(
-                        (
-                            1.0,
-                            -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx,
-                            -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy,
-                            _clip(moved / _METRES),
-                            _clip(gap / _METRES),
-                            near / _METRES,
-                        )
-                    )
-                block[slots] = lines
-                mask[self.max_offers + np.array(slots)] = 1
-        return {"observation": vec, "observations": vec, "action_mask": mask}
+                w[start + _ENEMY] = 1.0
+            if active == cid:
+                w[start + _ACTIVE] = 1.0
+            if by == cid:
+                w[start + _TRIGGER_BY] = 1.0
+            if aimed == cid:
+                w[start + _TRIGGER_TARGET] = 1.0
+            hp, max_hp, max_ap = c.hp, c.max_hp, max_aps[cid]
+            w[start + _HP_SHARE] = _clip(hp / max_hp if max_hp > 0 else 0.0)
+            w[start + _HP_POINTS] = _clip(hp / _HP)
+            w[start + _AP_SHARE] = _clip(c.ap / max_ap if max_ap > 0 else 0.0)
+            x, y = c.position.x, c.position.y
+            dx, dy = (x - mx) / _METRES, (y - my) / _METRES
+            far = hypot(dx, dy)
+            w[start + _DX] = -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx
+            w[start + _DY] = -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy
+            w[start + _DISTANCE] = 1.0 if far > 1.0 else far
+            if cid != who:
+                if far * _METRES <= reach[cid] + 1e-9:
+                    w[start + _REACHES_ME] = 1.0
+                if far * _METRES <= my_reach + 1e-9:
+                    w[start + _IN_MY_REACH] = 1.0
+            if c.conditions or c.counters:
+                self._marks_of(w, start, c.conditions, c.counters)
+            where[cid] = (x, y)
+            if not ally:
+                enemies.append((x, y))
+        return enemies, where
 
-    def _moves(self, who: str, view: View) -> list[tuple[int, Position, float, float]]:
-        """The move slots open to ``who`` in ``view``: ``(slot, point, metres moved, metres
-        from the point to the slot's combatant)``. None unless the fight offers a ``Move``;
-        a point lies within the longest offered move (the move's limit now), apart from where
-        ``who`` stands, with nobody seen within :data:`SPACE` of it."""
+    def _marks_of(
+        self,
+        w: memoryview[float],
+        start: int,
+        conditions: tuple[str, ...],
+        counters: tuple[tuple[str, int], ...],
+    ) -> None:
+        """Write a row's condition and counter columns."""
+        for text in conditions:
+            column = self._mark(False, text)
+            if column is not None:
+                w[start + column] = 1.0
+        if counters:
+            sums: dict[int, float] = {}
+            for text, value in counters:
+                column = self._mark(True, text)
+                if column is not None:
+                    sums[column] = sums.get(column, 0.0) + value
+            for column, total in sums.items():
+                w[start + column] = _squash(total)
+
+    def _offer_rows_of(
+        self,
+        w: memoryview[float],
+        who: str,
+        mx: float,
+        my: float,
+        kept: tuple[Offer, ...],
+        enemies: list[tuple[float, float]],
+        where: dict[str, tuple[float, float]],
+    ) -> None:
+        """Write the offer rows: each offer's row as before (an offer naming a point written
+        afresh), then its distances."""
+        at = self._columns
+        known, size, hypot = self._offer_rows, self._f, math.hypot
+        for k, offer in enumerate(kept):
+            start = self._offers_at + size * k
+            found = known.get((who, offer))
+            if found is None:
+                writes, named, to = self._offer_columns(who, offer)
+                if to is None:
+                    found = self._keep_offer(who, offer, writes, named)
+                else:
+                    for column, value in writes:
+                        w[start + column] = value
+            if found is not None:
+                row, named = found
+                w[start : start + size] = row
+                to = None
+            if named is not None:
+                them = where.get(named)
+                if them is not None:
+                    gap = hypot(them[0] - mx, them[1] - my) / _METRES
+                    w[start + at.target_distance] = _clip(gap)
+            if to is not None:
+                near = _METRES
+                for ex, ey in enemies:
+                    d = hypot(ex - to.x, ey - to.y)
+                    if d < near:
+                        near = d
+                w[start + at.has_destination] = 1.0
+                w[start + at.to_dx] = _clip((to.x - mx) / _METRES, -1.0, 1.0)
+                w[start + at.to_dy] = _clip((to.y - my) / _METRES, -1.0, 1.0)
+                w[start + at.to_nearest_enemy] = near / _METRES
+
+    def _offer_columns(
+        self, who: str, offer: Offer
+    ) -> tuple[list[tuple[int, float]], str | None, Position | None]:
+        """An offer row's columns that do not depend on where anyone stands, ``(column,
+        value)``; the combatant it names (``None``: none) and the point it names."""
+        action = offer.action
+        shape = self._shapes.get(type(action)) or self._shape(type(action))
+        at = self._columns
+        my_ap = self._max_ap[who]
+        writes = [(0, 1.0), (shape.kind, 1.0), *((column, 1.0) for column in shape.flags)]
+        writes.append((at.cost, _clip(offer.cost / my_ap) if my_ap > 0 else 1.0))
+        rows, _ = self._order(who)
+        named = None
+        for name in shape.target:
+            named_id = getattr(action, name)
+            r = rows.get(named_id) if isinstance(named_id, str) else None
+            if r is not None:
+                writes += [(at.target + r, 1.0), (at.has_target, 1.0)]
+                named = named_id
+                break
+        if shape.weapon or shape.is_attack:
+            weapon_name: str | None = getattr(action, "weapon", None)
+            weapon = self._weapons[who].get(weapon_name) if weapon_name is not None else None
+            if weapon is None and weapon_name is None and shape.is_attack:
+                weapon = self._first_weapon[who]
+            if weapon is not None:
+                writes += [(at.weapon + i, value) for i, value in enumerate(weapon)]
+        for name in shape.point:
+            to = getattr(action, name)
+            if isinstance(to, Position):
+                return writes, named, to
+        return writes, named, None
+
+    def _keep_offer(
+        self, who: str, offer: Offer, writes: list[tuple[int, float]], named: str | None
+    ) -> tuple[memoryview[float], str | None]:
+        row = [0.0] * self._f
+        for column, value in writes:
+            row[column] = value
+        found = (_floats(np.array(row, np.float32)), named)
+        if len(self._offer_rows) >= _KEPT:
+            self._offer_rows.clear()
+        self._offer_rows[who, offer] = found
+        return found
+
+    def _scene(self, who: str, view: View) -> _Scene | None:
+        """The move slots open to ``who`` in ``view`` and their rows (``None``: the fight
+        offers no move long enough), made once for each scene: ``who``'s place, its longest
+        move and where everyone else it sees stands."""
         here = view.me.position
         hx, hy = here.x, here.y
         limit = 0.0
@@ -546,11 +646,45 @@ class Encoder:
         # fight, which measures the rounded point, finds it within the limit.
         limit -= _ROUNDING
         if limit <= _LEAST_MOVE:
-            return []
-        rows, _ = self._order(who)
-        others = [
+            return None
+        others = tuple(
             (c.id, c.position.x, c.position.y) for c in (*view.allies, *view.enemies) if c.id != who
-        ]
+        )
+        key = (who, hx, hy, limit, others)
+        scene = self._scenes.get(key)
+        if scene is None:
+            scene = self._new_scene(who, hx, hy, limit, others)
+            if len(self._scenes) >= _KEPT:
+                self._scenes.clear()
+            self._scenes[key] = scene
+        return scene
+
+    def _moves(self, who: str, view: View) -> list[tuple[int, Position, float, float]]:
+        """The move slots open to ``who`` in ``view``: ``(slot, point, metres moved, metres
+        from the point to the slot's combatant)``. None unless the fight offers a ``Move``;
+        a point lies within the longest offered move (the move's limit now), apart from where
+        ``who`` stands, with nobody seen within :data:`SPACE` of it. (The list is shared with
+        the next scene where the same combatants stand at the same places: read it only.)"""
+        scene = self._scene(who, view)
+        return [] if scene is None else scene.moves
+
+    def _new_scene(
+        self,
+        who: str,
+        hx: float,
+        hy: float,
+        limit: float,
+        others: tuple[tuple[str, float, float], ...],
+    ) -> _Scene:
+        """The scene's move slots (see :meth:`_moves`), with their rows of the vector and
+        their entries of the mask: for each combatant seen, the points of :data:`MOVE_KINDS`."""
+        rows, _ = self._order(who)
+        side, size = self.side[who], self._m
+        # Where the others stand, and which of them are enemies (the nearest one is a column).
+        placed = [(ox, oy, cid in rows and self.side[cid] != side) for cid, ox, oy in others]
+        block = np.zeros(self.move_slots * size, np.float32)
+        mask = np.zeros(self.move_slots, np.int8)
+        w, m = _floats(block), mask.data
         my_reach = self._reach[who] or _UNARMED_REACH
         strike = max(0.5, my_reach - 0.25)
         kinds = len(MOVE_KINDS)
@@ -586,12 +720,26 @@ class Encoder:
                 moved = hypot(x - hx, y - hy)
                 if moved < _LEAST_MOVE:
                     continue
-                for _, ox, oy in others:
-                    if hypot(ox - x, oy - y) < _CLEAR:
+                near = _METRES
+                for ox, oy, foe in placed:
+                    d = hypot(ox - x, oy - y)
+                    if d < _CLEAR:
                         break
+                    if foe and d < near:
+                        near = d
                 else:
-                    found.append((base + k, to, moved, hypot(x - cx, y - cy)))
-        return found
+                    slot, apart = base + k, hypot(x - cx, y - cy)
+                    found.append((slot, to, moved, apart))
+                    start, dx, dy = size * slot, (x - hx) / _METRES, (y - hy) / _METRES
+                    moved, apart = moved / _METRES, apart / _METRES  # (never below 0)
+                    w[start] = 1.0
+                    w[start + 1] = -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx
+                    w[start + 2] = -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy
+                    w[start + 3] = 1.0 if moved > 1.0 else moved
+                    w[start + 4] = 1.0 if apart > 1.0 else apart
+                    w[start + 5] = near / _METRES
+                    m[slot] = 1
+        return _Scene(found, w, m)
 
 
 #: The reach of fists (the engine's ``UNARMED``): a combatant without a melee weapon's.
@@ -606,6 +754,12 @@ _ROUNDING = 0.015
 #: A point this near another combatant is not offered (the fight's SPACE, and the rounding).
 _CLEAR = _SPACE + 0.006
 _QUARTER = math.pi / 2
+
+
+def _floats(array: np.ndarray) -> memoryview[float]:
+    """A float32 array's memory, to write Python floats into item by item (each rounded to
+    float32 as numpy's own assignment rounds it) or whole rows at once."""
+    return typing.cast("memoryview[float]", array.data)
 
 
 def _types(hint: Any) -> tuple[Any, ...]:
