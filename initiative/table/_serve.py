@@ -1170,30 +1170,12 @@ async def _serve(
     _check_times(deadline, grace)
     seats = seats_for(spec, seat_names, deadline, grace, tokens)
     runners: dict[str, PolicyRunner] = make_runners(spec, seed, policies, timeout=timeout)
-    for seat in seats.values():
-        for who in seat.combatants:
-            runners[who] = seat.runner(who)
+    runners |= {who: seat.runner(who) for seat in seats.values() for who in seat.combatants}
     server = SeatServer(
         spec, seats, limits, tls=tls, spectators=spectators, tokens=tokens, log=log, review=review
     )
     listeners = await trio.open_tcp_listeners(port, host=host)
-    try:
-        sink = open_log()  # a fresh log is emptied only now: a refused start leaves it alone
-    except BaseException:
-        for listener in listeners:
-            await trio.aclose_forcefully(listener)
-        raise
-    kept = {"gm": server.gm_token, "spectators": server.spectator_token}
-    kept |= {f"seat:{seat.name}": seat.token for seat in seats.values()}
-    try:
-        write_tokens(log, kept)
-    except OSError as err:
-        sink.close()
-        for listener in listeners:
-            await trio.aclose_forcefully(listener)
-        raise InitiativeError(
-            f"{log}.tokens: cannot keep the tokens beside the log: {err.strerror or err}"
-        ) from None
+    sink = await _open_the_log(open_log, log, server, listeners)
     bound = listeners[0].socket.getsockname()[1]
     # The sink writes the lines so far before anyone is asked, and clients hear them only once
     # written: so every event is on disk, whatever becomes of this process, before any client
@@ -1239,6 +1221,34 @@ async def _serve(
     finally:
         sink.close()
     return fight
+
+
+async def _open_the_log(
+    open_log: Callable[[], LogSink],
+    log: Path,
+    server: SeatServer,
+    listeners: Sequence[trio.SocketListener],
+) -> LogSink:
+    """The fight's log opened and every token kept beside it (``LOG.tokens``); if either
+    fails, the listeners are closed and the log is left as it was."""
+    try:
+        sink = open_log()  # a fresh log is emptied only now: a refused start leaves it alone
+    except BaseException:
+        for listener in listeners:
+            await trio.aclose_forcefully(listener)
+        raise
+    kept = {"gm": server.gm_token, "spectators": server.spectator_token}
+    kept |= {f"seat:{seat.name}": seat.token for seat in server.seats.values()}
+    try:
+        write_tokens(log, kept)
+    except OSError as err:
+        sink.close()
+        for listener in listeners:
+            await trio.aclose_forcefully(listener)
+        raise InitiativeError(
+            f"{log}.tokens: cannot keep the tokens beside the log: {err.strerror or err}"
+        ) from None
+    return sink
 
 
 def _check_times(deadline: float, grace: float) -> None:
