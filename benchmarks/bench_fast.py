@@ -139,9 +139,20 @@ def _lines_file(
         policy_file.parent.mkdir(exist_ok=True)
         policy_file.write_text(FIRST)
         name = f"{policy_file}:first"
+    text = melee_lines(per_side, max_rounds=rounds, policy=name)
+    withdraw = os.environ.get("BENCH_WITHDRAW_TURNS")
+    if withdraw is not None and _knows_withdrawal():
+        text += f"\n[options]\nwithdraw_turns = {int(withdraw)}\n"
     path = Path(tmp) / f"lines{per_side}-{rounds}-{policy}.toml"
-    path.write_text(melee_lines(per_side, max_rounds=rounds, policy=name))
+    path.write_text(text)
     return path
+
+
+def _knows_withdrawal() -> bool:
+    """Whether the tree being measured has the withdrawal rule (``withdraw_turns``, an option
+    of every ruleset since issue 36); a tree from before it plays as with ``0``."""
+    options = getattr(_package("engine"), "Options", None)
+    return "withdraw_turns" in getattr(options, "__struct_fields__", ())
 
 
 def _spec(per_side: int, *, rounds: int = 30, policy: str = "own"):  # type: ignore[no-untyped-def]
@@ -594,8 +605,17 @@ def main() -> None:
         help="for batch, run, decision and scale: own (the built-in aggressive) and/or first "
         "(a policy file, the first legal offer: the same decisions in both trees)",
     )
+    parser.add_argument(
+        "--withdraw-turns",
+        type=int,
+        default=None,
+        help="the 4v4's withdraw_turns in every tree that has the withdrawal rule (0: off, so a"
+        " tree from before the rule plays the same fights); by default each tree's own",
+    )
     parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.withdraw_turns is not None:  # (the workers read it from their environment)
+        os.environ["BENCH_WITHDRAW_TURNS"] = str(args.withdraw_turns)
     if args.worker:
         name, arg, policy = args.worker
         print(json.dumps(WORKERS[name](int(arg), policy)))
