@@ -113,7 +113,7 @@ def test_every_bundled_ruleset_declares_its_profile() -> None:
         assert isinstance(profile, SearchProfile) and profile != SearchProfile(), name
         assert profile.value is not None and profile.value != shipped().fit.weights, name
         assert default_rollouts(name) == profile.review, name
-    assert {default_rollouts(n) for n in profiles} == {96, 32, 28, 48}
+    assert {default_rollouts(n) for n in profiles} == {96, 32, 24, 48}
 
 
 def test_the_value_of_a_bundled_ruleset_is_its_own() -> None:

@@ -69,7 +69,7 @@ class Tactical(Ruleset):
         evaluate="value",
         rounds=0,
         value=(0.650885, 0.701685, 2.242741, -1.447326),
-        review=28,
+        review=24,
     )
     Options = TacticalOptions
     conditions = DECLARED_CONDITIONS
