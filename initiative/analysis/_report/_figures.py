@@ -185,9 +185,9 @@ def _groups_section(data: dict[str, Any], colours: dict[str, str], prefix: str) 
         total = number(f"{key}.fights", g["fights"], tag="tspan")
         for what, gap in (("any_fell", k > 0), ("all_fell", False)):
             label = f"{g['side']}: {what.replace('_', ' ')}"
-            k = f"{key}.{what}"
-            fights = f"{number(f'{k}.fights', g[what]['fights'], tag='tspan')}/{total} fights"
-            rows.append(share_bar(label, k, g[what], fights, colour=colour, gap=gap))
+            at = f"{key}.{what}"
+            fights = f"{number(f'{at}.fights', g[what]['fights'], tag='tspan')}/{total} fights"
+            rows.append(share_bar(label, at, g[what], fights, colour=colour, gap=gap))
     chart = share_chart(
         rows,
         "share of the fights (Wilson's 95% interval)",
