@@ -22,6 +22,7 @@ from pathlib import Path
 import msgspec
 import structlog
 import trio
+from _timing import best_times
 from initiative.actors import run_encounter
 from initiative.events import PriorityGranted, encode_lines, parse_log
 
@@ -66,15 +67,14 @@ def _fold_vs_decode(repeat: int) -> tuple[int, float, float]:
     raw = encode_lines(result.events)
     lines = raw.splitlines()
     decoder = msgspec.json.Decoder()
-    best_state = best_raw = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        engine.fold(parse_log(raw).events)
-        best_state = min(best_state, time.perf_counter() - start)
-        start = time.perf_counter()
+
+    def decode_raw() -> None:
         for line in lines:
             decoder.decode(line)
-        best_raw = min(best_raw, time.perf_counter() - start)
+
+    best_state, best_raw = best_times(
+        repeat, lambda: engine.fold(parse_log(raw).events), decode_raw
+    )
     return len(lines), best_state, best_raw
 
 

@@ -75,7 +75,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(HERE))  # (``_encounters``, when a worker runs from another folder)
+sys.path.insert(
+    0, str(HERE)
+)  # (``_encounters``, ``_timing``, when a worker runs from another folder)
 
 
 # --- workers (run in a subprocess under the tree being measured) -------------------------------
@@ -194,20 +196,22 @@ def worker_floor(count: int, policy: str = "own") -> dict[str, float]:
     ]
     encode = msgspec.json.Encoder().encode
     chain_step = engine.chain_step
-    best = float("inf")
+
+    def write_all(tmp: str) -> None:
+        for seed, events in enumerate(fields):
+            chain = bytes(32)
+            lines = []
+            for kind, values in events:
+                line = encode(kind(**values)) + b"\n"
+                chain = chain_step(chain, line)
+                lines.append(line)
+            with open(Path(tmp) / f"{seed}.jsonl", "wb") as out:
+                out.write(b"".join(lines))
+
+    from _timing import best_times
+
     with tempfile.TemporaryDirectory() as tmp:
-        for _ in range(3):
-            start = time.perf_counter()
-            for seed, events in enumerate(fields):
-                chain = bytes(32)
-                lines = []
-                for kind, values in events:
-                    line = encode(kind(**values)) + b"\n"
-                    chain = chain_step(chain, line)
-                    lines.append(line)
-                with open(Path(tmp) / f"{seed}.jsonl", "wb") as out:
-                    out.write(b"".join(lines))
-            best = min(best, time.perf_counter() - start)
+        (best,) = best_times(3, lambda: write_all(tmp))
     events = sum(map(len, fields))
     return {"us_per_fight": best / count * 1e6, "events_per_fight": events / count}
 
@@ -323,24 +327,25 @@ def worker_fold(repeat: int, policy: str = "own") -> dict[str, float]:
     lines = raw.splitlines()
     decoder = msgspec.json.Decoder(AnyEvent)
     parsed = parse_log(raw).events
-    best_state = best_typed = best_fold = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        engine.fold(parse_log(raw).events)
-        best_state = min(best_state, time.perf_counter() - start)
-        start = time.perf_counter()
+
+    def decode_typed() -> None:
         for line in lines:
             decoder.decode(line)
-        best_typed = min(best_typed, time.perf_counter() - start)
-        start = time.perf_counter()
+
+    def fold_ten() -> None:
         for _ in range(10):
             engine.fold(parsed)
-        best_fold = min(best_fold, (time.perf_counter() - start) / 10)
+
+    from _timing import best_times
+
+    best_state, best_typed, best_ten = best_times(
+        repeat, lambda: engine.fold(parse_log(raw).events), decode_typed, fold_ten
+    )
     return {
         "events": len(lines),
         "state_s": best_state,
         "typed_s": best_typed,
-        "fold_s": best_fold,
+        "fold_s": best_ten / 10,
     }
 
 

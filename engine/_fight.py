@@ -223,7 +223,18 @@ class Fight:
 
     def _begin(self) -> Drive:
         R = self.ruleset
-        header = EncounterStarted(
+        root = self.emit(self.header(), cause=False)
+        self.log.info("encounter started", ruleset=R.name, seed=self.seed)
+        with self.caused_by(root):
+            for c in self.encounter.combatants:
+                if c.arrives <= 1:
+                    self.join(c, 0)
+            yield from R.start(self.rules)
+
+    def header(self) -> EncounterStarted:
+        """The log's first line for this fight (what a position set up by hand starts with too)."""
+        R = self.ruleset
+        return EncounterStarted(
             format=LOG_FORMAT,
             engine=self.engine_version,
             ruleset=R.name,
@@ -233,15 +244,9 @@ class Fight:
             encounter=self.encounter,
             parent=self.parent,
         )
-        root = self.emit(header, cause=False)
-        self.log.info("encounter started", ruleset=R.name, seed=self.seed)
-        with self.caused_by(root):
-            for c in self.encounter.combatants:
-                if c.arrives <= 1:
-                    self._join(c, 0)
-            yield from R.start(self.rules)
 
-    def _join(self, c: CombatantSpec, round_: int) -> None:
+    def join(self, c: CombatantSpec, round_: int) -> None:
+        """``c`` joins the fight in round ``round_`` (0 before the first), with its full AP."""
         self.emit(
             CombatantJoined(
                 who=c.id,
@@ -266,7 +271,7 @@ class Fight:
             if paused is None:
                 arrivals = [c for c in self.encounter.combatants if c.arrives == number > 1]
                 for c in arrivals:
-                    self._join(c, number)
+                    self.join(c, number)
                 if arrivals:
                     yield from R.arrive(self.rules, [c.id for c in arrivals])
                 yield from R.round_started(self.rules)

@@ -464,7 +464,7 @@ def perform(fight: Fight, o: Override, granted: int | None) -> Drive:
                 assert not isinstance(spec, str)
                 q = fight.queries
                 q.specs_by_id = {**q.specs_by_id, spec.id: spec}  # (shared: never changed)
-                fight._join(spec, fight.state.round)
+                fight.join(spec, fight.state.round)
                 yield from fight.ruleset.arrive(fight.rules, [spec.id])
             case RemoveCombatant(who=who, reason=reason):
                 fight.emit(CombatantLeft(who=who, reason=reason))

@@ -29,15 +29,12 @@ from collections.abc import Generator, Iterable, Mapping, Sequence
 from typing import Any
 
 from initiative.events import (
-    LOG_FORMAT,
     Action,
     APChanged,
-    CombatantJoined,
     ConditionAdded,
     CounterChanged,
     DamageDealt,
     EncounterFileError,
-    EncounterStarted,
     Event,
     InitiativeOrdered,
     Offer,
@@ -51,7 +48,6 @@ from ._dice import Dice
 from ._encounter import decode_encounter
 from ._fight import Fight
 from ._protocol import Decision, PriorityToken
-from ._rng import ALGORITHM
 from ._rules import Rules, parse_mark
 from ._state import CombatantState
 
@@ -191,27 +187,9 @@ def position(
         if who not in ids:
             raise EncounterFileError(f"position: no combatant {who!r}")
     emit = fight.emit
-    header = EncounterStarted(
-        format=LOG_FORMAT,
-        engine=fight.engine_version,
-        ruleset=fight.ruleset.name,
-        ruleset_version=fight.ruleset.version,
-        rng=ALGORITHM,
-        seed=seed,
-        encounter=spec,
-    )
-    emit(header, cause=False)
+    emit(fight.header(), cause=False)
     for c in spec.combatants:
-        emit(
-            CombatantJoined(
-                who=c.id,
-                side=c.side,
-                hp=c.hp,
-                ap=fight.ruleset.max_ap(c),
-                position=c.position,
-                round=0,
-            )
-        )
+        fight.join(c, 0)
     emit(InitiativeOrdered(order=tuple(order), ties=()))
     emit(RoundStarted(round=round))
     emit(TurnStarted(who=active, round=round))

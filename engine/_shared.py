@@ -59,6 +59,15 @@ def reaches(weapon: Weapon, gap: float) -> bool:
     return gap <= limit + 1e-9
 
 
+def out_of_reach(fight: Rules, who: str, target: str, weapon: Weapon) -> str | None:
+    """Why ``who``'s ``weapon`` cannot hit ``target`` from where they stand (``None``: it
+    reaches), in the words every ruleset's check gives."""
+    gap = fight.dist(who, target)
+    if reaches(weapon, gap):
+        return None
+    return f"{target} is {gap:g} m away, out of the {weapon.name}'s reach"
+
+
 def melee_reach(fight: Rules, who: str) -> float:
     """The longest melee reach among ``who``'s weapons: the space it threatens, which is what
     leaving someone's space (openings) and laying hands on someone (:func:`check_melee_target`)
@@ -187,10 +196,7 @@ def check_plain_attack(fight: Rules, who: str, action: Attack) -> str | None:
     weapon = weapon_named(fight, who, action.weapon)
     if weapon is None:
         return f"{who} carries no weapon named {action.weapon!r}"
-    gap = fight.dist(who, action.target)
-    if not reaches(weapon, gap):
-        return f"{action.target} is {gap:g} m away, out of the {weapon.name}'s reach"
-    return None
+    return out_of_reach(fight, who, action.target, weapon)
 
 
 def check_melee_target(fight: Rules, who: str, target: str) -> str | None:

@@ -102,6 +102,7 @@ from ._shared import (
     melee_reach as melee_reach,
     move_offers as move_offers,
     occupant as occupant,
+    out_of_reach as out_of_reach,
     reaches as reaches,
     resolve_attack as resolve_attack,
     weapon_named as weapon_named,

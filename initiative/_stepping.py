@@ -81,35 +81,37 @@ class SteppedFight:
         if quiet:  # an environment's agents fail decisions on purpose while they learn
             self.fight.log = _Silent()
         self._step = Stepper(self.fight)
-        self.token: PriorityToken | None = self._step.token
-        if self.token is None:
-            self._finish()
-
-    def _finish(self) -> None:
-        self.token = None
-        self.close()
+        if self._step.over:
+            self.close()
 
     def close(self) -> None:
         """Release the log file (done by itself when the encounter ends)."""
         self.fight.sink.close()
 
+    # what is waiting is the stepper's: read through it, never kept twice
+
+    @property
+    def token(self) -> PriorityToken | None:
+        """The decision the fight waits for (``None`` once the encounter has ended)."""
+        return self._step.token
+
     @property
     def over(self) -> bool:
-        return self.token is None
+        return self._step.over
 
     @property
     def who(self) -> str | None:
         """The combatant that holds priority (``None`` once over)."""
-        return None if self.token is None else self.token.who
+        return self._step.who
 
     @property
     def view(self) -> View | None:
-        return None if self.token is None else self.token.view
+        return self._step.view
 
     @property
     def offers(self) -> tuple[Offer, ...]:
         """The legal actions now, with their costs; the closing one (EndTurn/Pass) is last."""
-        return () if self.token is None else self.token.legal
+        return self._step.legal
 
     @property
     def state(self) -> EncounterState:
@@ -140,9 +142,8 @@ class SteppedFight:
         if self.token is None:
             raise IllegalOverrideError("the encounter has ended")
         seq = self._step.override(override)
-        self.token = self._step.token
-        if self.token is None:
-            self._finish()
+        if self._step.over:
+            self.close()
         return seq
 
     def send(self, decision: Decision | Action | Any) -> PriorityToken | None:
@@ -157,7 +158,7 @@ class SteppedFight:
         refuse_offer(decision)
         if not isinstance(decision, Decision):
             decision = Decision(action=decision)
-        self.token = self._step.apply(decision)
-        if self.token is None:
-            self._finish()
-        return self.token
+        token = self._step.apply(decision)
+        if token is None:
+            self.close()
+        return token

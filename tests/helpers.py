@@ -11,11 +11,15 @@ from initiative.events import EncounterSpec, Event
 
 from initiative import engine
 
-_EXAMPLES = Path(__file__).parents[1] / "examples"
+ROOT = Path(__file__).parents[1]
+"""The repository's top folder."""
+_EXAMPLES = ROOT / "examples"
+DUEL = _EXAMPLES / "openings-duel.toml"
+"""The plainest bundled fight: one against one, under ``openings``."""
 
 #: A bundled example of each ruleset, by ruleset.
 EXAMPLE_OF_RULESET = {
-    "openings": _EXAMPLES / "openings-duel.toml",
+    "openings": DUEL,
     "thriller": _EXAMPLES / "thriller-ambush.toml",
     "percentile": _EXAMPLES / "percentile-wilhelm.toml",
     "tactical": _EXAMPLES / "tactical-bridge.toml",

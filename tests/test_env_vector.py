@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import DUEL
+
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 gymnasium = pytest.importorskip("gymnasium")
@@ -19,8 +21,6 @@ from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv  # noq
 
 from initiative.env import ENCOUNTER_ID, STEPS_PER_ROUND, env, example_ids, single_agent  # noqa: E402
 
-ROOT = Path(__file__).parents[1]
-DUEL = ROOT / "examples" / "openings-duel.toml"
 MODES = [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP]
 
 

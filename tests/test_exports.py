@@ -431,6 +431,7 @@ KIT_HELPERS = [
     "melee_reach",
     "move_offers",
     "occupant",
+    "out_of_reach",
     "reaches",
     "resolve_attack",
     "weapon_named",

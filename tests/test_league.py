@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
 from initiative.batch import Summary, sign_test
@@ -19,9 +18,7 @@ from initiative.analysis._league import (
     league_tasks,
     play_league,
 )
-
-ROOT = Path(__file__).parents[1]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL
 
 
 def game(a: str, b: str, winner: str | None, seed: int, swapped: bool = False) -> Game:

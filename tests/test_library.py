@@ -3,15 +3,13 @@
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import trio
 from initiative.events import Attack, EncounterEnded, EndTurn, Pass
 
 import initiative
+from tests.helpers import DUEL, ROOT
 
-ROOT = Path(__file__).parents[1]
-DUEL = ROOT / "examples" / "openings-duel.toml"
 SKIRMISH = ROOT / "examples" / "openings-skirmish.toml"
 
 

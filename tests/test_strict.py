@@ -3,16 +3,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from initiative.actors import in_line, make_runners
 from initiative.events import DecisionFailed
 
 import initiative
-
-ROOT = Path(__file__).parents[1]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL
 
 
 def test_a_misspelled_combatant_in_policies_is_refused_with_a_suggestion() -> None:

@@ -20,9 +20,7 @@ from initiative.analysis._sweep import (
     values_of,
     vary,
 )
-
-ROOT = Path(__file__).parents[1]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL, ROOT
 
 
 def recorded(rate: dict[int, float] | None = None, slope: float = 0.01):

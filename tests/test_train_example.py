@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import DUEL, ROOT
+
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
@@ -21,9 +23,6 @@ from initiative.actors import aggressive, in_line  # noqa: E402
 
 import initiative  # noqa: E402
 from initiative.env import Encoder, model_policy  # noqa: E402
-
-ROOT = Path(__file__).parents[1]
-DUEL = ROOT / "examples" / "openings-duel.toml"
 
 
 @pytest.fixture(scope="module")

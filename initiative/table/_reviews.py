@@ -104,6 +104,22 @@ async def _keep(stream: trio.abc.ReceiveStream, into: bytearray) -> None:
         del into[:-4096]
 
 
+async def _start(nursery: trio.Nursery, command: list[str], stdin: int, err: bytearray) -> Any:
+    """Start the helper ``command`` in ``nursery``, its output piped, the last of its standard
+    error kept in ``err``."""
+    proc = await nursery.start(partial(
+        trio.run_process, command, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        check=False,
+    ))  # fmt: skip
+    nursery.start_soon(_keep, proc.stderr, err)
+    return proc
+
+
+def _problem(problem: Exception) -> str:
+    """Why a helper failed, in one line (its type when it says nothing)."""
+    return " ".join(str(problem).split())[:200] or type(problem).__name__
+
+
 class ReviewDesk:
     """The review of the fight, once asked: one child process and how far it got."""
 
@@ -146,7 +162,7 @@ class ReviewDesk:
             try:
                 status = await self._run()
             except Exception as problem:  # (a helper that cannot start: said, never raised)
-                reason = " ".join(str(problem).split())[:200] or type(problem).__name__
+                reason = _problem(problem)
                 log.warning("review failed", reason=reason)
                 status = wire.ReviewStatus(state="failed", reason=f"the review failed: {reason}")
             self._set(status)
@@ -161,11 +177,7 @@ class ReviewDesk:
         log.info("review started", log=str(self.log))
         with trio.move_on_after(o.review_timeout) as scope:
             async with trio.open_nursery() as nursery:
-                proc = await nursery.start(partial(
-                    trio.run_process, command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE, check=False,
-                ))  # fmt: skip
-                nursery.start_soon(_keep, proc.stderr, err)
+                proc = await _start(nursery, command, subprocess.DEVNULL, err)
                 lines = _Lines(proc.stdout)
                 while (line := await lines.next()) is not None:
                     said = _json(line)
@@ -238,7 +250,7 @@ class OddsDesk:
         try:
             reason = await self._serve()
         except Exception as problem:  # (a helper that cannot start, say)
-            reason = " ".join(str(problem).split())[:200] or type(problem).__name__
+            reason = _problem(problem)
         if reason is not None and not self.ended:
             log.warning("live odds stopped", reason=reason)
             last = self.latest
@@ -256,11 +268,7 @@ class OddsDesk:
         reason: str | None = None
         proc: Any = None
         async with trio.open_nursery() as nursery:
-            proc = await nursery.start(partial(
-                trio.run_process, command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, check=False,
-            ))  # fmt: skip
-            nursery.start_soon(_keep, proc.stderr, err)
+            proc = await _start(nursery, command, subprocess.PIPE, err)
             try:
                 reason = await self._talk(proc)
             finally:

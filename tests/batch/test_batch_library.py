@@ -9,8 +9,7 @@ import cli_support
 from initiative.batch import Task, duel, fight_one, judge, run_batch
 from initiative.engine import load_encounter
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL
 
 
 def test_a_row_is_the_same_with_and_without_its_log(tmp_path: Path) -> None:

@@ -14,8 +14,8 @@ import pytest
 from initiative.batch import sign_test, wilson
 from initiative.events import read_log
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL, ROOT
+
 SKIRMISH = ROOT / "examples" / "openings-skirmish.toml"
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import DUEL
+
 pytestmark = pytest.mark.slow  # a real Dask cluster of worker processes
 
 pytest.importorskip("distributed")
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 # A local cluster in its own process (as a real one would be): prints the scheduler's address

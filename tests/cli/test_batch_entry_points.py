@@ -12,11 +12,11 @@ import cli_support
 import pytest
 from initiative.events import read_log
 
+from tests.helpers import DUEL
+
 # Builds and installs a package, runs real processes; on one worker, which installs it once.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("teampolicies-package")]
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 PYPROJECT = cli_support.pyproject(

@@ -15,8 +15,7 @@ import cli_support
 import pytest
 from initiative.batch import Paired, paired, sign_test, wilson
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL
 
 
 def cli(*args: object) -> subprocess.CompletedProcess[str]:

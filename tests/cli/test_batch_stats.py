@@ -39,9 +39,8 @@ from initiative.events import (
 from initiative.replays import verify_log
 
 from initiative import engine
+from tests.helpers import DUEL, ROOT
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
 GOLDEN = ROOT / "tests" / "golden"
 
 

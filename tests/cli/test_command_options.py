@@ -35,9 +35,8 @@ from initiative.cli._options import (
     ServeOptions,
     SweepOptions,
 )
+from tests.helpers import DUEL
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 AT_SCALE: dict[str, Any] = {

@@ -11,8 +11,7 @@ from pathlib import Path
 import cli_support
 import pytest
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL
 
 
 def variant(tmp: Path, name: str, old: str, new: str) -> Path:

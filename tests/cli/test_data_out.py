@@ -13,8 +13,8 @@ from typing import Any
 import cli_support
 import pytest
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL, ROOT
+
 SKIRMISH = ROOT / "examples" / "openings-skirmish.toml"
 
 

@@ -12,8 +12,8 @@ import cli_support
 import pytest
 from initiative.events import read_log
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL
+
 INITIATIVE = str(Path(sys.executable).parent / "initiative")
 
 

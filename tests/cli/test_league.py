@@ -8,8 +8,8 @@ from pathlib import Path
 
 import cli_support
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL, ROOT
+
 SKIRMISH = ROOT / "examples" / "openings-skirmish.toml"
 
 

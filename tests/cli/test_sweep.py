@@ -14,8 +14,7 @@ from pathlib import Path
 import cli_support
 import pytest
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL
 
 
 def test_json_win_rates_equal_a_batch_of_the_changed_file(tmp_path: Path) -> None:

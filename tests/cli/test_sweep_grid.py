@@ -9,8 +9,8 @@ from pathlib import Path
 
 import cli_support
 
-ROOT = Path(__file__).parents[2]
-DUEL = ROOT / "examples" / "openings-duel.toml"
+from tests.helpers import DUEL
+
 TWO = ("--vary", "combatants.tomas.hp=20..22", "--vary", "combatants.ilse.hp=30..31")
 
 

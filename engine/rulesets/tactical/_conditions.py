@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from initiative.engine.kit import HIDDEN, UNARMED
+from initiative.engine.kit import HIDDEN, UNARMED, Condition
 from initiative.events import APChanged, Position, Weapon
 
 from ._marks import (
@@ -136,22 +136,23 @@ def lapse_delay(fight: Rules, who: str, reason: str) -> None:
         fight.emit(APChanged(who=who, ap=0, reason=reason))
 
 
+def _lift(fight: Rules, who: str, flag: Condition, by: type[Condition]) -> None:
+    """``flag`` ends for ``who``, and with it every ``by`` that says what it holds to."""
+    fight.remove_condition(who, flag)
+    for held in fight.conditions(who, by):
+        fight.remove_condition(who, held)
+
+
 def clear_delay(fight: Rules, who: str) -> None:
-    fight.remove_condition(who, DELAYING)
-    for trigger in fight.conditions(who, DelayOn):
-        fight.remove_condition(who, trigger)
+    _lift(fight, who, DELAYING, DelayOn)
 
 
 def unblind(fight: Rules, who: str) -> None:
-    fight.remove_condition(who, BLINDED)
-    for by in fight.conditions(who, BlindedBy):
-        fight.remove_condition(who, by)
+    _lift(fight, who, BLINDED, BlindedBy)
 
 
 def unrestrain(fight: Rules, who: str) -> None:
-    fight.remove_condition(who, RESTRAINED)
-    for by in fight.conditions(who, RestrainedBy):
-        fight.remove_condition(who, by)
+    _lift(fight, who, RESTRAINED, RestrainedBy)
 
 
 def reveal(fight: Rules, who: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from initiative.engine.kit import AttackUnit, Say, check_target, reaches
+from initiative.engine.kit import AttackUnit, Say, check_target, out_of_reach, reaches
 from initiative.events import Action, Attack, AttackResolved, Offer, Window
 
 from ._actions import CastMagic, OpportunityAttack
@@ -62,9 +62,8 @@ class Attacking(TacticalUnit[Attack], AttackUnit):
         weapon = weapon_of(fight, who, action.weapon)
         if weapon is None:
             return f"{who} holds no weapon named {action.weapon!r}"
-        gap = fight.dist(who, action.target)
-        if not reaches(weapon, gap):
-            return f"{action.target} is {gap:g} m away, out of the {weapon.name}'s reach"
+        if reason := out_of_reach(fight, who, action.target, weapon):
+            return reason
         if weapon.ranged and not loaded(fight, who, weapon):
             return f"the {weapon.name} must be reloaded first (Ready Weapon)"
         if action.variant == "all_out" and weapon.ranged:

@@ -24,7 +24,7 @@ from ._draw import (
     number,
     upper,
 )
-from ._figures import figure_sections
+from ._figures import figure_sections, share_bar
 from ._page import page, section, swatch, table
 
 if TYPE_CHECKING:
@@ -338,19 +338,8 @@ def _footer(data: dict[str, Any]) -> str:
 def _win_bar(group: str, i: int, entry: dict[str, Any], label: str, colour: str, total: int) -> Bar:
     """The win-rate bar of ``entry``, the ``i``-th of the ``--json`` list ``group``."""
     key = f"{group}.{i}"
-    return Bar(
-        label=label,
-        value=entry["rate"],
-        low=entry["ci95"][0],
-        high=entry["ci95"][1],
-        colour=colour,
-        key=f"{key}.rate",
-        figures=(
-            f"{number(f'{key}.wins', entry['wins'], tag='tspan')}/{total} ·"
-            f" {number(f'{key}.rate', entry['rate'], 'pct', tag='tspan')}"
-            f' <tspan class="ci">({number(f"{key}.ci95", entry["ci95"], "pct-range", tag="tspan")})</tspan>'
-        ),
-    )
+    won = f"{number(f'{key}.wins', entry['wins'], tag='tspan')}/{total}"
+    return share_bar(label, key, entry, won, colour=colour, gap=False)
 
 
 def _wins_chart(data: dict[str, Any], rows: list[Bar], total: int, what: str, per: str) -> str:

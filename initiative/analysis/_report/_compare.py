@@ -17,7 +17,7 @@ from ._draw import (
     mean_text,
     number,
 )
-from ._figures import round_chart, shown_rounds
+from ._figures import round_chart, share_bar, share_chart, shown_rounds
 from ._page import page, section, swatch, table
 
 if TYPE_CHECKING:
@@ -48,30 +48,23 @@ def _wins_section(data: dict[str, Any], colours: dict[str, str]) -> str:
             j = next(n for n, s in enumerate(v["sides"]) if s["side"] == side)
             entry = v["sides"][j]
             key = f"variants.{i}.sides.{j}"
+            won = f"{number(f'{key}.wins', entry['wins'], tag='tspan')}/{runs}"
+            colour, style = colours.get(side, "#777"), "bar" if i == 0 else "light"
             rows.append(
-                Bar(
-                    label=f"{side} in {v['label']}",
-                    value=entry["rate"],
-                    low=entry["ci95"][0],
-                    high=entry["ci95"][1],
-                    colour=colours.get(side, "#777"),
-                    style="bar" if i == 0 else "light",
-                    gap_before=k > 0 and i == 0,
-                    key=f"{key}.rate",
-                    figures=(
-                        f"{number(f'{key}.wins', entry['wins'], tag='tspan')}/{runs} ·"
-                        f" {number(f'{key}.rate', entry['rate'], 'pct', tag='tspan')}"
-                        f' <tspan class="ci">({number(f"{key}.ci95", entry["ci95"], "pct-range", tag="tspan")})</tspan>'
-                    ),
+                share_bar(
+                    f"{side} in {v['label']}",
+                    key,
+                    entry,
+                    won,
+                    colour=colour,
+                    gap=k > 0 and i == 0,
+                    style=style,
                 )
             )
-    chart = interval_chart(
+    chart = share_chart(
         rows,
-        low=0,
-        high=1,
-        title="share of the fights won (95% Wilson interval)",
-        label="each side's win rate in each variant",
-        shown=lambda v: f"{100 * v:.0f}%",
+        "share of the fights won (95% Wilson interval)",
+        "each side's win rate in each variant",
     )
     headings = ["variant", "encounter"]
     for side in sides:

@@ -140,22 +140,39 @@ def _curves_section(data: dict[str, Any], colours: dict[str, str], prefix: str) 
     )
 
 
-def _rate_bar(
-    label: str, key: str, rate: dict[str, Any], colour: str, gap: bool, total: str
+def share_bar(
+    label: str,
+    key: str,
+    rate: dict[str, Any],
+    counted: str,
+    *,
+    colour: str,
+    gap: bool,
+    style: str = "bar",
 ) -> Bar:
+    """A share from 0 to 1 (``rate``'s ``rate``) with its 95% interval (``ci95``, none when the
+    share is of nothing): ``counted`` (how many of how many), the share and the interval."""
+    ci = rate["ci95"]
     return Bar(
         label=label,
         value=rate["rate"] or 0.0,
-        low=rate["ci95"][0] if rate["ci95"] else None,
-        high=rate["ci95"][1] if rate["ci95"] else None,
+        low=ci[0] if ci else None,
+        high=ci[1] if ci else None,
         colour=colour,
+        style=style,
         gap_before=gap,
         key=f"{key}.rate",
         figures=(
-            f"{number(f'{key}.fights', rate['fights'], tag='tspan')}/{total} fights ·"
-            f" {number(f'{key}.rate', rate['rate'], 'pct', tag='tspan')}"
-            f' <tspan class="ci">({number(f"{key}.ci95", rate["ci95"], "pct-range", tag="tspan")})</tspan>'
+            f"{counted} · {number(f'{key}.rate', rate['rate'], 'pct', tag='tspan')}"
+            f' <tspan class="ci">({number(f"{key}.ci95", ci, "pct-range", tag="tspan")})</tspan>'
         ),
+    )
+
+
+def share_chart(rows: list[Bar], title: str, label: str) -> str:
+    """An interval chart of shares from 0 to 1 (:func:`share_bar`), its axis in percent."""
+    return interval_chart(
+        rows, low=0, high=1, title=title, label=label, shown=lambda v: f"{100 * v:.0f}%"
     )
 
 
@@ -168,14 +185,13 @@ def _groups_section(data: dict[str, Any], colours: dict[str, str], prefix: str) 
         total = number(f"{key}.fights", g["fights"], tag="tspan")
         for what, gap in (("any_fell", k > 0), ("all_fell", False)):
             label = f"{g['side']}: {what.replace('_', ' ')}"
-            rows.append(_rate_bar(label, f"{key}.{what}", g[what], colour, gap, total))
-    chart = interval_chart(
+            at = f"{key}.{what}"
+            fights = f"{number(f'{at}.fights', g[what]['fights'], tag='tspan')}/{total} fights"
+            rows.append(share_bar(label, at, g[what], fights, colour=colour, gap=gap))
+    chart = share_chart(
         rows,
-        low=0,
-        high=1,
-        title="share of the fights (Wilson's 95% interval)",
-        label="how often any or all of a side fell",
-        shown=lambda v: f"{100 * v:.0f}%",
+        "share of the fights (Wilson's 95% interval)",
+        "how often any or all of a side fell",
     )
     table_rows = [
         [
@@ -213,30 +229,17 @@ def _attacks_section(
     rows = []
     for k, a in enumerate(attacks):
         key = f"{prefix}attacks.{k}"
-        rows.append(
-            Bar(
-                label=f"{names.get(a['combatant'], a['combatant'])} · {a['kind']}",
-                value=a["rate"],
-                low=a["ci95"][0],
-                high=a["ci95"][1],
-                colour=colours.get(a["side"], "#777"),
-                gap_before=k > 0 and attacks[k - 1]["side"] != a["side"],
-                key=f"{key}.rate",
-                figures=(
-                    f"{number(f'{key}.hits', a['hits'], tag='tspan')}/"
-                    f"{number(f'{key}.attacks', a['attacks'], tag='tspan')} ·"
-                    f" {number(f'{key}.rate', a['rate'], 'pct', tag='tspan')}"
-                    f' <tspan class="ci">({number(f"{key}.ci95", a["ci95"], "pct-range", tag="tspan")})</tspan>'
-                ),
-            )
+        hits = (
+            f"{number(f'{key}.hits', a['hits'], tag='tspan')}/"
+            f"{number(f'{key}.attacks', a['attacks'], tag='tspan')}"
         )
-    chart = interval_chart(
+        label = f"{names.get(a['combatant'], a['combatant'])} · {a['kind']}"
+        gap = k > 0 and attacks[k - 1]["side"] != a["side"]
+        rows.append(share_bar(label, key, a, hits, colour=colours.get(a["side"], "#777"), gap=gap))
+    chart = share_chart(
         rows,
-        low=0,
-        high=1,
-        title="attack tests that hit (Wilson's 95% interval)",
-        label="hit rate per combatant and attack kind",
-        shown=lambda v: f"{100 * v:.0f}%",
+        "attack tests that hit (Wilson's 95% interval)",
+        "hit rate per combatant and attack kind",
     )
     return section(
         "Hit rate per attack",
