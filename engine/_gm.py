@@ -553,7 +553,8 @@ def _undo(fight: Fight, undone: Undoable) -> None:
                 fight.emit(MarkerRemoved(who=who, text=text))
         case RemoveMarker(who=who, text=text):
             if text not in state.combatants[who].markers:
-                fight.emit(MarkerAdded(who=who, text=text))
+                after = before if isinstance(before, str) else None
+                fight.emit(MarkerAdded(who=who, text=text, before=after))
 
 
 def _reorder_rest_of_round(fight: Fight, order: list[str]) -> None:

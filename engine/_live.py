@@ -547,7 +547,8 @@ class Undoable(NamedTuple):
     before: int | Position | str | None = None
     """``SetHp``: the hit points before; ``MoveToken``: where the token stood; ``Reorder``: who
     came next in the order (``None``: it was last); ``EndCondition``: the round at whose end
-    a condition given for some rounds was to end."""
+    a condition given for some rounds was to end; ``RemoveMarker``: the marker that came after
+    it (``None``: it was last)."""
 
 
 def _undoable(s: LiveState, seq: int, o: Override) -> Undoable | None:
@@ -564,6 +565,9 @@ def _undoable(s: LiveState, seq: int, o: Override) -> Undoable | None:
             return Undoable(seq, o, order[at + 1] if at + 1 < len(order) else None)
         case EndCondition(who=who, condition=condition):
             return Undoable(seq, o, s.timed.get((who, condition)))
+        case RemoveMarker(text=text) if c is not None and text in c.markers:
+            after = c.markers[c.markers.index(text) + 1 :]
+            return Undoable(seq, o, after[0] if after else None)
         case AddCondition() | AddCombatant() | RemoveCombatant() | AddMarker() | RemoveMarker():
             return Undoable(seq, o)
     return None  # GmRoll, GmNote: records, not changes; Undo
@@ -602,7 +606,9 @@ def _gm(s: LiveState, e: GmOverride) -> None:
 def _marker_added(s: LiveState, e: MarkerAdded) -> None:
     c = s.combatants[e.who]
     if e.text not in c.markers:
-        s._put(replace(c, markers=(*c.markers, e.text)))
+        held = c.markers
+        at = held.index(e.before) if e.before in held else len(held)
+        s._put(replace(c, markers=(*held[:at], e.text, *held[at:])))
 
 
 def _marker_removed(s: LiveState, e: MarkerRemoved) -> None:

@@ -331,11 +331,14 @@ class GmOverride(Event, frozen=True, kw_only=True, tag="GmOverride"):
     """Who stepped in (the GM's role)."""
 
 
-class MarkerAdded(Event, frozen=True, kw_only=True, tag="MarkerAdded"):
+class MarkerAdded(Event, frozen=True, kw_only=True, omit_defaults=True, tag="MarkerAdded"):
     """A GM marker was put on a combatant (free text; no rule reads it)."""
 
     who: str
     text: str
+    before: str | None = None
+    """The marker it goes in front of: an undone removal puts a marker back where it was.
+    ``None`` (and left out of the line): after the others."""
 
 
 class MarkerRemoved(Event, frozen=True, kw_only=True, tag="MarkerRemoved"):

@@ -89,9 +89,12 @@ def apply(state: EncounterState, event: ev.Event) -> EncounterState:
             return _with(state, who, left=False)
         case ev.CombatantRevived(who=who):
             return _with(state, who, defeated=False)
-        case ev.MarkerAdded(who=who, text=text):
-            held = state.combatants[who].markers
-            return state if text in held else _with(state, who, markers=(*held, text))
+        case ev.MarkerAdded(who=who, text=text, before=before):
+            held = list(state.combatants[who].markers)
+            if text in held:
+                return state
+            held.insert(held.index(before) if before in held else len(held), text)
+            return _with(state, who, markers=tuple(held))
         case ev.MarkerRemoved(who=who, text=text):
             held = state.combatants[who].markers
             return _with(state, who, markers=tuple(m for m in held if m != text))

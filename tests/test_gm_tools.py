@@ -8,6 +8,7 @@ import json
 import os
 from pathlib import Path
 
+import msgspec
 import pytest
 from cli_support import run as cli
 from initiative.actors import parse_gm, roster_text
@@ -17,6 +18,7 @@ from initiative.events import (
     AddMarker,
     GmRolled,
     IllegalOverrideError,
+    MarkerAdded,
     Position,
     SetHp,
     gm_only,
@@ -277,6 +279,24 @@ def test_markers_are_recorded_shown_in_the_state_and_bounded():
     assert str(err.value) == "Wren has no marker 'cursed' (markers: 'blessed by the river')"
     step.override(parse_gm("gm unmark Wren BLESSED BY THE RIVER"))
     assert step.state.combatants["wren"].markers == ()
+    verifies(step)
+
+
+def test_an_undone_marker_removal_puts_it_back_where_it_was():
+    """Found by the random-overrides property: markers A, B, C; remove A; undo. The undo put A
+    back after C (the state was not as it was); its ``MarkerAdded`` now names the marker it
+    goes in front of, and the fold of the log agrees."""
+    step = skirmish()
+    for text in ("A", "B", "C"):
+        step.override(parse_gm(f"gm mark wren {text}"))
+    step.override(parse_gm("gm unmark wren A"))
+    assert step.state.combatants["wren"].markers == ("B", "C")
+    step.override({"type": "Undo"})
+    assert step.state.combatants["wren"].markers == ("A", "B", "C")
+    back = next(e for e in reversed(step.events) if isinstance(e, MarkerAdded))
+    assert (back.text, back.before) == ("A", "B")
+    plain = next(e for e in step.events if isinstance(e, MarkerAdded))
+    assert b'"before"' not in msgspec.json.encode(plain)  # (left out when it is the end)
     verifies(step)
 
 
