@@ -92,6 +92,7 @@ class ResultStore:
         self.timeout = timeout
         self._lock = _lock_database(self.db)
         self._con = sqlite3.connect(self.db)
+        self._connected = True
         try:
             self._open(kind, policies, seed_start, jobs, resume)
         except BaseException:
@@ -237,11 +238,24 @@ class ResultStore:
             self._last_commit = time.monotonic()
 
     def close(self) -> None:
-        try:
-            self._con.commit()
-            self._con.close()
-        finally:
+        """Commit what was added and release the database. Safe to call again: a second call
+        finishes a first that was cut short (by Ctrl-C, say) and otherwise does nothing."""
+        if self._connected:
+            try:
+                self._con.commit()
+                self._con.close()
+                self._connected = False
+            except sqlite3.Error:
+                self._con.close()
+                self._connected = False
+                self._unlock()
+                raise
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._lock >= 0:
             os.close(self._lock)  # after SQLite's own handle: closing ends the lock
+            self._lock = -1
 
 
 def _lock_database(db: str) -> int:

@@ -175,7 +175,7 @@ def _fight_all(
     from initiative.batch import iter_batch, quiet_logging
     from initiative.replays import literal
 
-    from ._progress import progress_bar
+    from ._progress import progress_bar, whole
 
     level = _level(ctx)
     quiet_logging(level)
@@ -199,17 +199,19 @@ def _fight_all(
             )
             with closing(fought):  # type: ignore[type-var]  # a generator: close() stops its workers
                 for index, summary in fought:
-                    results[index] = summary
-                    if saved is not None:
-                        saved.add(index, summary)
-                    clock.tick()
+                    with whole():  # the row and the count together, or neither
+                        results[index] = summary
+                        if saved is not None:
+                            saved.add(index, summary)
+                        clock.tick()
                     progress.advance(bar, 1)
     except KeyboardInterrupt:
         _interrupted(len(results), len(tasks), saved, o)
         raise typer.Exit(130) from None
     finally:
         if saved is not None:
-            saved.close()
+            with whole():
+                saved.close()
     return [results[i] for i in range(len(tasks))], clock
 
 

@@ -47,7 +47,7 @@ def _fight(
     from initiative.replays import literal, plain
 
     from ..analysis._league import fight
-    from ._progress import progress_bar
+    from ._progress import progress_bar, whole
 
     quiet_logging(_level(ctx))
     clock = Clock()
@@ -77,20 +77,23 @@ def _fight(
                     bar: "TaskID" = bar,
                     saved: "ResultStore | None" = saved,
                 ) -> None:
-                    if saved is not None:
-                        saved.add(index, summary)
-                    clock.tick()
+                    with whole():  # the row and the count together, or neither
+                        if saved is not None:
+                            saved.add(index, summary)
+                        clock.tick()
                     progress.advance(bar, 1)
 
                 results.append(
                     fight(stage.path, stage.tasks, jobs=jobs, timeout=timeout, on_result=done)
                 )
                 if saved is not None:
-                    saved.close()
+                    with whole():
+                        saved.close()
                     saved = None
     except KeyboardInterrupt:
         if saved is not None:
-            saved.close()
+            with whole():
+                saved.close()
         kept = f"; the finished games are in {db}" if db is not None else ""
         err.print(plain(f"interrupted: {clock.done} games done{kept}"))
         raise typer.Exit(130) from None

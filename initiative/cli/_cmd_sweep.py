@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -315,7 +311,10 @@ class _Fights:
 
     def _close(self) -> None:
         if self.saved is not None:
-            self.saved.close()
+            from ._progress import whole
+
+            with whole():
+                self.saved.close()
             self.saved = None
 
     def total(self, more: int) -> None:
@@ -350,29 +349,14 @@ class _Fights:
         self.run_ids.append(self.saved.run_id)
 
     def done(self, value: Value, index: int, summary: Summary) -> None:
-        with _whole():
+        from ._progress import whole
+
+        with whole():
             if self.saved is not None:
                 self.saved.add(index, summary)
             self.fought.append((value, index, summary))
             self.clock.tick()
         self.progress.advance(self.bar, 1)
-
-
-@contextmanager
-def _whole() -> Iterator[None]:
-    """Ctrl-C during the block takes effect at its end: a fight's row is written and counted
-    whole, or not at all (the count said on Ctrl-C is the database's)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-    before = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, before if before is not None else signal.default_int_handler)
-    if caught:
-        raise KeyboardInterrupt
 
 
 def _point_json(p: Point) -> dict[str, object]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import cli_support
-from initiative.batch import Task, duel, fight_one, judge, run_batch
+import pytest
+from initiative.batch import ResultStore, Task, duel, fight_one, judge, run_batch
 from initiative.engine import load_encounter
 
 from tests.helpers import DUEL
@@ -59,3 +61,45 @@ def test_judging_a_batch_of_the_duel_tasks_gives_the_same_verdict() -> None:
     for seed in (1, 2, 3):
         tasks += [Task(seed, a_first), Task(seed, b_first, ".swapped")]
     assert judge(spec, "cautious", "aggressive", tasks, run_batch(DUEL, tasks)) == verdict
+
+
+class _CutOnce:
+    """SQLite's connection, whose first ``commit`` is cut short as a Ctrl-C cuts it: the
+    interrupt arrives as the call returns."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self.con, self.cut = con, False
+
+    def commit(self) -> None:
+        self.con.commit()
+        if not self.cut:
+            self.cut = True
+            raise KeyboardInterrupt
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.con, name)
+
+
+def test_a_close_cut_short_is_finished_by_the_next_and_keeps_every_row(tmp_path: Path) -> None:
+    """A sweep interrupted as it closed one value's rows printed ``error: [Errno 9] Bad file
+    descriptor``: its Ctrl-C handler closed the store a second time, which closed the lock's
+    descriptor twice. A second ``close`` finishes the first; a third does nothing; every row
+    stays and the database is free for the next writer."""
+    db = tmp_path / "r.db"
+    tasks = [Task(seed=s) for s in range(3)]
+    store = ResultStore(
+        db, kind="batch", encounter=DUEL, policies={}, seed_start=0, tasks=tasks, jobs=1
+    )
+    for ordinal, summary in enumerate(run_batch(DUEL, tasks)):
+        store.add(ordinal, summary)
+    store._con = _CutOnce(store._con)  # type: ignore[assignment]
+    with pytest.raises(KeyboardInterrupt):
+        store.close()
+    store.close()
+    store.close()
+    again = ResultStore(
+        db, kind="batch", encounter=DUEL, policies={}, seed_start=0, tasks=tasks, jobs=1
+    )
+    again.close()
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM encounters").fetchone()[0] == 3

@@ -198,3 +198,16 @@ def test_ctrl_c_stops_the_workers_keeps_the_rows_and_the_changed_files_go(tmp_pa
     left = list(temp.iterdir())
     shutil.rmtree(temp)
     assert left == []
+
+
+def test_ctrl_c_waits_for_the_row_or_the_close_in_hand() -> None:
+    """A Ctrl-C inside :func:`whole` (a row being stored and counted, a database being closed)
+    takes effect when the block is done, so the count said and the database agree."""
+    from initiative.cli._progress import whole
+
+    done: list[str] = []
+    with pytest.raises(KeyboardInterrupt), whole():
+        os.kill(os.getpid(), signal.SIGINT)
+        done.append("the row is stored")
+    assert done == ["the row is stored"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
