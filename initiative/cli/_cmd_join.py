@@ -17,6 +17,16 @@ if TYPE_CHECKING:
     from ..table._join import Screen
 
 
+_ReviewOut = Annotated[
+    Path | None,
+    typer.Option(
+        help="With --gm: where gm review saves the fight's review once the fight is over (an"
+        " HTML page, fetched from the server with the GM token); default: the encounter's"
+        " name, NAME.review.html, in the current folder.",
+    ),
+]
+
+
 @app.command(rich_help_panel=PANEL)
 def join(
     ctx: typer.Context,
@@ -74,14 +84,7 @@ def join(
             " that signed it; implies --tls."
         ),
     ] = JoinOptions.ca,
-    review_out: Annotated[
-        Path | None,
-        typer.Option(
-            help="With --gm: where gm review saves the fight's review once the fight is over"
-            " (an HTML page, fetched from the server with the GM token); default: the"
-            " encounter's name, NAME.review.html, in the current folder.",
-        ),
-    ] = JoinOptions.review_out,
+    review_out: _ReviewOut = JoinOptions.review_out,
 ) -> None:
     """Play a seat of a served fight from this terminal (a numbered choice at each priority,
     with the deadline counting down), or --watch it.

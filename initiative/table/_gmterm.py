@@ -100,7 +100,7 @@ async def fetch_report(stream: trio.abc.Stream, host: str, path: str, token: str
     while True:
         event = conn.next_event()
         if event is h11.NEED_DATA:
-            conn.receive_data(await stream.receive_some(65536))
+            conn.receive_data(bytes(await stream.receive_some(65536)))
         elif isinstance(event, h11.Response):
             status = event.status_code
         elif isinstance(event, h11.Data):
