@@ -135,9 +135,9 @@ def test_the_review_at_the_terminal_refused_and_failed_in_one_line(tmp_path: Pat
             wait_for(gm, "the GM of Yard duel")
             gm.type("gm review")
             wait_for(gm, "the review is offered once the fight is over")
+            wait_for(seat, "choose 1-")  # (the fight has started)
             gm.type("gm odds")
             wait_for(gm, "the live odds are off: start the server with --gm-odds")
-            wait_for(seat, "choose 1-")
             seat.type("gm review")
             wait_for(seat, "gm review is not a command of a seat")
             answered: list[str] = []
