@@ -9,7 +9,7 @@ import re
 import select
 import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 ANSI = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -117,10 +117,14 @@ ASKED = re.compile(
 
 
 def play_at_the_terminal(
-    join: PtyProgram, answered: list[str], failed: list[BaseException]
+    join: PtyProgram,
+    answered: list[str],
+    failed: list[BaseException],
+    pace: Callable[[], None] | None = None,
 ) -> None:
     """Answer every decision ``join`` shows (an attack when there is one, else the last offer)
-    until the fight is over; what was chosen goes to ``answered``."""
+    until the fight is over; what was chosen goes to ``answered``. ``pace`` is called before
+    each answer (to wait for something elsewhere first)."""
     try:
         at = 0
         while True:
@@ -134,6 +138,8 @@ def play_at_the_terminal(
             offers = re.findall(r"^(\d+)\. (.+)$", found.group(1), re.M)
             chosen = next((o for o in offers if o[1].startswith("Attack")), offers[-1])
             answered.append(chosen[1])
+            if pace is not None:
+                pace()
             join.type(chosen[0])
     except BaseException as problem:  # told to the test's own thread
         failed.append(problem)

@@ -368,6 +368,8 @@ def test_a_game_night_on_the_skirmish(tmp_path: Path) -> None:
                 assert "goblin7" in standing and "goblin-4" not in standing
                 for who in standing:
                     desk.type(f"gm hp {who} 0")
+                desk.shows("type gm review")  # (the GM's terminal offers the review) ...
+                desk.type("q")  # ... and leaves without it
                 for page in (gm, watch, osric):
                     wait(page, "window.initiativePage.ended", timeout=30_000)
                 heard += osric.evaluate("window.framesHeard")

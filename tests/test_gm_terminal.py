@@ -123,6 +123,8 @@ def test_join_as_the_gm_sends_typed_commands_as_gm_frames(tmp_path: Path) -> Non
             program.type("gm hp bo 0")
             wait_for(program, "The GM sets bo's hit points to 0.")
             program.type("gm hp cur 0")
+            wait_for(program, "type gm review")  # (the GM's terminal stays to offer the review)
+            program.type("q")
             assert program.wait(60) == 0
         finally:
             if program.status is None:

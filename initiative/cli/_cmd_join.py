@@ -17,6 +17,16 @@ if TYPE_CHECKING:
     from ..table._join import Screen
 
 
+_ReviewOut = Annotated[
+    Path | None,
+    typer.Option(
+        help="With --gm: where gm review saves the fight's review once the fight is over (an"
+        " HTML page, fetched from the server with the GM token); default: the encounter's"
+        " name, NAME.review.html, in the current folder.",
+    ),
+]
+
+
 @app.command(rich_help_panel=PANEL)
 def join(
     ctx: typer.Context,
@@ -74,9 +84,13 @@ def join(
             " that signed it; implies --tls."
         ),
     ] = JoinOptions.ca,
+    review_out: _ReviewOut = JoinOptions.review_out,
 ) -> None:
     """Play a seat of a served fight from this terminal (a numbered choice at each priority,
-    with the deadline counting down), or --watch it."""
+    with the deadline counting down), or --watch it.
+
+    With --gm the terminal shows the live odds (serve --gm-odds; gm odds) and, once the fight
+    is over, stays to offer its review (gm review; q leaves)."""
     from ..table._join import Screen, client_context
 
     o = JoinOptions.from_params(ctx.params)
@@ -142,6 +156,7 @@ def _connected(
                     tls=context,
                     role="gm" if o.gm else "spectator",
                     reconnect=o.reconnect,
+                    review_out=o.review_out,
                 )
             )
         except BaseExceptionGroup as group:  # Ctrl-C while a task was running

@@ -153,7 +153,8 @@ def serve(
     master and spectators get links (and tokens) of their own.
 
     Ctrl-C stops it, printing the command that goes on (--resume LOG with the same seats).
-    Once the fight is over, the GM page offers its review (the report served to the GM)."""
+    Once the fight is over, the GM page and join --gm offer its review (the report served to
+    the GM)."""
     options = ServeOptions.from_params(ctx.params)
     _Served(options, options.check()).play()
 
@@ -212,8 +213,8 @@ class _Served:
         """The fight is over and a GM page asked to stay for its review."""
         if not self.options.quiet:
             err.print(
-                "[dim]the fight is over; while a GM page is open the server stays up for its"
-                " review (at most 10 minutes; Ctrl-C stops it)[/dim]"
+                "[dim]the fight is over; while a GM page or a join --gm is open the server stays"
+                " up for its review (at most 10 minutes; Ctrl-C stops it)[/dim]"
             )
 
     def again(self) -> str:

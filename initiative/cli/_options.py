@@ -297,12 +297,15 @@ class JoinOptions(Options):
     reconnect: float = 300.0
     tls: bool = False
     ca: Path | None = None
+    review_out: Path | None = None
 
     def check(self) -> str:
         """Refuse a combination no connection can be made with, as a :class:`UsageProblem`
         (one line); the token to connect with."""
         if (self.seat is not None) + self.watch + self.gm != 1:
             raise UsageProblem("give either --seat and --token, or --watch or --gm with --token")
+        if self.review_out is not None and not self.gm:
+            raise UsageProblem("--review-out is for the GM (--gm): only the GM asks for the review")
         if self.seat is not None and self.token is None:
             raise UsageProblem(f"--seat {self.seat}: the seat's --token is needed too")
         if not self.reconnect >= 0:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
+import h11
 import msgspec
 import trio
 
@@ -63,6 +64,7 @@ from initiative.events import (
 from initiative.replays import TableNarrator
 
 from ._gm import gm_said, gm_typed, is_gm
+from ._gmterm import NOT_OVER, TABLE_HELP, GmAside, ReportRefused, fetch_report, report_file
 from ._wire import PROTOCOL_VERSION
 
 NEWS_PREFIX = b'{"type":"news","event":'
@@ -339,10 +341,29 @@ class Client:
         screen: Screen,
         *,
         copy: BinaryIO | None = None,
+        review_out: Path | None = None,
     ) -> None:
         self.stream = stream
         self.screen = screen
         self.copy = copy
+        self.review_out = review_out
+        """Where ``gm review`` saves the report (``None``: :func:`report_file`)."""
+        self.address = ""
+        self.tls: ssl.SSLContext | None = None
+        self.token: str | None = None
+        """Where the server is, and this connection's token (to fetch the review with)."""
+        self.role: str | None = None
+        self.encounter = ""
+        self.stays = False
+        """The GM stays after the end, to ask for the review (its hello said ``review``)."""
+        self.done = False
+        """Nothing more to hear: the end (or, for a GM who stayed, the review saved)."""
+        self.aside = GmAside(
+            say=lambda text: self.screen.say(text),
+            order=lambda: [c.side for c in self.names.specs.values()] if self.names else [],
+            name=lambda who: self.names(who) if self.names else visible(who),
+        )
+        """The GM's live odds and the review at the end (:mod:`._gmterm`)."""
         self.narrate = TableNarrator()
         self.names: Names | None = None
         self.table: StateTable | None = None
@@ -366,15 +387,19 @@ class Client:
     async def frames(self) -> None:
         """Read and show every frame until the end; :class:`ServerLost` if it never comes."""
         buffer = b""
-        while not self.ended:
+        while not self.done:
             try:
                 chunk = await self.stream.receive_some(65536)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 chunk = b""
+            if not chunk and self.ended:  # (a GM who stayed for the review: the server left)
+                self.screen.say("the server has closed the connection (it stays up at most 10"
+                                " minutes after the end)")  # fmt: skip
+                return
             if not chunk:
                 raise ServerLost("the server closed the connection before the end of the fight")
             buffer += chunk
-            while b"\n" in buffer and not self.ended:
+            while b"\n" in buffer and not self.done:
                 line, _, buffer = buffer.partition(b"\n")
                 try:
                     self.on_frame(line)
@@ -383,6 +408,8 @@ class Client:
                         f"the server sent a frame this client cannot read: {err}"
                     ) from None
                 self._wake()
+                if self.aside.state == "ready" and not (self.aside.saved or self.aside.fetching):
+                    await self.save_review()
 
     def on_frame(self, line: bytes) -> None:
         frame = json.loads(line)
@@ -392,6 +419,7 @@ class Client:
                 self.screen.say("back at the table")
             case "welcome" if frame.get("role") == "gm":
                 self.welcomed = True
+                self.role, self.encounter = "gm", str(frame["encounter"])
                 self.screen.say(f"the GM of {visible(frame['encounter'])} (gm help lists commands)")
                 self.narrate = TableNarrator(gm=True)  # notes and secret rolls told, to the GM
             case "gm_result":
@@ -407,6 +435,7 @@ class Client:
                 self.screen.say(f"watching {visible(frame['encounter'])}")
             case "welcome":
                 self.welcomed = True
+                self.role = "seat"
                 who = ", ".join(frame["combatants"])
                 self.screen.say(f"seated as {visible(who)} in {visible(frame['encounter'])}")
                 self.news = bool(frame.get("news", True))
@@ -436,10 +465,21 @@ class Client:
                 if self.asked is not None and f"seq {self.asked.seq} " in reason:
                     self.asked = None  # e.g. recorded as a timeout
                 self.screen.say(f"server: {visible(reason)}")
+            case "odds":
+                self.aside.on_odds(frame)
+            case "review_status":
+                self.aside.on_review(frame)
             case "end":
                 self.ended = True
                 self.asked = None
                 self.winner = None if frame.get("winner") is None else str(frame["winner"])
+                self.done = not self.stays
+                if self.stays:
+                    self.screen.say(
+                        f"the fight is over ({visible(self.winner or 'no one')} won): type"
+                        " gm review to have the server review this fight (the report is saved"
+                        " here), or q to leave"
+                    )
 
     def on_news(self, frame: bytes) -> None:
         event_line = log_line(frame)
@@ -496,7 +536,10 @@ class Client:
                 text = f"waiting for {self.grace.name} to reconnect: {math.ceil(left)} s"
                 return Live(text, _tick(left, now), key=("grace", self.grace))
         if self.ended:
-            return Live("", quiet=True)
+            progress = self.aside.progress()
+            if progress is not None:
+                return Live(progress, key="review")
+            return Live("gm review, or q to leave: " if self.stays else "", quiet=True)
         if self.table is None:
             return Live("waiting for the fight to start", quiet=True)
         turn = f", {self.table.turn}'s turn" if self.table.turn else ""
@@ -521,8 +564,10 @@ class Client:
         """Answer the decision on screen with the lines typed."""
         while True:
             text = (await keyboard.line()).strip()
+            if self.ended and text.lower() in ("q", "quit", "leave"):
+                raise LeftFight(text)
             if is_gm(text):
-                await gm_typed(self, text)
+                await self.gm(text)
             elif text in ("?", "help", "h"):
                 self.screen.say(HELP)
             elif text in ("s", "situation") and self.asked is not None:
@@ -569,12 +614,77 @@ class Client:
              "action": move_frame(move, to)}
         )  # fmt: skip
 
+    async def gm(self, text: str) -> None:
+        """A ``gm ...`` line: the table's own (``gm odds``, ``gm review``) answered here, the
+        others sent as overrides (:func:`gm_typed`)."""
+        words = text.lower().split()
+        table = words[1] if len(words) == 2 and words[1] in ("odds", "review") else None
+        if table is not None and self.role != "gm":
+            self.screen.say(f"gm {table} is not a command of a seat: only the GM's terminal"
+                            " (join --gm) has it")  # fmt: skip
+        elif table == "odds":
+            self.screen.say(self.aside.odds_now(started=self.table is not None))
+        elif table == "review":
+            await self.ask_review()
+        elif self.role == "gm" and words[1:] in ([], ["help"], ["?"]):
+            await gm_typed(self, text)
+            self.screen.say(TABLE_HELP)
+        else:
+            await gm_typed(self, text)
+
+    async def ask_review(self) -> None:
+        """``gm review``: the ``review`` frame sent once the fight is over (the report fetched
+        again when it is ready but could not be fetched)."""
+        state = self.aside.state
+        if not self.ended:
+            self.screen.say(NOT_OVER)
+        elif self.aside.saved is not None:
+            self.screen.say(f"the review is saved in {self.aside.saved}")
+        elif state == "running":
+            self.screen.say("the review is under way")
+        elif state == "ready":
+            await self.save_review()
+        else:
+            self.screen.say("asked the server to review this fight (a minute or two)")
+            self.aside.review = {"state": "running", "done": 0, "total": 0}
+            await self.send({"type": "review"})
+
+    async def save_review(self) -> None:
+        """The report, fetched from the server with the GM token as the page fetches it, saved
+        here; the GM's terminal is then done (a failure is said, and ``gm review`` tries
+        again)."""
+        assert self.aside.review is not None and self.token is not None
+        self.aside.fetching = True
+        self._wake()
+        path = str(self.aside.review.get("path") or "/review")
+        try:
+            stream = await _connect(self.address, self.tls)
+            async with stream:
+                with trio.fail_after(60):
+                    body = await fetch_report(stream, parse_address(self.address)[0], path,
+                                              self.token)  # fmt: skip
+            target = self.review_out or report_file(self.encounter)
+            target.write_bytes(body)
+        except (InitiativeError, ReportRefused, OSError, trio.BrokenResourceError,
+                trio.TooSlowError, h11.ProtocolError) as err:  # fmt: skip
+            problem = getattr(err, "strerror", None) or str(err) or type(err).__name__
+            self.screen.say(f"the review is ready, but it could not be saved: {problem}"
+                            " (gm review tries again)")  # fmt: skip
+            return
+        finally:
+            self.aside.fetching = False
+        self.aside.saved = target
+        self.screen.say(f"the review of this fight is saved in {target} (open it in a browser)")
+        self.done = True
+
     async def send(self, frame: dict[str, Any]) -> None:
         try:
             await self.stream.send_all(json.dumps(frame).encode() + b"\n")
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             raise ServerLost(
-                "the server closed the connection before the end of the fight"
+                "the server has gone (it stays up at most 10 minutes after the end)"
+                if self.ended
+                else "the server closed the connection before the end of the fight"
             ) from None
 
 
@@ -605,6 +715,7 @@ async def join_fight(
     tls: ssl.SSLContext | None = None,
     role: str = "spectator",
     reconnect: float = 0.0,
+    review_out: Path | None = None,
 ) -> str | None:
     """Play ``seat`` until the end (or watch, without a seat); returns the winner. With
     ``tls`` (see :func:`client_context`), over TLS, the server's certificate checked first.
@@ -613,6 +724,9 @@ async def join_fight(
     (backing off from half a second to five): a restarted server (``serve --resume``) keeps
     the tokens, so the seat comes back, is told only what it has not heard yet, and is asked
     its pending decision again.
+
+    The GM at a keyboard stays after the end, to ask for the review with ``gm review``: the
+    report is saved in ``review_out`` (by default, named after the encounter, here).
 
     Raises :class:`ServerLost` when the connection ends first (and does not come back),
     :class:`LeftFight` when the keyboard's input ends,
@@ -628,7 +742,8 @@ async def join_fight(
                 raise
         else:
             if client is None:
-                client = Client(stream, screen, copy=copy)
+                client = Client(stream, screen, copy=copy, review_out=review_out)
+                client.address, client.tls, client.token = address, tls, token
             try:
                 return await play(
                     stream, seat, token, screen=screen, keyboard=keyboard, copy=copy,
@@ -699,6 +814,10 @@ async def play(
             hello.update(seat=seat, token=token)
         else:
             hello.update(role=role, token=token)
+        if role == "gm" and seat is None and keyboard is not None:
+            # Stay after the end for gm review (unless the GM's input has already ended).
+            client.stays = client.stays or not client.welcomed
+            hello["review"] = client.stays
         if client.heard:
             hello["since"] = client.heard
         await client.send(hello)
@@ -717,9 +836,13 @@ async def play(
                 try:
                     await client.keys(keyboard)
                 except LeftFight as left:
-                    if str(left) == "the input ended":
+                    if client.ended:  # (q, Ctrl-D or the input's end after it: nothing lost)
+                        client.done = True
+                    elif str(left) == "the input ended":
+                        client.stays = False  # (no one to type gm review)
                         return
-                    outcome.append(left)
+                    else:
+                        outcome.append(left)
                 except InitiativeError as err:
                     outcome.append(err)
                 nursery.cancel_scope.cancel()

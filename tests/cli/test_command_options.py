@@ -136,6 +136,7 @@ CHANGED: list[Options] = [
         reconnect=0.0,
         tls=True,
         ca=Path("ca.pem"),
+        review_out=Path("r.html"),
     ),
     ServeOptions(
         encounter=Path("a.toml"),
