@@ -165,9 +165,11 @@ def test_the_review_at_the_terminal_refused_and_failed_in_one_line(tmp_path: Pat
     ).read_bytes()
 
 
-def test_a_gm_who_leaves_without_the_review_lets_the_server_go(tmp_path: Path) -> None:
-    """The GM's terminal stays after the end for ``gm review``; ``q`` leaves (exit 0, the
-    winner said), and the server does not stay up for nothing."""
+@pytest.mark.parametrize("leave", ["q", "ctrl-c"])
+def test_a_gm_who_leaves_without_the_review_lets_the_server_go(tmp_path: Path, leave: str) -> None:
+    """The GM's terminal stays after the end for ``gm review``; ``q`` or Ctrl-C leaves (exit 0,
+    the winner said: nothing is lost once the fight is over), and the server does not stay up
+    for nothing."""
     with Server(tmp_path, "--seat", "north") as server:
         gm = gm_join(server, tmp_path)
         try:
@@ -178,7 +180,10 @@ def test_a_gm_who_leaves_without_the_review_lets_the_server_go(tmp_path: Path) -
             wait_for(gm, "type gm review")
             time.sleep(1)
             assert gm.status is None and server.proc.poll() is None  # both stay for the review
-            gm.type("q")
+            if leave == "q":
+                gm.type("q")
+            else:
+                gm.interrupt()
             assert gm.wait(30) == 0
         finally:
             if gm.status is None:

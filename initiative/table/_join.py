@@ -664,7 +664,9 @@ class Client:
                     body = await fetch_report(stream, parse_address(self.address)[0], path,
                                               self.token)  # fmt: skip
             target = self.review_out or report_file(self.encounter)
-            target.write_bytes(body)
+            part = target.with_name(target.name + ".part")  # (a Ctrl-C leaves no half report)
+            part.write_bytes(body)
+            part.replace(target)
         except (InitiativeError, ReportRefused, OSError, trio.BrokenResourceError,
                 trio.TooSlowError, h11.ProtocolError) as err:  # fmt: skip
             problem = getattr(err, "strerror", None) or str(err) or type(err).__name__
@@ -734,34 +736,47 @@ async def join_fight(
     client: Client | None = None
     lost: float | None = None
     wait = BACKOFF[0]
-    while True:
-        try:
-            stream = await _connect(address, tls)
-        except InitiativeError:
-            if lost is None:
-                raise
-        else:
-            if client is None:
-                client = Client(stream, screen, copy=copy, review_out=review_out)
-                client.address, client.tls, client.token = address, tls, token
+    try:
+        while True:
             try:
-                return await play(
-                    stream, seat, token, screen=screen, keyboard=keyboard, copy=copy,
-                    role=role, client=client,
-                )  # fmt: skip
-            except ServerLost:
-                if reconnect <= 0 or client.ended:
+                stream = await _connect(address, tls)
+            except InitiativeError:
+                if lost is None:
                     raise
-                if lost is None or client.welcomed_again:
-                    lost, wait = trio.current_time(), BACKOFF[0]
-                    screen.say(
-                        f"the server is gone; trying again for {reconnect:g} s (Ctrl-C leaves)"
-                    )
-        assert lost is not None
-        if trio.current_time() - lost > reconnect:
-            raise ServerLost(f"the server did not come back within {reconnect:g} s")
-        await trio.sleep(wait)
-        wait = min(wait * 2, BACKOFF[1])
+            else:
+                if client is None:
+                    client = Client(stream, screen, copy=copy, review_out=review_out)
+                    client.address, client.tls, client.token = address, tls, token
+                try:
+                    return await play(
+                        stream, seat, token, screen=screen, keyboard=keyboard, copy=copy,
+                        role=role, client=client,
+                    )  # fmt: skip
+                except ServerLost:
+                    if reconnect <= 0 or client.ended:
+                        raise
+                    if lost is None or client.welcomed_again:
+                        lost, wait = trio.current_time(), BACKOFF[0]
+                        screen.say(
+                            f"the server is gone; trying again for {reconnect:g} s (Ctrl-C leaves)"
+                        )
+            assert lost is not None
+            if trio.current_time() - lost > reconnect:
+                raise ServerLost(f"the server did not come back within {reconnect:g} s")
+            await trio.sleep(wait)
+            wait = min(wait * 2, BACKOFF[1])
+    except BaseException as problem:
+        if client is not None and client.ended and _only_interrupts(problem):
+            screen.close()
+            return client.winner  # (Ctrl-C once the fight is over: nothing is lost, as with q)
+        raise
+
+
+def _only_interrupts(problem: BaseException) -> bool:
+    """Whether ``problem`` is Ctrl-C, alone or in a group of nothing else."""
+    if isinstance(problem, BaseExceptionGroup):
+        return all(_only_interrupts(p) for p in problem.exceptions)
+    return isinstance(problem, KeyboardInterrupt)
 
 
 async def _connect(address: str, tls: ssl.SSLContext | None) -> trio.abc.Stream:
