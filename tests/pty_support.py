@@ -116,6 +116,14 @@ ASKED = re.compile(
 )
 
 
+def wait_for(program: PtyProgram, text: str, timeout: float = 60) -> None:
+    """Until ``program`` has shown ``text``."""
+    deadline = time.monotonic() + timeout
+    while text not in program.screen:
+        assert time.monotonic() < deadline, f"no {text!r} in:\n{program.screen[-3000:]}"
+        assert program._pump(0.2), f"ended before {text!r}:\n{program.screen[-3000:]}"
+
+
 def play_at_the_terminal(
     join: PtyProgram,
     answered: list[str],

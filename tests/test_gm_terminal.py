@@ -7,14 +7,13 @@ from __future__ import annotations
 import os
 import re
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from initiative.events import read_log
 from initiative.replays import verify_log
 
-from tests.pty_support import PtyProgram
+from tests.pty_support import PtyProgram, wait_for
 from tests.serve_support import ENCOUNTER, STURDY, Server
 
 pytestmark = pytest.mark.slow  # a real program on a real terminal
@@ -85,14 +84,6 @@ def test_the_gm_steps_in_from_the_human_prompt(tmp_path: Path) -> None:
         "SetHp",
         "SetHp",
     ]
-
-
-def wait_for(program: PtyProgram, text: str, timeout: float = 60) -> None:
-    """Until ``program`` has shown ``text``."""
-    deadline = time.monotonic() + timeout
-    while text not in program.screen:
-        assert time.monotonic() < deadline, f"no {text!r} in:\n{program.screen[-3000:]}"
-        assert program._pump(0.2), f"ended before {text!r}:\n{program.screen[-3000:]}"
 
 
 def test_join_as_the_gm_sends_typed_commands_as_gm_frames(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pty_support import PtyProgram, play_at_the_terminal
+from tests.pty_support import PtyProgram, play_at_the_terminal, wait_for
 from tests.serve_support import ENCOUNTER, Server
 
 pytestmark = pytest.mark.slow  # a server, its helpers and terminals, each a real process
@@ -40,14 +40,6 @@ def join(server: Server, tmp: Path, *args: str) -> PtyProgram:
 
 def gm_join(server: Server, tmp: Path, *args: str) -> PtyProgram:
     return join(server, tmp, "--gm", "--token", server.gm_token, *args)
-
-
-def wait_for(program: PtyProgram, text: str, timeout: float = 60) -> None:
-    """Until ``program`` has shown ``text``."""
-    deadline = time.monotonic() + timeout
-    while text not in program.screen:
-        assert time.monotonic() < deadline, f"no {text!r} in:\n{program.screen[-3000:]}"
-        assert program._pump(0.2), f"ended before {text!r}:\n{program.screen[-3000:]}"
 
 
 def test_the_gm_terminal_shows_the_odds_by_side_and_a_seat_never(tmp_path: Path) -> None:
