@@ -24,6 +24,14 @@ _GRADE_STYLE = {
 }
 
 
+POLICY_CAPTION = (
+    "the policy each log's header names: a --policy given to run or batch, a seat at the table"
+    " and a stepped fight are not recorded in the log, and are credited to the file's policy"
+)
+"""What the per-policy table can vouch for (a log records the encounter's policies, not who
+was put in their place)."""
+
+
 @app.command(rich_help_panel="Debugging and what-if")
 def review(
     ctx: typer.Context,
@@ -176,6 +184,9 @@ def _folder(folder: Path, budget: "Budget", per_ruleset: bool, jobs: int, as_jso
         ("Per combatant", "name", data["combatants"]),
     ):
         table = Table(title=title, title_justify="left", title_style="bold")
+        if key == "policy":  # (what the log holds: see docs/review.md, "Limits")
+            table.caption = POLICY_CAPTION
+            table.caption_justify = "left"
         table.add_column(key if key == "policy" else "combatant")
         for column in ("decisions", "mean loss", *_GRADE_STYLE, "accuracy"):
             table.add_column(column, justify="right")
@@ -265,7 +276,13 @@ def _print(data: dict[str, Any]) -> None:
     if not data["turning_points"]:
         out.print("  none")
     out.print()
-    table = Table(title="Accuracy", title_justify="left", title_style="bold")
+    table = Table(
+        title="Accuracy",
+        title_justify="left",
+        title_style="bold",
+        caption=POLICY_CAPTION.replace("each log's", "the log's"),
+        caption_justify="left",
+    )
     for column in ("combatant", "side", "policy", "decisions", "mean loss"):
         table.add_column(
             column, justify="right" if column in ("decisions", "mean loss") else "left"

@@ -316,6 +316,8 @@ def test_a_folder_of_logs_is_reviewed_and_added_up_per_policy_and_combatant(
     assert data["worst"][0]["who"] == "osric"
     words = run("review", folder, "--rollouts", "8")
     assert "Per policy" in words.stdout and "skipped:" in words.stderr
+    # A log names the encounter's policies, not one put in their place: the table says so.
+    assert "a --policy given to run or batch" in " ".join(words.stdout.split())
     refused = run("review", folder, "--report", tmp_path / "r.html")
     assert refused.returncode == 2 and "one log" in refused.stderr
 
