@@ -42,7 +42,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from initiative.actors import BUILTIN, PolicyContext, kinds_first
+from initiative.actors import BUILTIN, PolicyContext, check_names, kinds_first
 from initiative.engine import (
     Decision,
     Fight,
@@ -163,6 +163,15 @@ class Budget:
     model: str = MODEL
     seed: int = 0
     seconds: float | None = None
+    played: tuple[tuple[str, str], ...] = ()
+    """Who played, as ``(combatant id or side, policy)`` pairs, in place of the policies the
+    log's header names (the encounter file's): what ``--policy`` gave ``run`` or ``batch``,
+    which the log does not record. Credited in the summaries, and played by ``--model log``."""
+
+    def policy_of(self, c: CombatantSpec) -> str:
+        """The policy that played ``c``: by its id, then its side, else the log's."""
+        chosen = dict(self.played)
+        return chosen.get(c.id) or chosen.get(c.side) or c.policy
 
     def check(self) -> None:
         """:class:`ValueError` naming what is wrong with these settings."""
@@ -237,7 +246,9 @@ def _model(budget: Budget, encounter: Any, spec: CombatantSpec, seq: int, k: int
     if budget.model != LOG:
         return made(budget.model, spec, f"review/{seq}/{k}")
     own = {
-        c.id: made(c.policy if c.policy in MODELS else MODEL, c, f"review/{seq}/{k}/{c.id}")
+        c.id: made(
+            p if (p := budget.policy_of(c)) in MODELS else MODEL, c, f"review/{seq}/{k}/{c.id}"
+        )
         for c in encounter.combatants
     }
     anyone = made(MODEL, spec, f"review/{seq}/{k}")
@@ -451,6 +462,12 @@ def review(
     evaluated."""
     budget = budget or Budget()
     budget.check()
+    check_names(
+        contents.header.encounter,
+        [who for who, _ in budget.played],
+        what="--policy {name}=...",
+        where=contents.path or None,
+    )
     complete = check_log(contents)
     indices = points_of(contents)
     total = len(indices)
@@ -581,7 +598,7 @@ def _assemble(
         winner = ended.winner
     words = _Words(contents)
     decisions = recorded_decisions(events)
-    policies = {c.id: c.policy for c in contents.header.encounter.combatants}
+    policies = {c.id: budget.policy_of(c) for c in contents.header.encounter.combatants}
 
     def chances(t: Tally) -> dict[str, float]:
         return {s: _r(t.chance(s)) for s in sides}
@@ -661,6 +678,7 @@ def _assemble(
             "model": budget.model,
             "seed": budget.seed,
             "seconds": budget.seconds,
+            **({"played": dict(budget.played)} if budget.played else {}),
         },
         "decisions": rows,
         "turning_points": turning,
@@ -843,6 +861,7 @@ def review_folder(
             "model": budget.model,
             "seed": budget.seed,
             "seconds": budget.seconds,
+            **({"played": dict(budget.played)} if budget.played else {}),
         },
         "decisions": len(rows),
         "policies": _summaries(rows, "policy", None),

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from ._app import UsageProblem, app, err, out
+from ._app import UsageProblem, app, err, out, parse_policies
 from ._cmd_batch import REPORT, check_report, write_report
 from ._options import ReviewOptions
 from ._output import print_json, print_table
@@ -25,8 +25,8 @@ _GRADE_STYLE = {
 
 
 POLICY_CAPTION = (
-    "the policy each log's header names: a --policy given to run or batch, a seat at the table"
-    " and a stepped fight are not recorded in the log, and are credited to the file's policy"
+    "the policy each log's header names, unless review --policy says who played: a --policy"
+    " given to run or batch, a seat at the table and a stepped fight are not recorded in the log"
 )
 """What the per-policy table can vouch for (a log records the encounter's policies, not who
 was put in their place)."""
@@ -83,6 +83,14 @@ def review(
         int, typer.Option("--seed", help="The seed of the rollouts' dice.")
     ] = ReviewOptions.seed,
     report: REPORT = ReviewOptions.report,
+    policy: Annotated[
+        list[str],
+        typer.Option(
+            help="Who played, when the log's file policy did not: ID=NAME or SIDE=NAME, as"
+            " run or batch were given --policy (the log does not record it). Credited in the"
+            " summaries, and played by --model log."
+        ),
+    ] = [],  # noqa: B006 - typer reads the default
 ) -> None:
     """Each side's chance to win before every decision of LOG (rollouts on forks with paired
     dice), the choice made against the best alternative found, graded best / good /
@@ -103,7 +111,15 @@ def _budget(o: ReviewOptions, rollouts: int) -> "Budget":
     """The review's budget, checked (a bad one is one line and exit 2)."""
     from initiative.replays import Budget
 
-    budget = Budget(rollouts=rollouts, width=o.width, model=o.model, seed=o.seed, seconds=o.seconds)
+    played = tuple(parse_policies(list(o.policy)).items())
+    budget = Budget(
+        rollouts=rollouts,
+        width=o.width,
+        model=o.model,
+        seed=o.seed,
+        seconds=o.seconds,
+        played=played,
+    )
     _check(budget)
     return budget
 

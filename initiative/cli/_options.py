@@ -143,6 +143,7 @@ class ReviewOptions(Options):
     jobs: int = 1
     seed: int = 0
     report: Path | None = None
+    policy: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -81,6 +81,7 @@ CHANGED: list[Options] = [
         jobs=2,
         seed=4,
         report=Path("r.html"),
+        policy=("tomas=random", "south=first"),
     ),
     BatchOptions(
         encounter=Path("a.toml"),

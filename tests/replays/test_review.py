@@ -352,3 +352,25 @@ def test_a_terminal_sees_a_progress_bar_of_the_decisions(tmp_path: Path) -> None
     assert "reviewing" in program.screen
     assert "/74" in program.screen  # the decisions with a choice of that fight
     assert "Turning points" in program.screen
+
+
+def test_review_policy_credits_who_played_where_the_log_cannot_say(tmp_path: Path) -> None:
+    """``batch --policy tomas=random --keep-logs``: the logs name Tomas's file policy
+    (``aggressive``), so the review credits it unless told; ``review --policy tomas=random``
+    credits ``random``, says so in its JSON, and a misspelled name is one line and exit 2."""
+    from tests.helpers import DUEL
+
+    kept = tmp_path / "k"
+    done = run("batch", DUEL, "--runs", 2, "--policy", "tomas=random", "--keep-logs", kept)
+    assert done.returncode == 0, done.stderr
+    plain = run("review", kept, "--rollouts", 2, "--json")
+    told = run("review", kept, "--rollouts", 2, "--json", "--policy", "tomas=random")
+    assert plain.returncode == 0 and told.returncode == 0, plain.stderr + told.stderr
+    credited = {p["policy"] for p in json.loads(plain.stdout)["policies"]}
+    data = json.loads(told.stdout)
+    assert credited == {"cautious", "aggressive", "random"}  # (the hound is random in the file)
+    assert {p["policy"] for p in data["policies"]} == {"cautious", "random"}
+    assert data["budget"]["played"] == {"tomas": "random"}
+    wrong = run("review", next(kept.iterdir()), "--rollouts", 2, "--policy", "tomsa=random")
+    assert wrong.returncode == 2 and wrong.stderr.count("\n") == 1
+    assert "no combatant or side 'tomsa'" in wrong.stderr and "did you mean 'tomas'" in wrong.stderr
