@@ -102,6 +102,7 @@ def test_the_gm_reads_the_review_of_the_fight_with_the_gm_token(tmp_path: Path) 
         assert done == sorted(done) and {t for _, t in statuses[1:]} == {total}
         report = (tmp_path / "served.review.html").read_bytes()
         assert b"<title>Yard duel" in report
+        assert b"seat north" in report  # (who played: the log names the file's policy)
         assert get_review(server.port, server.gm_token) == (200, report)
         assert get_review(server.port, None)[0] == 401
         assert get_review(server.port, "not-a-token")[0] == 401

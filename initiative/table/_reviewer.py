@@ -130,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rollouts", type=int, default=None)
     parser.add_argument("--width", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument("--policy", action="append", default=[], help="ID=NAME: who played")
     args = parser.parse_args(argv)
     with contextlib.suppress(OSError):
         os.nice(10)  # the fight, and the people at it, come first
@@ -137,7 +138,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.mode == "review":
             if args.report is None:
                 parser.error("review needs the REPORT file")
-            budget = Budget(rollouts=args.rollouts or 8, width=args.width, seconds=args.seconds)
+            played = tuple((who, name) for who, _, name in (p.partition("=") for p in args.policy))
+            budget = Budget(
+                rollouts=args.rollouts or 8, width=args.width, seconds=args.seconds, played=played
+            )
             reviewed(args.log, args.report, budget)
         else:
             odds_loop(args.log, Budget(rollouts=args.rollouts or 32))

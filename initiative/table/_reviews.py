@@ -131,6 +131,9 @@ class ReviewDesk:
         """Where the report goes (``LOG.review.html``), served at ``GET /review``."""
         self.status: wire.ReviewStatus | None = None
         """What the GM is told (``None``: not asked yet)."""
+        self.played: dict[str, str] = {}
+        """Who played in place of the log's policies (``seat NAME`` for a seat, a policy
+        ``serve --policy`` chose): the log does not record it, so the review is told."""
         self._asked = trio.Event()
 
     @property
@@ -172,6 +175,8 @@ class ReviewDesk:
         command = [*o.helper, "review", str(self.log), str(self.report), "--rollouts",
                    str(o.review_rollouts), "--width", str(o.review_width), "--seconds",
                    f"{o.review_seconds:g}"]  # fmt: skip
+        for who, name in sorted(self.played.items()):
+            command += ["--policy", f"{who}={name}"]
         err = bytearray()
         ready = False
         log.info("review started", log=str(self.log))

@@ -1174,6 +1174,7 @@ async def _serve(
     server = SeatServer(
         spec, seats, limits, tls=tls, spectators=spectators, tokens=tokens, log=log, review=review
     )
+    server.review.played = _who_played(spec, runners)
     listeners = await trio.open_tcp_listeners(port, host=host)
     sink = await _open_the_log(open_log, log, server, listeners)
     bound = listeners[0].socket.getsockname()[1]
@@ -1221,6 +1222,13 @@ async def _serve(
     finally:
         sink.close()
     return fight
+
+
+def _who_played(spec: EncounterSpec, runners: Mapping[str, PolicyRunner]) -> dict[str, str]:
+    """Who plays in place of the encounter file's policy (``seat NAME``, or a policy ``serve
+    --policy`` chose), by combatant: the log names the file's, so the review is told."""
+    files = {c.id: c.policy for c in spec.combatants}
+    return {who: r.name for who, r in runners.items() if r.name != files.get(who)}
 
 
 async def _open_the_log(
