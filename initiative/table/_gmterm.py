@@ -74,6 +74,11 @@ def odds_text(
     return f"odds (GM only): {', '.join(parts) or 'none yet'} ({where})"
 
 
+MAX_REPORT = 64 << 20
+"""The largest report saved (a served page is a few hundred kB; a server sending more is not
+believed)."""
+
+
 def report_file(encounter: str, folder: Path | None = None) -> Path:
     """Where the review of ``encounter`` is saved by default: its name as the page's download
     names it (``Duel-in-the-rain.review.html``) in ``folder`` (the current one), never over a
@@ -105,6 +110,8 @@ async def fetch_report(stream: trio.abc.Stream, host: str, path: str, token: str
             status = event.status_code
         elif isinstance(event, h11.Data):
             body += event.data
+            if len(body) > MAX_REPORT:
+                raise ReportRefused(f"the report is over {MAX_REPORT >> 20} MB: not saved")
         elif isinstance(event, (h11.EndOfMessage, h11.ConnectionClosed)):
             break
     if status != 200:
