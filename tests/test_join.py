@@ -246,3 +246,48 @@ async def test_the_input_ending_leaves_the_fight(eof: bytes) -> None:
     with pytest.raises(LeftFight):
         await play(client, "ana", "t", screen=Shown().screen, keyboard=keyboard)
     os.close(read)
+
+
+@pytest.mark.slow  # a real join process against a server that misbehaves
+@pytest.mark.parametrize(
+    ("bad", "said"),
+    [
+        ({"type": "odds", "win": [1, 2]}, "'list' object has no attribute 'items'"),
+        (["not", "a", "map"], "'list' object has no attribute 'get'"),
+        ({"type": "odds", "win": {"north": "x"}}, "could not convert string to float"),
+    ],
+)
+def test_a_server_that_sends_nonsense_to_the_gm_is_one_line(bad: object, said: str) -> None:
+    """A frame ``join --gm`` cannot read (a list where a map belongs, a chance that is no
+    number) ends it with one line and exit 2, never a traceback (a list was an AttributeError,
+    which escaped)."""
+    import socket
+    import subprocess
+    import sys
+    import threading
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen()
+    welcome = {"type": "welcome", "role": "gm", "encounter": "Yard", "version": 1}
+
+    def serve() -> None:
+        conn, _ = sock.accept()
+        with conn:
+            conn.recv(65536)  # the hello
+            for frame in (welcome, bad):
+                conn.sendall(json.dumps(frame).encode() + b"\n")
+            conn.recv(65536)  # until the client goes
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    address = f"127.0.0.1:{sock.getsockname()[1]}"
+    command = [sys.executable, "-m", "initiative", "join", address, "--gm", "--token", "t"]
+    done = subprocess.run(
+        command, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60
+    )
+    server.join(10)
+    sock.close()
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert "the server sent a frame this client cannot read" in done.stderr and said in done.stderr

@@ -403,7 +403,13 @@ class Client:
                 line, _, buffer = buffer.partition(b"\n")
                 try:
                     self.on_frame(line)
-                except (ValueError, KeyError, TypeError, msgspec.ValidationError) as err:
+                except (
+                    ValueError,
+                    KeyError,
+                    TypeError,
+                    AttributeError,
+                    msgspec.ValidationError,
+                ) as err:  # (a list where a map belongs: AttributeError)
                     raise InitiativeError(
                         f"the server sent a frame this client cannot read: {err}"
                     ) from None
