@@ -19,7 +19,7 @@ from initiative.events import (
 
 from ._gm_words import gm_words
 from ._literal import literal
-from ._vocabulary import told
+from ._vocabulary import header_names, told
 
 
 class Narrator:
@@ -54,7 +54,7 @@ class Narrator:
 
     def _line(self, event: Event) -> str | None:
         if isinstance(event, EncounterStarted):
-            self.names = {c.id: c.display for c in event.encounter.combatants}
+            self.names = header_names(event)
         return told(event, self)
 
 

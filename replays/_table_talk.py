@@ -63,6 +63,7 @@ from ._vocabulary import (
     action_words,
     condition_words,
     damage_words,
+    header_names,
     healed_words,
     hit_words,
     left_words,
@@ -376,7 +377,7 @@ class TableNarrator:
         match event:
             case EncounterStarted(encounter=enc, ruleset=ruleset):
                 self.ruleset = _ruleset_named(ruleset)
-                self.names = {c.id: c.display for c in enc.combatants}
+                self.names = header_names(event)
                 self.weapon = {c.id: c.weapons[0].name for c in enc.combatants if c.weapons}
                 ids = sorted(self.names, key=len, reverse=True)
                 self._ids = re.compile(

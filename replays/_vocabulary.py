@@ -215,6 +215,12 @@ def _unsaid(event: Event, speaker: Speaker) -> Told:
     return None
 
 
+def header_names(started: EncounterStarted) -> dict[str, str]:
+    """Each combatant's name by id, as the header gives them: where both narrators start (a
+    newcomer's name is added as the GM brings it in, see ``_gm_words``)."""
+    return {c.id: c.display for c in started.encounter.combatants}
+
+
 def told(event: Event, speaker: Speaker) -> Told:
     """``replay``'s line for ``event`` (``None``: nothing to say)."""
     said = SAID.get(type(event))
