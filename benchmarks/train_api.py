@@ -181,6 +181,14 @@ class Policy:
     def save(self, path):
         np.savez(path, **self.params)
 
+    def load(self, path):
+        """The parameters :meth:`save` wrote (of a policy made with the same ``--hidden``)."""
+        with np.load(path) as saved:
+            for k in self.params:
+                if saved[k].shape != self.params[k].shape:
+                    raise SystemExit(f"{path}: {k} is {saved[k].shape}, not {self.params[k].shape}")
+                self.params[k][...] = saved[k]
+
 
 class Shaped:
     """The training reward, through the environment's ``reward=`` option: +1 a win of the
@@ -339,7 +347,11 @@ def main(argv=None) -> None:
     parser.add_argument("--draw", type=float, default=-1.0, help="the reward of a draw")
     parser.add_argument("--gamma", type=float, default=0.99, help="the discount per decision")
     parser.add_argument("--move-bias", type=float, default=-2.0)
+    parser.add_argument("--load", default=None, help="evaluate this saved model, no training")
+    parser.add_argument("--eval-start", type=int, default=1, help="the first evaluation seed")
     args = parser.parse_args(argv)
+    if args.load:
+        args.minutes = 0.0
     started = time.process_time()
     rng = np.random.default_rng(args.seed)
     named = encounters()
@@ -348,6 +360,8 @@ def main(argv=None) -> None:
     # Start near the engine's own offers: every move slot's logit lowered by --move-bias.
     f = policy.features
     policy.params["b"][f._f + f._m + f.kinds] = args.move_bias
+    if args.load:
+        policy.load(args.load)
     envs = [
         e for enc in named.values() for e in learners(enc, policy, rng, args.shaping, args.draw)
     ]
@@ -379,13 +393,14 @@ def main(argv=None) -> None:
     if args.save:
         policy.save(args.save)
     for name, encounter in named.items():
-        better, worse, even, p = duel(encounter, policy.greedy, args.seeds)
+        better, worse, even, p = duel(encounter, policy.greedy, args.seeds, args.eval_start)
         verdict = "beats" if better > worse and p < 0.01 else "does not clearly beat"
         if worse > better and p < 0.01:
             verdict = "loses to"
         print(
             f"{name}: trained {verdict} aggressive: better on {better} seeds, worse on {worse},"
-            f" {even} even; p = {p:.2g} (exact two-sided sign test, {args.seeds} seeds)",
+            f" {even} even; p = {p:.2g} (exact two-sided sign test, {args.seeds} seeds from"
+            f" {args.eval_start})",
             flush=True,
         )
     print(f"total: {time.process_time() - started:.0f} s of CPU")

@@ -73,18 +73,30 @@ def test_an_update_raises_the_probability_of_an_advantaged_action(train: Any) ->
     assert after > before
 
 
-def test_the_script_trains_and_prints_its_figures(train: Any) -> None:
-    """A run of a few updates prints the training and both duels' figures."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        train.main(["--updates", "1", "--steps", "32", "--seeds", "1", "--minibatch", "16"])
-    lines = out.getvalue().splitlines()
+def test_the_script_trains_and_prints_its_figures(train: Any, tmp_path: Path) -> None:
+    """A run of a few updates prints the training and both duels' figures; ``--load`` of the
+    model it saved evaluates it (no training) to the same figures, and ``--eval-start`` on
+    other seeds."""
+    model = tmp_path / "m.npz"
+    args = ["--steps", "32", "--seeds", "2", "--minibatch", "16"]
+
+    def printed(*more: str) -> list[str]:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            train.main([*args, *more])
+        return out.getvalue().splitlines()
+
+    lines = printed("--updates", "1", "--save", str(model))
     assert lines[-4].startswith("trained: ") and "learner decisions" in lines[-4]
     assert lines[-3].startswith("openings-duel: trained ")
     assert lines[-4].startswith("trained: 1 updates")
-    assert "(exact two-sided sign test, 1 seeds)" in lines[-3]
+    assert "(exact two-sided sign test, 2 seeds from 1)" in lines[-3]
     assert lines[-2].startswith("openings-2v2: trained ")
     assert lines[-1].startswith("total: ")
+    again = printed("--load", str(model))
+    assert again[-4].startswith("trained: 0 updates") and again[-3:-1] == lines[-3:-1]
+    other = printed("--load", str(model), "--eval-start", "500")
+    assert "(exact two-sided sign test, 2 seeds from 500)" in other[-3]
 
 
 def test_the_speed_benchmarks_loop_steps_initiatives_environments() -> None:
