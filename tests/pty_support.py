@@ -116,6 +116,13 @@ ASKED = re.compile(
 )
 
 
+def kill_the_living(*programs: PtyProgram) -> None:
+    """``SIGKILL`` those of ``programs`` still running (a test's ``finally``)."""
+    for program in programs:
+        if program.status is None:
+            program.kill()
+
+
 def wait_for(program: PtyProgram, text: str, timeout: float = 60) -> None:
     """Until ``program`` has shown ``text``."""
     deadline = time.monotonic() + timeout

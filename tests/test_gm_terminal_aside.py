@@ -5,6 +5,7 @@ refusals in one line."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.pty_support import PtyProgram, play_at_the_terminal, wait_for
+from tests.pty_support import PtyProgram, kill_the_living, play_at_the_terminal, wait_for
 from tests.serve_support import ENCOUNTER, Server
 
 pytestmark = pytest.mark.slow  # a server, its helpers and terminals, each a real process
@@ -72,9 +73,7 @@ def test_the_gm_terminal_shows_the_odds_by_side_and_a_seat_never(tmp_path: Path)
             assert gm.wait(30) == 0
             assert seat.wait(30) == 0
         finally:
-            for program in (gm, seat):
-                if program.status is None:
-                    program.kill()
+            kill_the_living(gm, seat)
         assert server.finish(30) == 0
     lines = ODDS.findall(gm.screen)
     assert len(lines) >= 3 and len(answered) >= 2
@@ -127,8 +126,12 @@ def test_the_review_at_the_terminal_refused_and_failed_in_one_line(tmp_path: Pat
             wait_for(gm, "the GM of Yard duel")
             gm.type("gm review")
             wait_for(gm, "the review is offered once the fight is over")
-            wait_for(seat, "choose 1-")  # (the fight has started)
-            gm.type("gm odds")
+            wait_for(seat, "choose 1-")  # (the fight has started; the GM may hear it later)
+            for _ in range(30):  # until the GM's terminal has heard the start
+                gm.type("gm odds")
+                with contextlib.suppress(AssertionError):
+                    wait_for(gm, "the live odds are off: start the server with --gm-odds", 1)
+                    break
             wait_for(gm, "the live odds are off: start the server with --gm-odds")
             seat.type("gm review")
             wait_for(seat, "gm review is not a command of a seat")
@@ -145,9 +148,7 @@ def test_the_review_at_the_terminal_refused_and_failed_in_one_line(tmp_path: Pat
             wait_for(gm, "the review of this fight is saved in Yard-duel.review.html", 120)
             assert gm.wait(30) == 0
         finally:
-            for program in (gm, seat):
-                if program.status is None:
-                    program.kill()
+            kill_the_living(gm, seat)
         assert server.finish(30) == 0
     failure = re.search(r"the review exited with status \d+: .* \(gm review tries again\)$",
                         gm.screen, re.M)  # fmt: skip
