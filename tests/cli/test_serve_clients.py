@@ -26,23 +26,40 @@ pytestmark = pytest.mark.slow  # a server, a browser and terminal clients, each 
 CHROMIUM = "/usr/bin/chromium"
 
 
-def read_until(fd: int, pattern: re.Pattern[str], seen: list[str], timeout: float = 60) -> str:
-    """Read the terminal until ``pattern`` matches what came since the last match."""
-    deadline = time.monotonic() + timeout
-    buffer = ""
-    while not (found := pattern.search(buffer)):
-        left = deadline - time.monotonic()
-        assert left > 0, f"no {pattern.pattern!r} in:\n{''.join(seen)}{buffer}"
-        ready, _, _ = select.select([fd], [], [], left)
-        if ready:
-            try:
-                chunk = os.read(fd, 4096).decode(errors="replace")
-            except OSError:  # the child closed the terminal
-                chunk = ""
-            assert chunk, f"terminal closed before {pattern.pattern!r}:\n{''.join(seen)}{buffer}"
-            buffer += chunk
-    seen.append(buffer)
-    return found.group(0) + buffer[: found.start()]
+class Terminal:
+    """What a pseudo-terminal's child printed, read up to one pattern at a time.
+
+    Text read past a match is kept for the next read: a loaded machine can hand over the rest
+    of a fight in the same chunk as the line a test waited for.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.seen: list[str] = []  # everything matched so far, for the failure messages
+        self.pending = ""  # read but not yet matched
+
+    def read_until(self, pattern: re.Pattern[str], timeout: float = 60) -> str:
+        """Read until ``pattern`` matches what came since the last match; the match and the
+        text before it."""
+        deadline = time.monotonic() + timeout
+        while not (found := pattern.search(self.pending)):
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {pattern.pattern!r} in:\n{self.text}"
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 4096).decode(errors="replace")
+                except OSError:  # the child closed the terminal
+                    chunk = ""
+                assert chunk, f"terminal closed before {pattern.pattern!r}:\n{self.text}"
+                self.pending += chunk
+        screen, self.pending = self.pending[: found.end()], self.pending[found.end() :]
+        self.seen.append(screen)
+        return found.group(0) + screen[: found.start()]
+
+    @property
+    def text(self) -> str:
+        return "".join(self.seen) + self.pending
 
 
 def test_join_plays_a_whole_fight_in_a_terminal(tmp_path: Path) -> None:
@@ -56,7 +73,7 @@ def test_join_plays_a_whole_fight_in_a_terminal(tmp_path: Path) -> None:
             env={**os.environ, "COLUMNS": "120", "TERM": "dumb"},
         )  # fmt: skip
         os.close(slave)
-        seen: list[str] = []
+        terminal = Terminal(master)
         prompts = 0
         try:
             # A decision: its numbered offers, then the prompt with the deadline counting down.
@@ -65,7 +82,7 @@ def test_join_plays_a_whole_fight_in_a_terminal(tmp_path: Path) -> None:
                 r"|the fight is over: .* won"
             )
             while True:
-                screen = read_until(master, turn, seen)
+                screen = terminal.read_until(turn)
                 if screen.startswith("the fight is over"):
                     break
                 prompts += 1
@@ -74,9 +91,9 @@ def test_join_plays_a_whole_fight_in_a_terminal(tmp_path: Path) -> None:
                 attack = [n for n, kind in offers if kind == "Attack"]
                 if prompts == 1:
                     os.write(master, b"zero\n")  # not a number: asked again
-                    read_until(master, re.compile(r"Type a number from 1 to \d+\."), seen)
+                    terminal.read_until(re.compile(r"Type a number from 1 to \d+\."))
                 os.write(master, (attack[0] if attack else offers[-1][0]).encode() + b"\n")
-                read_until(master, re.compile(r"> (Attack|End|Let) [^\n]*\n"), seen)  # chosen
+                terminal.read_until(re.compile(r"> (Attack|End|Let) [^\n]*\n"))  # chosen
             assert child.wait(30) == 0
         finally:
             if child.poll() is None:
@@ -85,7 +102,7 @@ def test_join_plays_a_whole_fight_in_a_terminal(tmp_path: Path) -> None:
             os.close(master)
         assert server.finish() == 0
     events = server.verified()
-    text = "".join(seen)
+    text = terminal.text
     winner = events[-1]["winner"] or "no one"
     assert f"the fight is over: {winner} won" in text
     assert "seated as ana in Yard duel" in text
