@@ -7,6 +7,7 @@ State lives only in events: conditions and counters are the typed values of ``_m
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from initiative.engine.kit import HIDDEN, UNARMED, Condition
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
     from initiative.engine.kit import Rules
     from initiative.events import Action
 
+#: The wire forms of the conditions :func:`sees` reads.
+_BLINDED, _HIDDEN = BLINDED.wire(), HIDDEN.wire()
+
 
 def helpless(fight: Rules, who: str) -> bool:
     """Seed 002: helpless is "unconscious, or both restrained and prone"."""
@@ -48,10 +52,16 @@ def helpless(fight: Rules, who: str) -> bool:
 
 
 def sees(fight: Rules, viewer: str, other: str) -> bool:
-    """A Blinded viewer sees no one; a Hidden combatant is unseen by its enemies."""
-    if viewer != other and fight.has(viewer, BLINDED):
+    """A Blinded viewer sees no one; a Hidden combatant is unseen by its enemies.
+
+    (Asked for every pair of combatants in every offers pass: it compares the conditions' wire
+    forms itself, as ``fight.has`` would.)"""
+    combatants = fight.state.combatants
+    seer = combatants[viewer]
+    if viewer != other and _BLINDED in seer.conditions:
         return False
-    return not fight.has(other, HIDDEN) or fight.get(other).side == fight.get(viewer).side
+    seen = combatants[other]
+    return _HIDDEN not in seen.conditions or seen.side == seer.side
 
 
 def attack_limit(fight: Rules, who: str) -> int:
@@ -76,13 +86,28 @@ def count_attack(fight: Rules, who: str) -> None:
 
 
 def usable_weapons(fight: Rules, who: str) -> tuple[Weapon, ...]:
-    """Weapons ``who`` holds in hand (not disarmed, not sheathed); fists when it holds none."""
-    held = tuple(
-        w
-        for w in fight.spec(who).weapons
-        if not fight.has(who, Disarmed(w.name)) and not fight.has(who, Sheathed(w.name))
-    )
+    """Weapons ``who`` holds in hand (not disarmed, not sheathed); fists when it holds none.
+
+    Asked for every offer and every check, so it reads the conditions' wire forms at once
+    (``fight.has`` would make a ``Disarmed`` and a ``Sheathed`` for each weapon each time):
+    with no conditions at all, every weapon is in hand."""
+    held = fight.spec(who).weapons
+    conditions = fight.state.combatants[who].conditions
+    if conditions:
+        held = tuple(w for w in held if not _out_of_hand(w.name, conditions))
     return held or (UNARMED,)
+
+
+def _out_of_hand(weapon: str, conditions: tuple[str, ...]) -> bool:
+    """Whether ``conditions`` (wire forms) say ``weapon`` is disarmed or sheathed."""
+    disarmed, sheathed = _out_of_hand_wires(weapon)
+    return disarmed in conditions or sheathed in conditions
+
+
+@functools.lru_cache(maxsize=1024)
+def _out_of_hand_wires(weapon: str) -> tuple[str, str]:
+    """The wire forms of ``Disarmed(weapon)`` and ``Sheathed(weapon)``, made once a name."""
+    return Disarmed(weapon).wire(), Sheathed(weapon).wire()
 
 
 def melee_weapons(fight: Rules, who: str) -> tuple[Weapon, ...]:
