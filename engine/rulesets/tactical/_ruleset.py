@@ -52,6 +52,9 @@ if TYPE_CHECKING:
     from initiative.engine.kit import Rules
     from initiative.events import Action
 
+#: The wire forms of the conditions every check reads.
+_ADVANTAGE, _RESTRAINED, _UNCONSCIOUS = ADVANTAGE.wire(), RESTRAINED.wire(), UNCONSCIOUS.wire()
+
 
 class Tactical(Ruleset):
     """Seed 002: action points, action classes, reactions and special actions, d100 tests."""
@@ -222,21 +225,22 @@ class Tactical(Ruleset):
         """Seed 002: "Primary actions can only be taken during the character's own Turn."
         "Secondary actions can be taken during the character's own Turn or as reactions to
         events." Reactions are taken in openings only."""
-        name = type(action).__name__
+        # (Asked for every offer: the conditions are read once, as their wire forms.)
         unit = self._units.get(type(action))
         if unit is None:
-            return f"{name} is not an action of the tactical ruleset"
+            return f"{type(action).__name__} is not an action of the tactical ruleset"
+        conditions = fight.state.combatants[who].conditions
         kind = unit.action_class(fight, who, action)
-        if kind == "primary" and by_advantage(fight, who, action):
+        if kind == "primary" and _ADVANTAGE in conditions and by_advantage(fight, who, action):
             kind = "secondary"  # with Advantage, a Special Advantage is taken at any moment
-        own_turn = window.is_turn and fight.state.active == who
-        if fight.has(who, UNCONSCIOUS):
+        is_turn = window.is_turn
+        if _UNCONSCIOUS in conditions:
             return f"{who} is unconscious"
-        if kind in ("primary", "move") and not own_turn:
-            return f"{name} is a primary action: only in one's own turn"
-        if kind == "reaction" and window.is_turn:
-            return f"{name} is a reaction: only in an opening"
-        if unit.needs_moving and fight.has(who, RESTRAINED):
+        if kind in ("primary", "move") and not (is_turn and fight.state.active == who):
+            return f"{type(action).__name__} is a primary action: only in one's own turn"
+        if kind == "reaction" and is_turn:
+            return f"{type(action).__name__} is a reaction: only in an opening"
+        if unit.needs_moving and _RESTRAINED in conditions:
             return f"{who} is restrained"
         return unit.check(fight, who, action, window)
 
