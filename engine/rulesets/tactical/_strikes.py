@@ -26,7 +26,7 @@ from ._marks import AIM, Feinted, Reload
 from ._movement import delayed, provoke
 from ._options import AOO_TRIGGERS, LOCATIONS, combatant_options, spells_of
 from ._percentile import test
-from ._unit import TacticalUnit, legal, nearest_enemy
+from ._unit import TacticalUnit, affordable, legal, nearest_enemy
 
 if TYPE_CHECKING:
     from initiative.engine.kit import Hook, Rules
@@ -38,15 +38,19 @@ class Attacking(TacticalUnit[Attack], AttackUnit):
     when = ("turn",)
 
     def offers(self, fight: Rules, who: str, window: Window) -> list[Offer]:
-        wanted: list[Action] = []
+        """For each enemy, an Attack with the first weapon in hand the ruleset accepts."""
+        if may_attack(fight, who) is not None:
+            return []  # (every Attack's check would refuse it)
+        accepted: list[Action] = []
         check = fight.ruleset.check
+        held = usable_weapons(fight, who)
         for enemy in fight.enemies_of(who):
-            for w in usable_weapons(fight, who):
+            for w in held:
                 action = Attack(target=enemy.id, weapon=w.name)
                 if check(fight, who, action, window) is None:
-                    wanted.append(action)
+                    accepted.append(action)
                     break
-        return legal(fight, who, window, wanted)
+        return affordable(fight, who, window, accepted)
 
     def check(self, fight: Rules, who: str, action: Attack, window: Window) -> str | None:
         if action.variant not in (None, "all_out", "precision", "coup_de_grace"):

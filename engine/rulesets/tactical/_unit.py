@@ -22,14 +22,21 @@ A = TypeVar("A", bound=Action)
 
 def legal(fight: Rules, who: str, window: Window, wanted: Sequence[Action]) -> list[Offer]:
     """The offers of ``wanted`` that the ruleset accepts and ``who`` can pay for."""
-    R = fight.ruleset
+    check = fight.ruleset.check
+    accepted = [a for a in wanted if check(fight, who, a, window) is None]
+    return affordable(fight, who, window, accepted)
+
+
+def affordable(fight: Rules, who: str, window: Window, accepted: Sequence[Action]) -> list[Offer]:
+    """The offers of ``accepted`` that ``who`` can pay for: actions the ruleset's check has
+    just passed (a check changes nothing, so checking them again would say the same)."""
+    cost_of = fight.ruleset.cost
     ap = fight.get(who).ap
     out = []
-    for action in wanted:
-        if R.check(fight, who, action, window) is None:
-            cost = R.cost(fight, who, action, window)
-            if cost <= ap:
-                out.append(Offer(action=action, cost=cost))
+    for action in accepted:
+        cost = cost_of(fight, who, action, window)
+        if cost <= ap:
+            out.append(Offer(action=action, cost=cost))
     return out
 
 
