@@ -130,12 +130,13 @@ def move(fight: Rules, who: str, to: Position) -> Hook:
             return
         fight.remove_condition(who, PRONE)
     start = fight.get(who).position
-    before = set(in_melee_range(fight, who))
+    engaged = in_melee_range(fight, who)
+    before = set(engaged)
     after = set(in_melee_range(fight, who, to))
     disengaged = fight.has(who, DISENGAGED)
     if disengaged and before - after:
         fight.add_condition(who, WITHDRAWN, until="end of turn")
-    retreat = [] if disengaged else [e for e in in_melee_range(fight, who) if e not in after]
+    retreat = [] if disengaged else [e for e in engaged if e not in after]
     approach = [
         e.id
         for e in fight.enemies_of(who)
@@ -143,12 +144,9 @@ def move(fight: Rules, who: str, to: Position) -> Hook:
     ]
     yield from aoo(fight, who, "retreat", retreat, reacted)
     yield from aoo(fight, who, "approach", [e for e in approach if e not in retreat], reacted)
-    closer = [
-        e.id
-        for e in fight.enemies_of(who)
-        if distance(to, e.position) < distance(start, e.position)
-    ]
-    everyone = [e.id for e in fight.enemies_of(who)]
+    enemies = fight.enemies_of(who)
+    closer = [e.id for e in enemies if distance(to, e.position) < distance(start, e.position)]
+    everyone = [e.id for e in enemies]
     left = [] if disengaged else sorted(before - after)
     yield from delayed(fight, who, {"retreat": left, "approach": closer, "move": everyone}, reacted)
     if fight.standing(who):
