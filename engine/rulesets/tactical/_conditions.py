@@ -115,8 +115,10 @@ def melee_weapons(fight: Rules, who: str) -> tuple[Weapon, ...]:
 
 
 def reach(fight: Rules, who: str) -> float:
-    """``who``'s melee (engagement) range: its longest melee reach."""
-    return max(w.reach for w in melee_weapons(fight, who))
+    """``who``'s melee (engagement) range: its longest melee reach (fists' when it holds no
+    melee weapon, as :func:`melee_weapons` says)."""
+    held = usable_weapons(fight, who)
+    return max((w.reach for w in held if not w.ranged), default=UNARMED.reach)
 
 
 def loaded(fight: Rules, who: str, weapon: Weapon) -> bool:
