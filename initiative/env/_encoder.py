@@ -112,6 +112,7 @@ class _ActionShape(typing.NamedTuple):
     weapon: bool  # has a ``weapon`` field
     point: tuple[str, ...]  # fields that may hold a Position
     is_attack: bool
+    only_point: bool  # its one field is its point (a ``Move``): a row kept without it
 
 
 class _OfferColumns(typing.NamedTuple):
@@ -262,8 +263,10 @@ class Encoder:
         self._shapes: dict[type[Any], _ActionShape] = {}
         self._last_moves: tuple[View | None, list[tuple[int, Position, float, float]]] = (None, [])
         # Rows already encoded, by what they are made of (see encode): an offer's row but its
-        # distances, by observer and offer; the move slots of one scene.
+        # distances, by observer and offer; the row of an offer whose one field is its point
+        # but its destination, by observer, action class and cost; the move slots of one scene.
         self._offer_rows: dict[tuple[str, Offer], tuple[memoryview[float], str | None]] = {}
+        self._point_rows: dict[tuple[str, type[Any], int], memoryview[float]] = {}
         self._scenes: dict[tuple[Any, ...], _Scene] = {}
 
     def _statics(self, spec: EncounterSpec, rules: engine.Ruleset, v: Any) -> None:
@@ -418,6 +421,9 @@ class Encoder:
                 weapon="weapon" in fields,
                 point=tuple(f for f in fields if Position in _types(hints[f])),
                 is_attack=bool(getattr(cls, "is_attack", False)),
+                only_point=len(fields) == 1
+                and _types(hints[fields[0]]) == (Position,)
+                and not getattr(cls, "is_attack", False),
             )
         return shape
 
@@ -554,8 +560,20 @@ class Encoder:
         afresh), then its distances."""
         at = self._columns
         known, size, hypot = self._offer_rows, self._f, math.hypot
+        shapes, point_rows = self._shapes, self._point_rows
         for k, offer in enumerate(kept):
             start = self._offers_at + size * k
+            action = offer.action
+            shape = shapes.get(type(action))
+            if shape is not None and shape.only_point:  # (a Move: its row but where it goes)
+                to = getattr(action, shape.point[0])
+                if isinstance(to, Position):
+                    row = point_rows.get((who, type(action), offer.cost))
+                    if row is None:
+                        row = self._keep_point_row(who, offer)
+                    w[start : start + size] = row
+                    self._destination(w, start, mx, my, to, enemies)
+                    continue
             found = known.get((who, offer))
             if found is None:
                 writes, named, to = self._offer_columns(who, offer)
@@ -574,15 +592,28 @@ class Encoder:
                     gap = hypot(them[0] - mx, them[1] - my) / _METRES
                     w[start + at.target_distance] = _clip(gap)
             if to is not None:
-                near = _METRES
-                for ex, ey in enemies:
-                    d = hypot(ex - to.x, ey - to.y)
-                    if d < near:
-                        near = d
-                w[start + at.has_destination] = 1.0
-                w[start + at.to_dx] = _clip((to.x - mx) / _METRES, -1.0, 1.0)
-                w[start + at.to_dy] = _clip((to.y - my) / _METRES, -1.0, 1.0)
-                w[start + at.to_nearest_enemy] = near / _METRES
+                self._destination(w, start, mx, my, to, enemies)
+
+    def _destination(
+        self,
+        w: memoryview[float],
+        start: int,
+        mx: float,
+        my: float,
+        to: Position,
+        enemies: list[tuple[float, float]],
+    ) -> None:
+        """Write an offer row's destination columns: where ``to`` is and its nearest enemy."""
+        at, hypot = self._columns, math.hypot
+        near = _METRES
+        for ex, ey in enemies:
+            d = hypot(ex - to.x, ey - to.y)
+            if d < near:
+                near = d
+        w[start + at.has_destination] = 1.0
+        w[start + at.to_dx] = _clip((to.x - mx) / _METRES, -1.0, 1.0)
+        w[start + at.to_dy] = _clip((to.y - my) / _METRES, -1.0, 1.0)
+        w[start + at.to_nearest_enemy] = near / _METRES
 
     def _offer_columns(
         self, who: str, offer: Offer
@@ -616,6 +647,19 @@ class Encoder:
             if isinstance(to, Position):
                 return writes, named, to
         return writes, named, None
+
+    def _keep_point_row(self, who: str, offer: Offer) -> memoryview[float]:
+        """The row of an offer whose one field is its point, but its destination columns:
+        the same for every point (kept by observer, action class and cost)."""
+        writes, _, _ = self._offer_columns(who, offer)
+        row = [0.0] * self._f
+        for column, value in writes:
+            row[column] = value
+        kept = _floats(np.array(row, np.float32))
+        if len(self._point_rows) >= _KEPT:
+            self._point_rows.clear()
+        self._point_rows[who, type(offer.action), offer.cost] = kept
+        return kept
 
     def _keep_offer(
         self, who: str, offer: Offer, writes: list[tuple[int, float]], named: str | None
@@ -679,65 +723,72 @@ class Encoder:
         """The scene's move slots (see :meth:`_moves`), with their rows of the vector and
         their entries of the mask: for each combatant seen, the points of :data:`MOVE_KINDS`."""
         rows, _ = self._order(who)
-        side, size = self.side[who], self._m
+        sides, reaches = self.side, self._reach
+        side, size = sides[who], self._m
         # Where the others stand, and which of them are enemies (the nearest one is a column).
-        placed = [(ox, oy, cid in rows and self.side[cid] != side) for cid, ox, oy in others]
+        placed = [(ox, oy, cid in rows and sides[cid] != side) for cid, ox, oy in others]
         block = np.zeros(self.move_slots * size, np.float32)
         mask = np.zeros(self.move_slots, np.int8)
         w, m = _floats(block), mask.data
-        my_reach = self._reach[who] or _UNARMED_REACH
-        strike = max(0.5, my_reach - 0.25)
+        strike = max(0.5, (reaches[who] or _UNARMED_REACH) - 0.25)
         kinds = len(MOVE_KINDS)
-        hypot, at = math.hypot, engine.at
+        hypot, at, asin, cos, sin = math.hypot, engine.at, math.asin, math.cos, math.sin
+        least, clear, metres = _LEAST_MOVE, _CLEAR, _METRES
         found: list[tuple[int, Position, float, float]] = []
         for cid, cx, cy in others:
             r = rows.get(cid)
-            if r is None or r == 0:
+            if not r:  # (unseen, or who itself)
                 continue
             rx, ry = hx - cx, hy - cy
             gap = hypot(rx, ry)
-            ux, uy = (rx / gap, ry / gap) if gap > 0 else (1.0, 0.0)
-            edge = (self._reach[cid] or _UNARMED_REACH) + 0.25
-            turn = min(2.0 * math.asin(min(1.0, limit / (2.0 * gap))), _QUARTER) if gap else 0.0
-            cos, sin = math.cos(turn), math.sin(turn)
-            wanted = (
-                (cx + ux * strike, cy + uy * strike) if gap > strike else None,
-                (cx + ux * edge, cy + uy * edge),
-                (hx + ux * limit, hy + uy * limit),
-                (cx + rx * cos - ry * sin, cy + rx * sin + ry * cos),
-                (cx + rx * cos + ry * sin, cy - rx * sin + ry * cos),
-            )
-            base = (r - 1) * kinds
-            for k, point in enumerate(wanted):
-                if point is None:
+            edge = (reaches[cid] or _UNARMED_REACH) + 0.25
+            if gap:
+                ux, uy = rx / gap, ry / gap
+                turn = 2.0 * asin(min(1.0, limit / (2.0 * gap)))
+                if turn > _QUARTER:
+                    turn = _QUARTER
+                c, s = cos(turn), sin(turn)
+            else:
+                ux, uy, c, s = 1.0, 0.0, 1.0, 0.0
+            base = (r - 1) * kinds - 1
+            for k, px, py in (
+                (1, cx + ux * strike, cy + uy * strike),
+                (2, cx + ux * edge, cy + uy * edge),
+                (3, hx + ux * limit, hy + uy * limit),
+                (4, cx + rx * c - ry * s, cy + rx * s + ry * c),
+                (5, cx + rx * c + ry * s, cy - rx * s + ry * c),
+            ):
+                if k == 1 and gap <= strike:
                     continue
-                dx, dy = point[0] - hx, point[1] - hy
+                dx, dy = px - hx, py - hy
                 moved = hypot(dx, dy)
                 if moved > limit:
                     dx, dy = dx * limit / moved, dy * limit / moved
                 to = at(hx + dx, hy + dy)
                 x, y = to.x, to.y
-                moved = hypot(x - hx, y - hy)
-                if moved < _LEAST_MOVE:
+                dx, dy = x - hx, y - hy
+                moved = hypot(dx, dy)
+                if moved < least:
                     continue
-                near = _METRES
+                near = metres
                 for ox, oy, foe in placed:
                     d = hypot(ox - x, oy - y)
-                    if d < _CLEAR:
+                    if d < clear:
                         break
                     if foe and d < near:
                         near = d
                 else:
                     slot, apart = base + k, hypot(x - cx, y - cy)
                     found.append((slot, to, moved, apart))
-                    start, dx, dy = size * slot, (x - hx) / _METRES, (y - hy) / _METRES
-                    moved, apart = moved / _METRES, apart / _METRES  # (never below 0)
-                    w[start] = 1.0
-                    w[start + 1] = -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx
-                    w[start + 2] = -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy
-                    w[start + 3] = 1.0 if moved > 1.0 else moved
-                    w[start + 4] = 1.0 if apart > 1.0 else apart
-                    w[start + 5] = near / _METRES
+                    at_ = size * slot
+                    dx, dy = dx / metres, dy / metres
+                    moved, apart = moved / metres, apart / metres  # (never below 0)
+                    w[at_] = 1.0
+                    w[at_ + 1] = -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx
+                    w[at_ + 2] = -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy
+                    w[at_ + 3] = 1.0 if moved > 1.0 else moved
+                    w[at_ + 4] = 1.0 if apart > 1.0 else apart
+                    w[at_ + 5] = near / metres
                     m[slot] = 1
         return _Scene(found, w, m)
 
