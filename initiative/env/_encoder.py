@@ -260,6 +260,8 @@ class Encoder:
         self._condition_types = [(m, _mark_name(m)) for m in cls.conditions]
         self._counter_types = [(m, _mark_name(m)) for m in cls.counters]
         self._marks: dict[tuple[bool, str], int | None] = {}
+        # A row's condition and counter columns, by the conditions and counters of a combatant.
+        self._marked: dict[tuple[Any, Any], tuple[tuple[int, float], ...]] = {}
         self._orders: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {}
         self._kinds = {tag: layout.offer_at[f"kind[{tag}]"] for tag in layout.vocabulary.kinds}
         self._kind_other = layout.offer_at["kind[other]"]
@@ -484,7 +486,7 @@ class Encoder:
         sides, side = self.side, self.side[who]
         reach, my_reach, max_aps = self._reach, self._reach[who], self._max_ap
         statics, size, first = self._static_rows, self._c, self._g
-        hypot = math.hypot
+        hypot, marked = math.hypot, self._marked
         enemies: list[tuple[float, float]] = []
         where: dict[str, tuple[float, float]] = {}
         for c in (me, *view.allies, *view.enemies):
@@ -524,32 +526,35 @@ class Encoder:
                 if far * _METRES <= my_reach + 1e-9:
                     w[start + _IN_MY_REACH] = 1.0
             if c.conditions or c.counters:
-                self._marks_of(w, start, c.conditions, c.counters)
+                marks = marked.get((c.conditions, c.counters))
+                if marks is None:
+                    marks = self._marks_of(c.conditions, c.counters)
+                for column, value in marks:
+                    w[start + column] = value
             where[cid] = (x, y)
             if not ally:
                 enemies.append((x, y))
         return enemies, where
 
     def _marks_of(
-        self,
-        w: memoryview[float],
-        start: int,
-        conditions: tuple[str, ...],
-        counters: tuple[tuple[str, int], ...],
-    ) -> None:
-        """Write a row's condition and counter columns."""
-        for text in conditions:
-            column = self._mark(False, text)
-            if column is not None:
-                w[start + column] = 1.0
+        self, conditions: tuple[str, ...], counters: tuple[tuple[str, int], ...]
+    ) -> tuple[tuple[int, float], ...]:
+        """A row's condition and counter columns, ``(column, value)`` in the order written
+        (kept by the conditions and counters they are made of)."""
+        writes = [
+            (column, 1.0) for text in conditions if (column := self._mark(False, text)) is not None
+        ]
         if counters:
             sums: dict[int, float] = {}
             for text, value in counters:
                 column = self._mark(True, text)
                 if column is not None:
                     sums[column] = sums.get(column, 0.0) + value
-            for column, total in sums.items():
-                w[start + column] = _squash(total)
+            writes += [(column, _squash(total)) for column, total in sums.items()]
+        if len(self._marked) >= _KEPT:
+            self._marked.clear()
+        found = self._marked[conditions, counters] = tuple(writes)
+        return found
 
     def _offer_rows_of(
         self,
