@@ -511,9 +511,11 @@ class Encoder:
             if aimed == cid:
                 w[start + _TRIGGER_TARGET] = 1.0
             hp, max_hp, max_ap = c.hp, c.max_hp, max_aps[cid]
-            w[start + _HP_SHARE] = _clip(hp / max_hp if max_hp > 0 else 0.0)
-            w[start + _HP_POINTS] = _clip(hp / _HP)
-            w[start + _AP_SHARE] = _clip(c.ap / max_ap if max_ap > 0 else 0.0)
+            share, points = hp / max_hp if max_hp > 0 else 0.0, hp / _HP  # (_clip, in line)
+            w[start + _HP_SHARE] = 0.0 if share < 0.0 else 1.0 if share > 1.0 else share
+            w[start + _HP_POINTS] = 0.0 if points < 0.0 else 1.0 if points > 1.0 else points
+            share = c.ap / max_ap if max_ap > 0 else 0.0
+            w[start + _AP_SHARE] = 0.0 if share < 0.0 else 1.0 if share > 1.0 else share
             x, y = c.position.x, c.position.y
             dx, dy = (x - mx) / _METRES, (y - my) / _METRES
             far = hypot(dx, dy)
