@@ -294,7 +294,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             return
         stepper.send(self.encoder.action(stepper.view, index))
         self._settle()
-        self._accumulate_rewards()
+        if self._rewarded:  # (otherwise every reward is 0: nothing to add)
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: the events since the last render, one line each (the
