@@ -260,6 +260,7 @@ class Encoder:
         self._condition_types = [(m, _mark_name(m)) for m in cls.conditions]
         self._counter_types = [(m, _mark_name(m)) for m in cls.counters]
         self._marks: dict[tuple[bool, str], int | None] = {}
+        self._plans: dict[str, dict[str, tuple[int, memoryview[float], bool, float, int]]] = {}
         # A row's condition and counter columns, by the conditions and counters of a combatant.
         self._marked: dict[tuple[Any, Any], tuple[tuple[int, float], ...]] = {}
         self._orders: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {}
@@ -403,6 +404,23 @@ class Encoder:
             found = self._orders[who] = ({cid: r for r, cid in enumerate(ids)}, ids)
         return found
 
+    def _plan(self, who: str) -> dict[str, tuple[int, memoryview[float], bool, float, int]]:
+        """For observer ``who``, each combatant's row as :meth:`_combatant_rows` writes it:
+        where it starts, its static columns with its role's (``present``, and ``me``, ``ally``
+        or ``enemy``) set, whether it is ``who``'s ally, its reach and its AP when full."""
+        rows, _ = self._order(who)
+        side, first, size = self.side[who], self._g, self._c
+        plans = {}
+        for cid, r in rows.items():
+            row = np.array(self._static_rows[cid], np.float32)
+            ally = self.side[cid] == side
+            row[_PRESENT] = 1.0
+            row[_ME if cid == who else _ALLY if ally else _ENEMY] = 1.0
+            plan = (first + size * r, _floats(row), ally, self._reach[cid], self._max_ap[cid])
+            plans[cid] = plan
+        self._plans[who] = plans
+        return plans
+
     def _mark(self, counter: bool, text: str) -> int | None:
         """The column of a condition's or counter's wire form (``None``: an undeclared one)."""
         key = (counter, text)
@@ -478,39 +496,29 @@ class Encoder:
         """Write the rows of the combatants ``who`` sees; the enemies' places and everyone's."""
         me = view.me
         mx, my = me.position.x, me.position.y
-        rows, _ = self._order(who)
+        plans = self._plans.get(who) or self._plan(who)
         trigger = view.window.trigger
         by = trigger.by if trigger is not None else None
         aimed = trigger.target if trigger is not None else None
         active = view.active
-        sides, side = self.side, self.side[who]
-        reach, my_reach, max_aps = self._reach, self._reach[who], self._max_ap
-        statics, size, first = self._static_rows, self._c, self._g
+        my_reach, size = self._reach[who], self._c
         hypot, marked = math.hypot, self._marked
         enemies: list[tuple[float, float]] = []
         where: dict[str, tuple[float, float]] = {}
         for c in (me, *view.allies, *view.enemies):
             cid = c.id
-            r = rows.get(cid)
-            if r is None:
+            plan = plans.get(cid)
+            if plan is None:
                 continue
-            start = first + size * r
-            w[start : start + size] = statics[cid]  # max hp and AP, weapons, stats
-            ally = sides[cid] == side
-            w[start + _PRESENT] = 1.0
-            if cid == who:
-                w[start + _ME] = 1.0
-            elif ally:
-                w[start + _ALLY] = 1.0
-            if not ally:
-                w[start + _ENEMY] = 1.0
+            start, static, ally, its_reach, max_ap = plan
+            w[start : start + size] = static  # present, me/ally/enemy, max hp and AP, stats ...
             if active == cid:
                 w[start + _ACTIVE] = 1.0
             if by == cid:
                 w[start + _TRIGGER_BY] = 1.0
             if aimed == cid:
                 w[start + _TRIGGER_TARGET] = 1.0
-            hp, max_hp, max_ap = c.hp, c.max_hp, max_aps[cid]
+            hp, max_hp = c.hp, c.max_hp
             share, points = hp / max_hp if max_hp > 0 else 0.0, hp / _HP  # (_clip, in line)
             w[start + _HP_SHARE] = 0.0 if share < 0.0 else 1.0 if share > 1.0 else share
             w[start + _HP_POINTS] = 0.0 if points < 0.0 else 1.0 if points > 1.0 else points
@@ -523,7 +531,7 @@ class Encoder:
             w[start + _DY] = -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy
             w[start + _DISTANCE] = 1.0 if far > 1.0 else far
             if cid != who:
-                if far * _METRES <= reach[cid] + 1e-9:
+                if far * _METRES <= its_reach + 1e-9:
                     w[start + _REACHES_ME] = 1.0
                 if far * _METRES <= my_reach + 1e-9:
                     w[start + _IN_MY_REACH] = 1.0
