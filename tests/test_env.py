@@ -275,6 +275,31 @@ def test_step_after_the_end_or_before_reset_is_a_clear_error() -> None:
         aec.step(0)
 
 
+def test_env_keeps_the_order_enforcing_wrappers_checks() -> None:
+    """``env()`` is PettingZoo's order-enforcing wrapper (reading the loop's attributes
+    through properties): the same refusals before ``reset``, the same values after."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    wrapped = env(EXAMPLES["openings"])
+    assert isinstance(wrapped, OrderEnforcingWrapper)
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(wrapped, name)
+    with pytest.raises(AttributeError, match="before reset"):
+        wrapped.last()
+    wrapped.reset(seed=4)
+    inner = wrapped.unwrapped
+    for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos"):
+        assert getattr(wrapped, name) is getattr(inner, name)
+    observation, reward, terminated, truncated, info = wrapped.last()
+    assert np.array_equal(
+        observation["observation"], inner.observe(inner.agent_selection)["observation"]
+    )
+    assert (reward, terminated, truncated) == (0.0, False, False)
+    assert info is inner.infos[inner.agent_selection]
+    assert wrapped.last(observe=False)[0] is None
+
+
 def test_gymnasiums_sync_vector_env_steps_through_episodes_and_resets() -> None:
     """``SyncVectorEnv`` over two single-agent environments: batched observations, masks from
     ``call("action_masks")``, and an episode that ends starts again by itself."""

@@ -12,6 +12,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from initiative.events import DamageDealt, EncounterEnded, EncounterSpec, Event, InitiativeError
 
@@ -293,7 +294,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             return
         stepper.send(self.encoder.action(stepper.view, index))
         self._settle()
-        self._accumulate_rewards()
+        if self._rewarded:  # (otherwise every reward is 0: nothing to add)
+            self._accumulate_rewards()
 
     def render(self) -> str | None:
         """With ``render_mode="ansi"``: the events since the last render, one line each (the
@@ -314,10 +316,42 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self.stepper.close()
 
 
+def _read_through(name: str) -> property:
+    """The wrapped environment's attribute ``name``, read (and set) straight, with the
+    order-enforcing wrapper's refusal before ``reset``: what its ``__getattr__`` does, without
+    the failed lookup (a raised and caught ``AttributeError``) that precedes it every time."""
+
+    def get(self: OrderEnforcingWrapper) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    def put(self: OrderEnforcingWrapper, value: Any) -> None:
+        setattr(self.env, name, value)
+
+    return property(get, put)
+
+
+class _Ordered(OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo ships no types
+    """PettingZoo's order-enforcing wrapper with the same checks, where the AEC loop reads
+    the environment's attributes (``agent_iter``, ``last``, ``step``) through properties
+    rather than its ``__getattr__``, and ``last`` asks the environment's own."""
+
+    agents = _read_through("agents")
+    agent_selection = _read_through("agent_selection")
+    rewards = _read_through("rewards")
+    terminations = _read_through("terminations")
+    truncations = _read_through("truncations")
+    infos = _read_through("infos")
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self._has_reset:  # (as the wrapper's __getattr__ refuses agent_selection)
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)  # type: ignore[no-any-return]
+
+
 def env(encounter: str | os.PathLike[str] | EncounterSpec, **options: Any) -> raw_env:
     """The AEC environment of ``encounter`` (a path, a bundled example's name or its registered
     id; options: ``max_offers``, ``max_combatants``, ``reward``, ``log_dir``, ``render_mode``,
     ``invalid_action``), wrapped in PettingZoo's order-enforcing checks."""
-    from pettingzoo.utils import wrappers
-
-    return wrappers.OrderEnforcingWrapper(raw_env(encounter, **options))  # type: ignore[no-any-return]
+    return _Ordered(raw_env(encounter, **options))

@@ -112,6 +112,7 @@ class _ActionShape(typing.NamedTuple):
     weapon: bool  # has a ``weapon`` field
     point: tuple[str, ...]  # fields that may hold a Position
     is_attack: bool
+    only_point: bool  # its one field is its point (a ``Move``): a row kept without it
 
 
 class _OfferColumns(typing.NamedTuple):
@@ -177,8 +178,13 @@ class _Scene(typing.NamedTuple):
     mask: memoryview[int]  # the mask's move entries
 
 
-#: Offer rows and scenes kept for reuse, of each kind, before the encoder forgets them and starts again.
+#: Offer rows kept for reuse, of each kind, before the encoder forgets them and starts again.
 _KEPT = 4096
+#: Scenes kept for reuse, the latest: a scene comes back, if at all, within a few decisions (a
+#: reaction declined where the mover stood), and a long memory of them only burdens the
+#: garbage collector (over fights of the duel and the bridge, 4% of the scenes came back, nearly
+#: all within four).
+_SCENES_KEPT = 8
 
 
 class Encoder:
@@ -254,6 +260,9 @@ class Encoder:
         self._condition_types = [(m, _mark_name(m)) for m in cls.conditions]
         self._counter_types = [(m, _mark_name(m)) for m in cls.counters]
         self._marks: dict[tuple[bool, str], int | None] = {}
+        self._plans: dict[str, dict[str, tuple[int, memoryview[float], bool, float, int]]] = {}
+        # A row's condition and counter columns, by the conditions and counters of a combatant.
+        self._marked: dict[tuple[Any, Any], tuple[tuple[int, float], ...]] = {}
         self._orders: dict[str, tuple[dict[str, int], tuple[str, ...]]] = {}
         self._kinds = {tag: layout.offer_at[f"kind[{tag}]"] for tag in layout.vocabulary.kinds}
         self._kind_other = layout.offer_at["kind[other]"]
@@ -262,8 +271,10 @@ class Encoder:
         self._shapes: dict[type[Any], _ActionShape] = {}
         self._last_moves: tuple[View | None, list[tuple[int, Position, float, float]]] = (None, [])
         # Rows already encoded, by what they are made of (see encode): an offer's row but its
-        # distances, by observer and offer; the move slots of one scene.
+        # distances, by observer and offer; the row of an offer whose one field is its point
+        # but its destination, by observer, action class and cost; the move slots of one scene.
         self._offer_rows: dict[tuple[str, Offer], tuple[memoryview[float], str | None]] = {}
+        self._point_rows: dict[tuple[str, type[Any], int], memoryview[float]] = {}
         self._scenes: dict[tuple[Any, ...], _Scene] = {}
 
     def _statics(self, spec: EncounterSpec, rules: engine.Ruleset, v: Any) -> None:
@@ -393,6 +404,23 @@ class Encoder:
             found = self._orders[who] = ({cid: r for r, cid in enumerate(ids)}, ids)
         return found
 
+    def _plan(self, who: str) -> dict[str, tuple[int, memoryview[float], bool, float, int]]:
+        """For observer ``who``, each combatant's row as :meth:`_combatant_rows` writes it:
+        where it starts, its static columns with its role's (``present``, and ``me``, ``ally``
+        or ``enemy``) set, whether it is ``who``'s ally, its reach and its AP when full."""
+        rows, _ = self._order(who)
+        side, first, size = self.side[who], self._g, self._c
+        plans = {}
+        for cid, r in rows.items():
+            row = np.array(self._static_rows[cid], np.float32)
+            ally = self.side[cid] == side
+            row[_PRESENT] = 1.0
+            row[_ME if cid == who else _ALLY if ally else _ENEMY] = 1.0
+            plan = (first + size * r, _floats(row), ally, self._reach[cid], self._max_ap[cid])
+            plans[cid] = plan
+        self._plans[who] = plans
+        return plans
+
     def _mark(self, counter: bool, text: str) -> int | None:
         """The column of a condition's or counter's wire form (``None``: an undeclared one)."""
         key = (counter, text)
@@ -418,6 +446,9 @@ class Encoder:
                 weapon="weapon" in fields,
                 point=tuple(f for f in fields if Position in _types(hints[f])),
                 is_attack=bool(getattr(cls, "is_attack", False)),
+                only_point=len(fields) == 1
+                and _types(hints[fields[0]]) == (Position,)
+                and not getattr(cls, "is_attack", False),
             )
         return shape
 
@@ -465,42 +496,34 @@ class Encoder:
         """Write the rows of the combatants ``who`` sees; the enemies' places and everyone's."""
         me = view.me
         mx, my = me.position.x, me.position.y
-        rows, _ = self._order(who)
+        plans = self._plans.get(who) or self._plan(who)
         trigger = view.window.trigger
         by = trigger.by if trigger is not None else None
         aimed = trigger.target if trigger is not None else None
         active = view.active
-        sides, side = self.side, self.side[who]
-        reach, my_reach, max_aps = self._reach, self._reach[who], self._max_ap
-        statics, size, first = self._static_rows, self._c, self._g
-        hypot = math.hypot
+        my_reach, size = self._reach[who], self._c
+        hypot, marked = math.hypot, self._marked
         enemies: list[tuple[float, float]] = []
         where: dict[str, tuple[float, float]] = {}
         for c in (me, *view.allies, *view.enemies):
             cid = c.id
-            r = rows.get(cid)
-            if r is None:
+            plan = plans.get(cid)
+            if plan is None:
                 continue
-            start = first + size * r
-            w[start : start + size] = statics[cid]  # max hp and AP, weapons, stats
-            ally = sides[cid] == side
-            w[start + _PRESENT] = 1.0
-            if cid == who:
-                w[start + _ME] = 1.0
-            elif ally:
-                w[start + _ALLY] = 1.0
-            if not ally:
-                w[start + _ENEMY] = 1.0
+            start, static, ally, its_reach, max_ap = plan
+            w[start : start + size] = static  # present, me/ally/enemy, max hp and AP, stats ...
             if active == cid:
                 w[start + _ACTIVE] = 1.0
             if by == cid:
                 w[start + _TRIGGER_BY] = 1.0
             if aimed == cid:
                 w[start + _TRIGGER_TARGET] = 1.0
-            hp, max_hp, max_ap = c.hp, c.max_hp, max_aps[cid]
-            w[start + _HP_SHARE] = _clip(hp / max_hp if max_hp > 0 else 0.0)
-            w[start + _HP_POINTS] = _clip(hp / _HP)
-            w[start + _AP_SHARE] = _clip(c.ap / max_ap if max_ap > 0 else 0.0)
+            hp, max_hp = c.hp, c.max_hp
+            share, points = hp / max_hp if max_hp > 0 else 0.0, hp / _HP  # (_clip, in line)
+            w[start + _HP_SHARE] = 0.0 if share < 0.0 else 1.0 if share > 1.0 else share
+            w[start + _HP_POINTS] = 0.0 if points < 0.0 else 1.0 if points > 1.0 else points
+            share = c.ap / max_ap if max_ap > 0 else 0.0
+            w[start + _AP_SHARE] = 0.0 if share < 0.0 else 1.0 if share > 1.0 else share
             x, y = c.position.x, c.position.y
             dx, dy = (x - mx) / _METRES, (y - my) / _METRES
             far = hypot(dx, dy)
@@ -508,37 +531,40 @@ class Encoder:
             w[start + _DY] = -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy
             w[start + _DISTANCE] = 1.0 if far > 1.0 else far
             if cid != who:
-                if far * _METRES <= reach[cid] + 1e-9:
+                if far * _METRES <= its_reach + 1e-9:
                     w[start + _REACHES_ME] = 1.0
                 if far * _METRES <= my_reach + 1e-9:
                     w[start + _IN_MY_REACH] = 1.0
             if c.conditions or c.counters:
-                self._marks_of(w, start, c.conditions, c.counters)
+                marks = marked.get((c.conditions, c.counters))
+                if marks is None:
+                    marks = self._marks_of(c.conditions, c.counters)
+                for column, value in marks:
+                    w[start + column] = value
             where[cid] = (x, y)
             if not ally:
                 enemies.append((x, y))
         return enemies, where
 
     def _marks_of(
-        self,
-        w: memoryview[float],
-        start: int,
-        conditions: tuple[str, ...],
-        counters: tuple[tuple[str, int], ...],
-    ) -> None:
-        """Write a row's condition and counter columns."""
-        for text in conditions:
-            column = self._mark(False, text)
-            if column is not None:
-                w[start + column] = 1.0
+        self, conditions: tuple[str, ...], counters: tuple[tuple[str, int], ...]
+    ) -> tuple[tuple[int, float], ...]:
+        """A row's condition and counter columns, ``(column, value)`` in the order written
+        (kept by the conditions and counters they are made of)."""
+        writes = [
+            (column, 1.0) for text in conditions if (column := self._mark(False, text)) is not None
+        ]
         if counters:
             sums: dict[int, float] = {}
             for text, value in counters:
                 column = self._mark(True, text)
                 if column is not None:
                     sums[column] = sums.get(column, 0.0) + value
-            for column, total in sums.items():
-                w[start + column] = _squash(total)
+            writes += [(column, _squash(total)) for column, total in sums.items()]
+        if len(self._marked) >= _KEPT:
+            self._marked.clear()
+        found = self._marked[conditions, counters] = tuple(writes)
+        return found
 
     def _offer_rows_of(
         self,
@@ -554,8 +580,20 @@ class Encoder:
         afresh), then its distances."""
         at = self._columns
         known, size, hypot = self._offer_rows, self._f, math.hypot
+        shapes, point_rows = self._shapes, self._point_rows
         for k, offer in enumerate(kept):
             start = self._offers_at + size * k
+            action = offer.action
+            shape = shapes.get(type(action))
+            if shape is not None and shape.only_point:  # (a Move: its row but where it goes)
+                to = getattr(action, shape.point[0])
+                if isinstance(to, Position):
+                    row = point_rows.get((who, type(action), offer.cost))
+                    if row is None:
+                        row = self._keep_point_row(who, offer)
+                    w[start : start + size] = row
+                    self._destination(w, start, mx, my, to, enemies)
+                    continue
             found = known.get((who, offer))
             if found is None:
                 writes, named, to = self._offer_columns(who, offer)
@@ -574,15 +612,28 @@ class Encoder:
                     gap = hypot(them[0] - mx, them[1] - my) / _METRES
                     w[start + at.target_distance] = _clip(gap)
             if to is not None:
-                near = _METRES
-                for ex, ey in enemies:
-                    d = hypot(ex - to.x, ey - to.y)
-                    if d < near:
-                        near = d
-                w[start + at.has_destination] = 1.0
-                w[start + at.to_dx] = _clip((to.x - mx) / _METRES, -1.0, 1.0)
-                w[start + at.to_dy] = _clip((to.y - my) / _METRES, -1.0, 1.0)
-                w[start + at.to_nearest_enemy] = near / _METRES
+                self._destination(w, start, mx, my, to, enemies)
+
+    def _destination(
+        self,
+        w: memoryview[float],
+        start: int,
+        mx: float,
+        my: float,
+        to: Position,
+        enemies: list[tuple[float, float]],
+    ) -> None:
+        """Write an offer row's destination columns: where ``to`` is and its nearest enemy."""
+        at, hypot = self._columns, math.hypot
+        near = _METRES
+        for ex, ey in enemies:
+            d = hypot(ex - to.x, ey - to.y)
+            if d < near:
+                near = d
+        w[start + at.has_destination] = 1.0
+        w[start + at.to_dx] = _clip((to.x - mx) / _METRES, -1.0, 1.0)
+        w[start + at.to_dy] = _clip((to.y - my) / _METRES, -1.0, 1.0)
+        w[start + at.to_nearest_enemy] = near / _METRES
 
     def _offer_columns(
         self, who: str, offer: Offer
@@ -616,6 +667,19 @@ class Encoder:
             if isinstance(to, Position):
                 return writes, named, to
         return writes, named, None
+
+    def _keep_point_row(self, who: str, offer: Offer) -> memoryview[float]:
+        """The row of an offer whose one field is its point, but its destination columns:
+        the same for every point (kept by observer, action class and cost)."""
+        writes, _, _ = self._offer_columns(who, offer)
+        row = [0.0] * self._f
+        for column, value in writes:
+            row[column] = value
+        kept = _floats(np.array(row, np.float32))
+        if len(self._point_rows) >= _KEPT:
+            self._point_rows.clear()
+        self._point_rows[who, type(offer.action), offer.cost] = kept
+        return kept
 
     def _keep_offer(
         self, who: str, offer: Offer, writes: list[tuple[int, float]], named: str | None
@@ -651,12 +715,13 @@ class Encoder:
             (c.id, c.position.x, c.position.y) for c in (*view.allies, *view.enemies) if c.id != who
         )
         key = (who, hx, hy, limit, others)
-        scene = self._scenes.get(key)
+        scenes = self._scenes
+        scene = scenes.get(key)
         if scene is None:
             scene = self._new_scene(who, hx, hy, limit, others)
-            if len(self._scenes) >= _KEPT:
-                self._scenes.clear()
-            self._scenes[key] = scene
+            if len(scenes) >= _SCENES_KEPT:
+                del scenes[next(iter(scenes))]  # the oldest
+            scenes[key] = scene
         return scene
 
     def _moves(self, who: str, view: View) -> list[tuple[int, Position, float, float]]:
@@ -679,65 +744,72 @@ class Encoder:
         """The scene's move slots (see :meth:`_moves`), with their rows of the vector and
         their entries of the mask: for each combatant seen, the points of :data:`MOVE_KINDS`."""
         rows, _ = self._order(who)
-        side, size = self.side[who], self._m
+        sides, reaches = self.side, self._reach
+        side, size = sides[who], self._m
         # Where the others stand, and which of them are enemies (the nearest one is a column).
-        placed = [(ox, oy, cid in rows and self.side[cid] != side) for cid, ox, oy in others]
+        placed = [(ox, oy, cid in rows and sides[cid] != side) for cid, ox, oy in others]
         block = np.zeros(self.move_slots * size, np.float32)
         mask = np.zeros(self.move_slots, np.int8)
         w, m = _floats(block), mask.data
-        my_reach = self._reach[who] or _UNARMED_REACH
-        strike = max(0.5, my_reach - 0.25)
+        strike = max(0.5, (reaches[who] or _UNARMED_REACH) - 0.25)
         kinds = len(MOVE_KINDS)
-        hypot, at = math.hypot, engine.at
+        hypot, at, asin, cos, sin = math.hypot, engine.at, math.asin, math.cos, math.sin
+        least, clear, metres = _LEAST_MOVE, _CLEAR, _METRES
         found: list[tuple[int, Position, float, float]] = []
         for cid, cx, cy in others:
             r = rows.get(cid)
-            if r is None or r == 0:
+            if not r:  # (unseen, or who itself)
                 continue
             rx, ry = hx - cx, hy - cy
             gap = hypot(rx, ry)
-            ux, uy = (rx / gap, ry / gap) if gap > 0 else (1.0, 0.0)
-            edge = (self._reach[cid] or _UNARMED_REACH) + 0.25
-            turn = min(2.0 * math.asin(min(1.0, limit / (2.0 * gap))), _QUARTER) if gap else 0.0
-            cos, sin = math.cos(turn), math.sin(turn)
-            wanted = (
-                (cx + ux * strike, cy + uy * strike) if gap > strike else None,
-                (cx + ux * edge, cy + uy * edge),
-                (hx + ux * limit, hy + uy * limit),
-                (cx + rx * cos - ry * sin, cy + rx * sin + ry * cos),
-                (cx + rx * cos + ry * sin, cy - rx * sin + ry * cos),
-            )
-            base = (r - 1) * kinds
-            for k, point in enumerate(wanted):
-                if point is None:
+            edge = (reaches[cid] or _UNARMED_REACH) + 0.25
+            if gap:
+                ux, uy = rx / gap, ry / gap
+                turn = 2.0 * asin(min(1.0, limit / (2.0 * gap)))
+                if turn > _QUARTER:
+                    turn = _QUARTER
+                c, s = cos(turn), sin(turn)
+            else:
+                ux, uy, c, s = 1.0, 0.0, 1.0, 0.0
+            base = (r - 1) * kinds - 1
+            for k, px, py in (
+                (1, cx + ux * strike, cy + uy * strike),
+                (2, cx + ux * edge, cy + uy * edge),
+                (3, hx + ux * limit, hy + uy * limit),
+                (4, cx + rx * c - ry * s, cy + rx * s + ry * c),
+                (5, cx + rx * c + ry * s, cy - rx * s + ry * c),
+            ):
+                if k == 1 and gap <= strike:
                     continue
-                dx, dy = point[0] - hx, point[1] - hy
+                dx, dy = px - hx, py - hy
                 moved = hypot(dx, dy)
                 if moved > limit:
                     dx, dy = dx * limit / moved, dy * limit / moved
                 to = at(hx + dx, hy + dy)
                 x, y = to.x, to.y
-                moved = hypot(x - hx, y - hy)
-                if moved < _LEAST_MOVE:
+                dx, dy = x - hx, y - hy
+                moved = hypot(dx, dy)
+                if moved < least:
                     continue
-                near = _METRES
+                near = metres
                 for ox, oy, foe in placed:
                     d = hypot(ox - x, oy - y)
-                    if d < _CLEAR:
+                    if d < clear:
                         break
                     if foe and d < near:
                         near = d
                 else:
                     slot, apart = base + k, hypot(x - cx, y - cy)
                     found.append((slot, to, moved, apart))
-                    start, dx, dy = size * slot, (x - hx) / _METRES, (y - hy) / _METRES
-                    moved, apart = moved / _METRES, apart / _METRES  # (never below 0)
-                    w[start] = 1.0
-                    w[start + 1] = -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx
-                    w[start + 2] = -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy
-                    w[start + 3] = 1.0 if moved > 1.0 else moved
-                    w[start + 4] = 1.0 if apart > 1.0 else apart
-                    w[start + 5] = near / _METRES
+                    at_ = size * slot
+                    dx, dy = dx / metres, dy / metres
+                    moved, apart = moved / metres, apart / metres  # (never below 0)
+                    w[at_] = 1.0
+                    w[at_ + 1] = -1.0 if dx < -1.0 else 1.0 if dx > 1.0 else dx
+                    w[at_ + 2] = -1.0 if dy < -1.0 else 1.0 if dy > 1.0 else dy
+                    w[at_ + 3] = 1.0 if moved > 1.0 else moved
+                    w[at_ + 4] = 1.0 if apart > 1.0 else apart
+                    w[at_ + 5] = near / metres
                     m[slot] = 1
         return _Scene(found, w, m)
 
