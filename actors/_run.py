@@ -266,11 +266,16 @@ async def _answer_or_interrupt(
     stepper: Stepper, answers: Mailbox[Decision], interrupts: Interrupts, again: bool
 ) -> Decision | None:
     """The holder's decision, applying interrupts while it decides; ``None`` when one of them
-    gave priority to someone else (or ended the fight), or, with ``again``, applied at all."""
+    gave priority to someone else (or ended the fight), or, with ``again``, applied at all.
+    Overrides all refused record nothing and leave the same token: the call under way stands
+    (a seat is not sent the same priority frame twice)."""
     who = stepper.who
     while True:
         if interrupts.waiting():
+            asked = stepper.token
             interrupts.apply(stepper)
+            if stepper.token is asked:
+                continue
             if again or stepper.who != who:
                 return None
             continue

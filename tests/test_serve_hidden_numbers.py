@@ -142,20 +142,26 @@ async def served_fight(
         nursery.start_soon(watch)
         decisions = made = 0
         stale: dict[str, Any] | None = None
+        asked = -1
         while True:
             frame = None
-            with trio.move_on_after(5 if stale else math.inf):
+            with trio.move_on_after(10 if stale else math.inf):
                 frame = await seat.receive()
             if frame is None and stale is not None:
-                frame, stale = stale, None  # not asked again after all: answered as it was
-            elif frame is None:
+                # The GM's override changed the fight while the seat decided: it is asked
+                # again in the new state (or its combatant is out, or the fight over), never
+                # left waiting on the frame it had.
+                raise AssertionError(f"seat not asked again after an override at {stale}")
+            if frame is None:
                 break
-            else:
-                seat_frames.append(frame)
+            seat_frames.append(frame)
             if frame["type"] == "end":
                 break
             if frame["type"] != "priority":
                 continue
+            # One priority frame per grant: a refused override sends no second copy of it.
+            assert frame["seq"] > asked, f"priority at seq {frame['seq']} sent twice"
+            asked = frame["seq"]
             stale = None
             now = [p for p in plan if p[0] == decisions]
             decisions += 1
