@@ -558,12 +558,14 @@ def _undo(fight: Fight, undone: Undoable) -> None:
 
 
 def _reorder_rest_of_round(fight: Fight, order: list[str]) -> None:
-    """Those still to act in the round under way follow the new order (the turn under way and
-    those done are as they were)."""
+    """Those still to act in the round under way follow the new order, in the places they
+    held (the turn under way, those done, and any the order dropped, a ruleset's fallen, stay
+    where they were)."""
     _, current, index = fight._place
     rest = current[index + 1 :]
-    if rest:
-        current[index + 1 :] = [k for k in order if k in rest] + [k for k in rest if k not in order]
+    placed = set(order)
+    moved = iter([k for k in order if k in rest])
+    current[index + 1 :] = [next(moved) if k in placed else k for k in rest]
 
 
 def until_round(fight: Fight, rounds: int) -> int:

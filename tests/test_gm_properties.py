@@ -161,18 +161,25 @@ def play(data: st.DataObject, ruleset: str) -> initiative.SteppedFight:
 
 
 def turns_follow_the_order(events: list[Event]) -> None:
-    """Each turn goes to the first in the order as it stands (the last ``InitiativeOrdered``)
-    who was in the round from its start, whose place in the round has not passed, and who
-    still stands."""
+    """Each turn goes to the next in the round's order who still stands. The round's order is
+    the order as it stands when its first turn starts (the last ``InitiativeOrdered``); when
+    the order changes within the round, those still to act follow the new order in the places
+    they held, and the turn under way, the places passed and those the order dropped stay as
+    they were (docs/table.md): one brought back or brought in after its place in the round has
+    passed waits for the next round."""
     order: tuple[str, ...] = ()
     down: set[str] = set()
     gone: set[str] = set()
-    eligible: set[str] | None = None
-    taken: set[str] = set()
+    places: list[str] | None = None  # the round's order, once its first turn starts
+    at = -1  # the place of the turn under way (or last taken) in it
     for e in events:
         match e:
             case InitiativeOrdered(order=now):
                 order = now
+                if places is not None:  # the rest follow it, in the places they held
+                    rest = places[at + 1 :]
+                    moved = iter([k for k in now if k in rest])
+                    places[at + 1 :] = [next(moved) if k in now else k for k in rest]
             case CombatantDefeated(who=who):
                 down.add(who)
             case CombatantLeft(who=who):
@@ -185,16 +192,14 @@ def turns_follow_the_order(events: list[Event]) -> None:
                 down.discard(who)
                 gone.discard(who)
             case RoundStarted():
-                eligible, taken = None, set()
+                places, at = None, -1
             case TurnStarted(who=who):
-                if eligible is None:
-                    eligible = set(order)
+                if places is None:
+                    places = list(order)
                 out = down | gone
-                due = [k for k in order if k in eligible and k not in taken and k not in out]
+                due = [k for k in places[at + 1 :] if k not in out]
                 assert due and who == due[0], (e.seq, who, due)
-                # Its turn, and the places before it (of those down or gone then), are past:
-                # one brought back after its place in the round waits for the next round.
-                taken.update(k for k in order[: order.index(who) + 1] if k in eligible)
+                at = places.index(who, at + 1)
 
 
 def every_override_told(events: list[Event]) -> None:
