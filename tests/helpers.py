@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -80,3 +81,13 @@ async def afight(text: str, seed: int = 1, **kwargs: object) -> Result:
 def of_type(events: list[Event], name: str) -> list[Event]:
     """The events whose type tag is ``name``, in log order."""
     return [e for e in events if type(e).__name__ == name]
+
+
+def examples(count: int) -> int:
+    """How many examples a cross-surface property draws: ``count``, times the whole number in
+    ``INITIATIVE_STRESS`` when it is set (``INITIATIVE_STRESS=20 pytest tests/test_gm_properties.py``
+    plays twenty times the fights, to hunt for what the usual sample misses)."""
+    factor = os.environ.get("INITIATIVE_STRESS", "1")
+    if not factor.isdigit() or int(factor) < 1:
+        raise ValueError(f"INITIATIVE_STRESS must be a whole number of 1 or more, not {factor!r}")
+    return count * int(factor)

@@ -12,6 +12,7 @@ from initiative.replays import verify_log
 
 from initiative import engine
 from tests import oracle
+from tests.helpers import examples
 
 #: Stat ranges that make sense per ruleset, for generating random combatants.
 STAT_RANGES = {
@@ -67,7 +68,7 @@ def encounters(draw):
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(encounters())
 def test_same_encounter_and_seed_give_identical_bytes_that_verify(case):
     """Same encounter, seed and decisions: byte-identical logs; verify passes; fold == engine."""
@@ -87,14 +88,14 @@ def identical_bytes_that_verify(case):
 
 
 @pytest.mark.slow
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(encounters())
 def test_invariants_hold_at_every_event(case):
     """AP never negative; priority held by at most one; no seq gaps; causes point backwards."""
     invariants_hold(case)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(encounters())
 def test_a_few_encounters_are_deterministic_and_keep_the_invariants(case):
     """The quick tier's sample of the two properties above."""

@@ -32,6 +32,7 @@ from initiative.events import (
 from initiative.replays import Narrator, verify_log
 
 import initiative
+from tests.helpers import examples
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 FIGHTS = {
@@ -224,7 +225,7 @@ def check(step: initiative.SteppedFight) -> None:
 
 
 @pytest.mark.parametrize("ruleset", sorted(FIGHTS))
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_overrides_keep_the_order_the_log_and_the_narration(ruleset, data):
     """Random overrides of every kind between random decisions: the turns follow the order
@@ -234,7 +235,7 @@ def test_random_overrides_keep_the_order_the_log_and_the_narration(ruleset, data
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset", sorted(FIGHTS))
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_overrides_hold_over_many_fights(ruleset, data):
     """The same property over many more fights per ruleset."""

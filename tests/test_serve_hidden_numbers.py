@@ -30,6 +30,7 @@ from initiative.replays import verify_log
 
 from initiative.table._reviews import ReviewOptions
 from initiative.table._serve import serve_fight
+from tests.helpers import examples
 from tests.test_determinism import encounters
 
 #: What an override may be, drawn as (kind, a combatant's index, another index, a number, quiet).
@@ -299,7 +300,7 @@ def check(case: tuple[EncounterSpec, int], plan: list[tuple[Any, ...]], tmp: Pat
         assert not found, f"the {who} was told: {found[:5]}"
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=list(HealthCheck))
 @given(case=encounters(), plan=overrides)
 def test_no_hidden_number_reaches_a_seat_or_a_spectator(
     case: tuple[EncounterSpec, int], plan: list[tuple[Any, ...]], tmp_path: Path
@@ -309,7 +310,7 @@ def test_no_hidden_number_reaches_a_seat_or_a_spectator(
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=list(HealthCheck))
 @given(case=encounters(), plan=overrides)
 def test_no_hidden_number_reaches_a_seat_or_a_spectator_in_many_fights(
     case: tuple[EncounterSpec, int], plan: list[tuple[Any, ...]], tmp_path: Path
