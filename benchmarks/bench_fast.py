@@ -66,6 +66,7 @@ import argparse
 import hashlib
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -596,6 +597,13 @@ def main() -> None:
     )
     parser.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
     parser.add_argument(
+        "--repeat",
+        type=int,
+        default=None,
+        help="workers per tree for each figure, alternating (3 by default, 2 with --quick); on"
+        " a noisy machine more, and read the median of the pairs' ratios printed beside the best",
+    )
+    parser.add_argument(
         "--only",
         nargs="*",
         default=None,
@@ -632,7 +640,9 @@ def main() -> None:
         or ["fights", "batch", "run", "decision", "env", "trio", "scale", "fold", "lookahead",
             "help"]
     )  # fmt: skip
-    repeat = 2 if args.quick else 3
+    repeat = args.repeat or (2 if args.quick else 3)
+    if repeat < 1:
+        raise SystemExit(f"--repeat must be 1 or more, not {repeat}")
     new_tree = this_tree()
     base: Tree | None = None
     if args.baseline is not None or args.baseline_python is not None:
@@ -704,6 +714,14 @@ def main() -> None:
             old = pick(olds, key=lambda r: r[key])
             line(f"{label} (baseline)", f"{old[key]:10,.1f}")
             line(f"  ratio ({target})", f"{new[key] / old[key]:10.2f}")
+            if repeat >= 3:  # each pair ran side by side: its ratio, their median
+                by = "fights_per_cpu_s" if "fights_per_cpu_s" in new else key
+                pairs = sorted(n[by] / o[by] for n, o in zip(news, olds, strict=True))
+                line(
+                    f"  median of the {repeat} pairs' ratios{' in CPU time' * (by != key)}"
+                    " (lowest, highest)",
+                    f"{statistics.median(pairs):10.2f} ({pairs[0]:.2f}, {pairs[-1]:.2f})",
+                )
             if "fights_per_cpu_s" in new:
                 cpu_new = max(r["fights_per_cpu_s"] for r in news)
                 cpu_old = max(r["fights_per_cpu_s"] for r in olds)
