@@ -136,3 +136,56 @@ def test_a_seat_page_reconnects_by_itself_and_is_asked_again(tmp_path: Path) -> 
     finally:
         page.close()
         server.kill()
+
+
+def test_the_gm_undoes_after_serve_resume_what_was_done_before_the_kill(tmp_path: Path) -> None:
+    """Undo and a restart meet: the GM sets bo's hit points, the server is killed with
+    ``kill -9`` and gone on with ``serve --resume``; ``gm undo`` then undoes that very
+    override (the resumed fight knows the GM's overrides from the log), the fight goes on to
+    its end, and the log verifies and tells the undo."""
+    server = Server(tmp_path, "--seat", "ana", encounter=STURDY)
+    try:
+        seat = server.client()
+        seat.hello("ana", server.tokens["ana"])
+        asked = seat.next("priority")
+        gm = server.client()
+        assert gm.hello(None, server.gm_token, role="gm")["type"] == "welcome"
+        gm.send({"type": "gm", "id": 1, "override": {"type": "SetHp", "who": "Bo", "hp": 7}})
+        set_hp = gm.next("gm_result")
+        assert set_hp["ok"], set_hp
+        asked = seat.next("priority")  # asked again in the new state
+        server.proc.kill()  # kill -9
+        server.proc.wait()
+        seat.close()
+        gm.close()
+        resumed = Server(tmp_path, command=server.go_on(), name="resumed", encounter=STURDY)
+    except BaseException:
+        server.kill()
+        raise
+    with resumed:
+        back = resumed.client()
+        assert back.hello("ana", server.tokens["ana"])["type"] == "welcome"
+        again = back.next("priority")
+        assert (again["who"], again["seq"]) == (asked["who"], asked["seq"])
+        gm = resumed.client()
+        assert gm.hello(None, server.gm_token, role="gm")["type"] == "welcome"
+        gm.send({"type": "gm", "id": 2, "override": {"type": "Undo"}})
+        undone = gm.next("gm_result")
+        assert undone["ok"], undone
+        gm.send({"type": "gm", "id": 3, "override": {"type": "Undo"}})
+        nothing = gm.next("gm_result")
+        assert (nothing["ok"], nothing["reason"]) == (False, "nothing to undo")
+        end = back.play()
+        assert end["type"] == "end"
+        resumed.finish()
+        events = resumed.verified()
+    overrides = [e for e in events if e["type"] == "GmOverride"]
+    assert [o["override"]["type"] for o in overrides] == ["SetHp", "Undo"]
+    assert overrides[1]["override"]["seq"] == overrides[0]["seq"]
+    healed = [e for e in events if e["type"] == "Healed" and e["cause"] == overrides[1]["seq"]]
+    assert [(h["who"], h["hp"]) for h in healed] == [("bo", 60)]
+    told = subprocess.run(
+        [sys.executable, "-m", "initiative", "replay", str(resumed.log)],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert f"The GM undoes #{overrides[0]['seq']}: sets bo's hit points to 7." in told
