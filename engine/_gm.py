@@ -113,8 +113,16 @@ def _point_problem(fight: Fight, where: Position, who: str | None) -> str | None
     x0, y0, x1, y1 = map_box(fight)
     if not (x0 <= where.x <= x1 and y0 <= where.y <= y1):
         return f"{where} is off the map ({x0:g}..{x1:g} by {y0:g}..{y1:g} m)"
+    return _occupied(fight, where, who)
+
+
+def _occupied(
+    fight: Fight, where: Position, who: str | None, clearance: float = CLEARANCE
+) -> str | None:
+    """Why ``who`` cannot stand at ``where`` for someone else standing nearer than
+    ``clearance``, or ``None``."""
     for c in fight.state.combatants.values():
-        if c.id != who and c.standing and distance(c.position, where) < CLEARANCE:
+        if c.id != who and c.standing and distance(c.position, where) < clearance:
             return f"{where} is occupied by {name_of(fight, c.id)}"
     return None
 
@@ -543,7 +551,12 @@ def _undo(fight: Fight, undone: Undoable) -> None:
                 _back_in_order(fight, who)
         case MoveToken(who=who) if isinstance(before, Position):
             if state.combatants[who].standing:
-                back = before if _point_problem(fight, before, who) is None else None
+                # Back where it stood, unless someone stands there now who did not then (the
+                # rules may have let a neighbour stand nearer than the clearance); a token the
+                # fight had taken past the map's edge (drawn around the starting positions)
+                # goes back there too.
+                clear = min(CLEARANCE, undone.gap - 0.01)
+                back = before if _occupied(fight, before, who, clear) is None else None
                 fight.recorder.move(who, back or _beside(fight, before))
         case Reorder(who=who):
             if who in state.order:

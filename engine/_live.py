@@ -549,6 +549,10 @@ class Undoable(NamedTuple):
     came next in the order (``None``: it was last); ``EndCondition``: the round at whose end
     a condition given for some rounds was to end; ``RemoveMarker``: the marker that came after
     it (``None``: it was last)."""
+    gap: float = math.inf
+    """``MoveToken``: how near the nearest other standing combatant stood to where the token
+    stood (the rules may let two stand closer than the GM's clearance: nobody standing that
+    near since the move keeps the undo from putting the token back)."""
 
 
 def _undoable(s: LiveState, seq: int, o: Override) -> Undoable | None:
@@ -558,7 +562,13 @@ def _undoable(s: LiveState, seq: int, o: Override) -> Undoable | None:
         case SetHp() if c is not None:
             return Undoable(seq, o, c.hp)
         case MoveToken() if c is not None:
-            return Undoable(seq, o, c.position)
+            here = c.position
+            gaps = [
+                math.hypot(k.position.x - here.x, k.position.y - here.y)
+                for k in s.combatants.values()
+                if k.id != c.id and k.standing
+            ]
+            return Undoable(seq, o, here, min(gaps, default=math.inf))
         case Reorder(who=who) if who in s.order:
             order = s.order
             at = order.index(who)

@@ -26,6 +26,7 @@ from initiative.events import (
     read_log,
 )
 from initiative.replays import TableNarrator, verify_log, view_data
+from serve_support import ENCOUNTER
 
 import initiative
 
@@ -153,6 +154,23 @@ def test_undo_brings_back_one_the_gm_downed_or_removed():
     end_turns(step, 2)
     taken = [e.who for e in step.events if type(e).__name__ == "TurnStarted" and e.round == 1]
     assert {"goblin-1", "wren"} <= set(taken)
+    verifies(step)
+
+
+def test_an_undone_move_puts_the_token_back_where_it_stood_by_its_neighbour(tmp_path):
+    """Found by the random-override property (percentile, INITIATIVE_STRESS=25): a token that
+    stood nearer a neighbour than the GM's clearance (the rules allow it) was put a metre away
+    by the undo of its move. It goes back where it stood."""
+    yard = tmp_path / "yard.toml"
+    yard.write_text(ENCOUNTER.replace("position = [0, 1]", "position = [0, 0.3]"))
+    step = initiative.step(yard, seed=5)
+    assert step.state.combatants["cur"].position == Position(0, 0.3)  # 0.3 m from ana
+    step.override({"type": "MoveToken", "who": "cur", "to": [0, 3]})
+    step.override({"type": "Undo"})
+    assert step.state.combatants["cur"].position == Position(0, 0.3)
+    # The GM may not put a token that near someone: the clearance holds for moves.
+    with pytest.raises(IllegalOverrideError, match="occupied by ana"):
+        step.override({"type": "MoveToken", "who": "bo", "to": [0.3, 0]})
     verifies(step)
 
 
