@@ -36,7 +36,7 @@ import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from initiative.actors import check_policies, make_runners
 from initiative.batch import Summary, Task, wilson
@@ -45,6 +45,7 @@ from initiative.events import EncounterFileError, EncounterSpec, InitiativeError
 
 Number = int | float
 Value = Number | tuple[Number, ...]
+V = TypeVar("V", bound=Value)
 """A value of a sweep: one number, or one per key for a grid."""
 
 
@@ -434,6 +435,23 @@ class Sweeper:
         )
         return point_of(value, self.sides, results)
 
+    def fight_each(
+        self,
+        values: Sequence[V],
+        on_value: Callable[[V], None] | None = None,
+        on_result: OnResult | None = None,
+    ) -> tuple[Point, ...]:
+        """Check every value first (a bad one fails before any fighting), then fight each in
+        turn; ``on_value(value)`` before a value's fights, ``on_result`` as each finishes."""
+        for value in values:
+            self.check(value)
+        points = []
+        for value in values:
+            if on_value is not None:
+                on_value(value)
+            points.append(self.fight(value, on_result))
+        return tuple(points)
+
 
 def pairs_of(key: str | tuple[str, ...], value: Value) -> list[tuple[str, Number]]:
     keys = (key,) if isinstance(key, str) else key
@@ -474,14 +492,8 @@ def sweep(
     ``seed_start`` .. ``seed_start + runs - 1``. Every value is checked before any fighting;
     ``on_value(value)`` before each value's fights, ``on_result`` as each finishes."""
     with Sweeper(path, key, runs=runs, seed_start=seed_start, jobs=jobs, timeout=timeout) as s:
-        for value in values:
-            s.check(value)
-        points = []
-        for value in values:
-            if on_value is not None:
-                on_value(value)
-            points.append(s.fight(value, on_result))
-        return Sweep(key, str(path), s.sides, runs, seed_start, tuple(points))
+        points = s.fight_each(values, on_value, on_result)
+        return Sweep(key, str(path), s.sides, runs, seed_start, points)
 
 
 @dataclass(frozen=True)
@@ -523,16 +535,8 @@ def grid(
         raise SweepError(f"--vary {keys[0]} is given twice; a grid varies two different keys")
     pairs = [(r, c) for r in rows for c in columns]
     with Sweeper(path, keys, runs=runs, seed_start=seed_start, jobs=jobs, timeout=timeout) as s:
-        for pair in pairs:
-            s.check(pair)
-        points = []
-        for pair in pairs:
-            if on_value is not None:
-                on_value(pair)
-            points.append(s.fight(pair, on_result))
-        return Grid(
-            keys, str(path), s.sides, runs, seed_start, tuple(rows), tuple(columns), tuple(points)
-        )
+        points = s.fight_each(pairs, on_value, on_result)
+        return Grid(keys, str(path), s.sides, runs, seed_start, tuple(rows), tuple(columns), points)
 
 
 # --- where a rate crosses a target ---------------------------------------------------------------

@@ -29,6 +29,8 @@ from ._options import SweepOptions
 from ._output import print_json, print_table, rounded
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from initiative.batch import ResultStore, Summary
 
     from ..analysis._sweep import Grid, Number, Point, Range, Search, Sweep, Value
@@ -123,6 +125,12 @@ def _check_target(o: SweepOptions, span: Range) -> None:
         )
 
 
+def _check_side(o: SweepOptions, sides: tuple[str, ...]) -> None:
+    """Refuse a ``--side`` that is not a side of the encounter."""
+    if o.side is not None and o.side not in sides:
+        raise UsageProblem(f"--side {o.side}: not a side of {o.encounter} ({', '.join(sides)})")
+
+
 def _one(ctx: typer.Context, o: SweepOptions, span: Range) -> None:
     """One ``--vary``: a sweep over its values, or with ``--target`` a bisection."""
     from ..analysis._sweep import Sweeper, search, sweep as run_sweep, values_of
@@ -134,10 +142,7 @@ def _one(ctx: typer.Context, o: SweepOptions, span: Range) -> None:
     ) as checked:
         for value in values or (int(span.low), int(span.high)):
             checked.check(value)  # a bad key or value fails here, before the progress bar
-        if o.side is not None and o.side not in checked.sides:
-            raise UsageProblem(
-                f"--side {o.side}: not a side of {o.encounter} ({', '.join(checked.sides)})"
-            )
+        _check_side(o, checked.sides)
     fights = _Fights(ctx, o, span.key)
     with fights:
         if o.target is None:
@@ -186,11 +191,8 @@ def _grid(ctx: typer.Context, o: SweepOptions, spans: list[Range]) -> None:
     with Sweeper(o.encounter, keys, runs=o.runs, seed_start=o.seed_start, jobs=o.jobs) as checked:
         for pair in [(r, c) for r in rows for c in columns]:
             checked.check(pair)  # a bad key or value fails here, before the progress bar
+        _check_side(o, checked.sides)
         chosen = o.side if o.side is not None else checked.sides[0]
-        if chosen not in checked.sides:
-            raise UsageProblem(
-                f"--side {o.side}: not a side of {o.encounter} ({', '.join(checked.sides)})"
-            )
     fights = _Fights(ctx, o, keys)
     with fights:
         fights.total(len(rows) * len(columns) * o.runs)
@@ -220,28 +222,23 @@ def _show_grid(
 ) -> None:
     from initiative.replays import plain
 
-    if as_json or report is not None:
-        _json_and_report(
-            {
-                "command": "sweep",
-                "encounter": made.encounter,
-                "key": None,
-                "keys": list(made.keys),
-                "low": [s.low for s in spans],
-                "high": [s.high for s in spans],
-                "runs": made.runs,
-                "seed_start": made.seed_start,
-                "sides": list(made.sides),
-                "grid": {"rows": list(made.rows), "columns": list(made.columns), "side": side},
-                "points": [_point_json(p) for p in made.points],
-                "target": None,
-                **_timing(fights),
-            },
-            as_json,
-            report,
-        )
-        if as_json:
-            return
+    data = {
+        "command": "sweep",
+        "encounter": made.encounter,
+        "key": None,
+        "keys": list(made.keys),
+        "low": [s.low for s in spans],
+        "high": [s.high for s in spans],
+        "runs": made.runs,
+        "seed_start": made.seed_start,
+        "sides": list(made.sides),
+        "grid": {"rows": list(made.rows), "columns": list(made.columns), "side": side},
+        "points": [_point_json(p) for p in made.points],
+        "target": None,
+    }
+    _json_and_report(data, fights, as_json, report)
+    if as_json:
+        return
     rows_key, columns_key = made.keys
     title = (
         f"{Path(made.encounter).name}: {side}'s win rate (95% CI), {rows_key} down,"
@@ -423,21 +420,16 @@ def _rate_cells(p: Point) -> list[str]:
 def _show_sweep(
     swept: Sweep, span: Range, fights: _Fights, as_json: bool, report: Path | None
 ) -> None:
-    if as_json or report is not None:
-        _json_and_report(
-            {
-                **_common(span, fights, swept.encounter, swept.runs),
-                "values": [p.value for p in swept.points],
-                "sides": list(swept.sides),
-                "points": [_point_json(p) for p in swept.points],
-                "target": None,
-                **_timing(fights),
-            },
-            as_json,
-            report,
-        )
-        if as_json:
-            return
+    data = {
+        **_common(span, fights, swept.encounter, swept.runs),
+        "values": [p.value for p in swept.points],
+        "sides": list(swept.sides),
+        "points": [_point_json(p) for p in swept.points],
+        "target": None,
+    }
+    _json_and_report(data, fights, as_json, report)
+    if as_json:
+        return
     title = (
         f"{Path(swept.encounter).name}: {span.key} from {span.low} to {span.high},"
         f" {swept.runs} seeds each (the same seeds for every value)"
@@ -455,35 +447,30 @@ def _show_search(
     from initiative.replays import plain
 
     c = found.crossing
-    if as_json or report is not None:
-        _json_and_report(
-            {
-                **_common(span, fights, found.encounter, found.runs),
-                "sides": list(found.sides),
-                "points": [_point_json(p) for p in found.points],
-                "target": {
-                    "side": found.side,
-                    "rate": c.target,
-                    "rising": c.rising,
-                    "found": c.found,
-                    "below": c.below,
-                    "above": c.above,
-                    "closer": c.closer,
-                    "unsure": _unsure(found),
-                    "fair": list(found.fair) if found.fair is not None else None,
-                    "fair_cut": list(found.fair_cut),
-                    "walked": found.walked,
-                    "probes": [p.value for p in found.points],
-                    "fights": found.fights,
-                    "assumes": "the win rate is monotone in the value",
-                },
-                **_timing(fights),
-            },
-            as_json,
-            report,
-        )
-        if as_json:
-            return
+    data = {
+        **_common(span, fights, found.encounter, found.runs),
+        "sides": list(found.sides),
+        "points": [_point_json(p) for p in found.points],
+        "target": {
+            "side": found.side,
+            "rate": c.target,
+            "rising": c.rising,
+            "found": c.found,
+            "below": c.below,
+            "above": c.above,
+            "closer": c.closer,
+            "unsure": _unsure(found),
+            "fair": list(found.fair) if found.fair is not None else None,
+            "fair_cut": list(found.fair_cut),
+            "walked": found.walked,
+            "probes": [p.value for p in found.points],
+            "fights": found.fights,
+            "assumes": "the win rate is monotone in the value",
+        },
+    }
+    _json_and_report(data, fights, as_json, report)
+    if as_json:
+        return
     title = (
         f"{Path(found.encounter).name}: where {found.side}'s win rate crosses {_pct(c.target)}"
         f" as {span.key} goes from {span.low} to {span.high} ({found.runs} seeds a probe)"
@@ -547,13 +534,19 @@ def _fair_line(found: Search, key: str) -> str:
     return f"fair range: {where}, every value whose 95% interval holds {goal}{tail}{walked}"
 
 
-def _json_and_report(data: dict[str, object], as_json: bool, report: Path | None) -> None:
-    """Print ``data`` with ``--json``; draw the report from the same dictionary."""
+def _json_and_report(
+    data: Mapping[str, object], fights: _Fights, as_json: bool, report: Path | None
+) -> None:
+    """Print ``data`` and the fights' timing with ``--json``; draw the report from the same
+    dictionary (nothing without either)."""
+    if not as_json and report is None:
+        return
     from ..analysis._report import sweep_page
 
-    write_report(report, lambda: sweep_page(data))
+    shown: dict[str, object] = {**data, **_timing(fights)}
+    write_report(report, lambda: sweep_page(shown))
     if as_json:
-        print_json(data)
+        print_json(shown)
 
 
 def _unsure(found: Search) -> bool:

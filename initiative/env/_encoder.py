@@ -131,43 +131,23 @@ class _OfferColumns(typing.NamedTuple):
 
 _OFFER_COLUMN = {"target": "target[0]"}
 
-#: Where the columns of a combatant row's head that ``Encoder._combatant_rows`` writes are.
-(
-    _PRESENT,
-    _ME,
-    _ALLY,
-    _ENEMY,
-    _ACTIVE,
-    _TRIGGER_BY,
-    _TRIGGER_TARGET,
-    _HP_SHARE,
-    _HP_POINTS,
-    _AP_SHARE,
-    _DX,
-    _DY,
-    _DISTANCE,
-    _REACHES_ME,
-    _IN_MY_REACH,
-) = (
-    _COMBATANT_HEAD.index(name)
-    for name in (
-        "present",
-        "me",
-        "ally",
-        "enemy",
-        "active",
-        "trigger_by",
-        "trigger_target",
-        "hp",
-        "hp_points",
-        "ap",
-        "dx",
-        "dy",
-        "distance",
-        "reaches_me",
-        "in_my_reach",
-    )
-)
+# Where the columns of a combatant row's head that ``Encoder._combatant_rows`` writes are,
+# each found by its name.
+_PRESENT = _COMBATANT_HEAD.index("present")
+_ME = _COMBATANT_HEAD.index("me")
+_ALLY = _COMBATANT_HEAD.index("ally")
+_ENEMY = _COMBATANT_HEAD.index("enemy")
+_ACTIVE = _COMBATANT_HEAD.index("active")
+_TRIGGER_BY = _COMBATANT_HEAD.index("trigger_by")
+_TRIGGER_TARGET = _COMBATANT_HEAD.index("trigger_target")
+_HP_SHARE = _COMBATANT_HEAD.index("hp")
+_HP_POINTS = _COMBATANT_HEAD.index("hp_points")
+_AP_SHARE = _COMBATANT_HEAD.index("ap")
+_DX = _COMBATANT_HEAD.index("dx")
+_DY = _COMBATANT_HEAD.index("dy")
+_DISTANCE = _COMBATANT_HEAD.index("distance")
+_REACHES_ME = _COMBATANT_HEAD.index("reaches_me")
+_IN_MY_REACH = _COMBATANT_HEAD.index("in_my_reach")
 
 
 class _Scene(typing.NamedTuple):
