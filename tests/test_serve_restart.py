@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser import CHROMIUM, Page, answer_with_attack
-from tests.serve_support import STURDY, Server
+from tests.serve_support import STURDY, Client, Server
 
 pytestmark = pytest.mark.slow
 
@@ -36,6 +36,16 @@ def wait_until(check, timeout: float = 30) -> None:  # type: ignore[no-untyped-d
         time.sleep(0.05)
 
 
+def kill_9_and_resume(server: Server, tmp: Path, *clients: Client) -> Server:
+    """``kill -9`` of ``server`` (its ``clients`` closed), then the command it printed to go on
+    with the fight: the resumed server."""
+    server.proc.kill()
+    server.proc.wait()
+    for client in clients:
+        client.close()
+    return Server(tmp, command=server.go_on(), name="resumed", encounter=STURDY)
+
+
 def test_the_links_survive_kill_9_and_serve_resume(tmp_path: Path) -> None:
     """Reproduction 5: ``serve --resume`` changed every token, so the printed links were refused
     (``wrong or missing token``). Now the seat's original token is taken again, the seat gets
@@ -49,10 +59,7 @@ def test_the_links_survive_kill_9_and_serve_resume(tmp_path: Path) -> None:
         seat.decide(seat.next("priority"), 0)
         asked = seat.next("priority")
         wait_until(lambda: "watching Yard duel" in (tmp_path / "watch.out").read_text())
-        server.proc.kill()  # kill -9
-        server.proc.wait()
-        seat.close()
-        resumed = Server(tmp_path, command=server.go_on(), name="resumed", encounter=STURDY)
+        resumed = kill_9_and_resume(server, tmp_path, seat)
     except BaseException:
         server.kill()
         raise
@@ -154,11 +161,7 @@ def test_the_gm_undoes_after_serve_resume_what_was_done_before_the_kill(tmp_path
         set_hp = gm.next("gm_result")
         assert set_hp["ok"], set_hp
         asked = seat.next("priority")  # asked again in the new state
-        server.proc.kill()  # kill -9
-        server.proc.wait()
-        seat.close()
-        gm.close()
-        resumed = Server(tmp_path, command=server.go_on(), name="resumed", encounter=STURDY)
+        resumed = kill_9_and_resume(server, tmp_path, seat, gm)
     except BaseException:
         server.kill()
         raise

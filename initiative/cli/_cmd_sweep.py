@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -148,15 +148,7 @@ def _one(ctx: typer.Context, o: SweepOptions, span: Range) -> None:
         if o.target is None:
             fights.total(len(values) * o.runs)
             swept = run_sweep(
-                o.encounter,
-                span.key,
-                values,
-                o.runs,
-                seed_start=o.seed_start,
-                jobs=o.jobs,
-                timeout=o.timeout,
-                on_result=fights.done,
-                on_value=fights.value,
+                o.encounter, span.key, values, o.runs, **fights.settings, on_value=fights.value
             )
         else:
             found = search(
@@ -167,10 +159,7 @@ def _one(ctx: typer.Context, o: SweepOptions, span: Range) -> None:
                 o.target,
                 o.runs,
                 side=o.side,
-                seed_start=o.seed_start,
-                jobs=o.jobs,
-                timeout=o.timeout,
-                on_result=fights.done,
+                **fights.settings,
                 on_value=fights.probe,
             )
     write_csv(o.csv, o.csv_combatants, sweep_rows(o.encounter, span.key, fights.fought))
@@ -202,10 +191,7 @@ def _grid(ctx: typer.Context, o: SweepOptions, spans: list[Range]) -> None:
             rows,
             columns,
             o.runs,
-            seed_start=o.seed_start,
-            jobs=o.jobs,
-            timeout=o.timeout,
-            on_result=fights.done,
+            **fights.settings,
             on_value=fights.value,
         )
     write_csv(o.csv, o.csv_combatants, sweep_rows(o.encounter, keys, fights.fought))
@@ -281,6 +267,17 @@ class _Fights:
         self.planned = 0
         self.fought: list[tuple[Value, int, Summary]] = []
         """Every fight as it finished: its value, its index among the value's, its summary."""
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """What every kind of sweep is given for its batches: the seeds, the workers, the
+        policies' timeout, and this object to hear each fight as it ends."""
+        return {
+            "seed_start": self.seed_start,
+            "jobs": self.jobs,
+            "timeout": self.timeout,
+            "on_result": self.done,
+        }
 
     def __enter__(self) -> _Fights:
         from initiative.replays import literal
