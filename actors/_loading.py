@@ -6,6 +6,7 @@ import ast
 import hashlib
 import importlib.util
 import inspect
+import os
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -136,8 +137,29 @@ def _instantiate(obj: Any, ctx: PolicyContext, name: str) -> Any:
     raise PolicyLoadError(f"policy {name!r} is a {type(obj).__name__}, not a function or class")
 
 
+_FILES: dict[tuple[str, str], str] = {}
+"""The module name each policy file was imported as, by the folder it was named from and the
+path as named (a batch names the same file for every combatant of every fight: it is found,
+resolved and hashed once, not each time)."""
+
+
 def _from_file(name: str) -> Any:
     path_text, _, attr = name.rpartition(":")
+    key = (os.getcwd(), path_text)
+    module_name = _FILES.get(key)
+    module = sys.modules.get(module_name) if module_name is not None else None
+    if module is None:
+        module = _import_file(name, path_text)
+        _FILES[key] = module.__name__
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise PolicyLoadError(f"policy {name!r}: {path_text!r} defines no {attr!r}") from None
+
+
+def _import_file(name: str, path_text: str) -> Any:
+    """The module of the policy file ``path_text`` (imported once a process, under a name made
+    from its resolved path)."""
     path = Path(path_text)
     if not path.is_file():
         raise PolicyLoadError(f"policy {name!r}: no such file {path_text!r}")
@@ -156,10 +178,7 @@ def _from_file(name: str) -> Any:
                 f"policy {name!r}: importing {path_text!r} failed: {type(err).__name__}: {err}"
             ) from None
         sys.modules[module_name] = module
-    try:
-        return getattr(module, attr)
-    except AttributeError:
-        raise PolicyLoadError(f"policy {name!r}: {path_text!r} defines no {attr!r}") from None
+    return module
 
 
 def _from_entry_point(name: str) -> Any | None:
