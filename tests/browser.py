@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,6 +13,22 @@ from typing import Any
 import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _images() -> Path:
+    """Where the tests put the screenshots of the pages they drive: the docs' own pictures
+    (``docs/images``) when ``INITIATIVE_DOC_IMAGES=1`` asks to remake them, else a folder of
+    their own in the temporary folder (a test run does not change the checkout: Chromium's
+    builds draw a pixel here and there differently, and the live odds differ run to run)."""
+    if os.environ.get("INITIATIVE_DOC_IMAGES") == "1":
+        return Path(__file__).parents[1] / "docs" / "images"
+    folder = Path(tempfile.gettempdir()) / "initiative-screenshots"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+IMAGES = _images()
+"""The folder the screenshots go to (see :func:`_images`)."""
 
 
 class Page:

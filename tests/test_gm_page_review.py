@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import CHROMIUM, chromium
+from browser import CHROMIUM, IMAGES, chromium
 from serve_support import Server, first_attack
 
 pytestmark = [
@@ -21,7 +21,6 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parents[1]
 DUEL = (ROOT / "examples" / "openings-duel.toml").read_text()
-IMAGES = ROOT / "docs" / "images"
 
 #: What the GM page's odds bar shows: each side's segment, its width in percent and its words.
 BAR = """() => [...document.querySelectorAll("#odds-bar .side")].map((s) => ({

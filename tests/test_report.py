@@ -16,12 +16,12 @@ from typing import Any
 
 import cli_support
 import pytest
+from browser import IMAGES
 
 ROOT = Path(__file__).parents[1]
 # Relative to ROOT, where the commands run: the pages (and screenshots) show them as given.
 DUEL = Path("examples/openings-duel.toml")
 SKIRMISH = Path("examples/openings-skirmish.toml")
-IMAGES = ROOT / "docs" / "images"
 
 
 # --- the checks, in the browser -----------------------------------------------------------------

@@ -13,10 +13,10 @@ from typing import Any
 
 import cli_support
 import pytest
+from browser import IMAGES
 from test_report import checked_figures
 
 ROOT = Path(__file__).parents[1]
-IMAGES = ROOT / "docs" / "images"
 
 
 def shown(kind: str, value: Any) -> str:

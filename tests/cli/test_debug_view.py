@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser import IMAGES
 from debug_support import EXAMPLES, cli, examples, record
 from initiative.engine import fold
 from initiative.events import CombatantDefeated, DiceRolled, read_log
@@ -506,9 +507,6 @@ def test_tokens_sized_by_size_with_reach_and_range_on_hover(
     page.hover("#title")  # type: ignore[attr-defined]
     assert page.js("document.querySelectorAll('#map .reach, #map .range').length") == 0  # type: ignore[attr-defined]
     assert page.errors == []  # type: ignore[attr-defined]
-
-
-IMAGES = EXAMPLES.parent / "docs" / "images"
 
 
 def test_three_screenshots_of_the_view_for_the_docs(tmp_path: Path, browser: object) -> None:

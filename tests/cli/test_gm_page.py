@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import CHROMIUM, chromium
+from browser import CHROMIUM, IMAGES, chromium
 from initiative.events import read_log
 from serve_support import Served, events_of
 
@@ -26,7 +26,6 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").glob("*.toml"))
-IMAGES = ROOT / "docs" / "images"
 
 #: Stops a page's clock 3 s into every countdown it shows, so that its screenshot is the same
 #: from one run to the next (the pages are not used after their screenshots).
