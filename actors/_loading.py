@@ -145,12 +145,16 @@ resolved and hashed once, not each time)."""
 
 def _from_file(name: str) -> Any:
     path_text, _, attr = name.rpartition(":")
-    key = (os.getcwd(), path_text)
-    module_name = _FILES.get(key)
+    try:
+        key: tuple[str, str] | None = (os.getcwd(), path_text)
+    except OSError:  # the folder it runs in is gone: the path is looked up as given
+        key = None
+    module_name = _FILES.get(key) if key is not None else None
     module = sys.modules.get(module_name) if module_name is not None else None
     if module is None:
         module = _import_file(name, path_text)
-        _FILES[key] = module.__name__
+        if key is not None:
+            _FILES[key] = module.__name__
     try:
         return getattr(module, attr)
     except AttributeError:
