@@ -62,17 +62,22 @@ maybe_who = st.none() | who
 point = st.builds(Position, st.integers(-5, 5).map(float), st.integers(-5, 5).map(float))
 condition = st.sampled_from(("prone", "hidden"))
 
+
 # An event of each type about the combatants, by type; seq and cause are set when the log is
 # laid out.
-EVENTS = {
-    CombatantJoined: st.builds(
+def joined(who: st.SearchStrategy[str]) -> st.SearchStrategy[CombatantJoined]:
+    return st.builds(
         CombatantJoined,
         who=who,
         side=st.sampled_from(("x", "y")),
         hp=st.integers(1, 9),
         ap=st.integers(0, 3),
         position=point,
-    ),
+    )
+
+
+EVENTS = {
+    CombatantJoined: joined(who),
     InitiativeRolled: st.builds(
         InitiativeRolled,
         who=st.lists(st.sampled_from((*IDS, "stranger")), min_size=1, max_size=2).map(tuple),
@@ -128,7 +133,7 @@ EVENTS = {
 @st.composite
 def logs(draw: st.DrawFn) -> list[Event]:
     """Events in log order: every combatant joins first, then anything in any order."""
-    joins = [draw(EVENTS[CombatantJoined].filter(lambda e, i=i: e.who == i)) for i in IDS]
+    joins = [draw(joined(st.just(i))) for i in IDS]
     rest = draw(st.lists(st.one_of(*EVENTS.values()), min_size=10, max_size=80))
     return [
         msgspec.structs.replace(e, seq=seq, cause=seq - 1 if seq else None)
