@@ -276,3 +276,33 @@ def test_ctrl_c_while_the_server_stays_for_the_review_loses_nothing(tmp_path: Pa
         said = " ".join(server.err.split())
         assert f"stopped after the end of the fight; the log {server.log} is whole" in said
     server.verified()
+
+
+def test_a_gm_that_says_leave_is_not_waited_for(tmp_path: Path) -> None:
+    """A GM staying after the end who sends ``leave`` (``join --gm``'s ``q``) has its connection
+    closed by the server, which then goes without the 5 s it gives a reloaded GM page; the
+    same frame from a seat before the end is that seat hanging up."""
+    with Server(tmp_path, "--seat", "north") as server:
+        gm = server.client()
+        gm.send({"type": "hello", "version": 1, "role": "gm", "token": server.gm_token,
+                 "review": True})  # fmt: skip
+        assert gm.receive()["type"] == "welcome"
+        seat = server.client()
+        seat.hello("north", server.tokens["north"])
+        seat.next("priority")
+        seat.send({"type": "leave"})
+        with pytest.raises(EOFError):
+            seat.next("priority")
+        again = server.client()
+        again.hello("north", server.tokens["north"])
+        assert again.play()["type"] == "end"
+        gm.next("end")
+        time.sleep(0.5)
+        assert server.proc.poll() is None  # (it stays for the GM)
+        gm.send({"type": "leave"})
+        left = time.monotonic()
+        with pytest.raises(EOFError):
+            gm.next("priority")
+        assert server.finish(30) == 0
+        assert time.monotonic() - left < 4.5  # (not the 5 s for a reloaded page)
+    server.verified()

@@ -19,6 +19,7 @@ or only against the file given (a self-signed certificate), and must name the ho
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -874,6 +875,10 @@ async def play(
                 nursery.start_soon(until_done, lambda: client.keys(keyboard))
             elif keyboard is not None and role == "gm":
                 nursery.start_soon(gm_typing, keyboard)
+        if hello.get("review") and client.ended and not outcome:
+            # Gone for good (q, or the review saved): the server need not wait for a return.
+            with contextlib.suppress(ServerLost):
+                await client.send({"type": "leave"})
     screen.close()
     if outcome:
         raise outcome[0]

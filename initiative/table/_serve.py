@@ -312,6 +312,8 @@ class SeatServer:
         """The GM's live odds (``serve --gm-odds``), or ``None``."""
         self._stayers: set[Connection] = set()
         """The GM connections that stay after the end (hello ``review``)."""
+        self._left_for_good = False
+        """The last GM connection that stayed said it leaves for good (a ``leave`` frame)."""
         self._changed = trio.Event()
         self._all_seated = trio.Event()
         for seat in self.seats.values():
@@ -356,6 +358,8 @@ class SeatServer:
             while self.staying():
                 while self.staying():
                     await self._change(0.5)
+                if self._left_for_good:  # (q at the GM's terminal: no one comes back)
+                    break
                 with trio.move_on_after(linger):  # (a reloaded GM page comes back)
                     while not self.staying():
                         await self._change(0.5)
@@ -481,6 +485,7 @@ class SeatServer:
             stopping = False  # the server is (Ctrl-C): the seat does not leave
             if conn.stays:
                 self._stayers.add(conn)
+                self._left_for_good = False
             try:
                 with conn.scope:
                     await self._play(conn)
@@ -721,6 +726,12 @@ class SeatServer:
                 gm_frame(self, conn, frame)
             elif isinstance(frame, wire.ReviewAsk):
                 self._review_asked(conn)
+            elif isinstance(frame, wire.Leave):
+                if conn.stays:  # (from anyone else it changes nothing: they do not stay)
+                    self._stayers.discard(conn)
+                    self._left_for_good = not self._stayers
+                    self.notify()
+                return
             elif not isinstance(frame, wire.Decide):
                 self._refuse(conn, "already greeted: a second hello is refused")
             elif conn.role == "spectator":

@@ -218,6 +218,12 @@ class ReviewAsk(msgspec.Struct, frozen=True, kw_only=True, tag="review"):
     :class:`ReviewStatus` frames, then the report at ``GET /review``."""
 
 
+class Leave(msgspec.Struct, frozen=True, kw_only=True, tag="leave"):
+    """Client: this connection leaves for good, and the server closes it. From the GM that
+    stayed after the end (``join --gm``'s ``q``, or its review saved), the server then does
+    not wait for it to come back, as it waits for a reloaded GM page."""
+
+
 class ReviewStatus(msgspec.Struct, frozen=True, kw_only=True, tag="review_status"):
     """Server, to the GM only: how the review of the finished fight goes."""
 
@@ -252,7 +258,7 @@ class Odds(msgspec.Struct, frozen=True, kw_only=True, tag="odds"):
     """Why the odds stopped (their process died or hung), in one line; no more come."""
 
 
-ClientFrame = Hello | Decide | Gm | ReviewAsk
+ClientFrame = Hello | Decide | Gm | ReviewAsk | Leave
 
 _encoder = msgspec.json.Encoder()
 _client_decoder = msgspec.json.Decoder(ClientFrame)
@@ -292,7 +298,7 @@ def priority_frame(
     )
 
 
-def decode_client(data: bytes) -> Hello | Decide | Gm | ReviewAsk:
+def decode_client(data: bytes) -> Hello | Decide | Gm | ReviewAsk | Leave:
     try:
         return _client_decoder.decode(data)
     except msgspec.DecodeError as err:
