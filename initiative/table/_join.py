@@ -843,42 +843,49 @@ async def play(
         if client.heard:
             hello["since"] = client.heard
         await client.send(hello)
-        async with trio.open_nursery() as nursery:
+        gone = False  # (q, the review saved, or Ctrl-C once the fight is over)
+        try:
+            async with trio.open_nursery() as nursery:
 
-            async def until_done(task: Callable[[], Any]) -> None:
-                try:
-                    await task()
-                except (InitiativeError, LeftFight) as err:
-                    outcome.append(err)
-                nursery.cancel_scope.cancel()
+                async def until_done(task: Callable[[], Any]) -> None:
+                    try:
+                        await task()
+                    except (InitiativeError, LeftFight) as err:
+                        outcome.append(err)
+                    nursery.cancel_scope.cancel()
 
-            async def gm_typing(keyboard: Keyboard) -> None:
-                # The GM's typed commands. Input that is not a terminal and ends (a GM started
-                # with no keyboard) leaves the GM watching; Ctrl-D or a closed terminal leaves.
-                try:
-                    await client.keys(keyboard)
-                except LeftFight as left:
-                    if client.ended:  # (q, Ctrl-D or the input's end after it: nothing lost)
-                        client.done = True
-                    elif str(left) == "the input ended":
-                        client.stays = False  # (no one to type gm review)
-                        return
-                    else:
-                        outcome.append(left)
-                except InitiativeError as err:
-                    outcome.append(err)
-                nursery.cancel_scope.cancel()
+                async def gm_typing(keyboard: Keyboard) -> None:
+                    # The GM's typed commands. Input that is not a terminal and ends (a GM started
+                    # with no keyboard) leaves the GM watching; Ctrl-D or a closed terminal leaves.
+                    try:
+                        await client.keys(keyboard)
+                    except LeftFight as left:
+                        if client.ended:  # (q, Ctrl-D or the input's end after it: nothing lost)
+                            client.done = True
+                        elif str(left) == "the input ended":
+                            client.stays = False  # (no one to type gm review)
+                            return
+                        else:
+                            outcome.append(left)
+                    except InitiativeError as err:
+                        outcome.append(err)
+                    nursery.cancel_scope.cancel()
 
-            nursery.start_soon(until_done, client.frames)
-            nursery.start_soon(client.keep_live_line)
-            if keyboard is not None and seat is not None:
-                nursery.start_soon(until_done, lambda: client.keys(keyboard))
-            elif keyboard is not None and role == "gm":
-                nursery.start_soon(gm_typing, keyboard)
-        if hello.get("review") and client.ended and not outcome:
-            # Gone for good (q, or the review saved): the server need not wait for a return.
-            with contextlib.suppress(ServerLost):
-                await client.send({"type": "leave"})
+                nursery.start_soon(until_done, client.frames)
+                nursery.start_soon(client.keep_live_line)
+                if keyboard is not None and seat is not None:
+                    nursery.start_soon(until_done, lambda: client.keys(keyboard))
+                elif keyboard is not None and role == "gm":
+                    nursery.start_soon(gm_typing, keyboard)
+            gone = not outcome
+        except BaseException as problem:
+            gone = _only_interrupts(problem)
+            raise
+        finally:
+            if gone and client.ended and hello.get("review"):
+                # Gone for good: the server need not wait for a reloaded page's return.
+                with trio.move_on_after(1), contextlib.suppress(ServerLost):
+                    await client.send({"type": "leave"})
     screen.close()
     if outcome:
         raise outcome[0]
