@@ -686,6 +686,12 @@ class Client:
         self.screen.say(f"the review of this fight is saved in {target} (open it in a browser)")
         self.done = True
 
+    async def leave(self) -> None:
+        """Tell the server this GM, who stayed after the end, is gone for good: it need not
+        wait for a return, as for a reloaded page (at most a second; a server gone is fine)."""
+        with trio.move_on_after(1), contextlib.suppress(ServerLost):
+            await self.send({"type": "leave"})
+
     async def send(self, frame: dict[str, Any]) -> None:
         try:
             await self.stream.send_all(json.dumps(frame).encode() + b"\n")
@@ -883,9 +889,7 @@ async def play(
             raise
         finally:
             if gone and client.ended and hello.get("review"):
-                # Gone for good: the server need not wait for a reloaded page's return.
-                with trio.move_on_after(1), contextlib.suppress(ServerLost):
-                    await client.send({"type": "leave"})
+                await client.leave()
     screen.close()
     if outcome:
         raise outcome[0]
