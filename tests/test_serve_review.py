@@ -40,6 +40,14 @@ def get_review(port: int, token: str | None) -> tuple[int, bytes]:
     return answer.status, body
 
 
+def staying_gm(server: Server) -> Client:
+    """The GM connected as the GM page connects: staying after the end for the review."""
+    gm = server.client()
+    gm.send({"type": "hello", "version": 1, "role": "gm", "token": server.gm_token,
+             "review": True})  # fmt: skip
+    return gm
+
+
 def read_all(client: Client, into: list[dict[str, Any]]) -> threading.Thread:
     """Keep every frame ``client`` receives until its connection ends (in a thread)."""
 
@@ -61,9 +69,7 @@ def test_the_gm_reads_the_review_of_the_fight_with_the_gm_token(tmp_path: Path) 
     ``review --report`` writes, kept beside the log) is served to the GM token only; the
     server goes once the GM page leaves."""
     with Server(tmp_path, "--seat", "north") as server:
-        gm = server.client()
-        gm.send({"type": "hello", "version": 1, "role": "gm", "token": server.gm_token,
-                 "review": True})  # fmt: skip
+        gm = staying_gm(server)
         assert gm.receive()["type"] == "welcome"
         seat = server.client()
         seat.hello("north", server.tokens["north"])
@@ -263,9 +269,7 @@ def test_ctrl_c_while_the_server_stays_for_the_review_loses_nothing(tmp_path: Pa
     """After the end, with a GM page staying, Ctrl-C stops the server at once, says the log is
     whole, and exits 0 (there is nothing to go on with)."""
     with Server(tmp_path, "--seat", "north") as server:
-        gm = server.client()
-        gm.send({"type": "hello", "version": 1, "role": "gm", "token": server.gm_token,
-                 "review": True})  # fmt: skip
+        gm = staying_gm(server)
         seat = server.client()
         seat.hello("north", server.tokens["north"])
         assert seat.play()["type"] == "end"
@@ -283,9 +287,7 @@ def test_a_gm_that_says_leave_is_not_waited_for(tmp_path: Path) -> None:
     closed by the server, which then goes without the 5 s it gives a reloaded GM page; the
     same frame from a seat before the end is that seat hanging up."""
     with Server(tmp_path, "--seat", "north") as server:
-        gm = server.client()
-        gm.send({"type": "hello", "version": 1, "role": "gm", "token": server.gm_token,
-                 "review": True})  # fmt: skip
+        gm = staying_gm(server)
         assert gm.receive()["type"] == "welcome"
         seat = server.client()
         seat.hello("north", server.tokens["north"])

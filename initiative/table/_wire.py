@@ -219,7 +219,7 @@ class ReviewAsk(msgspec.Struct, frozen=True, kw_only=True, tag="review"):
 
 
 class Leave(msgspec.Struct, frozen=True, kw_only=True, tag="leave"):
-    """Client: this connection leaves for good, and the server closes it. From the GM that
+    """Client: this connection leaves for good (a GM's or a seat's is closed). From the GM that
     stayed after the end (``join --gm``'s ``q`` or Ctrl-C, or its review saved), the server then does
     not wait for it to come back, as it waits for a reloaded GM page."""
 
